@@ -1,0 +1,56 @@
+// ESLint: typescript-eslint's recommended rules plus the layer boundaries of
+// ARCHITECTURE.md, enforced on import paths:
+//   http/routes -> services -> store (interface) -> store/sqlite | store/postgres
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const restrict = (...patterns) => ['error', { patterns }];
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'data/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    // The HTTP layer talks to services only: no SQL, no store internals.
+    files: ['src/http/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        { group: ['kysely', 'better-sqlite3', 'pg', '**/store/sql/**', '**/store/sqlite/**', '**/store/postgres/**', '**/store/index.js'], message: 'Routes call services; they never touch the database.' },
+      ),
+    },
+  },
+  {
+    // Services know the store interface, never a backend, and never Fastify.
+    files: ['src/services/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        { group: ['fastify', '@fastify/*', '**/http/**'], message: 'Services never import the HTTP layer.' },
+        { group: ['kysely', 'better-sqlite3', 'pg', '**/store/sql/**', '**/store/sqlite/**', '**/store/postgres/**', '**/store/index.js'], message: 'Services use the Store interface (store/store.ts), not a backend.' },
+      ),
+    },
+  },
+  {
+    // The store never reaches up into services or HTTP.
+    files: ['src/store/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        { group: ['**/services/**', '**/http/**', 'fastify', '@fastify/*'], message: 'The store layer depends on nothing above it.' },
+      ),
+    },
+  },
+  {
+    // Each backend stands alone: SQLite code never imports PostgreSQL code and vice versa.
+    files: ['src/store/sqlite/**/*.ts'],
+    rules: { 'no-restricted-imports': restrict({ group: ['**/postgres/**', 'pg', '**/services/**', '**/http/**'], message: 'Backends are independent.' }) },
+  },
+  {
+    files: ['src/store/postgres/**/*.ts'],
+    rules: { 'no-restricted-imports': restrict({ group: ['**/sqlite/**', 'better-sqlite3', '**/services/**', '**/http/**'], message: 'Backends are independent.' }) },
+  },
+);

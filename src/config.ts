@@ -1,0 +1,62 @@
+/** Environment configuration (contract §2). Everything is optional. */
+import { isSettingId, parseSettingOverride, type SettingId } from './services/settings.service.js';
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  /** Connections per process on PostgreSQL. */
+  databasePoolMax: number;
+  redisUrl: string | undefined;
+  adminUsername: string;
+  /** Undefined: a random password is generated on first start and printed once. */
+  adminPassword: string | undefined;
+  adminEmail: string;
+  siteUrl: string;
+  /** `RATE_LIMIT=off` disables rate limiting regardless of the setting. */
+  rateLimit: boolean;
+  logLevel: string;
+  workers: number;
+  /** Request bodies above this are refused with 413 (contract §1.1: 1 MiB). */
+  bodyLimitBytes: number;
+  /** `OVERWRITE_SETTING_<id>` values, parsed to each setting's type. */
+  settingOverrides: Partial<Record<SettingId, unknown>>;
+}
+
+export const DEFAULT_DATABASE_URL = 'sqlite:./data/parley.db';
+
+function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer (got "${raw}")`);
+  return value;
+}
+
+/** Reads the configuration; throws with a clear message on a malformed value. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const settingOverrides: Partial<Record<SettingId, unknown>> = {};
+  for (const [key, raw] of Object.entries(env)) {
+    if (!key.startsWith('OVERWRITE_SETTING_') || raw === undefined) continue;
+    const id = key.slice('OVERWRITE_SETTING_'.length);
+    if (!isSettingId(id)) throw new Error(`${key}: unknown setting "${id}"`);
+    settingOverrides[id] = parseSettingOverride(id, raw);
+  }
+  const port = env.PORT ? intFrom(env, 'PORT', 3000) : 3000;
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
+    databasePoolMax: intFrom(env, 'DATABASE_POOL_MAX', 10),
+    redisUrl: env.REDIS_URL || undefined,
+    adminUsername: env.ADMIN_USERNAME || 'admin',
+    adminPassword: env.ADMIN_PASS || undefined,
+    adminEmail: env.ADMIN_EMAIL || 'admin@localhost',
+    siteUrl: (env.SITE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    rateLimit: (env.RATE_LIMIT ?? 'on').toLowerCase() !== 'off',
+    logLevel: env.LOG_LEVEL || 'info',
+    workers: Math.max(1, intFrom(env, 'WORKERS', 1)),
+    bodyLimitBytes: 1024 * 1024,
+    settingOverrides,
+  };
+}

@@ -1,0 +1,77 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import {
+  ApiError,
+  bodyTooLarge,
+  endpointNotFound,
+  failure,
+  internalError,
+  invalidParams,
+  serviceUnavailable,
+} from '../../services/errors.js';
+import { ConflictError, UnavailableError } from '../../store/errors.js';
+import type { App } from '../types.js';
+
+/**
+ * The one error funnel (contract §1.2). Every thrown error becomes an envelope
+ * here; anything unexpected is logged with the request id and answered with the
+ * bare 500 body, so no stack, SQL or driver text reaches a client.
+ */
+export function toApiError(error: unknown, bodyLimitBytes: number): ApiError | null {
+  if (error instanceof ApiError) return error;
+  if (error instanceof UnavailableError) return serviceUnavailable();
+  if (error instanceof ConflictError) {
+    // A service that expects a conflict maps it to its own friendly error; one
+    // that reaches here lost a race nobody anticipated. Still the client's retry.
+    return new ApiError(409, {
+      success: false,
+      error: 'The data changed while the request ran, try again [error-conflict]',
+      errorType: 'error-conflict',
+    });
+  }
+  const fe = error as Partial<FastifyError> & { validation?: Array<{ message?: string }> };
+  if (Array.isArray(fe.validation)) return invalidParams(fe.validation[0]?.message ?? 'invalid parameters');
+  if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return bodyTooLarge(bodyLimitBytes);
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    // Fastify's own client errors (bad content length, bad URL, ...): safe fixed texts.
+    return failure(fe.message ?? 'Bad request', fe.code?.toLowerCase().replace(/_/g, '-'));
+  }
+  return null;
+}
+
+export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
+  return reply.status(error.statusCode).headers(error.headers).send(error.body);
+}
+
+export function registerErrorFunnel(app: App, bodyLimitBytes: number): void {
+  app.setErrorHandler((error, request, reply) => {
+    const apiError = toApiError(error, bodyLimitBytes);
+    if (apiError) {
+      if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+      return sendError(reply, apiError);
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return sendError(reply, internalError());
+  });
+
+  // A mirror of the route table answers "does this path exist for another
+  // method?", which decides between 404 and 405.
+  const mirror = FindMyWay({ ignoreTrailingSlash: true });
+  const methodsByPath = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const known = methodsByPath.get(route.url) ?? new Set<string>();
+    for (const m of methods) {
+      if (known.has(m)) continue;
+      known.add(m);
+      mirror.on(m as HTTPMethod, route.url, () => {});
+    }
+    methodsByPath.set(route.url, known);
+  });
+  const ALL: HTTPMethod[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'];
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const other = ALL.some((m) => m !== request.method && mirror.find(m, path) !== null);
+    return sendError(reply, endpointNotFound(other ? 405 : 404));
+  });
+}

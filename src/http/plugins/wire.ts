@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import qs from 'qs';
+import sjson from 'secure-json-parse';
+import { invalidBody } from '../../services/errors.js';
+import type { App } from '../types.js';
+
+const SAFE_REQUEST_ID = /^[\w.:@/-]{1,128}$/;
+
+/**
+ * `X-Request-Id` from the client when it is a short token-like string (it is
+ * echoed in a header and in logs, so anything else is replaced), else a UUID.
+ */
+export function requestIdFrom(req: { headers: Record<string, string | string[] | undefined> }): string {
+  const header = req.headers['x-request-id'];
+  return typeof header === 'string' && SAFE_REQUEST_ID.test(header) ? header : randomUUID();
+}
+
+/** Query strings the way Express's `qs` reads them (`a[]=1&a[]=2` is an array), bounded. */
+export function parseQueryString(text: string): Record<string, unknown> {
+  return qs.parse(text, { depth: 5, arrayLimit: 100, parameterLimit: 1000 });
+}
+
+/** JSON body text → value. Empty (or all-whitespace) is `{}`; prototype keys are dropped. */
+function parseJsonBody(text: string): unknown {
+  if (text.trim() === '') return {};
+  try {
+    return sjson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' });
+  } catch {
+    throw invalidBody();
+  }
+}
+
+/**
+ * Wire conventions of contract §1.1: body parsing for every content type,
+ * exact `Content-Type: application/json`, no-cache headers and `X-Request-Id`
+ * on every response.
+ */
+export function registerWire(app: App): void {
+  app.removeAllContentTypeParsers();
+  const asJson = (_req: FastifyRequest, body: string, done: (err: Error | null, value?: unknown) => void) => {
+    try {
+      done(null, parseJsonBody(body));
+    } catch (error) {
+      done(error as Error);
+    }
+  };
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, asJson);
+  // curl -d sends form encoding by default; Rocket.Chat (Meteor) accepts it too.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, parseQueryString(body as string));
+  });
+  // Anything else (text/plain, a missing type, ...) is read as JSON: an empty
+  // body is {}, and a body that is not JSON is the invalid-body error.
+  app.addContentTypeParser('*', { parseAs: 'string' }, asJson);
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('x-request-id', request.id);
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string' && type.startsWith('application/json')) {
+      reply.header('content-type', 'application/json');
+      reply.header('cache-control', 'no-store');
+      reply.header('pragma', 'no-cache');
+    }
+    return payload;
+  });
+}

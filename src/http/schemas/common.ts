@@ -1,0 +1,35 @@
+import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
+
+/** A success body: the payload fields plus `success: true` (contract §1.2). */
+export function Success<T extends TProperties>(properties: T) {
+  return Type.Object({ ...properties, success: Type.Literal(true) });
+}
+
+/** Every error envelope of contract §1.2. */
+export const ErrorBody = Type.Object(
+  {
+    success: Type.Literal(false),
+    error: Type.String(),
+    errorType: Type.Optional(Type.String()),
+    details: Type.Optional(Type.Unknown()),
+    status: Type.Optional(Type.Literal('error')),
+    message: Type.Optional(Type.String()),
+  },
+  { $id: 'ErrorBody' },
+);
+
+/** Response schemas for the documented error statuses of an endpoint. */
+export function errorResponses(...statuses: Array<400 | 401 | 403 | 429>): Record<number, TSchema> {
+  return Object.fromEntries(statuses.map((s) => [s, Type.Ref('ErrorBody')]));
+}
+
+/** offset/count/sort/fields of every list endpoint (contract §1.4). */
+export const PagingQuery = {
+  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  count: Type.Optional(Type.Integer({ minimum: 0 })),
+  sort: Type.Optional(Type.String({ description: 'JSON object, one key, value 1 or -1' })),
+  fields: Type.Optional(Type.String({ description: 'JSON object of 0/1 values' })),
+};
+
+/** A timestamp on the wire: ISO 8601 UTC with milliseconds. */
+export const Timestamp = Type.String({ description: 'ISO 8601 UTC timestamp with milliseconds' });

@@ -1,0 +1,27 @@
+/**
+ * Process entry: read the environment, open the store, build the app, listen.
+ * SIGTERM/SIGINT stop accepting connections, let in-flight requests finish,
+ * then close the database (close-with-grace bounds it to 10 s).
+ */
+import closeWithGrace from 'close-with-grace';
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import { openStore } from './store/index.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const { store } = openStore(config.databaseUrl, { poolMax: config.databasePoolMax });
+  const { app } = await buildApp({ config, store });
+  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+    if (err) app.log.error({ err }, 'shutting down after an error');
+    else app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await store.close();
+  });
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

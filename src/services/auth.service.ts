@@ -1,0 +1,44 @@
+import { newSecret } from '../lib/ids.js';
+import type { Clock } from '../lib/time.js';
+import type { Store, UserRecord } from '../store/store.js';
+import { hashLoginToken } from './passwords.js';
+import type { SettingsService } from './settings.service.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface Caller {
+  user: UserRecord;
+  /** Hash of the token this request authenticated with (logout removes exactly it). */
+  hashedToken: string;
+}
+
+/** Login tokens: issuing, and resolving `X-User-Id` + `X-Auth-Token` to a user. */
+export class AuthService {
+  constructor(
+    private readonly store: Store,
+    private readonly settings: SettingsService,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * The caller for these headers, or null when the user is unknown, the token is
+   * wrong or revoked, the user is deactivated, or the token is older than
+   * `Accounts_LoginExpiration` days (Parley rule: checked on every request).
+   */
+  async authenticate(userId: string, token: string): Promise<Caller | null> {
+    if (userId === '' || token === '') return null;
+    const hashedToken = hashLoginToken(token);
+    const found = await this.store.tokens.findUserByToken(userId, hashedToken);
+    if (!found || !found.user.active) return null;
+    const maxAgeMs = this.settings.get('Accounts_LoginExpiration') * DAY_MS;
+    if (maxAgeMs > 0 && this.clock.now() - found.tokenCreatedAt > maxAgeMs) return null;
+    return { user: found.user, hashedToken };
+  }
+
+  /** Creates and stores a new login token for the user; returns the plain token (shown once). */
+  async issueToken(userId: string, store: Store = this.store): Promise<string> {
+    const token = newSecret();
+    await store.tokens.insert(userId, hashLoginToken(token), this.clock.now());
+    return token;
+  }
+}

@@ -1,0 +1,109 @@
+import type { Clock } from '../lib/time.js';
+import type { PermissionRecord, Store } from '../store/store.js';
+import type { ChangeBus } from './change-bus.js';
+import { failure } from './errors.js';
+
+/** The roles of contract §4. */
+export const ROLES = [
+  'admin',
+  'user',
+  'bot',
+  'guest',
+  'owner',
+  'moderator',
+  'livechat-agent',
+  'livechat-manager',
+] as const;
+export type Role = (typeof ROLES)[number];
+
+const ADMIN = ['admin'];
+const MEMBERS = ['admin', 'user', 'bot'];
+const LIVECHAT_STAFF = ['livechat-manager', 'livechat-agent', 'admin'];
+const LIVECHAT_MANAGERS = ['livechat-manager', 'admin'];
+
+/** Default role lists (Rocket.Chat's), contract §4. */
+export const DEFAULT_PERMISSIONS: Record<string, string[]> = {
+  'create-user': ADMIN,
+  'delete-user': ADMIN,
+  'edit-other-user-info': ADMIN,
+  'view-full-other-user-info': ADMIN,
+  'access-permissions': ADMIN,
+  'view-privileged-setting': ADMIN,
+  'edit-privileged-setting': ADMIN,
+  'view-all-p-room': ADMIN,
+  'api-bypass-rate-limit': ['admin', 'bot'],
+  'create-c': MEMBERS,
+  'create-p': MEMBERS,
+  'create-d': [...MEMBERS, 'livechat-agent'],
+  'view-c-room': MEMBERS,
+  'view-d-room': MEMBERS,
+  'view-outside-room': ['admin', 'owner', 'moderator', 'user'],
+  'delete-c': ['admin', 'owner'],
+  'delete-p': ['admin', 'owner'],
+  'view-l-room': LIVECHAT_STAFF,
+  'close-livechat-room': LIVECHAT_STAFF,
+  'close-others-livechat-room': LIVECHAT_MANAGERS,
+  'transfer-livechat-guest': LIVECHAT_MANAGERS,
+  'view-livechat-manager': LIVECHAT_MANAGERS,
+  'manage-livechat-agents': LIVECHAT_MANAGERS,
+  'manage-livechat-managers': LIVECHAT_MANAGERS,
+  'manage-livechat-departments': LIVECHAT_MANAGERS,
+  'view-livechat-departments': LIVECHAT_MANAGERS,
+};
+
+/** Permission → roles, cached in memory and reloaded on change notifications. */
+export class PermissionsService {
+  private byId = new Map<string, PermissionRecord>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly bus: ChangeBus,
+  ) {
+    bus.subscribe('permissions', () => this.reload());
+  }
+
+  /** Stores the default role list of every permission not stored yet. */
+  async bootstrap(): Promise<void> {
+    await this.store.permissions.insertMissing(
+      Object.entries(DEFAULT_PERMISSIONS).map(([id, roles]) => ({ id, roles })),
+      this.clock.now(),
+    );
+    await this.reload();
+  }
+
+  async reload(): Promise<void> {
+    const rows = await this.store.permissions.list();
+    this.byId = new Map(rows.map((r) => [r.id, r]));
+  }
+
+  rolesOf(permission: string): readonly string[] {
+    return this.byId.get(permission)?.roles ?? [];
+  }
+
+  /** `permissions.listAll`: every permission, or those changed after `since`. */
+  list(since?: number): PermissionRecord[] {
+    const all = [...this.byId.values()];
+    return since === undefined ? all : all.filter((p) => p.updatedAt > since);
+  }
+
+  /**
+   * `permissions.update`: replaces the role lists, all or nothing. Unknown
+   * permission ids or roles refuse the whole request.
+   */
+  async update(changes: ReadonlyArray<{ _id: string; roles: string[] }>): Promise<PermissionRecord[]> {
+    for (const change of changes) {
+      if (!this.byId.has(change._id)) throw failure('Invalid permission', 'error-invalid-permission');
+      for (const role of change.roles) {
+        if (!(ROLES as readonly string[]).includes(role)) throw failure('Invalid role', 'error-invalid-role');
+      }
+    }
+    const now = this.clock.now();
+    await this.store.transaction(async (tx) => {
+      for (const change of changes) await tx.permissions.setRoles(change._id, [...new Set(change.roles)], now);
+    });
+    await this.reload();
+    await this.bus.publish('permissions');
+    return this.list();
+  }
+}

@@ -1,0 +1,163 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import type { Clock } from '../lib/time.js';
+import type { Store } from '../store/store.js';
+import type { ChangeBus } from './change-bus.js';
+import { failure, invalidParams } from './errors.js';
+
+/** The settings of contract §3, with their types and defaults. */
+export const SETTING_DEFAULTS = {
+  Livechat_enabled: true,
+  Livechat_Routing_Method: 'Auto_Selection' as 'Auto_Selection' | 'Manual_Selection',
+  Livechat_accept_chats_with_no_agents: false,
+  Omnichannel_allow_visitors_to_close_conversation: true,
+  Livechat_enable_message_character_limit: false,
+  Livechat_message_character_limit: 0,
+  Accounts_AllowUserProfileChange: true,
+  Accounts_AllowRealNameChange: true,
+  Accounts_AllowUsernameChange: true,
+  Accounts_AllowUserStatusMessageChange: true,
+  Accounts_AllowEmailChange: true,
+  Accounts_AllowPasswordChange: true,
+  Accounts_RegistrationForm: 'Public' as 'Public' | 'Disabled',
+  Accounts_LoginExpiration: 90,
+  Accounts_SearchFields: 'username, name, bio, nickname',
+  Accounts_Password_Policy_Enabled: false,
+  Accounts_Password_Policy_MinLength: 7,
+  Accounts_Password_Policy_MaxLength: -1,
+  Accounts_Password_Policy_ForbidRepeatingCharacters: true,
+  Accounts_Password_Policy_ForbidRepeatingCharactersCount: 3,
+  Accounts_Password_Policy_AtLeastOneLowercase: true,
+  Accounts_Password_Policy_AtLeastOneUppercase: true,
+  Accounts_Password_Policy_AtLeastOneNumber: true,
+  Accounts_Password_Policy_AtLeastOneSpecialCharacter: true,
+  UTF8_User_Names_Validation: '[0-9a-zA-Z-_.]+',
+  UTF8_Channel_Names_Validation: '[0-9a-zA-Z-_.]+',
+  API_Default_Count: 50,
+  API_Upper_Count_Limit: 100,
+  API_Enable_Rate_Limiter: true,
+  Language: 'en',
+};
+
+export type SettingId = keyof typeof SETTING_DEFAULTS;
+export type SettingValues = typeof SETTING_DEFAULTS;
+
+const ENUMS: Partial<Record<SettingId, readonly string[]>> = {
+  Livechat_Routing_Method: ['Auto_Selection', 'Manual_Selection'],
+  Accounts_RegistrationForm: ['Public', 'Disabled'],
+};
+
+/** Settings whose string value is a regular expression source (must compile). */
+const REGEX_SETTINGS: ReadonlySet<SettingId> = new Set(['UTF8_User_Names_Validation', 'UTF8_Channel_Names_Validation']);
+
+function schemaFor(id: SettingId): object {
+  const enumValues = ENUMS[id];
+  if (enumValues) return { enum: enumValues };
+  const def = SETTING_DEFAULTS[id];
+  if (typeof def === 'boolean') return { type: 'boolean' };
+  if (typeof def === 'number') return { type: 'integer' };
+  return { type: 'string' };
+}
+
+export function isSettingId(id: string): id is SettingId {
+  return Object.hasOwn(SETTING_DEFAULTS, id);
+}
+
+/**
+ * Parses an `OVERWRITE_SETTING_<id>` environment value into the setting's type.
+ * Throws (at start-up) when the value does not fit.
+ */
+export function parseSettingOverride(id: SettingId, raw: string): unknown {
+  const def = SETTING_DEFAULTS[id];
+  let value: unknown = raw;
+  if (typeof def === 'boolean') {
+    if (!/^(true|false)$/i.test(raw)) throw new Error(`OVERWRITE_SETTING_${id} must be true or false`);
+    value = raw.toLowerCase() === 'true';
+  } else if (typeof def === 'number') {
+    if (!/^-?\d+$/.test(raw.trim())) throw new Error(`OVERWRITE_SETTING_${id} must be an integer`);
+    value = Number(raw.trim());
+  }
+  const enumValues = ENUMS[id];
+  if (enumValues && !enumValues.includes(raw)) {
+    throw new Error(`OVERWRITE_SETTING_${id} must be one of ${enumValues.join(', ')}`);
+  }
+  return value;
+}
+
+/**
+ * Settings with an in-memory cache. Reads are synchronous cache hits; writes go
+ * to the store first, then the cache, then the change bus tells other
+ * processes to reload.
+ */
+export class SettingsService {
+  private values: SettingValues = { ...SETTING_DEFAULTS };
+  private readonly validators = new Map<SettingId, ValidateFunction>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly bus: ChangeBus,
+  ) {
+    const ajv = new Ajv({ allErrors: false, strict: true });
+    for (const id of Object.keys(SETTING_DEFAULTS) as SettingId[]) {
+      this.validators.set(id, ajv.compile(schemaFor(id)));
+    }
+    bus.subscribe('settings', () => this.reload());
+  }
+
+  /** Stores defaults for settings not stored yet and applies start-up overrides. */
+  async bootstrap(overrides: Partial<Record<SettingId, unknown>>): Promise<void> {
+    const now = this.clock.now();
+    await this.store.settings.insertMissing(
+      Object.entries(SETTING_DEFAULTS).map(([id, value]) => ({ id, value })),
+      now,
+    );
+    for (const [id, value] of Object.entries(overrides)) {
+      await this.store.settings.setValue(id, value, now);
+    }
+    await this.reload();
+  }
+
+  /** Re-reads every setting from the store (called on change notifications). */
+  async reload(): Promise<void> {
+    const next: SettingValues = { ...SETTING_DEFAULTS };
+    for (const row of await this.store.settings.list()) {
+      if (isSettingId(row.id)) (next as Record<string, unknown>)[row.id] = row.value;
+    }
+    this.values = next;
+  }
+
+  get<K extends SettingId>(id: K): SettingValues[K] {
+    return this.values[id];
+  }
+
+  /** `GET settings/:_id`: unknown ids are the contract's not-found failure. */
+  read(id: string): { _id: string; value: unknown } {
+    if (!isSettingId(id)) throw settingNotFound();
+    return { _id: id, value: this.values[id] };
+  }
+
+  /** `POST settings/:_id`: validates the value against the setting's type, then stores it. */
+  async update(id: string, value: unknown): Promise<void> {
+    if (!isSettingId(id)) throw settingNotFound();
+    const validate = this.validators.get(id)!;
+    if (!validate(value)) {
+      throw invalidParams(validate.errors?.[0]?.message ?? 'invalid value');
+    }
+    if (REGEX_SETTINGS.has(id)) assertRegex(value as string);
+    await this.store.settings.setValue(id, value, this.clock.now());
+    (this.values as Record<string, unknown>)[id] = value;
+    await this.bus.publish('settings');
+  }
+}
+
+function settingNotFound() {
+  return failure('Setting not found', 'error-invalid-setting');
+}
+
+function assertRegex(source: string): void {
+  try {
+    new RegExp(`^${source}$`);
+  } catch {
+    throw failure('The value is not a valid regular expression', 'error-invalid-setting-value');
+  }
+}

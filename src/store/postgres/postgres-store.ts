@@ -1,0 +1,77 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { ConflictError, ReferenceError, UnavailableError } from '../errors.js';
+import type { SqlDialect } from '../sql/dialect.js';
+import { wrapDialect } from '../sql/driver-wrapper.js';
+import type { Database } from '../sql/schema.js';
+import { SqlStore } from '../sql/sql-store.js';
+
+const INT8_OID = 20;
+
+export const postgresDialect: SqlDialect = {
+  backend: 'postgres',
+  greatest: (a, b) => sql<number>`greatest(${a}, ${b})`,
+  seqType: 'bigint',
+  seqColumn: (c) => c.generatedByDefaultAsIdentity().primaryKey(),
+  async createSearchIndexes(db) {
+    await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db);
+    const indexes: Array<[string, string]> = [
+      ['users', 'username'],
+      ['users', 'name'],
+      ['users', 'bio'],
+      ['users', 'nickname'],
+      ['rooms', 'name'],
+      ['rooms', 'fname'],
+    ];
+    for (const [table, column] of indexes) {
+      await sql
+        .raw(`CREATE INDEX ${table}_${column}_trgm ON ${table} USING gin (${column} gin_trgm_ops)`)
+        .execute(db);
+    }
+  },
+};
+
+/** SQLSTATE classes that mean "the server is not usable right now". */
+const UNAVAILABLE_SQLSTATE = /^(08|53|57P)/;
+const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND']);
+
+/** Maps node-postgres errors (SQLSTATE in `code`) to neutral store errors. */
+export function mapPostgresError(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const e = error as Error & { code?: string; table?: string; detail?: string };
+  if (e.code === '23505') {
+    // detail: "Key (user_id, rid)=(a, b) already exists."
+    const columns = /^Key \((.+?)\)=/.exec(e.detail ?? '')?.[1]?.split(', ') ?? [];
+    return new ConflictError(e.table ?? 'unknown', columns, { cause: error });
+  }
+  if (e.code === '23503') return new ReferenceError('referenced row missing', { cause: error });
+  if ((e.code && (UNAVAILABLE_SQLSTATE.test(e.code) || UNAVAILABLE_NODE_CODES.has(e.code))) || /Connection terminated/i.test(e.message)) {
+    return new UnavailableError('database unavailable', { cause: error });
+  }
+  return error;
+}
+
+export interface PostgresOptions {
+  connectionString: string;
+  /** Connections in this process's pool. */
+  poolMax?: number;
+}
+
+export function openPostgresStore(options: PostgresOptions): { store: SqlStore; pool: pg.Pool } {
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.poolMax ?? 10,
+    // bigint columns hold millisecond timestamps and counters: safe as JS numbers.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client losing its connection must not crash the process; the next
+  // query on the pool reconnects.
+  pool.on('error', () => {});
+  const dialect = wrapDialect(new PostgresDialect({ pool }), { mapError: mapPostgresError });
+  const db = new Kysely<Database>({ dialect });
+  const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+  return { store: new SqlStore(db, postgresDialect, () => db.destroy(), poolStats), pool };
+}

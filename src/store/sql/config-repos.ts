@@ -1,0 +1,88 @@
+import type { Kysely } from 'kysely';
+import { fromJson, toJson } from '../../lib/json.js';
+import { NotFoundError } from '../errors.js';
+import type {
+  MetaRepo,
+  PermissionRecord,
+  PermissionsRepo,
+  SettingRecord,
+  SettingsRepo,
+} from '../store.js';
+import type { Database } from './schema.js';
+
+/** Settings, permissions and meta: small key-value tables read into caches. */
+export class SqlSettingsRepo implements SettingsRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async list(): Promise<SettingRecord[]> {
+    const rows = await this.db.selectFrom('settings').selectAll().orderBy('id').execute();
+    return rows.map((r) => ({ id: r.id, value: fromJson(r.value, null), updatedAt: Number(r.updated_at) }));
+  }
+
+  async insertMissing(settings: ReadonlyArray<{ id: string; value: unknown }>, now: number): Promise<void> {
+    if (settings.length === 0) return;
+    await this.db
+      .insertInto('settings')
+      .values(settings.map((s) => ({ id: s.id, value: toJson(s.value), updated_at: now })))
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+  }
+
+  async setValue(id: string, value: unknown, now: number): Promise<SettingRecord> {
+    const row = await this.db
+      .updateTable('settings')
+      .set({ value: toJson(value), updated_at: now })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) throw new NotFoundError(`setting ${id}`);
+    return { id: row.id, value, updatedAt: Number(row.updated_at) };
+  }
+}
+
+export class SqlPermissionsRepo implements PermissionsRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async list(): Promise<PermissionRecord[]> {
+    const rows = await this.db.selectFrom('permissions').selectAll().orderBy('id').execute();
+    return rows.map((r) => ({ id: r.id, roles: fromJson(r.roles, []), updatedAt: Number(r.updated_at) }));
+  }
+
+  async insertMissing(permissions: ReadonlyArray<{ id: string; roles: string[] }>, now: number): Promise<void> {
+    if (permissions.length === 0) return;
+    await this.db
+      .insertInto('permissions')
+      .values(permissions.map((p) => ({ id: p.id, roles: toJson(p.roles), updated_at: now })))
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+  }
+
+  async setRoles(id: string, roles: string[], now: number): Promise<PermissionRecord> {
+    const row = await this.db
+      .updateTable('permissions')
+      .set({ roles: toJson(roles), updated_at: now })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) throw new NotFoundError(`permission ${id}`);
+    return { id: row.id, roles, updatedAt: Number(row.updated_at) };
+  }
+}
+
+export class SqlMetaRepo implements MetaRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async claim(key: string, value: string): Promise<boolean> {
+    const result = await this.db
+      .insertInto('meta')
+      .values({ key, value })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  async get(key: string): Promise<string | null> {
+    const row = await this.db.selectFrom('meta').select('value').where('key', '=', key).executeTakeFirst();
+    return row?.value ?? null;
+  }
+}

@@ -1,0 +1,116 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { fromJson, toJson } from '../../lib/json.js';
+import type { NewRoom, NewSubscription, RoomRecord, RoomsRepo, RoomType } from '../store.js';
+import type { SqlDialect } from './dialect.js';
+import type { Database, RoomsTable } from './schema.js';
+import { caseKey } from './users-repo.js';
+
+type RoomRow = Selectable<RoomsTable>;
+
+export function toRoomRecord(row: RoomRow): RoomRecord {
+  return {
+    id: row.id,
+    t: row.t as RoomType,
+    name: row.name,
+    fname: row.fname,
+    creator:
+      row.creator_id === null || row.creator_username === null
+        ? null
+        : { id: row.creator_id, username: row.creator_username },
+    ts: Number(row.ts),
+    updatedAt: Number(row.updated_at),
+    isDefault: row.is_default === 1,
+    readOnly: row.ro === 1,
+    featured: row.featured === 1,
+    archived: row.archived === 1,
+    customFields: fromJson(row.custom_fields, null),
+    topic: row.topic,
+    description: row.description,
+    usersCount: row.users_count,
+    msgs: row.msgs,
+    lm: row.lm === null ? null : Number(row.lm),
+  };
+}
+
+export class SqlRoomsRepo implements RoomsRepo {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: SqlDialect,
+  ) {}
+
+  async insert(room: NewRoom): Promise<RoomRecord> {
+    const row = await this.db
+      .insertInto('rooms')
+      .values({
+        id: room.id,
+        t: room.t,
+        name: room.name,
+        name_key: room.name !== null && (room.t === 'c' || room.t === 'p') ? caseKey(room.name) : null,
+        fname: room.fname,
+        creator_id: room.creator?.id ?? null,
+        creator_username: room.creator?.username ?? null,
+        ts: room.ts,
+        updated_at: room.ts,
+        is_default: room.isDefault ? 1 : 0,
+        ro: room.readOnly ? 1 : 0,
+        featured: 0,
+        archived: 0,
+        custom_fields: room.customFields ? toJson(room.customFields) : null,
+        topic: room.topic ?? null,
+        description: room.description ?? null,
+        users_count: 0,
+        msgs: 0,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toRoomRecord(row);
+  }
+
+  async findById(id: string): Promise<RoomRecord | null> {
+    const row = await this.db.selectFrom('rooms').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toRoomRecord(row) : null;
+  }
+
+  async defaultRoomIds(): Promise<string[]> {
+    const rows = await this.db.selectFrom('rooms').select('id').where('is_default', '=', 1).execute();
+    return rows.map((r) => r.id);
+  }
+
+  async subscribe(sub: NewSubscription, now: number): Promise<boolean> {
+    const room = await this.db
+      .selectFrom('rooms')
+      .select(['name', 'fname', 't'])
+      .where('id', '=', sub.rid)
+      .executeTakeFirst();
+    if (!room) return false;
+    const inserted = await this.db
+      .insertInto('subscriptions')
+      .values({
+        id: sub.id,
+        rid: sub.rid,
+        user_id: sub.user.id,
+        username: sub.user.username,
+        name: room.name,
+        fname: room.fname,
+        t: room.t,
+        roles: sub.roles && sub.roles.length > 0 ? toJson(sub.roles) : null,
+        open: 1,
+        alert: 0,
+        unread: 0,
+        ts: sub.ts,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.columns(['user_id', 'rid']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+    await this.db
+      .updateTable('rooms')
+      .set({
+        users_count: sql<number>`users_count + 1`,
+        updated_at: this.dialect.greatest(sql.lit(now), sql<number>`updated_at + 1`),
+      })
+      .where('id', '=', sub.rid)
+      .execute();
+    return true;
+  }
+}

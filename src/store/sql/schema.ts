@@ -1,0 +1,221 @@
+/**
+ * Table types for Kysely. Conventions, identical on both backends:
+ * - timestamps are integer milliseconds since the epoch (`bigint`);
+ * - booleans are integers 0/1 (`open` of a livechat room is 1 or NULL, so a
+ *   partial unique index can say "one open room per visitor");
+ * - JSON values are stored as text and parsed in the mappers;
+ * - `*_key` columns hold the lowercase form of a case-insensitive unique value
+ *   (computed in JS, so SQLite and PostgreSQL agree on Unicode case folding).
+ */
+
+import type { Generated } from 'kysely';
+
+export interface UsersTable {
+  /** Stable integer key (SQLite rowid alias) for the search index; never exposed. */
+  seq: Generated<number>;
+  id: string;
+  created_at: number;
+  updated_at: number;
+  username: string | null;
+  username_key: string | null;
+  name: string | null;
+  email: string | null;
+  email_key: string | null;
+  email_verified: number;
+  type: string;
+  status: string;
+  status_connection: string;
+  status_text: string | null;
+  active: number;
+  last_login: number | null;
+  utc_offset: number | null;
+  bio: string | null;
+  nickname: string | null;
+  custom_fields: string | null;
+  language: string | null;
+  preferences: string | null;
+  password_hash: string | null;
+  require_password_change: number;
+  status_livechat: string | null;
+  livechat_last_assigned_at: number | null;
+}
+
+export interface UserRolesTable {
+  user_id: string;
+  role: string;
+}
+
+export interface LoginTokensTable {
+  hashed_token: string;
+  user_id: string;
+  created_at: number;
+}
+
+export interface SettingsTable {
+  id: string;
+  value: string;
+  updated_at: number;
+}
+
+export interface PermissionsTable {
+  id: string;
+  roles: string;
+  updated_at: number;
+}
+
+export interface MetaTable {
+  key: string;
+  value: string;
+}
+
+export interface CountersTable {
+  name: string;
+  value: number;
+}
+
+export interface RoomsTable {
+  seq: Generated<number>;
+  id: string;
+  t: string;
+  name: string | null;
+  name_key: string | null;
+  fname: string | null;
+  dm_key: string | null;
+  creator_id: string | null;
+  creator_username: string | null;
+  ts: number;
+  updated_at: number;
+  is_default: number;
+  ro: number;
+  featured: number;
+  archived: number;
+  custom_fields: string | null;
+  topic: string | null;
+  description: string | null;
+  join_code: string | null;
+  users_count: number;
+  msgs: number;
+  lm: number | null;
+  last_message: string | null;
+  // livechat (t = 'l')
+  open: number | null;
+  visitor_id: string | null;
+  visitor_token: string | null;
+  visitor_username: string | null;
+  visitor_status: string | null;
+  served_by_id: string | null;
+  served_by_username: string | null;
+  served_by_ts: number | null;
+  waiting_response: number | null;
+  department_id: string | null;
+  source_type: string | null;
+  closed_at: number | null;
+  closer: string | null;
+  closed_by_id: string | null;
+  closed_by_username: string | null;
+  survey_feedback: string | null;
+  transfer_history: string | null;
+}
+
+export interface SubscriptionsTable {
+  id: string;
+  rid: string;
+  user_id: string;
+  username: string;
+  name: string | null;
+  fname: string | null;
+  t: string;
+  roles: string | null;
+  open: number;
+  alert: number;
+  unread: number;
+  ts: number;
+  updated_at: number;
+}
+
+/** rooms.get `remove` entries: a room the user stopped having, and when. */
+export interface RoomRemovalsTable {
+  user_id: string;
+  rid: string;
+  removed_at: number;
+}
+
+export interface MessagesTable {
+  id: string;
+  rid: string;
+  t: string | null;
+  msg: string;
+  ts: number;
+  updated_at: number;
+  u_id: string;
+  u_username: string;
+  u_name: string | null;
+  visitor_token: string | null;
+}
+
+export interface LivechatVisitorsTable {
+  id: string;
+  token: string;
+  username: string;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  department_id: string | null;
+  status: string;
+  ts: number;
+  updated_at: number;
+  livechat_data: string | null;
+}
+
+export interface LivechatInquiriesTable {
+  id: string;
+  rid: string;
+  name: string | null;
+  status: string;
+  ts: number;
+  updated_at: number;
+  visitor_id: string;
+  visitor_username: string;
+  visitor_token: string;
+  visitor_status: string;
+  department_id: string | null;
+  taken_by: string | null;
+}
+
+export interface LivechatDepartmentsTable {
+  id: string;
+  name: string;
+  enabled: number;
+  show_on_registration: number;
+  show_on_offline_form: number;
+  email: string | null;
+  description: string | null;
+  num_agents: number;
+  updated_at: number;
+}
+
+export interface LivechatDepartmentAgentsTable {
+  department_id: string;
+  agent_id: string;
+  username: string;
+  count: number;
+  sort_order: number;
+}
+
+export interface Database {
+  users: UsersTable;
+  user_roles: UserRolesTable;
+  login_tokens: LoginTokensTable;
+  settings: SettingsTable;
+  permissions: PermissionsTable;
+  meta: MetaTable;
+  counters: CountersTable;
+  rooms: RoomsTable;
+  subscriptions: SubscriptionsTable;
+  room_removals: RoomRemovalsTable;
+  messages: MessagesTable;
+  livechat_visitors: LivechatVisitorsTable;
+  livechat_inquiries: LivechatInquiriesTable;
+  livechat_departments: LivechatDepartmentsTable;
+  livechat_department_agents: LivechatDepartmentAgentsTable;
+}

@@ -1,0 +1,64 @@
+import { Migrator, sql, type Kysely } from 'kysely';
+import { UnavailableError } from '../errors.js';
+import type { Backend, PoolStats, Store } from '../store.js';
+import { SqlMetaRepo, SqlPermissionsRepo, SqlSettingsRepo } from './config-repos.js';
+import type { SqlDialect } from './dialect.js';
+import { migrationProvider } from './migrations/index.js';
+import { SqlRoomsRepo } from './rooms-repo.js';
+import type { Database } from './schema.js';
+import { SqlTokensRepo, SqlUsersRepo } from './users-repo.js';
+
+/**
+ * The Store implemented once on Kysely; the backend folders supply the
+ * connection and the SqlDialect helpers. A store bound to a transaction is the
+ * same class over Kysely's transaction object.
+ */
+export class SqlStore implements Store {
+  readonly users: SqlUsersRepo;
+  readonly tokens: SqlTokensRepo;
+  readonly settings: SqlSettingsRepo;
+  readonly permissions: SqlPermissionsRepo;
+  readonly meta: SqlMetaRepo;
+  readonly rooms: SqlRoomsRepo;
+
+  constructor(
+    readonly db: Kysely<Database>,
+    readonly dialect: SqlDialect,
+    private readonly onClose: () => Promise<void>,
+    readonly poolStats: () => PoolStats | null = () => null,
+  ) {
+    this.users = new SqlUsersRepo(db);
+    this.tokens = new SqlTokensRepo(db, this.users);
+    this.settings = new SqlSettingsRepo(db);
+    this.permissions = new SqlPermissionsRepo(db);
+    this.meta = new SqlMetaRepo(db);
+    this.rooms = new SqlRoomsRepo(db, dialect);
+  }
+
+  get backend(): Backend {
+    return this.dialect.backend;
+  }
+
+  async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
+    if (this.db.isTransaction) return fn(this);
+    return this.db.transaction().execute((trx) => fn(new SqlStore(trx, this.dialect, this.onClose, this.poolStats)));
+  }
+
+  async ping(): Promise<void> {
+    try {
+      await sql`select 1`.execute(this.db);
+    } catch (error) {
+      throw new UnavailableError('database did not answer', { cause: error });
+    }
+  }
+
+  async migrate(): Promise<void> {
+    const migrator = new Migrator({ db: this.db, provider: migrationProvider(this.dialect) });
+    const { error } = await migrator.migrateToLatest();
+    if (error) throw error;
+  }
+
+  close(): Promise<void> {
+    return this.onClose();
+  }
+}

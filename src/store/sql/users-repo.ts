@@ -1,0 +1,161 @@
+import type { Kysely, Selectable } from 'kysely';
+import { fromJson, toJson } from '../../lib/json.js';
+import type { NewUser, TokensRepo, UserRecord, UsersRepo, UserStatus, UserType } from '../store.js';
+import type { Database, UsersTable } from './schema.js';
+
+type UserRow = Selectable<UsersTable>;
+
+/** Lowercase key used by the case-insensitive unique indexes. */
+export function caseKey(value: string): string {
+  return value.toLowerCase();
+}
+
+export function toUserRecord(row: UserRow, roles: string[]): UserRecord {
+  return {
+    id: row.id,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+    username: row.username,
+    name: row.name,
+    email: row.email === null ? null : { address: row.email, verified: row.email_verified === 1 },
+    type: row.type as UserType,
+    status: row.status as UserStatus,
+    statusConnection: row.status_connection,
+    statusText: row.status_text,
+    active: row.active === 1,
+    roles,
+    lastLogin: row.last_login === null ? null : Number(row.last_login),
+    utcOffset: row.utc_offset,
+    bio: row.bio,
+    nickname: row.nickname,
+    customFields: fromJson(row.custom_fields, {}),
+    language: row.language,
+    preferences: fromJson(row.preferences, {}),
+    passwordHash: row.password_hash,
+    requirePasswordChange: row.require_password_change === 1,
+    statusLivechat: row.status_livechat,
+    livechatLastAssignedAt: row.livechat_last_assigned_at === null ? null : Number(row.livechat_last_assigned_at),
+  };
+}
+
+export class SqlUsersRepo implements UsersRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(user: NewUser): Promise<UserRecord> {
+    const row = await this.db
+      .insertInto('users')
+      .values({
+        id: user.id,
+        created_at: user.createdAt,
+        updated_at: user.createdAt,
+        username: user.username,
+        username_key: caseKey(user.username),
+        name: user.name,
+        email: user.email?.address ?? null,
+        email_key: user.email ? caseKey(user.email.address) : null,
+        email_verified: user.email?.verified ? 1 : 0,
+        type: user.type,
+        status: 'offline',
+        status_connection: 'offline',
+        status_text: null,
+        active: user.active === false ? 0 : 1,
+        last_login: null,
+        utc_offset: null,
+        bio: user.bio ?? null,
+        nickname: user.nickname ?? null,
+        custom_fields: user.customFields ? toJson(user.customFields) : null,
+        language: null,
+        preferences: null,
+        password_hash: user.passwordHash,
+        require_password_change: user.requirePasswordChange ? 1 : 0,
+        status_livechat: null,
+        livechat_last_assigned_at: null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const roles = [...new Set(user.roles)];
+    if (roles.length > 0) {
+      await this.db
+        .insertInto('user_roles')
+        .values(roles.map((role) => ({ user_id: user.id, role })))
+        .execute();
+    }
+    return toUserRecord(row, roles);
+  }
+
+  async findById(id: string): Promise<UserRecord | null> {
+    const row = await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? this.withRoles(row) : null;
+  }
+
+  async findByUsername(username: string): Promise<UserRecord | null> {
+    const row = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('username_key', '=', caseKey(username))
+      .executeTakeFirst();
+    return row ? this.withRoles(row) : null;
+  }
+
+  async findByEmail(email: string): Promise<UserRecord | null> {
+    const row = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('email_key', '=', caseKey(email))
+      .executeTakeFirst();
+    return row ? this.withRoles(row) : null;
+  }
+
+  async withRoles(row: UserRow): Promise<UserRecord> {
+    const roles = await this.db
+      .selectFrom('user_roles')
+      .select('role')
+      .where('user_id', '=', row.id)
+      .orderBy('role')
+      .execute();
+    return toUserRecord(
+      row,
+      roles.map((r) => r.role),
+    );
+  }
+}
+
+export class SqlTokensRepo implements TokensRepo {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly users: SqlUsersRepo,
+  ) {}
+
+  async insert(userId: string, hashedToken: string, createdAt: number): Promise<void> {
+    await this.db
+      .insertInto('login_tokens')
+      .values({ user_id: userId, hashed_token: hashedToken, created_at: createdAt })
+      .execute();
+  }
+
+  async findUserByToken(
+    userId: string,
+    hashedToken: string,
+  ): Promise<{ user: UserRecord; tokenCreatedAt: number } | null> {
+    const row = await this.db
+      .selectFrom('login_tokens as t')
+      .innerJoin('users as u', 'u.id', 't.user_id')
+      .selectAll('u')
+      .select('t.created_at as token_created_at')
+      .where('t.hashed_token', '=', hashedToken)
+      .where('t.user_id', '=', userId)
+      .executeTakeFirst();
+    if (!row) return null;
+    const { token_created_at, ...userRow } = row;
+    return { user: await this.users.withRoles(userRow), tokenCreatedAt: Number(token_created_at) };
+  }
+
+  async remove(userId: string, hashedToken: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('login_tokens')
+      .where('user_id', '=', userId)
+      .where('hashed_token', '=', hashedToken)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+}

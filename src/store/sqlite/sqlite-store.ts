@@ -1,0 +1,97 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { CompiledQuery, Kysely, sql, SqliteDialect } from 'kysely';
+import { ConflictError, ReferenceError, UnavailableError } from '../errors.js';
+import type { SqlDialect } from '../sql/dialect.js';
+import { wrapDialect } from '../sql/driver-wrapper.js';
+import type { Database } from '../sql/schema.js';
+import { SqlStore } from '../sql/sql-store.js';
+
+export const sqliteDialect: SqlDialect = {
+  backend: 'sqlite',
+  greatest: (a, b) => sql<number>`max(${a}, ${b})`,
+  seqType: 'integer',
+  // `integer primary key` is SQLite's rowid alias: stable across VACUUM, which
+  // the external-content FTS index below relies on.
+  seqColumn: (c) => c.primaryKey(),
+  async createSearchIndexes(db) {
+    await createFtsIndex(db, 'users', 'users_search', ['username', 'name', 'bio', 'nickname']);
+    await createFtsIndex(db, 'rooms', 'rooms_search', ['name', 'fname']);
+  },
+};
+
+/** An FTS5 trigram index over `columns` of `table`, kept in sync by triggers. */
+async function createFtsIndex(
+  db: Parameters<SqlDialect['createSearchIndexes']>[0],
+  table: string,
+  index: string,
+  columns: string[],
+): Promise<void> {
+  const cols = columns.join(', ');
+  const vals = (prefix: string) => columns.map((c) => `${prefix}.${c}`).join(', ');
+  const statements = [
+    `CREATE VIRTUAL TABLE ${index} USING fts5(${cols}, content='${table}', content_rowid='seq', tokenize='trigram')`,
+    `CREATE TRIGGER ${index}_ai AFTER INSERT ON ${table} BEGIN
+       INSERT INTO ${index}(rowid, ${cols}) VALUES (new.seq, ${vals('new')}); END`,
+    `CREATE TRIGGER ${index}_ad AFTER DELETE ON ${table} BEGIN
+       INSERT INTO ${index}(${index}, rowid, ${cols}) VALUES ('delete', old.seq, ${vals('old')}); END`,
+    `CREATE TRIGGER ${index}_au AFTER UPDATE OF ${cols} ON ${table} BEGIN
+       INSERT INTO ${index}(${index}, rowid, ${cols}) VALUES ('delete', old.seq, ${vals('old')});
+       INSERT INTO ${index}(rowid, ${cols}) VALUES (new.seq, ${vals('new')}); END`,
+  ];
+  for (const statement of statements) await sql.raw(statement).execute(db);
+}
+
+/** Maps better-sqlite3 errors (SqliteError.code) to neutral store errors. */
+export function mapSqliteError(error: unknown): unknown {
+  if (!(error instanceof Error) || !('code' in error)) return error;
+  const code = String(error.code);
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+    // "UNIQUE constraint failed: users.username_key" (several columns: "t.a, t.b")
+    const list = error.message.split(': ')[1] ?? '';
+    const qualified = list.split(', ').filter(Boolean);
+    const table = qualified[0]?.split('.')[0] ?? 'unknown';
+    return new ConflictError(
+      table,
+      qualified.map((q) => q.split('.')[1] ?? q),
+      { cause: error },
+    );
+  }
+  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return new ReferenceError('referenced row missing', { cause: error });
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED') || code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR')) {
+    return new UnavailableError('database busy or unavailable', { cause: error });
+  }
+  return error;
+}
+
+export interface SqliteOptions {
+  /** File path, or `:memory:`. */
+  path: string;
+  /** How long a write waits for another process's lock before failing (ms). */
+  busyTimeoutMs?: number;
+}
+
+/**
+ * Opens the embedded database. Durability: WAL with `synchronous=FULL`, so a
+ * commit is on disk before the response that acknowledges it is sent (survives
+ * kill -9 and power loss). Transactions start with BEGIN IMMEDIATE so that
+ * several processes sharing the file queue on the write lock instead of failing
+ * with SQLITE_BUSY on lock upgrade.
+ */
+export function openSqliteStore(options: SqliteOptions): SqlStore {
+  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+  const database = new BetterSqlite3(options.path);
+  database.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = FULL');
+  database.pragma('foreign_keys = ON');
+  const dialect = wrapDialect(new SqliteDialect({ database }), {
+    mapError: mapSqliteError,
+    beginTransaction: async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    },
+  });
+  const db = new Kysely<Database>({ dialect });
+  return new SqlStore(db, sqliteDialect, () => db.destroy());
+}
