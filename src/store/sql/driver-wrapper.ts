@@ -2,6 +2,7 @@ import type {
   CompiledQuery,
   DatabaseConnection,
   Dialect,
+  DialectAdapter,
   Driver,
   QueryResult,
   TransactionSettings,
@@ -12,6 +13,8 @@ export interface DriverHooks {
   mapError(error: unknown): unknown;
   /** Overrides how a transaction starts (SQLite uses BEGIN IMMEDIATE). */
   beginTransaction?(connection: DatabaseConnection, settings: TransactionSettings): Promise<void>;
+  /** Replaces the dialect's adapter (SQLite declares its transactional DDL). */
+  createAdapter?(): DialectAdapter;
 }
 
 /**
@@ -20,7 +23,7 @@ export interface DriverHooks {
  */
 export function wrapDialect(inner: Dialect, hooks: DriverHooks): Dialect {
   return {
-    createAdapter: () => inner.createAdapter(),
+    createAdapter: () => (hooks.createAdapter ? hooks.createAdapter() : inner.createAdapter()),
     createIntrospector: (db) => inner.createIntrospector(db),
     createQueryCompiler: () => inner.createQueryCompiler(),
     createDriver: () => new MappingDriver(inner.createDriver(), hooks),

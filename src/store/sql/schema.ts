@@ -3,6 +3,7 @@
  * - timestamps are integer milliseconds since the epoch (`bigint`);
  * - booleans are integers 0/1 (`open` of a livechat room is 1 or NULL, so a
  *   partial unique index can say "one open room per visitor");
+ * - columns with a database default are `Generated<>` (optional on insert);
  * - JSON values are stored as text and parsed in the mappers;
  * - `*_key` columns hold the lowercase form of a case-insensitive unique value
  *   (computed in JS, so SQLite and PostgreSQL agree on Unicode case folding).
@@ -21,12 +22,12 @@ export interface UsersTable {
   name: string | null;
   email: string | null;
   email_key: string | null;
-  email_verified: number;
+  email_verified: Generated<number>;
   type: string;
-  status: string;
-  status_connection: string;
+  status: Generated<string>;
+  status_connection: Generated<string>;
   status_text: string | null;
-  active: number;
+  active: Generated<number>;
   last_login: number | null;
   utc_offset: number | null;
   bio: string | null;
@@ -35,7 +36,7 @@ export interface UsersTable {
   language: string | null;
   preferences: string | null;
   password_hash: string | null;
-  require_password_change: number;
+  require_password_change: Generated<number>;
   status_livechat: string | null;
   livechat_last_assigned_at: number | null;
 }
@@ -85,16 +86,16 @@ export interface RoomsTable {
   creator_username: string | null;
   ts: number;
   updated_at: number;
-  is_default: number;
-  ro: number;
-  featured: number;
-  archived: number;
+  is_default: Generated<number>;
+  ro: Generated<number>;
+  featured: Generated<number>;
+  archived: Generated<number>;
   custom_fields: string | null;
   topic: string | null;
   description: string | null;
   join_code: string | null;
-  users_count: number;
-  msgs: number;
+  users_count: Generated<number>;
+  msgs: Generated<number>;
   lm: number | null;
   last_message: string | null;
   // livechat (t = 'l')
@@ -126,9 +127,9 @@ export interface SubscriptionsTable {
   fname: string | null;
   t: string;
   roles: string | null;
-  open: number;
-  alert: number;
-  unread: number;
+  open: Generated<number>;
+  alert: Generated<number>;
+  unread: Generated<number>;
   ts: number;
   updated_at: number;
 }
@@ -161,7 +162,7 @@ export interface LivechatVisitorsTable {
   email: string | null;
   phone: string | null;
   department_id: string | null;
-  status: string;
+  status: Generated<string>;
   ts: number;
   updated_at: number;
   livechat_data: string | null;
@@ -185,12 +186,12 @@ export interface LivechatInquiriesTable {
 export interface LivechatDepartmentsTable {
   id: string;
   name: string;
-  enabled: number;
-  show_on_registration: number;
-  show_on_offline_form: number;
+  enabled: Generated<number>;
+  show_on_registration: Generated<number>;
+  show_on_offline_form: Generated<number>;
   email: string | null;
   description: string | null;
-  num_agents: number;
+  num_agents: Generated<number>;
   updated_at: number;
 }
 
@@ -198,8 +199,8 @@ export interface LivechatDepartmentAgentsTable {
   department_id: string;
   agent_id: string;
   username: string;
-  count: number;
-  sort_order: number;
+  count: Generated<number>;
+  sort_order: Generated<number>;
 }
 
 export interface Database {

@@ -73,7 +73,7 @@ export class SqlUsersRepo implements UsersRepo {
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    const roles = [...new Set(user.roles)];
+    const roles = [...new Set(user.roles)].sort();
     if (roles.length > 0) {
       await this.db
         .insertInto('user_roles')

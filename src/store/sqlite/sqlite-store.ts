@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { CompiledQuery, Kysely, sql, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, sql, SqliteAdapter, SqliteDialect } from 'kysely';
 import { ConflictError, ReferenceError, UnavailableError } from '../errors.js';
 import type { SqlDialect } from '../sql/dialect.js';
 import { wrapDialect } from '../sql/driver-wrapper.js';
@@ -65,6 +65,17 @@ export function mapSqliteError(error: unknown): unknown {
   return error;
 }
 
+/**
+ * SQLite runs DDL inside transactions. Declaring it makes Kysely's migrator
+ * run inside one (BEGIN IMMEDIATE), which serializes processes that start at
+ * the same time on one file: the second sees the first's migrations as done.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
 export interface SqliteOptions {
   /** File path, or `:memory:`. */
   path: string;
@@ -88,6 +99,7 @@ export function openSqliteStore(options: SqliteOptions): SqlStore {
   database.pragma('foreign_keys = ON');
   const dialect = wrapDialect(new SqliteDialect({ database }), {
     mapError: mapSqliteError,
+    createAdapter: () => new TransactionalDdlSqliteAdapter(),
     beginTransaction: async (connection) => {
       await connection.executeQuery(CompiledQuery.raw('begin immediate'));
     },

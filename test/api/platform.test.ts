@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sortedOpenApi } from '../../src/http/plugins/docs.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('platform endpoints (§9)', () => {
+  it('livez and readyz answer ok', async () => {
+    expect((await t.api.get('/livez')).body).toEqual({ status: 'ok' });
+    const ready = await t.api.get('/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ status: 'ok' });
+  });
+
+  it('metrics count requests and latency by route and status', async () => {
+    await t.api.get('/api/info');
+    await t.api.get('/api/v1/unknown-thing-123');
+    const res = await t.api.get('/metrics');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(res.text).toMatch(/http_requests_total\{method="GET",route="\/api\/info",status_code="200"\} [1-9]/);
+    expect(res.text).toMatch(/http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/api\/info",status_code="200"\}/);
+    expect(res.text).toContain('route="unmatched",status_code="404"');
+    expect(res.text).not.toContain('unknown-thing-123');
+    expect(res.text).toContain('process_cpu_user_seconds_total');
+  });
+
+  it('serves the OpenAPI 3.1 document, identical to the committed openapi.json', async () => {
+    const res = await t.api.get('/api/v1/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/api/v1/settings/{_id}', '/api/v1/permissions.update', '/api/info']));
+    const committed = JSON.parse(readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8'));
+    // Run `npm run openapi` after changing a route schema.
+    expect(sortedOpenApi(t.app)).toEqual(committed);
+    expect(res.body).toEqual(committed);
+  });
+
+  it('serves the human-readable docs page', async () => {
+    const res = await t.api.get('/api/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.text).toContain('swagger');
+  });
+
+  it('readyz answers 503 once the database is gone', async () => {
+    const other = await createTestApp();
+    await other.store.close();
+    const res = await other.api.get('/readyz');
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ status: 'unavailable' });
+    await other.app.close();
+    await other.database.drop();
+  });
+});

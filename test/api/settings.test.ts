@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { SETTING_DEFAULTS } from '../../src/services/settings.service.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+
+const FORBIDDEN = {
+  success: false,
+  error: 'User does not have the permissions required for this action [error-unauthorized]',
+};
+const NOT_FOUND = { success: false, error: 'Setting not found [error-invalid-setting]', errorType: 'error-invalid-setting' };
+
+let t: TestApp;
+let user: Awaited<ReturnType<TestApp['createUser']>>;
+beforeAll(async () => {
+  t = await createTestApp({ config: { settingOverrides: { Language: 'de' } } });
+  user = await t.createUser();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function storedValue(id: string): Promise<unknown> {
+  return (await t.store.settings.list()).find((s) => s.id === id)?.value;
+}
+
+describe('GET settings/:_id', () => {
+  it('needs a login', async () => {
+    expect((await t.api.get('/api/v1/settings/Livechat_enabled')).status).toBe(401);
+  });
+
+  it('needs view-privileged-setting', async () => {
+    const res = await t.api.get('/api/v1/settings/Livechat_enabled', { auth: user });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual(FORBIDDEN);
+  });
+
+  it('refuses an unknown id', async () => {
+    const res = await t.api.get('/api/v1/settings/No_Such_Setting', { auth: t.admin });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(NOT_FOUND);
+  });
+
+  it('returns {_id, value} with the defaults of §3', async () => {
+    for (const [id, value] of Object.entries(SETTING_DEFAULTS)) {
+      if (id === 'Language') continue;
+      const res = await t.api.get(`/api/v1/settings/${id}`, { auth: t.admin });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ _id: id, value, success: true });
+    }
+  });
+
+  it('applies OVERWRITE_SETTING_<id> at start-up, stored for every process', async () => {
+    const res = await t.api.get('/api/v1/settings/Language', { auth: t.admin });
+    expect(res.body).toEqual({ _id: 'Language', value: 'de', success: true });
+    expect(await storedValue('Language')).toBe('de');
+  });
+});
+
+describe('POST settings/:_id', () => {
+  it('needs a login and edit-privileged-setting', async () => {
+    expect((await t.api.post('/api/v1/settings/Livechat_enabled', { value: false })).status).toBe(401);
+    const res = await t.api.post('/api/v1/settings/Livechat_enabled', { value: false }, { auth: user });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual(FORBIDDEN);
+    expect(await storedValue('Livechat_enabled')).toBe(true);
+  });
+
+  it('refuses an unknown id', async () => {
+    const res = await t.api.post('/api/v1/settings/No_Such_Setting', { value: 1 }, { auth: t.admin });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(NOT_FOUND);
+  });
+
+  it.each([
+    ['Livechat_enabled', 'yes', 'must be boolean'],
+    ['Livechat_enabled', 1, 'must be boolean'],
+    ['Accounts_LoginExpiration', '5', 'must be integer'],
+    ['Accounts_LoginExpiration', 1.5, 'must be integer'],
+    ['Accounts_SearchFields', 3, 'must be string'],
+    ['Livechat_Routing_Method', 'Random', 'must be equal to one of the allowed values'],
+    ['Accounts_RegistrationForm', null, 'must be equal to one of the allowed values'],
+  ])('refuses %s = %j with "%s"', async (id, value, message) => {
+    const before = await storedValue(id);
+    const res = await t.api.post(`/api/v1/settings/${id}`, { value }, { auth: t.admin });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ success: false, error: `${message} [invalid-params]`, errorType: 'invalid-params' });
+    expect(await storedValue(id)).toEqual(before);
+  });
+
+  it('refuses a missing value and extra junk types', async () => {
+    const res = await t.api.post('/api/v1/settings/Livechat_enabled', {}, { auth: t.admin });
+    expect(res.body).toEqual({
+      success: false,
+      error: "must have required property 'value' [invalid-params]",
+      errorType: 'invalid-params',
+    });
+    const arr = await t.api.post('/api/v1/settings/Livechat_enabled', [1, 2], { auth: t.admin });
+    expect(arr.status).toBe(400);
+    expect(arr.body.errorType).toBe('invalid-params');
+  });
+
+  it('refuses a name-validation regex that does not compile', async () => {
+    const res = await t.api.post('/api/v1/settings/UTF8_User_Names_Validation', { value: '[a-z' }, { auth: t.admin });
+    expect(res.status).toBe(400);
+    expect(res.body.errorType).toBe('error-invalid-setting-value');
+    expect(await storedValue('UTF8_User_Names_Validation')).toBe('[0-9a-zA-Z-_.]+');
+  });
+
+  it('stores the value and it takes effect at once', async () => {
+    const res = await t.api.post('/api/v1/settings/Livechat_Routing_Method', { value: 'Manual_Selection' }, { auth: t.admin });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true });
+    expect(await storedValue('Livechat_Routing_Method')).toBe('Manual_Selection');
+    expect(t.services.settings.get('Livechat_Routing_Method')).toBe('Manual_Selection');
+    const read = await t.api.get('/api/v1/settings/Livechat_Routing_Method', { auth: t.admin });
+    expect(read.body).toEqual({ _id: 'Livechat_Routing_Method', value: 'Manual_Selection', success: true });
+  });
+
+  it('takes effect on the next request: a shorter login expiry logs out old tokens', async () => {
+    await t.api.post('/api/v1/settings/Accounts_LoginExpiration', { value: 0 }, { auth: t.admin });
+    // 0 days means "no expiry" is not in the contract; Parley treats 0 as "never expires".
+    expect((await t.api.get('/api/v1/permissions.listAll', { auth: user })).status).toBe(200);
+    await t.api.post('/api/v1/settings/Accounts_LoginExpiration', { value: 90 }, { auth: t.admin });
+  });
+});
+
+describe('configuration', () => {
+  it('parses OVERWRITE_SETTING_<id> values to the setting type', () => {
+    const config = loadConfig({
+      OVERWRITE_SETTING_Livechat_enabled: 'FALSE',
+      OVERWRITE_SETTING_API_Default_Count: '25',
+      OVERWRITE_SETTING_Livechat_Routing_Method: 'Manual_Selection',
+    });
+    expect(config.settingOverrides).toEqual({
+      Livechat_enabled: false,
+      API_Default_Count: 25,
+      Livechat_Routing_Method: 'Manual_Selection',
+    });
+  });
+
+  it('refuses malformed overrides and unknown settings at start-up', () => {
+    expect(() => loadConfig({ OVERWRITE_SETTING_Livechat_enabled: 'maybe' })).toThrow(/true or false/);
+    expect(() => loadConfig({ OVERWRITE_SETTING_API_Default_Count: 'ten' })).toThrow(/integer/);
+    expect(() => loadConfig({ OVERWRITE_SETTING_Livechat_Routing_Method: 'x' })).toThrow(/one of/);
+    expect(() => loadConfig({ OVERWRITE_SETTING_Nope: '1' })).toThrow(/unknown setting/);
+  });
+
+  it('has the contract defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      databaseUrl: 'sqlite:./data/parley.db',
+      adminUsername: 'admin',
+      adminPassword: undefined,
+      adminEmail: 'admin@localhost',
+      siteUrl: 'http://localhost:3000',
+      rateLimit: true,
+      logLevel: 'info',
+      workers: 1,
+    });
+    expect(loadConfig({ RATE_LIMIT: 'off' }).rateLimit).toBe(false);
+  });
+});

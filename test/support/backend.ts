@@ -1,0 +1,83 @@
+/**
+ * A fresh, migrated database for the backend of the running test project:
+ * SQLite in memory (or a temp file), or a clone of the PostgreSQL template.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { newId } from '../../src/lib/ids.js';
+import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import type { Backend, Store } from '../../src/store/store.js';
+import { databaseUrl } from '../setup/postgres.global.js';
+
+export const backend: Backend = process.env.PARLEY_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
+
+export interface TestDatabase {
+  /** A DATABASE_URL for this database (for child processes). */
+  url: string;
+  /** Opens a store on it (call several times for several "processes"). */
+  open(): Store;
+  /** Drops the database. Close every store first. */
+  drop(): Promise<void>;
+}
+
+async function createPostgresDatabase(): Promise<TestDatabase> {
+  const serverUrl = inject('pgServerUrl');
+  const template = inject('pgTemplate');
+  const name = `parley_t_${newId().toLowerCase()}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+        break;
+      } catch (error) {
+        // Two files cloning the template at the same instant: try again shortly.
+        if (attempt > 20 || !/being accessed by other users/.test(String(error))) throw error;
+        await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+      }
+    }
+  } finally {
+    await admin.end();
+  }
+  const url = databaseUrl(serverUrl, name);
+  return {
+    url,
+    open: () => openPostgresStore({ connectionString: url, poolMax: 5 }).store,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+function createSqliteDatabase(options: { file?: boolean }): TestDatabase {
+  if (!options.file) {
+    return {
+      url: 'sqlite::memory:',
+      open: () => openSqliteStore({ path: ':memory:' }),
+      drop: async () => {},
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'parley-sqlite-'));
+  const path = join(dir, 'parley.db');
+  return {
+    url: `sqlite:${path}`,
+    open: () => openSqliteStore({ path }),
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * A new empty database on this project's backend. `file: true` gives SQLite a
+ * real file (needed when several stores or processes must share it).
+ */
+export async function createTestDatabase(options: { file?: boolean } = {}): Promise<TestDatabase> {
+  return backend === 'postgres' ? createPostgresDatabase() : createSqliteDatabase(options);
+}
