@@ -149,6 +149,33 @@ describe(`store on ${backend}`, () => {
     expect((await store.rooms.findById(room.id))!.usersCount).toBe(1);
   });
 
+  it('unsubscribe and unsubscribeAll record removals for rooms.get and are cancelled by re-subscribing', async () => {
+    const a = await store.users.insert(newUser());
+    const b = await store.users.insert(newUser());
+    const room = await store.rooms.insert({ id: newId(), t: 'c', name: `r${newId()}`, fname: 'r', creator: null, ts: 100 });
+    const sub = (u: typeof a, ts: number) =>
+      store.rooms.subscribe({ id: newId(), rid: room.id, user: { id: u.id, username: u.username! }, ts }, ts);
+    await sub(a, 200);
+    await sub(b, 200);
+    expect((await store.rooms.findById(room.id))!.usersCount).toBe(2);
+
+    expect(await store.rooms.unsubscribe(room.id, a.id, 300)).toBe(true);
+    expect(await store.rooms.unsubscribe(room.id, a.id, 301)).toBe(false);
+    expect((await store.rooms.findById(room.id))!.usersCount).toBe(1);
+    expect(await store.rooms.removalsSince(a.id, 250)).toEqual([{ rid: room.id, removedAt: 300 }]);
+    expect(await store.rooms.removalsSince(a.id, 300)).toEqual([]);
+    expect(await store.rooms.removalsSince(b.id, 0)).toEqual([]);
+
+    await sub(a, 400);
+    expect(await store.rooms.removalsSince(a.id, 0)).toEqual([]);
+
+    const before = (await store.rooms.findById(room.id))!.updatedAt;
+    expect((await store.rooms.unsubscribeAll(room.id, 500)).sort()).toEqual([a.id, b.id].sort());
+    expect(await store.rooms.removalsSince(a.id, 450)).toEqual([{ rid: room.id, removedAt: 500 }]);
+    expect(await store.rooms.removalsSince(b.id, 450)).toEqual([{ rid: room.id, removedAt: 500 }]);
+    expect((await store.rooms.findById(room.id))!.updatedAt).toBeGreaterThan(before);
+  });
+
   it('refuses a subscription for a user that does not exist (foreign key)', async () => {
     const room = await store.rooms.insert({ id: newId(), t: 'c', name: `r${newId()}`, fname: 'r', creator: null, ts: 1 });
     await expect(
@@ -167,7 +194,7 @@ describe(`store on ${backend}`, () => {
   });
 
   it('the database allows at most one open livechat room per visitor (§10.2)', async () => {
-    const kdb = (store as SqlStore).db;
+    const kdb = (store as unknown as SqlStore).db;
     const room = (id: string, open: number | null) => ({ id, t: 'l', ts: 1, updated_at: 1, visitor_id: 'visitor-1', open });
     await kdb.insertInto('rooms').values(room(newId(), null)).execute();
     await kdb.insertInto('rooms').values(room(newId(), null)).execute();
@@ -178,7 +205,7 @@ describe(`store on ${backend}`, () => {
   });
 
   it('visitor tokens are unique (§10.9)', async () => {
-    const kdb = (store as SqlStore).db;
+    const kdb = (store as unknown as SqlStore).db;
     const visitor = (username: string) => ({ id: newId(), token: 'tok-1', username, status: 'online', ts: 1, updated_at: 1 });
     await kdb.insertInto('livechat_visitors').values(visitor('guest-1')).execute();
     const error = await kdb.insertInto('livechat_visitors').values(visitor('guest-2')).execute().catch((e: unknown) => e);
@@ -187,7 +214,7 @@ describe(`store on ${backend}`, () => {
   });
 
   it('has the substring search index of its backend', async () => {
-    const kdb = (store as SqlStore).db;
+    const kdb = (store as unknown as SqlStore).db;
     const user = await store.users.insert(newUser({ name: 'Zebra_Crossing 100%' }));
     if (backend === 'sqlite') {
       const rows = await sql<{ seq: number }>`SELECT rowid AS seq FROM users_search WHERE users_search MATCH ${'"bra_cro"'}`.execute(kdb);

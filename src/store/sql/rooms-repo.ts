@@ -103,14 +103,65 @@ export class SqlRoomsRepo implements RoomsRepo {
       .onConflict((oc) => oc.columns(['user_id', 'rid']).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+    // Having the room again cancels an earlier removal.
+    await this.db.deleteFrom('room_removals').where('user_id', '=', sub.user.id).where('rid', '=', sub.rid).execute();
+    await this.touch(sub.rid, now, 1);
+    return true;
+  }
+
+  async unsubscribe(rid: string, userId: string, now: number): Promise<boolean> {
+    const deleted = await this.db
+      .deleteFrom('subscriptions')
+      .where('rid', '=', rid)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (Number(deleted.numDeletedRows) === 0) return false;
+    await this.recordRemovals(rid, [userId], now);
+    await this.touch(rid, now, -1);
+    return true;
+  }
+
+  async unsubscribeAll(rid: string, now: number): Promise<string[]> {
+    const members = await this.db
+      .deleteFrom('subscriptions')
+      .where('rid', '=', rid)
+      .returning('user_id')
+      .execute();
+    const ids = members.map((m) => m.user_id);
+    await this.recordRemovals(rid, ids, now);
+    await this.touch(rid, now, 0);
+    return ids;
+  }
+
+  async removalsSince(userId: string, since: number): Promise<Array<{ rid: string; removedAt: number }>> {
+    const rows = await this.db
+      .selectFrom('room_removals')
+      .select(['rid', 'removed_at'])
+      .where('user_id', '=', userId)
+      .where('removed_at', '>', since)
+      .orderBy('removed_at')
+      .execute();
+    return rows.map((r) => ({ rid: r.rid, removedAt: Number(r.removed_at) }));
+  }
+
+  private async recordRemovals(rid: string, userIds: string[], now: number): Promise<void> {
+    if (userIds.length === 0) return;
+    await this.db
+      .insertInto('room_removals')
+      .values(userIds.map((user_id) => ({ user_id, rid, removed_at: now })))
+      .onConflict((oc) => oc.columns(['user_id', 'rid']).doUpdateSet({ removed_at: now }))
+      .execute();
+  }
+
+  /** Adjusts `usersCount` and moves `_updatedAt` forward, strictly (monotonic per room). */
+  private async touch(rid: string, now: number, usersDelta: number): Promise<void> {
     await this.db
       .updateTable('rooms')
       .set({
-        users_count: sql<number>`users_count + 1`,
+        users_count: sql<number>`users_count + ${usersDelta}`,
         updated_at: this.dialect.greatest(sql.lit(now), sql<number>`updated_at + 1`),
       })
-      .where('id', '=', sub.rid)
+      .where('id', '=', rid)
       .execute();
-    return true;
   }
 }

@@ -4,6 +4,7 @@ import type { Backend, PoolStats, Store } from '../store.js';
 import { SqlMetaRepo, SqlPermissionsRepo, SqlSettingsRepo } from './config-repos.js';
 import type { SqlDialect } from './dialect.js';
 import { migrationProvider } from './migrations/index.js';
+import { SqlLivechatRepo } from './livechat-repo.js';
 import { SqlRoomsRepo } from './rooms-repo.js';
 import type { Database } from './schema.js';
 import { SqlTokensRepo, SqlUsersRepo } from './users-repo.js';
@@ -20,6 +21,7 @@ export class SqlStore implements Store {
   readonly permissions: SqlPermissionsRepo;
   readonly meta: SqlMetaRepo;
   readonly rooms: SqlRoomsRepo;
+  readonly livechat: SqlLivechatRepo;
 
   constructor(
     readonly db: Kysely<Database>,
@@ -33,6 +35,7 @@ export class SqlStore implements Store {
     this.permissions = new SqlPermissionsRepo(db);
     this.meta = new SqlMetaRepo(db);
     this.rooms = new SqlRoomsRepo(db, dialect);
+    this.livechat = new SqlLivechatRepo(db, dialect);
   }
 
   get backend(): Backend {

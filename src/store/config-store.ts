@@ -1,0 +1,43 @@
+/** Settings, permissions and one-time markers. */
+import type { Millis } from '../lib/time.js';
+
+export interface SettingRecord {
+  id: string;
+  value: unknown;
+  updatedAt: Millis;
+}
+
+export interface SettingsRepo {
+  /** Every stored setting. */
+  list(): Promise<SettingRecord[]>;
+  /** Inserts each setting whose id is not stored yet; stored values are kept. */
+  insertMissing(settings: ReadonlyArray<{ id: string; value: unknown }>, now: Millis): Promise<void>;
+  /** Replaces a stored value. Throws NotFoundError when the id is not stored. */
+  setValue(id: string, value: unknown, now: Millis): Promise<SettingRecord>;
+}
+
+export interface PermissionRecord {
+  id: string;
+  roles: string[];
+  updatedAt: Millis;
+}
+
+export interface PermissionsRepo {
+  /** Every permission, ordered by id. */
+  list(): Promise<PermissionRecord[]>;
+  /** Inserts each permission whose id is not stored yet; stored role lists are kept. */
+  insertMissing(permissions: ReadonlyArray<{ id: string; roles: string[] }>, now: Millis): Promise<void>;
+  /** Replaces a permission's roles. Throws NotFoundError when the id is not stored. */
+  setRoles(id: string, roles: string[], now: Millis): Promise<PermissionRecord>;
+}
+
+export interface MetaRepo {
+  /**
+   * Records `key` once. Returns true for the single caller that created it (also
+   * across processes: the primary key decides), false when it already existed.
+   */
+  claim(key: string, value: string): Promise<boolean>;
+  /** The stored value, or null. */
+  get(key: string): Promise<string | null>;
+}
+
