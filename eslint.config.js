@@ -17,6 +17,11 @@ export default tseslint.config(
     },
   },
   {
+    // Plain Node scripts.
+    files: ['**/*.js', '**/*.mjs'],
+    languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly' } },
+  },
+  {
     // Tests read JSON bodies loosely; exact shapes are asserted with toEqual.
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
