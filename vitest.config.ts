@@ -12,6 +12,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     reporters: ['default', './test/setup/summary-reporter.ts'],
+    setupFiles: ['./test/setup/secrets-scan.ts'],
     projects: [
       {
         extends: true,

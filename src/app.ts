@@ -6,6 +6,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { registerDocs } from './http/plugins/docs.js';
@@ -25,6 +26,8 @@ export interface BuildOptions {
   store: Store;
   clock?: Clock;
   bus?: ChangeBus;
+  /** Redis client for shared rate-limit counters (main.ts creates it from REDIS_URL). */
+  redis?: Redis;
   /** Pino options, `false` for silence (tests). Defaults to JSON logs at config.logLevel. */
   logger?: FastifyServerOptions['logger'];
 }
@@ -59,7 +62,14 @@ function validatorCompilers() {
 export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   const { config, store } = options;
   await store.migrate();
-  const services = createServices({ store, clock: options.clock, bus: options.bus });
+  const services = createServices({
+    store,
+    siteUrl: config.siteUrl,
+    rateLimit: config.rateLimit,
+    redis: options.redis,
+    clock: options.clock,
+    bus: options.bus,
+  });
   const seed = await bootstrapServices(services, config);
 
   const app = Fastify({

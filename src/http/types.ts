@@ -8,6 +8,7 @@ import type {
 } from 'fastify';
 import type { Services } from '../services/index.js';
 import type { Caller } from '../services/auth.service.js';
+import type { LimitName } from '../services/rate-limits.js';
 
 /** The Fastify instance with TypeBox types: schemas give request and reply types. */
 export type App = FastifyInstance<
@@ -27,6 +28,8 @@ declare module 'fastify' {
     auth?: 'required';
     /** Permissions the caller must hold (403 otherwise); implies `auth: 'required'`. */
     permissions?: string[];
+    /** Counts every request against this limit (contract §1.5), keyed by client IP. */
+    rateLimit?: LimitName;
   }
   interface FastifyRequest {
     /** The authenticated caller, or null. Set before validation by the auth hook. */

@@ -1,11 +1,15 @@
+import type { Redis } from 'ioredis';
 import { systemClock, type Clock } from '../lib/time.js';
 import type { Store } from '../store/store.js';
 import { Access } from './access.js';
+import { AccountsService } from './accounts.service.js';
 import { AuthService } from './auth.service.js';
 import { LocalChangeBus, type ChangeBus } from './change-bus.js';
 import { PermissionsService } from './permissions.service.js';
+import { RateLimits } from './rate-limits.js';
 import { seedFirstStart, type SeedConfig, type SeedResult } from './seed.service.js';
 import { SettingsService, type SettingId } from './settings.service.js';
+import { UsersService } from './users.service.js';
 
 /** Everything the HTTP layer may call. Built once per app by `createServices`. */
 export interface Services {
@@ -16,10 +20,19 @@ export interface Services {
   permissions: PermissionsService;
   access: Access;
   auth: AuthService;
+  limits: RateLimits;
+  accounts: AccountsService;
+  users: UsersService;
 }
 
 export interface ServicesOptions {
   store: Store;
+  /** Public URL (avatar URLs). */
+  siteUrl: string;
+  /** False for `RATE_LIMIT=off`. */
+  rateLimit: boolean;
+  /** Shared rate-limit counters (`REDIS_URL`); per process when absent. */
+  redis?: Redis;
   clock?: Clock;
   bus?: ChangeBus;
 }
@@ -32,7 +45,10 @@ export function createServices(options: ServicesOptions): Services {
   const permissions = new PermissionsService(store, clock, bus);
   const access = new Access(permissions);
   const auth = new AuthService(store, settings, clock);
-  return { store, clock, bus, settings, permissions, access, auth };
+  const limits = new RateLimits(settings, access, options.rateLimit, options.redis);
+  const accounts = new AccountsService(store, auth, settings, limits, clock, options.siteUrl);
+  const users = new UsersService(store, settings, access, clock, options.siteUrl);
+  return { store, clock, bus, settings, permissions, access, auth, limits, accounts, users };
 }
 
 export interface BootstrapConfig extends SeedConfig {

@@ -52,6 +52,29 @@ export interface NewUser {
   requirePasswordChange?: boolean;
 }
 
+/**
+ * A partial update of a user. Absent keys are left alone; `null` clears a
+ * nullable field. `customFields` and `preferences` replace the stored objects
+ * (services merge before calling).
+ */
+export interface UserPatch {
+  username?: string;
+  name?: string | null;
+  email?: UserEmail | null;
+  status?: UserStatus;
+  statusText?: string | null;
+  active?: boolean;
+  lastLogin?: Millis;
+  utcOffset?: number | null;
+  bio?: string | null;
+  nickname?: string | null;
+  customFields?: Record<string, string>;
+  language?: string | null;
+  preferences?: Record<string, unknown>;
+  passwordHash?: string;
+  requirePasswordChange?: boolean;
+}
+
 export interface UsersRepo {
   /** Creates the user and its roles. Throws ConflictError on `users.username_key` or `users.email_key`. */
   insert(user: NewUser): Promise<UserRecord>;
@@ -61,6 +84,17 @@ export interface UsersRepo {
   findByUsername(username: string): Promise<UserRecord | null>;
   /** Case-insensitive lookup; null when absent. */
   findByEmail(email: string): Promise<UserRecord | null>;
+  /**
+   * Applies the patch and moves `_updatedAt` strictly forward. Returns the new
+   * state, or null when the user does not exist. Throws ConflictError on
+   * `users.username_key` / `users.email_key`.
+   */
+  update(id: string, patch: UserPatch, now: Millis): Promise<UserRecord | null>;
+  /**
+   * Deletes the user with its roles, tokens and subscriptions (decrementing the
+   * rooms' `usersCount`). Returns false when there was no such user.
+   */
+  delete(id: string): Promise<boolean>;
 }
 
 export interface TokensRepo {
@@ -73,5 +107,9 @@ export interface TokensRepo {
   findUserByToken(userId: string, hashedToken: string): Promise<{ user: UserRecord; tokenCreatedAt: Millis } | null>;
   /** Removes one token; returns whether it existed. */
   remove(userId: string, hashedToken: string): Promise<boolean>;
+  /** Removes every token of the user except `keep` (a hash, or null for all). Returns how many. */
+  removeAllExcept(userId: string, keep: string | null): Promise<number>;
+  /** The owner of a token hash and the token's creation time (resume login), or null. */
+  findByHash(hashedToken: string): Promise<{ user: UserRecord; tokenCreatedAt: Millis } | null>;
 }
 

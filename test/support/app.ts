@@ -8,6 +8,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import type { App } from '../../src/http/types.js';
 import { newId } from '../../src/lib/ids.js';
 import type { Services } from '../../src/services/index.js';
+import { hashPassword } from '../../src/services/passwords.js';
 import type { Store } from '../../src/store/store.js';
 import { ApiClient, type Credentials } from './client.js';
 import { createTestDatabase, type TestDatabase } from './backend.js';
@@ -24,8 +25,8 @@ export interface TestApp {
   config: Config;
   /** Credentials of the seeded admin. */
   admin: Credentials;
-  /** Creates a user with the given roles and returns its credentials. */
-  createUser(options?: { username?: string; roles?: string[] }): Promise<Credentials & { username: string }>;
+  /** Creates a user (roles default to ['user'], no password unless given) and returns its credentials. */
+  createUser(options?: { username?: string; roles?: string[]; password?: string }): Promise<Credentials & { username: string }>;
   close(): Promise<void>;
 }
 
@@ -53,7 +54,7 @@ export async function createTestApp(options: { config?: Partial<Config>; databas
     config,
     api: new ApiClient(app),
     admin,
-    async createUser({ username = `user${newId().slice(0, 8).toLowerCase()}`, roles = ['user'] } = {}) {
+    async createUser({ username = `user${newId().slice(0, 8).toLowerCase()}`, roles = ['user'], password }: { username?: string; roles?: string[]; password?: string } = {}) {
       const user = await store.users.insert({
         id: newId(),
         createdAt: services.clock.now(),
@@ -62,7 +63,7 @@ export async function createTestApp(options: { config?: Partial<Config>; databas
         email: { address: `${username}@example.com`, verified: true },
         type: 'user',
         roles,
-        passwordHash: null,
+        passwordHash: password === undefined ? null : await hashPassword(password),
       });
       return { userId: user.id, username, authToken: await services.auth.issueToken(user.id) };
     },

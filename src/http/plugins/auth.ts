@@ -1,11 +1,14 @@
+import type { FastifyRequest } from 'fastify';
+import type { Caller } from '../../services/auth.service.js';
 import { forbidden, unauthorized } from '../../services/errors.js';
 import type { Services } from '../../services/index.js';
 import type { App } from '../types.js';
 
 /**
  * Reads `X-User-Id` / `X-Auth-Token` on every request (contract §1.3) and
- * enforces each route's declared `auth` and `permissions`, before the body is
- * validated: no login → 401, no permission → 403, then bad input → 400.
+ * enforces each route's declared `auth`, `permissions` and `rateLimit`, before
+ * the body is validated: no login → 401, no permission → 403, too many → 429,
+ * then bad input → 400.
  */
 export function registerAuth(app: App, services: Services): void {
   app.decorateRequest('caller', null);
@@ -17,8 +20,19 @@ export function registerAuth(app: App, services: Services): void {
     }
     const config = request.routeOptions.config;
     const permissions = config.permissions;
-    if (config.auth !== 'required' && !permissions) return;
-    if (!request.caller) throw unauthorized();
-    if (permissions && !services.access.hasAll(request.caller.user, permissions)) throw forbidden();
+    if (config.auth === 'required' || permissions) {
+      if (!request.caller) throw unauthorized();
+      if (permissions && !services.access.hasAll(request.caller.user, permissions)) throw forbidden();
+    }
+    // Routes that create accounts, rooms or visitors count every request (§1.5).
+    if (config.rateLimit && services.limits.applies(request.caller?.user ?? null)) {
+      await services.limits.consume(config.rateLimit, request.ip);
+    }
   });
+}
+
+/** The caller of a route declared `auth: 'required'` (the hook guarantees it). */
+export function callerOf(request: FastifyRequest): Caller {
+  if (!request.caller) throw unauthorized();
+  return request.caller;
 }

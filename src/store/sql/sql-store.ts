@@ -29,7 +29,7 @@ export class SqlStore implements Store {
     private readonly onClose: () => Promise<void>,
     readonly poolStats: () => PoolStats | null = () => null,
   ) {
-    this.users = new SqlUsersRepo(db);
+    this.users = new SqlUsersRepo(db, dialect);
     this.tokens = new SqlTokensRepo(db, this.users);
     this.settings = new SqlSettingsRepo(db);
     this.permissions = new SqlPermissionsRepo(db);

@@ -1,6 +1,7 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import { fromJson, toJson } from '../../lib/json.js';
-import type { NewUser, TokensRepo, UserRecord, UsersRepo, UserStatus, UserType } from '../store.js';
+import type { NewUser, TokensRepo, UserPatch, UserRecord, UsersRepo, UserStatus, UserType } from '../store.js';
+import type { SqlDialect } from './dialect.js';
 import type { Database, UsersTable } from './schema.js';
 
 type UserRow = Selectable<UsersTable>;
@@ -38,8 +39,59 @@ export function toUserRecord(row: UserRow, roles: string[]): UserRecord {
   };
 }
 
+/** Column values for a patch; keys absent from the patch are absent here. */
+function patchColumns(patch: UserPatch): Updateable<UsersTable> {
+  const set: Updateable<UsersTable> = {};
+  if (patch.username !== undefined) {
+    set.username = patch.username;
+    set.username_key = caseKey(patch.username);
+  }
+  if (patch.name !== undefined) set.name = patch.name;
+  if (patch.email !== undefined) {
+    set.email = patch.email?.address ?? null;
+    set.email_key = patch.email ? caseKey(patch.email.address) : null;
+    set.email_verified = patch.email?.verified ? 1 : 0;
+  }
+  if (patch.status !== undefined) set.status = patch.status;
+  if (patch.statusText !== undefined) set.status_text = patch.statusText;
+  if (patch.active !== undefined) set.active = patch.active ? 1 : 0;
+  if (patch.lastLogin !== undefined) set.last_login = patch.lastLogin;
+  if (patch.utcOffset !== undefined) set.utc_offset = patch.utcOffset;
+  if (patch.bio !== undefined) set.bio = patch.bio;
+  if (patch.nickname !== undefined) set.nickname = patch.nickname;
+  if (patch.customFields !== undefined) set.custom_fields = toJson(patch.customFields);
+  if (patch.language !== undefined) set.language = patch.language;
+  if (patch.preferences !== undefined) set.preferences = toJson(patch.preferences);
+  if (patch.passwordHash !== undefined) set.password_hash = patch.passwordHash;
+  if (patch.requirePasswordChange !== undefined) set.require_password_change = patch.requirePasswordChange ? 1 : 0;
+  return set;
+}
+
 export class SqlUsersRepo implements UsersRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: SqlDialect,
+  ) {}
+
+  async update(id: string, patch: UserPatch, now: number): Promise<UserRecord | null> {
+    const row = await this.db
+      .updateTable('users')
+      .set({ ...patchColumns(patch), updated_at: this.dialect.greatest(sql.lit(now), sql<number>`updated_at + 1`) })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    return row ? this.withRoles(row) : null;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    await this.db
+      .updateTable('rooms')
+      .set({ users_count: sql<number>`users_count - 1` })
+      .where('id', 'in', (qb) => qb.selectFrom('subscriptions').select('rid').where('user_id', '=', id))
+      .execute();
+    const result = await this.db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
 
   async insert(user: NewUser): Promise<UserRecord> {
     const row = await this.db
@@ -144,6 +196,26 @@ export class SqlTokensRepo implements TokensRepo {
       .select('t.created_at as token_created_at')
       .where('t.hashed_token', '=', hashedToken)
       .where('t.user_id', '=', userId)
+      .executeTakeFirst();
+    if (!row) return null;
+    const { token_created_at, ...userRow } = row;
+    return { user: await this.users.withRoles(userRow), tokenCreatedAt: Number(token_created_at) };
+  }
+
+  async removeAllExcept(userId: string, keep: string | null): Promise<number> {
+    let query = this.db.deleteFrom('login_tokens').where('user_id', '=', userId);
+    if (keep !== null) query = query.where('hashed_token', '!=', keep);
+    const result = await query.executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async findByHash(hashedToken: string): Promise<{ user: UserRecord; tokenCreatedAt: number } | null> {
+    const row = await this.db
+      .selectFrom('login_tokens as t')
+      .innerJoin('users as u', 'u.id', 't.user_id')
+      .selectAll('u')
+      .select('t.created_at as token_created_at')
+      .where('t.hashed_token', '=', hashedToken)
       .executeTakeFirst();
     if (!row) return null;
     const { token_created_at, ...userRow } = row;

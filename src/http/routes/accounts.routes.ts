@@ -1,0 +1,74 @@
+import { Type } from '@sinclair/typebox';
+import { callerOf } from '../plugins/auth.js';
+import { errorResponses, Success } from '../schemas/common.js';
+import { MeObject } from '../schemas/users.js';
+import type { RouteGroup } from '../types.js';
+
+const Password = Type.Union([
+  Type.String(),
+  Type.Object({ digest: Type.String(), algorithm: Type.String() }),
+]);
+
+/** Contract §5: login, logout, me. */
+export const accountsRoutes: RouteGroup = (app, { accounts }) => {
+  app.post(
+    '/login',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Log in with a password (plain or SHA-256 digest) or resume a token',
+        body: Type.Object({
+          user: Type.Optional(Type.String()),
+          username: Type.Optional(Type.String()),
+          email: Type.Optional(Type.String()),
+          password: Type.Optional(Password),
+          resume: Type.Optional(Type.String()),
+        }),
+        response: {
+          200: Success({
+            status: Type.Literal('success'),
+            data: Type.Object({ userId: Type.String(), authToken: Type.String(), me: MeObject }),
+          }),
+          ...errorResponses(400, 401, 429),
+        },
+      },
+    },
+    async (request) => ({
+      status: 'success' as const,
+      data: await accounts.login(request.body, request.ip),
+      success: true as const,
+    }),
+  );
+
+  app.post(
+    '/logout',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Revoke the token used for this request',
+        response: {
+          200: Success({ status: Type.Literal('success'), data: Type.Object({ message: Type.String() }) }),
+          ...errorResponses(401),
+        },
+      },
+      config: { auth: 'required' },
+    },
+    async (request) => {
+      await accounts.logout(callerOf(request));
+      return { status: 'success' as const, data: { message: "You've been logged out!" }, success: true as const };
+    },
+  );
+
+  app.get(
+    '/me',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'The caller',
+        response: { 200: Type.Composite([MeObject, Type.Object({ success: Type.Literal(true) })]), ...errorResponses(401) },
+      },
+      config: { auth: 'required' },
+    },
+    async (request) => ({ ...accounts.me(callerOf(request)), success: true as const }),
+  );
+};

@@ -1,0 +1,166 @@
+import { Type } from '@sinclair/typebox';
+import { callerOf } from '../plugins/auth.js';
+import { errorResponses, Success } from '../schemas/common.js';
+import { BasicInfoBody, CreateUserBody, PreferencesData, RegisterBody, UserObject, UserStatus } from '../schemas/users.js';
+import type { App, RouteGroup } from '../types.js';
+
+const UserResult = Success({ user: UserObject });
+
+/** Contract §6: users.* */
+export const usersRoutes: RouteGroup = (app, { users }) => {
+  app.post(
+    '/users.create',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Create a user (create-user)',
+        body: CreateUserBody,
+        response: { 200: UserResult, ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['create-user'] },
+    },
+    async (request) => ({ user: await users.create(request.body), success: true as const }),
+  );
+
+  app.post(
+    '/users.register',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Self-registration (no auth; rate-limited per IP)',
+        body: RegisterBody,
+        response: {
+          200: Success({
+            user: Type.Object({
+              _id: Type.String(),
+              username: Type.Optional(Type.String()),
+              name: Type.Optional(Type.String()),
+              type: Type.String(),
+              status: Type.String(),
+              active: Type.Boolean(),
+            }),
+          }),
+          ...errorResponses(400, 429),
+        },
+      },
+      config: { rateLimit: 'register' },
+    },
+    async (request) => ({ user: await users.register(request.body, request.caller), success: true as const }),
+  );
+
+  app.get(
+    '/users.info',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'A user by id or username',
+        querystring: Type.Object({ userId: Type.Optional(Type.String()), username: Type.Optional(Type.String()) }),
+        response: { 200: UserResult, ...errorResponses(400, 401) },
+      },
+      config: { auth: 'required' },
+    },
+    async (request) => ({ user: await users.info(callerOf(request), request.query), success: true as const }),
+  );
+
+  app.post(
+    '/users.delete',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Delete a user with its tokens and subscriptions (delete-user)',
+        body: Type.Object({ userId: Type.String({ minLength: 1 }), confirmRelinquish: Type.Optional(Type.Boolean()) }),
+        response: { 200: Success({}), ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['delete-user'] },
+    },
+    async (request) => {
+      await users.delete(callerOf(request), request.body.userId);
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/users.setStatus',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Set presence status and status message',
+        body: Type.Object({
+          status: Type.Optional(UserStatus),
+          message: Type.Optional(Type.String({ maxLength: 120 })),
+          userId: Type.Optional(Type.String()),
+        }),
+        response: { 200: Success({}), ...errorResponses(400, 401) },
+      },
+      config: { auth: 'required' },
+    },
+    async (request) => {
+      await users.setStatus(callerOf(request), request.body);
+      return { success: true as const };
+    },
+  );
+
+  app.get(
+    '/users.getPreferences',
+    {
+      schema: {
+        tags: ['users'],
+        summary: "The caller's stored preferences",
+        response: { 200: Success({ preferences: Type.Record(Type.String(), Type.Unknown()) }), ...errorResponses(401) },
+      },
+      config: { auth: 'required' },
+    },
+    async (request) => ({ preferences: users.getPreferences(callerOf(request)), success: true as const }),
+  );
+
+  registerUpdateOwnBasicInfo(app, users, '/users.updateOwnBasicInfo', false);
+  // The seed's first published name of the same operation (§6.8).
+  registerUpdateOwnBasicInfo(app, users, '/user.updateOwnBasicInfo', true);
+
+  app.post(
+    '/users.setPreferences',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Merge preferences (null removes a key)',
+        body: Type.Object({ userId: Type.Optional(Type.String()), data: PreferencesData }),
+        response: {
+          200: Success({
+            user: Type.Object({
+              _id: Type.String(),
+              settings: Type.Object({ preferences: Type.Record(Type.String(), Type.Unknown()) }),
+            }),
+          }),
+          ...errorResponses(400, 401),
+        },
+      },
+      config: { auth: 'required' },
+    },
+    async (request) => ({ user: await users.setPreferences(callerOf(request), request.body), success: true as const }),
+  );
+};
+
+function registerUpdateOwnBasicInfo(app: App, users: Parameters<RouteGroup>[1]['users'], path: string, deprecated: boolean) {
+  app.post(
+    path,
+    {
+      schema: {
+        tags: ['users'],
+        summary: deprecated ? 'Alias of users.updateOwnBasicInfo' : 'Update own profile (all or nothing)',
+        deprecated,
+        body: BasicInfoBody,
+        response: { 200: UserResult, ...errorResponses(400, 401) },
+      },
+      config: { auth: 'required' },
+    },
+    async (request) => {
+      const code = request.headers['x-2fa-code'];
+      const method = request.headers['x-2fa-method'];
+      const user = await users.updateOwnBasicInfo(callerOf(request), request.body, {
+        code: typeof code === 'string' ? code : undefined,
+        method: typeof method === 'string' ? method : undefined,
+      });
+      return { user, success: true as const };
+    },
+  );
+}

@@ -1,0 +1,86 @@
+/**
+ * Rate limits of contract §1.5, on rate-limiter-flexible: counters in memory
+ * (per process) or in Redis when `REDIS_URL` is set (shared by every process).
+ * Chosen over @fastify/rate-limit because the contract needs "count only
+ * failures" for login and an epoch-milliseconds `X-RateLimit-Reset`, which
+ * that plugin cannot express; this library has both stores and `get`/`consume`.
+ */
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { UserRecord } from '../store/store.js';
+import type { Access } from './access.js';
+import { tooManyRequests } from './errors.js';
+import type { SettingsService } from './settings.service.js';
+
+export interface LimitRule {
+  points: number;
+  durationSeconds: number;
+}
+
+/** Default limits (§1.5). Only routes that create accounts, rooms or visitors, or verify secrets. */
+export const LIMITS = {
+  loginFailures: { points: 10, durationSeconds: 300 },
+  register: { points: 5, durationSeconds: 60 },
+  livechatVisitor: { points: 10, durationSeconds: 60 },
+  livechatRoom: { points: 10, durationSeconds: 60 },
+} satisfies Record<string, LimitRule>;
+
+export type LimitName = keyof typeof LIMITS;
+
+export class RateLimits {
+  private readonly limiters = new Map<LimitName, RateLimiterAbstract>();
+
+  constructor(
+    private readonly settings: SettingsService,
+    private readonly access: Access,
+    /** False when the environment says `RATE_LIMIT=off`. */
+    private readonly enabledByConfig: boolean,
+    redis?: Redis,
+  ) {
+    for (const [name, rule] of Object.entries(LIMITS) as Array<[LimitName, LimitRule]>) {
+      const options = { points: rule.points, duration: rule.durationSeconds, keyPrefix: `parley:rl:${name}` };
+      this.limiters.set(name, redis ? new RateLimiterRedis({ ...options, storeClient: redis }) : new RateLimiterMemory(options));
+    }
+  }
+
+  /** Whether limits apply to this request: on by config and setting, and the caller is not exempt. */
+  applies(caller: Pick<UserRecord, 'roles'> | null): boolean {
+    if (!this.enabledByConfig || !this.settings.get('API_Enable_Rate_Limiter')) return false;
+    return !(caller && this.access.hasPermission(caller, 'api-bypass-rate-limit'));
+  }
+
+  /** Counts one attempt; throws the 429 envelope when the limit is exceeded. */
+  async consume(name: LimitName, key: string): Promise<void> {
+    try {
+      await this.limiter(name).consume(key);
+    } catch (error) {
+      if (error instanceof RateLimiterRes) throw this.exceeded(name, error);
+      throw error;
+    }
+  }
+
+  /** Throws the 429 envelope when the key has used up its limit, without counting. */
+  async check(name: LimitName, key: string): Promise<void> {
+    const state = await this.limiter(name).get(key);
+    if (state && state.consumedPoints >= LIMITS[name].points) throw this.exceeded(name, state);
+  }
+
+  /** Counts one failure without throwing (the next `check` refuses once the limit is used up). */
+  async penalize(name: LimitName, key: string): Promise<void> {
+    await this.limiter(name).penalty(key);
+  }
+
+  private limiter(name: LimitName): RateLimiterAbstract {
+    return this.limiters.get(name)!;
+  }
+
+  private exceeded(name: LimitName, state: RateLimiterRes) {
+    const waitSeconds = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+    return tooManyRequests(waitSeconds, {
+      'x-ratelimit-limit': String(LIMITS[name].points),
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(Date.now() + state.msBeforeNext),
+      'retry-after': String(waitSeconds),
+    });
+  }
+}

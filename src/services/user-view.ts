@@ -1,0 +1,85 @@
+/**
+ * The user object of contract §6.1, built in one place. Response schemas
+ * (http/schemas/users.ts) list the same fields, so nothing else (password
+ * hash, token hashes) can leave the server even if it were added here by mistake.
+ */
+import { iso } from '../lib/time.js';
+import type { UserRecord } from '../store/store.js';
+
+export interface UserView {
+  _id: string;
+  createdAt: string;
+  _updatedAt: string;
+  username?: string;
+  name?: string;
+  emails?: Array<{ address: string; verified: boolean }>;
+  type: string;
+  status: string;
+  statusConnection?: string;
+  statusText?: string;
+  active: boolean;
+  roles?: string[];
+  lastLogin?: string;
+  utcOffset?: number;
+  bio?: string;
+  nickname?: string;
+  customFields?: Record<string, string>;
+  language?: string;
+  settings?: { profile: Record<string, unknown>; preferences: Record<string, unknown> };
+  services?: { password: { exists: boolean } };
+  avatarUrl?: string;
+  statusLivechat?: string;
+}
+
+export interface MeView extends UserView {
+  email?: string;
+  isOAuthUser: false;
+}
+
+function optional<T>(value: T | null): T | undefined {
+  return value === null ? undefined : value;
+}
+
+/** Fields anyone who may see the user gets. */
+export function publicUserView(user: UserRecord, siteUrl: string): UserView {
+  return {
+    _id: user.id,
+    createdAt: iso(user.createdAt),
+    _updatedAt: iso(user.updatedAt),
+    username: optional(user.username),
+    name: optional(user.name),
+    type: user.type,
+    status: user.status,
+    statusText: user.statusText ?? '',
+    active: user.active,
+    utcOffset: optional(user.utcOffset),
+    bio: optional(user.bio),
+    nickname: optional(user.nickname),
+    avatarUrl: user.username ? `${siteUrl}/avatar/${encodeURIComponent(user.username)}` : undefined,
+    lastLogin: user.lastLogin === null ? undefined : iso(user.lastLogin),
+    statusLivechat: optional(user.statusLivechat),
+  };
+}
+
+/** The full view: self, `view-full-other-user-info`, users.create, updateOwnBasicInfo. */
+export function fullUserView(user: UserRecord, siteUrl: string): UserView {
+  return {
+    ...publicUserView(user, siteUrl),
+    emails: user.email ? [{ address: user.email.address, verified: user.email.verified }] : [],
+    statusConnection: user.statusConnection,
+    roles: user.roles,
+    customFields: user.customFields,
+    language: optional(user.language),
+    settings: { profile: {}, preferences: user.preferences },
+    services: { password: { exists: user.passwordHash !== null } },
+  };
+}
+
+/** `GET me` and the login response's `me`: the full view plus `email` and `isOAuthUser`. */
+export function meView(user: UserRecord, siteUrl: string): MeView {
+  return {
+    ...fullUserView(user, siteUrl),
+    email: user.email?.verified ? user.email.address : undefined,
+    isOAuthUser: false,
+  };
+}

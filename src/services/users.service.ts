@@ -1,0 +1,442 @@
+import { newId } from '../lib/ids.js';
+import type { Clock } from '../lib/time.js';
+import { ConflictError } from '../store/errors.js';
+import type { Store, UserPatch, UserRecord, UserStatus } from '../store/store.js';
+import type { Access } from './access.js';
+import type { Caller } from './auth.service.js';
+import { ApiError, bareFailure, failure } from './errors.js';
+import { assertPasswordPolicy } from './password-policy.js';
+import { hashPassword, sha256Hex, verifyDigest } from './passwords.js';
+import { ROLES } from './permissions.service.js';
+import type { SettingsService } from './settings.service.js';
+import {
+  hasInvalidNameCharacters,
+  isLanguageTag,
+  isValidUsername,
+  normalizeEmail,
+  RESERVED_USERNAMES,
+} from './user-rules.js';
+import { fullUserView, publicUserView, type UserView } from './user-view.js';
+
+export interface CreateUserInput {
+  email: string;
+  name: string;
+  password: string;
+  username: string;
+  active?: boolean;
+  roles?: string[];
+  joinDefaultChannels?: boolean;
+  verified?: boolean;
+  requirePasswordChange?: boolean;
+  customFields?: Record<string, string>;
+  bio?: string;
+  nickname?: string;
+}
+
+export interface RegisterInput {
+  username: string;
+  email: string;
+  pass: string;
+  name?: string;
+}
+
+export interface BasicInfoInput {
+  data: {
+    email?: string;
+    name?: string;
+    username?: string;
+    currentPassword?: string;
+    newPassword?: string;
+    nickname?: string;
+    bio?: string;
+    statusText?: string;
+    statusType?: UserStatus;
+    customFields?: Record<string, string | null>;
+  };
+  customFields?: Record<string, string | null>;
+}
+
+/** Password confirmation sent as headers by Rocket.Chat clients' 2FA retry flow. */
+export interface TwoFactorHeaders {
+  code?: string;
+  method?: string;
+}
+
+/** How identity errors are worded: users.create and users.register use different texts (§6.2, §6.3). */
+interface IdentityErrors {
+  invalidUsername(username: string): ApiError;
+  usernameTaken(username: string): ApiError;
+  emailTaken(email: string): ApiError;
+}
+
+const CREATE_ERRORS: IdentityErrors = {
+  invalidUsername: (u) => failure(`${u} is not a valid username`, 'error-input-is-not-a-valid-field'),
+  usernameTaken: (u) => failure(`${u} is already in use :(`, 'error-field-unavailable'),
+  emailTaken: (e) => failure(`${e} is already in use :(`, 'error-field-unavailable'),
+};
+
+const REGISTER_ERRORS: IdentityErrors = {
+  invalidUsername: () => bareFailure('The username provided is not valid'),
+  usernameTaken: () => bareFailure('Username is already in use'),
+  emailTaken: () => bareFailure('Email already exists'),
+};
+
+const MAX_CUSTOM_FIELDS = 50;
+
+function identityError(reason: 'invalid' | 'reserved' | 'taken'): ApiError {
+  return failure('Could not save user identity', 'error-could-not-save-identity', { reason });
+}
+
+function invalidUser(): ApiError {
+  return failure('User not found.', 'error-invalid-user');
+}
+
+/** Users: creation, lookup, deletion, status, profile and preferences (contract §6). */
+export class UsersService {
+  constructor(
+    private readonly store: Store,
+    private readonly settings: SettingsService,
+    private readonly access: Access,
+    private readonly clock: Clock,
+    private readonly siteUrl: string,
+  ) {}
+
+  /** POST users.create (permission `create-user`, checked by the route). */
+  async create(input: CreateUserInput): Promise<UserView> {
+    const roles = input.roles ?? ['user'];
+    if (roles.some((r) => !(ROLES as readonly string[]).includes(r))) {
+      throw failure('The field Roles consist invalid role id', 'error-action-not-allowed');
+    }
+    const user = await this.insertUser(
+      {
+        username: input.username,
+        email: input.email,
+        password: input.password,
+        name: input.name,
+        roles,
+        verified: input.verified ?? false,
+        active: input.active ?? true,
+        joinDefaultChannels: input.joinDefaultChannels ?? true,
+        requirePasswordChange: input.requirePasswordChange ?? false,
+        customFields: input.customFields,
+        bio: input.bio,
+        nickname: input.nickname,
+      },
+      CREATE_ERRORS,
+    );
+    return fullUserView(user, this.siteUrl);
+  }
+
+  /** POST users.register (no auth; a logged-in caller is refused). */
+  async register(input: RegisterInput, caller: Caller | null): Promise<Pick<UserView, '_id' | 'username' | 'name' | 'type' | 'status' | 'active'>> {
+    if (this.settings.get('Accounts_RegistrationForm') === 'Disabled') {
+      throw failure('User registration is disabled', 'error-user-registration-disabled');
+    }
+    if (caller) throw bareFailure('Logged in users can not register again.');
+    if (input.name !== undefined && hasInvalidNameCharacters(input.name)) throw bareFailure('Name contains invalid characters');
+    const user = await this.insertUser(
+      {
+        username: input.username,
+        email: input.email,
+        password: input.pass,
+        name: input.name ?? input.username,
+        roles: ['user'],
+        verified: false,
+        active: true,
+        joinDefaultChannels: true,
+        requirePasswordChange: false,
+      },
+      REGISTER_ERRORS,
+    );
+    return {
+      _id: user.id,
+      username: user.username ?? undefined,
+      name: user.name ?? undefined,
+      type: user.type,
+      status: user.status,
+      active: user.active,
+    };
+  }
+
+  /**
+   * Validates, hashes and inserts a new user and subscribes it to every default
+   * room, in one transaction. A lost race on username or email (unique index)
+   * gives the same friendly error as the pre-check.
+   */
+  private async insertUser(
+    input: Required<Pick<CreateUserInput, 'username' | 'email' | 'password' | 'name' | 'roles' | 'verified' | 'active' | 'joinDefaultChannels' | 'requirePasswordChange'>> &
+      Pick<CreateUserInput, 'customFields' | 'bio' | 'nickname'>,
+    errors: IdentityErrors,
+  ): Promise<UserRecord> {
+    const username = input.username.trim();
+    if (!isValidUsername(username, this.settings) || RESERVED_USERNAMES.has(username.toLowerCase())) {
+      throw errors.invalidUsername(username);
+    }
+    const { email, valid } = normalizeEmail(input.email);
+    if (!valid) throw failure('Invalid email address', 'error-invalid-email');
+    assertPasswordPolicy(input.password, this.settings);
+    if (await this.store.users.findByUsername(username)) throw errors.usernameTaken(username);
+    if (await this.store.users.findByEmail(email)) throw errors.emailTaken(email);
+    const passwordHash = await hashPassword(input.password);
+    try {
+      return await this.store.transaction(async (tx) => {
+        const now = this.clock.now();
+        const user = await tx.users.insert({
+          id: newId(),
+          createdAt: now,
+          username,
+          name: input.name.trim() || username,
+          email: { address: email, verified: input.verified },
+          type: 'user',
+          roles: input.roles,
+          passwordHash,
+          active: input.active,
+          requirePasswordChange: input.requirePasswordChange,
+          customFields: input.customFields,
+          bio: input.bio ?? null,
+          nickname: input.nickname ?? null,
+        });
+        if (input.joinDefaultChannels) {
+          for (const rid of await tx.rooms.defaultRoomIds()) {
+            await tx.rooms.subscribe({ id: newId(), rid, user: { id: user.id, username }, ts: now }, now);
+          }
+        }
+        return user;
+      });
+    } catch (error) {
+      if (error instanceof ConflictError && error.isOn('users', 'username_key')) throw errors.usernameTaken(username);
+      if (error instanceof ConflictError && error.isOn('users', 'email_key')) throw errors.emailTaken(email);
+      throw error;
+    }
+  }
+
+  /** GET users.info: the full view for self or with `view-full-other-user-info`. */
+  async info(caller: Caller, query: { userId?: string; username?: string }): Promise<UserView> {
+    let user: UserRecord | null;
+    if (query.userId !== undefined) user = await this.store.users.findById(query.userId);
+    else if (query.username !== undefined) user = await this.store.users.findByUsername(query.username);
+    else throw failure('The required "userId" or "username" param was not provided', 'error-user-param-not-provided');
+    if (!user) throw invalidUser();
+    const full = user.id === caller.user.id || this.access.hasPermission(caller.user, 'view-full-other-user-info');
+    return full ? fullUserView(user, this.siteUrl) : publicUserView(user, this.siteUrl);
+  }
+
+  /** POST users.delete (permission `delete-user`): the user, its tokens and subscriptions. */
+  async delete(caller: Caller, userId: string): Promise<void> {
+    if (userId === caller.user.id) throw failure('You cannot delete yourself', 'error-action-not-allowed');
+    const deleted = await this.store.transaction((tx) => tx.users.delete(userId));
+    if (!deleted) throw invalidUser();
+  }
+
+  /** POST users.setStatus: own status (others' with `edit-other-user-info`). */
+  async setStatus(caller: Caller, body: { status?: UserStatus; message?: string; userId?: string }): Promise<void> {
+    const targetId = body.userId ?? caller.user.id;
+    if (targetId !== caller.user.id && !this.access.hasPermission(caller.user, 'edit-other-user-info')) {
+      throw failure('Editing user is not allowed', 'error-action-not-allowed');
+    }
+    if (body.status === undefined && body.message === undefined) {
+      throw failure('The "status" or "message" param is required', 'error-invalid-params');
+    }
+    if (body.message !== undefined && !this.settings.get('Accounts_AllowUserStatusMessageChange')) {
+      throw failure('Editing statusText is not allowed', 'error-action-not-allowed');
+    }
+    const patch: UserPatch = {};
+    if (body.status !== undefined) patch.status = body.status;
+    if (body.message !== undefined) patch.statusText = body.message.trim();
+    const updated = await this.store.users.update(targetId, patch, this.clock.now());
+    if (!updated) throw invalidUser();
+  }
+
+  /** GET users.getPreferences: exactly what is stored. */
+  getPreferences(caller: Caller): Record<string, unknown> {
+    return caller.user.preferences;
+  }
+
+  /**
+   * POST users.updateOwnBasicInfo (§6.8). Every check runs before any write and
+   * the writes are one transaction: all of the request is applied or none.
+   *
+   * Where the contract is silent: a field switch (rule 2) refuses a field only
+   * when its value would change (Rocket.Chat's web client sends unchanged
+   * fields on every save), and rule 5 asks for the password only when the email
+   * actually changes or a new password is given.
+   */
+  async updateOwnBasicInfo(caller: Caller, input: BasicInfoInput, twoFactor: TwoFactorHeaders): Promise<UserView> {
+    const { settings } = this;
+    const user = caller.user;
+    const data = input.data;
+    if (!settings.get('Accounts_AllowUserProfileChange')) throw failure('Not allowed', 'error-not-allowed');
+
+    const name = data.name?.trim();
+    const username = data.username?.trim();
+    const email = data.email === undefined ? undefined : normalizeEmail(data.email);
+    const changes = {
+      name: name !== undefined && name !== (user.name ?? ''),
+      username: username !== undefined && username !== user.username,
+      statusText: data.statusText !== undefined && data.statusText.trim() !== (user.statusText ?? ''),
+      email: email !== undefined && email.email !== (user.email?.address ?? ''),
+      password: data.newPassword !== undefined,
+    };
+    const switches: Array<[keyof typeof changes, Parameters<SettingsService['get']>[0]]> = [
+      ['name', 'Accounts_AllowRealNameChange'],
+      ['username', 'Accounts_AllowUsernameChange'],
+      ['statusText', 'Accounts_AllowUserStatusMessageChange'],
+      ['email', 'Accounts_AllowEmailChange'],
+      ['password', 'Accounts_AllowPasswordChange'],
+    ];
+    for (const [field, setting] of switches) {
+      if (changes[field] && !settings.get(setting)) {
+        throw failure(`Editing ${field} is not allowed`, 'error-action-not-allowed');
+      }
+    }
+
+    const patch: UserPatch = {};
+    if (name !== undefined) {
+      if (name === '') throw failure("Name can't be empty", 'error-invalid-name');
+      if (hasInvalidNameCharacters(name)) throw bareFailure('Name contains invalid characters');
+      patch.name = name;
+    }
+
+    if (username !== undefined && username !== user.username) {
+      const caseOnly = username.toLowerCase() === user.username?.toLowerCase();
+      if (!isValidUsername(username, settings)) throw identityError('invalid');
+      if (!caseOnly && RESERVED_USERNAMES.has(username.toLowerCase())) throw identityError('reserved');
+      if (!caseOnly) {
+        const holder = await this.store.users.findByUsername(username);
+        if (holder && holder.id !== user.id) throw identityError('taken');
+      }
+      patch.username = username;
+    }
+
+    if (changes.email || changes.password) await this.confirmPassword(user, data.currentPassword, twoFactor);
+
+    if (email !== undefined && changes.email) {
+      if (!email.valid) throw failure('Invalid email address', 'error-invalid-email');
+      const holder = await this.store.users.findByEmail(email.email);
+      if (holder && holder.id !== user.id) throw failure(`${email.email} is already in use :(`, 'error-field-unavailable');
+      patch.email = { address: email.email, verified: false };
+    }
+
+    if (data.newPassword !== undefined) {
+      if (await verifyDigest(sha256Hex(data.newPassword), user.passwordHash)) {
+        throw failure('Entered password same as current password', 'error-password-same-as-current');
+      }
+      assertPasswordPolicy(data.newPassword, settings);
+      patch.passwordHash = await hashPassword(data.newPassword);
+    }
+
+    if (data.bio !== undefined) {
+      if ([...data.bio].length > 260) throw failure('Bio size exceeds 260 characters', 'error-bio-size-exceeded');
+      patch.bio = data.bio === '' ? null : data.bio;
+    }
+    if (data.nickname !== undefined) {
+      if ([...data.nickname].length > 120) {
+        throw failure('Nickname size exceeds 120 characters', 'error-nickname-size-exceeded');
+      }
+      patch.nickname = data.nickname === '' ? null : data.nickname;
+    }
+    if (data.statusText !== undefined) patch.statusText = data.statusText.trim();
+    if (data.statusType !== undefined) patch.status = data.statusType;
+
+    const customFieldChanges = { ...data.customFields, ...input.customFields };
+    if (Object.keys(customFieldChanges).length > 0) {
+      patch.customFields = mergeCustomFields(user.customFields, customFieldChanges);
+    }
+
+    try {
+      const updated = await this.store.transaction(async (tx) => {
+        const result = await tx.users.update(user.id, patch, this.clock.now());
+        if (!result) throw invalidUser();
+        // A new password logs out every other session; this request's token stays valid.
+        if (patch.passwordHash !== undefined) await tx.tokens.removeAllExcept(user.id, caller.hashedToken);
+        return result;
+      });
+      return fullUserView(updated, this.siteUrl);
+    } catch (error) {
+      if (error instanceof ConflictError && error.isOn('users', 'username_key')) throw identityError('taken');
+      if (error instanceof ConflictError && error.isOn('users', 'email_key')) {
+        throw failure(`${patch.email?.address} is already in use :(`, 'error-field-unavailable');
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Rule 5: the current password, as its lowercase hex SHA-256, from
+   * `data.currentPassword` or the `X-2FA-Code` header with `X-2FA-Method: password`.
+   * Always verified (Parley rule).
+   */
+  private async confirmPassword(user: UserRecord, currentPassword: string | undefined, twoFactor: TwoFactorHeaders): Promise<void> {
+    const code = currentPassword ?? (twoFactor.method === 'password' ? twoFactor.code : undefined);
+    if (code === undefined || code === '') {
+      throw failure('TOTP Required', 'totp-required', {
+        method: 'password',
+        codeGenerated: false,
+        availableMethods: ['password'],
+      });
+    }
+    const digest = code.toLowerCase();
+    if (!/^[0-9a-f]{64}$/.test(digest) || !(await verifyDigest(digest, user.passwordHash))) {
+      throw failure('TOTP Invalid', 'totp-invalid', { method: 'password' });
+    }
+  }
+
+  /**
+   * POST users.setPreferences (§6.9): merged key by key into what is stored,
+   * `null` removes a key. Other users need `edit-other-user-info`.
+   */
+  async setPreferences(
+    caller: Caller,
+    body: { userId?: string; data: Record<string, unknown> },
+  ): Promise<{ _id: string; settings: { preferences: Record<string, unknown> } }> {
+    let target: UserRecord = caller.user;
+    if (body.userId !== undefined && body.userId !== caller.user.id) {
+      if (!this.access.hasPermission(caller.user, 'edit-other-user-info')) {
+        throw failure('Editing user is not allowed', 'error-action-not-allowed');
+      }
+      const other = await this.store.users.findById(body.userId);
+      if (!other) {
+        throw failure('The optional "userId" param provided does not match any users', 'error-invalid-user');
+      }
+      target = other;
+    }
+    const data = { ...body.data };
+    if (typeof data.language === 'string' && !isLanguageTag(data.language)) {
+      throw failure('Invalid language', 'error-invalid-language');
+    }
+    if (typeof data.idleTimeLimit === 'number' && data.idleTimeLimit < 60) {
+      throw failure('Invalid idleTimeLimit', 'invalid-idle-time-limit-value');
+    }
+    if (data.emailNotificationMode === 'all') data.emailNotificationMode = 'mentions';
+    if (data.emailNotificationMode === 'disabled') data.emailNotificationMode = 'nothing';
+
+    const now = this.clock.now();
+    const updated = await this.store.transaction(async (tx) => {
+      // Re-read inside the transaction so concurrent merges do not lose keys.
+      const current = (await tx.users.findById(target.id)) ?? target;
+      const preferences: Record<string, unknown> = { ...current.preferences };
+      for (const [key, value] of Object.entries(data)) {
+        if (value === null) delete preferences[key];
+        else preferences[key] = value;
+      }
+      const patch: UserPatch = { preferences };
+      if (Object.hasOwn(data, 'language')) patch.language = (data.language as string | null) ?? null;
+      if (typeof data.utcOffset === 'number') patch.utcOffset = data.utcOffset;
+      return tx.users.update(target.id, patch, now);
+    });
+    if (!updated) throw invalidUser();
+    return { _id: updated.id, settings: { preferences: updated.preferences } };
+  }
+}
+
+function mergeCustomFields(stored: Record<string, string>, changes: Record<string, string | null>): Record<string, string> {
+  const merged = { ...stored };
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  if (Object.keys(merged).length > MAX_CUSTOM_FIELDS) {
+    throw failure(`A user may have at most ${MAX_CUSTOM_FIELDS} custom fields`, 'error-custom-fields-limit');
+  }
+  return merged;
+}
