@@ -4,7 +4,7 @@ import { ConflictError } from '../store/errors.js';
 import type { Store, UserPatch, UserRecord, UserStatus } from '../store/store.js';
 import type { Access } from './access.js';
 import type { Caller } from './auth.service.js';
-import { ApiError, bareFailure, failure } from './errors.js';
+import { bareFailure, failure, type ApiError } from './errors.js';
 import { assertPasswordPolicy } from './password-policy.js';
 import { hashPassword, sha256Hex, verifyDigest } from './passwords.js';
 import { ROLES } from './permissions.service.js';
