@@ -31,5 +31,14 @@ export const PagingQuery = {
   fields: Type.Optional(Type.String({ description: 'JSON object of 0/1 values' })),
 };
 
+/**
+ * A string that must be one of `values`, as a JSON-Schema `enum` (so a bad
+ * value fails with "must be equal to one of the allowed values", as the
+ * contract says; a union of literals would say "must be equal to constant").
+ */
+export function StringEnum<const T extends readonly string[]>(values: T, options: object = {}) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
 /** A timestamp on the wire: ISO 8601 UTC with milliseconds. */
 export const Timestamp = Type.String({ description: 'ISO 8601 UTC timestamp with milliseconds' });

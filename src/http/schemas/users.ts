@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Timestamp } from './common.js';
+import { StringEnum, Timestamp } from './common.js';
 
 const Str = Type.String();
 const Opt = Type.Optional;
@@ -44,12 +44,7 @@ export const UserObject = Type.Object(
 /** `me` and the login response's `me`: the user plus `email` and `isOAuthUser`. */
 export const MeObject = Type.Composite([UserObject, Type.Object({ email: Opt(Str), isOAuthUser: Type.Boolean() })]);
 
-export const UserStatus = Type.Union([
-  Type.Literal('online'),
-  Type.Literal('away'),
-  Type.Literal('busy'),
-  Type.Literal('offline'),
-]);
+export const UserStatus = StringEnum(['online', 'away', 'busy', 'offline']);
 
 /** A string custom field value, or null to remove the key. */
 const CustomFields = Type.Record(Str, Type.Union([Type.String({ maxLength: 1000 }), Type.Null()]), { maxProperties: 50 });
