@@ -83,6 +83,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
       },
     genReqId: requestIdFrom,
     bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
     requestTimeout: 30_000,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500, querystringParser: parseQueryString },
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -13,6 +13,12 @@ export interface Config {
   adminPassword: string | undefined;
   adminEmail: string;
   siteUrl: string;
+  /**
+   * `TRUST_PROXY`: trust `X-Forwarded-For` from a reverse proxy (`true`, a hop
+   * count, or a comma-separated list of proxy addresses/CIDRs). Off by default:
+   * the client IP is the socket's, so rate limits cannot be dodged by a header.
+   */
+  trustProxy: boolean | number | string;
   /** `RATE_LIMIT=off` disables rate limiting regardless of the setting. */
   rateLimit: boolean;
   logLevel: string;
@@ -31,6 +37,12 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer (got "${raw}")`);
   return value;
+}
+
+function parseTrustProxy(raw: string | undefined): boolean | number | string {
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  return /^\d+$/.test(raw) ? Number(raw) : raw;
 }
 
 /** Reads the configuration; throws with a clear message on a malformed value. */
@@ -53,6 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.ADMIN_PASS || undefined,
     adminEmail: env.ADMIN_EMAIL || 'admin@localhost',
     siteUrl: (env.SITE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     rateLimit: (env.RATE_LIMIT ?? 'on').toLowerCase() !== 'off',
     logLevel: env.LOG_LEVEL || 'info',
     workers: Math.max(1, intFrom(env, 'WORKERS', 1)),
