@@ -83,7 +83,11 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
       },
     genReqId: requestIdFrom,
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    // A hop count trusts that many proxies nearest the server.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? ((hops: number) => (_address: string, index: number) => index < hops)(config.trustProxy)
+        : config.trustProxy,
     requestTimeout: 30_000,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500, querystringParser: parseQueryString },
   }).withTypeProvider<TypeBoxTypeProvider>();
