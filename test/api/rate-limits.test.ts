@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { buildApp } from '../../src/app.js';
+import type { App } from '../../src/http/types.js';
 import { ApiClient } from '../support/client.js';
 import { createTestApp, testConfig } from '../support/app.js';
 import { createTestDatabase } from '../support/backend.js';
@@ -42,7 +43,7 @@ describe('rate limits (§1.5)', () => {
     // A fresh key space per run: the limits are keyed by IP, and every test uses 127.0.0.1.
     const octet = () => 1 + Math.floor(Math.random() * 250);
     const prefixIp = `10.${octet()}.${octet()}.${octet()}`;
-    const apps = [];
+    const apps: App[] = [];
     for (const store of stores) {
       apps.push((await buildApp({ config: testConfig({ trustProxy: true }), store, logger: false, redis })).app);
     }
