@@ -17,8 +17,9 @@ import { apiV1Groups, platformRoutes } from './http/routes/index.js';
 import { ErrorBody } from './http/schemas/common.js';
 import type { App } from './http/types.js';
 import type { Clock } from './lib/time.js';
-import type { ChangeBus } from './services/change-bus.js';
+import type { ChangeBus } from './lib/change-bus.js';
 import { bootstrapServices, createServices, type Services } from './services/index.js';
+import type { CounterStore } from './services/rate-limits.js';
 import type { Store } from './store/store.js';
 
 export interface BuildOptions {
@@ -28,6 +29,8 @@ export interface BuildOptions {
   bus?: ChangeBus;
   /** Redis client for shared rate-limit counters (main.ts creates it from REDIS_URL). */
   redis?: Redis;
+  /** Overrides where rate-limit counters live (main.ts: the cluster primary under WORKERS=N). */
+  rateLimitCounters?: CounterStore;
   /** Pino options, `false` for silence (tests). Defaults to JSON logs at config.logLevel. */
   logger?: FastifyServerOptions['logger'];
 }
@@ -66,7 +69,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     store,
     siteUrl: config.siteUrl,
     rateLimit: config.rateLimit,
-    redis: options.redis,
+    rateLimitCounters: options.rateLimitCounters ?? (options.redis ? { kind: 'redis', client: options.redis } : { kind: 'memory' }),
     clock: options.clock,
     bus: options.bus,
   });

@@ -1,30 +1,91 @@
 /**
  * Process entry: read the environment, open the store, build the app, listen.
- * SIGTERM/SIGINT stop accepting connections, let in-flight requests finish,
- * then close the database (close-with-grace bounds it to 10 s).
+ *
+ * - `WORKERS=N` (N > 1): this process becomes a node:cluster primary that forks
+ *   N workers sharing the port, restarts a worker that dies, and holds the
+ *   shared rate-limit counters when there is no Redis. Each worker runs the
+ *   normal single-process path below; migrations and the first-start seed are
+ *   serialized by the database, so workers may start together.
+ * - Caches (settings, permissions) are invalidated across processes: over
+ *   PostgreSQL LISTEN/NOTIFY, or by polling a change counter in a SQLite file
+ *   (other processes may share it).
+ * - SIGTERM/SIGINT stop accepting connections, let in-flight requests finish,
+ *   then close the database (close-with-grace bounds it to 10 s).
  */
+import cluster from 'node:cluster';
 import closeWithGrace from 'close-with-grace';
 import { Redis } from 'ioredis';
+import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
 import { buildApp } from './app.js';
-import { loadConfig } from './config.js';
+import { loadConfig, type Config } from './config.js';
+import { LocalChangeBus, type ChangeBus } from './lib/change-bus.js';
+import { PollingChangeBus } from './services/polling-change-bus.js';
+import type { CounterStore } from './services/rate-limits.js';
 import { openStore } from './store/index.js';
+import { PgNotifyChangeBus } from './store/postgres/pg-change-bus.js';
+import type { Store } from './store/store.js';
 
-async function main(): Promise<void> {
-  const config = loadConfig();
+async function changeBusFor(config: Config, store: Store): Promise<ChangeBus> {
+  if (store.backend === 'postgres') return PgNotifyChangeBus.connect(config.databaseUrl);
+  // Any other process (a worker, or an independent one) may share the file.
+  if (config.databaseUrl !== 'sqlite::memory:') {
+    const bus = new PollingChangeBus(store);
+    await bus.start();
+    return bus;
+  }
+  return new LocalChangeBus();
+}
+
+async function runServer(config: Config, clustered: boolean): Promise<void> {
   const { store } = openStore(config.databaseUrl, { poolMax: config.databasePoolMax });
   // Shared rate-limit counters when REDIS_URL is set; commands fail fast
   // instead of queueing while Redis is unreachable.
   const redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
   redis?.on('error', () => {});
-  const { app } = await buildApp({ config, store, redis });
+  const counters: CounterStore = redis ? { kind: 'redis', client: redis } : clustered ? { kind: 'cluster' } : { kind: 'memory' };
+  await store.migrate();
+  const bus = await changeBusFor(config, store);
+  const { app } = await buildApp({ config, store, bus, rateLimitCounters: counters });
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down');
     await app.close();
+    await bus.close();
     await store.close();
     redis?.disconnect();
   });
   await app.listen({ port: config.port, host: config.host });
+}
+
+function runPrimary(config: Config): void {
+  // Holds the rate-limit counters of all workers (used when REDIS_URL is unset).
+  new RateLimiterClusterMaster();
+  let stopping = false;
+  const fork = () => cluster.fork();
+  for (let i = 0; i < config.workers; i++) fork();
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    console.error(`worker ${worker.process.pid} exited (${signal ?? code}); starting a new one`);
+    setTimeout(fork, 500).unref();
+  });
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+    setTimeout(() => process.exit(1), 12_000).unref();
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config);
+  await runServer(config, config.workers > 1);
 }
 
 main().catch((error: unknown) => {

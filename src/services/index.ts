@@ -1,12 +1,11 @@
-import type { Redis } from 'ioredis';
 import { systemClock, type Clock } from '../lib/time.js';
 import type { Store } from '../store/store.js';
 import { Access } from './access.js';
 import { AccountsService } from './accounts.service.js';
 import { AuthService } from './auth.service.js';
-import { LocalChangeBus, type ChangeBus } from './change-bus.js';
+import { LocalChangeBus, type ChangeBus } from '../lib/change-bus.js';
 import { PermissionsService } from './permissions.service.js';
-import { RateLimits } from './rate-limits.js';
+import { RateLimits, type CounterStore } from './rate-limits.js';
 import { seedFirstStart, type SeedConfig, type SeedResult } from './seed.service.js';
 import { SettingsService, type SettingId } from './settings.service.js';
 import { UsersService } from './users.service.js';
@@ -31,8 +30,8 @@ export interface ServicesOptions {
   siteUrl: string;
   /** False for `RATE_LIMIT=off`. */
   rateLimit: boolean;
-  /** Shared rate-limit counters (`REDIS_URL`); per process when absent. */
-  redis?: Redis;
+  /** Where rate-limit counters live (default: this process's memory). */
+  rateLimitCounters?: CounterStore;
   clock?: Clock;
   bus?: ChangeBus;
 }
@@ -45,7 +44,7 @@ export function createServices(options: ServicesOptions): Services {
   const permissions = new PermissionsService(store, clock, bus);
   const access = new Access(permissions);
   const auth = new AuthService(store, settings, clock);
-  const limits = new RateLimits(settings, access, options.rateLimit, options.redis);
+  const limits = new RateLimits(settings, access, options.rateLimit, options.rateLimitCounters);
   const accounts = new AccountsService(store, auth, settings, limits, clock, options.siteUrl);
   const users = new UsersService(store, settings, access, clock, options.siteUrl);
   return { store, clock, bus, settings, permissions, access, auth, limits, accounts, users };

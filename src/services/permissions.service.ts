@@ -1,6 +1,6 @@
 import type { Clock } from '../lib/time.js';
 import type { PermissionRecord, Store } from '../store/store.js';
-import type { ChangeBus } from './change-bus.js';
+import type { ChangeBus } from '../lib/change-bus.js';
 import { failure } from './errors.js';
 
 /** The roles of contract §4. */

@@ -6,7 +6,13 @@
  * that plugin cannot express; this library has both stores and `get`/`consume`.
  */
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterCluster,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import type { UserRecord } from '../store/store.js';
 import type { Access } from './access.js';
 import { tooManyRequests } from './errors.js';
@@ -27,6 +33,13 @@ export const LIMITS = {
 
 export type LimitName = keyof typeof LIMITS;
 
+/**
+ * Where counters live: this process's memory; the cluster primary (WORKERS=N
+ * on one machine, over IPC — the primary runs RateLimiterClusterMaster); or
+ * Redis, shared by every process on every machine.
+ */
+export type CounterStore = { kind: 'memory' } | { kind: 'cluster' } | { kind: 'redis'; client: Redis };
+
 export class RateLimits {
   private readonly limiters = new Map<LimitName, RateLimiterAbstract>();
 
@@ -35,11 +48,18 @@ export class RateLimits {
     private readonly access: Access,
     /** False when the environment says `RATE_LIMIT=off`. */
     private readonly enabledByConfig: boolean,
-    redis?: Redis,
+    counters: CounterStore = { kind: 'memory' },
   ) {
     for (const [name, rule] of Object.entries(LIMITS) as Array<[LimitName, LimitRule]>) {
       const options = { points: rule.points, duration: rule.durationSeconds, keyPrefix: `parley:rl:${name}` };
-      this.limiters.set(name, redis ? new RateLimiterRedis({ ...options, storeClient: redis }) : new RateLimiterMemory(options));
+      this.limiters.set(
+        name,
+        counters.kind === 'redis'
+          ? new RateLimiterRedis({ ...options, storeClient: counters.client })
+          : counters.kind === 'cluster'
+            ? new RateLimiterCluster({ ...options, timeoutMs: 1000 })
+            : new RateLimiterMemory(options),
+      );
     }
   }
 

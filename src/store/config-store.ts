@@ -39,5 +39,9 @@ export interface MetaRepo {
   claim(key: string, value: string): Promise<boolean>;
   /** The stored value, or null. */
   get(key: string): Promise<string | null>;
+  /** Atomically increments a named counter (created at 0) and returns the new value. */
+  increment(name: string): Promise<number>;
+  /** Current values of named counters (absent ones read as 0). */
+  counters(names: readonly string[]): Promise<Record<string, number>>;
 }
 

@@ -81,6 +81,24 @@ export class SqlMetaRepo implements MetaRepo {
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
+  async increment(name: string): Promise<number> {
+    const row = await this.db
+      .insertInto('counters')
+      .values({ name, value: 1 })
+      .onConflict((oc) => oc.column('name').doUpdateSet({ value: (eb) => eb('counters.value', '+', 1) }))
+      .returning('value')
+      .executeTakeFirstOrThrow();
+    return Number(row.value);
+  }
+
+  async counters(names: readonly string[]): Promise<Record<string, number>> {
+    const out: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]));
+    if (names.length === 0) return out;
+    const rows = await this.db.selectFrom('counters').select(['name', 'value']).where('name', 'in', [...names]).execute();
+    for (const row of rows) out[row.name] = Number(row.value);
+    return out;
+  }
+
   async get(key: string): Promise<string | null> {
     const row = await this.db.selectFrom('meta').select('value').where('key', '=', key).executeTakeFirst();
     return row?.value ?? null;

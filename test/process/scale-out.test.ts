@@ -1,0 +1,119 @@
+/**
+ * Several server processes on one database (contract §3, §4 "on every
+ * process"; issue 8): caches are invalidated across processes, tokens and data
+ * written by one process are served by the others, and WORKERS=N works.
+ * Runs on both backends (three processes sharing a SQLite file are supported too).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../support/backend.js';
+import { startServer, type ServerProcess } from '../support/server-process.js';
+
+const ADMIN = { user: 'admin', password: 'admin-Secret-1' };
+let db: TestDatabase;
+let servers: ServerProcess[] = [];
+let auth: Record<string, string>;
+
+async function call(server: ServerProcess, method: string, path: string, body?: unknown, headers: Record<string, string> = auth) {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+/** Polls until `check` passes on every server; returns the time it took. */
+async function everywhere(check: (server: ServerProcess) => Promise<boolean>, limitMs = 1000): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const results = await Promise.all(servers.map(check));
+    if (results.every(Boolean)) return Date.now() - started;
+    if (Date.now() - started > limitMs) throw new Error(`not in force on every process within ${limitMs} ms: ${results}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase({ file: true });
+  // Start one first so the others find a migrated, seeded database (they could race too: see seed.test.ts).
+  servers.push(await startServer({ DATABASE_URL: db.url }));
+  servers.push(...(await Promise.all([startServer({ DATABASE_URL: db.url }), startServer({ DATABASE_URL: db.url })])));
+  const login = await call(servers[0]!, 'POST', '/api/v1/login', ADMIN, {});
+  auth = { 'x-user-id': login.body.data.userId, 'x-auth-token': login.body.data.authToken };
+}, 90_000);
+
+afterAll(async () => {
+  for (const server of servers) server.child.kill('SIGKILL');
+  await Promise.all(servers.map((s) => s.exited));
+  servers = [];
+  await db.drop();
+});
+
+describe('three processes on one database', () => {
+  it('a token issued by one process works on the others, and logout on one is seen by all', async () => {
+    const login = await call(servers[1]!, 'POST', '/api/v1/login', ADMIN, {});
+    const headers = { 'x-user-id': login.body.data.userId, 'x-auth-token': login.body.data.authToken };
+    for (const server of servers) expect((await call(server, 'GET', '/api/v1/me', undefined, headers)).status).toBe(200);
+    expect((await call(servers[2]!, 'POST', '/api/v1/logout', undefined, headers)).status).toBe(200);
+    for (const server of servers) expect((await call(server, 'GET', '/api/v1/me', undefined, headers)).status).toBe(401);
+  });
+
+  it('a setting changed through one process is in force on every process within 1 s', async () => {
+    expect((await call(servers[0]!, 'POST', '/api/v1/settings/Accounts_RegistrationForm', { value: 'Disabled' })).status).toBe(200);
+    await everywhere(async (server) => {
+      const res = await call(server, 'POST', '/api/v1/users.register', { username: 'late', email: 'late@example.org', pass: 'pw' }, {});
+      return res.body.errorType === 'error-user-registration-disabled';
+    });
+    await call(servers[2]!, 'POST', '/api/v1/settings/Accounts_RegistrationForm', { value: 'Public' });
+    await everywhere(async (server) => (await call(server, 'GET', '/api/v1/settings/Accounts_RegistrationForm')).body.value === 'Public');
+  });
+
+  it('a permission changed through one process is in force on every process within 1 s', async () => {
+    const created = await call(servers[0]!, 'POST', '/api/v1/users.create', { username: 'viewer', email: 'viewer@example.org', name: 'V', password: 'pw-Viewer-1' });
+    expect(created.status).toBe(200);
+    const login = await call(servers[1]!, 'POST', '/api/v1/login', { user: 'viewer', password: 'pw-Viewer-1' }, {});
+    const viewer = { 'x-user-id': login.body.data.userId, 'x-auth-token': login.body.data.authToken };
+    for (const server of servers) expect((await call(server, 'GET', '/api/v1/settings/Language', undefined, viewer)).status).toBe(403);
+    const update = await call(servers[2]!, 'POST', '/api/v1/permissions.update', { permissions: [{ _id: 'view-privileged-setting', roles: ['admin', 'user'] }] });
+    expect(update.status).toBe(200);
+    await everywhere(async (server) => (await call(server, 'GET', '/api/v1/settings/Language', undefined, viewer)).status === 200);
+  });
+
+  it('concurrent username grabs spread over the processes have exactly one winner and no 500', async () => {
+    const results = await Promise.all(
+      servers.flatMap((server, i) =>
+        [0, 1].map((j) =>
+          call(server, 'POST', '/api/v1/users.register', { username: 'contested', email: `c${i}${j}@example.org`, pass: 'pw' }, {}),
+        ),
+      ),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s >= 500)).toHaveLength(0);
+    for (const r of results.filter((r) => r.status !== 200)) expect(r.body).toEqual({ success: false, error: 'Username is already in use' });
+  });
+});
+
+describe('WORKERS=2', () => {
+  it('serves from two worker processes that see each other\'s changes, and stops cleanly', { timeout: 60_000 }, async () => {
+    const clustered = await startServer({ DATABASE_URL: db.url, WORKERS: '2', RATE_LIMIT: 'off' });
+    try {
+      const login = await call(clustered, 'POST', '/api/v1/login', ADMIN, {});
+      const headers = { 'x-user-id': login.body.data.userId, 'x-auth-token': login.body.data.authToken };
+      expect((await call(clustered, 'POST', '/api/v1/settings/API_Default_Count', { value: 42 }, headers)).status).toBe(200);
+      const started = Date.now();
+      // New connections are spread over the workers; every one must see the change soon.
+      for (;;) {
+        const reads = await Promise.all(
+          Array.from({ length: 10 }, () => call(clustered, 'GET', '/api/v1/settings/API_Default_Count', undefined, { ...headers, connection: 'close' })),
+        );
+        if (reads.every((r) => r.body.value === 42)) break;
+        expect(Date.now() - started).toBeLessThan(1000);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    } finally {
+      clustered.child.kill('SIGTERM');
+      expect(await clustered.exited).toBe(0);
+    }
+  });
+});
