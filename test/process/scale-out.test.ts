@@ -36,8 +36,10 @@ async function everywhere(check: (server: ServerProcess) => Promise<boolean>, li
 beforeAll(async () => {
   db = await createTestDatabase({ file: true });
   // Start one first so the others find a migrated, seeded database (they could race too: see seed.test.ts).
-  servers.push(await startServer({ DATABASE_URL: db.url }));
-  servers.push(...(await Promise.all([startServer({ DATABASE_URL: db.url }), startServer({ DATABASE_URL: db.url })])));
+  // Rate limits off: these tests send many registrations from one address (limits across processes: rate-limits.test.ts).
+  const env = { DATABASE_URL: db.url, RATE_LIMIT: 'off' };
+  servers.push(await startServer(env));
+  servers.push(...(await Promise.all([startServer(env), startServer(env)])));
   const login = await call(servers[0]!, 'POST', '/api/v1/login', ADMIN, {});
   auth = { 'x-user-id': login.body.data.userId, 'x-auth-token': login.body.data.authToken };
 }, 90_000);

