@@ -10,7 +10,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { registerDocs } from './http/plugins/docs.js';
-import { registerErrorFunnel } from './http/plugins/errors.js';
+import { handleError, registerErrorFunnel } from './http/plugins/errors.js';
 import { registerMetrics } from './http/plugins/metrics.js';
 import { parseQueryString, registerWire, requestIdFrom } from './http/plugins/wire.js';
 import { apiV1Groups, platformRoutes } from './http/routes/index.js';
@@ -93,6 +93,8 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
         : config.trustProxy,
     requestTimeout: 30_000,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500, querystringParser: parseQueryString },
+    // Router-level failures (bad URL encoding, over-long parameters) go through the same funnel.
+    frameworkErrors: (error, request, reply) => handleError(error, request, reply, config.bodyLimitBytes),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompilers());
   app.addSchema(ErrorBody);

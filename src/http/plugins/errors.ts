@@ -4,7 +4,6 @@ import {
   ApiError,
   bodyTooLarge,
   endpointNotFound,
-  failure,
   internalError,
   invalidParams,
   serviceUnavailable,
@@ -33,26 +32,52 @@ export function toApiError(error: unknown, bodyLimitBytes: number): ApiError | n
   if (Array.isArray(fe.validation)) return invalidParams(fe.validation[0]?.message ?? 'invalid parameters');
   if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return bodyTooLarge(bodyLimitBytes);
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
-    // Fastify's own client errors (bad content length, bad URL, ...): safe fixed texts.
-    return failure(fe.message ?? 'Bad request', fe.code?.toLowerCase().replace(/_/g, '-'));
+    // Fastify's own client errors (bad content length, bad URL, over-long
+    // parameter, ...): keep their status, shorten their text (it may echo the URL).
+    const code = (fe.code ?? 'error-bad-request').toLowerCase().replace(/_/g, '-');
+    const reason = FRAMEWORK_REASONS[fe.code ?? ''] ?? (fe.message ?? 'Bad request').slice(0, 120);
+    return new ApiError(fe.statusCode, { success: false, error: `${reason} [${code}]`, errorType: code });
   }
   return null;
 }
 
+/** Fixed texts for router errors whose messages would echo the whole URL. */
+const FRAMEWORK_REASONS: Record<string, string> = {
+  FST_ERR_MAX_PARAM_LENGTH: 'A path parameter is too long',
+  FST_ERR_BAD_URL: 'The URL is malformed',
+};
+
+/**
+ * Sends an error envelope with the wire headers set here too: router-level
+ * errors (frameworkErrors) are answered without running the onSend hooks.
+ */
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
-  return reply.status(error.statusCode).headers(error.headers).send(error.body);
+  return reply
+    .status(error.statusCode)
+    .headers({
+      ...error.headers,
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+      pragma: 'no-cache',
+      'x-request-id': reply.request.id,
+    })
+    // A Buffer: Fastify leaves its Content-Type alone (a string would get "; charset=utf-8").
+    .send(Buffer.from(JSON.stringify(error.body)));
+}
+
+/** Renders any error as its envelope; the shared body of the error handler and of `frameworkErrors`. */
+export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply, bodyLimitBytes: number): FastifyReply {
+  const apiError = toApiError(error, bodyLimitBytes);
+  if (apiError) {
+    if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    return sendError(reply, apiError);
+  }
+  request.log.error({ err: error }, 'unexpected error');
+  return sendError(reply, internalError());
 }
 
 export function registerErrorFunnel(app: App, bodyLimitBytes: number): void {
-  app.setErrorHandler((error, request, reply) => {
-    const apiError = toApiError(error, bodyLimitBytes);
-    if (apiError) {
-      if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
-      return sendError(reply, apiError);
-    }
-    request.log.error({ err: error }, 'unexpected error');
-    return sendError(reply, internalError());
-  });
+  app.setErrorHandler((error, request, reply) => handleError(error, request, reply, bodyLimitBytes));
 
   // A mirror of the route table answers "does this path exist for another
   // method?", which decides between 404 and 405.
