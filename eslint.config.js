@@ -19,7 +19,7 @@ export default tseslint.config(
   {
     // Plain Node scripts.
     files: ['**/*.js', '**/*.mjs'],
-    languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly' } },
+    languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly', Buffer: 'readonly' } },
   },
   {
     // Tests read JSON bodies loosely; exact shapes are asserted with toEqual.

@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config.js';
 import { sortedOpenApi } from '../src/http/plugins/docs.js';
 import { openStore } from '../src/store/index.js';
 
-const { store } = openStore('sqlite::memory:');
+const store = await openStore('sqlite::memory:');
 const { app } = await buildApp({ config: loadConfig({ ADMIN_PASS: 'unused-for-docs' }), store, logger: false });
 writeFileSync(new URL('../openapi.json', import.meta.url), JSON.stringify(sortedOpenApi(app), null, 2) + '\n');
 await app.close();

@@ -14,7 +14,6 @@
  */
 import cluster from 'node:cluster';
 import closeWithGrace from 'close-with-grace';
-import { Redis } from 'ioredis';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
 import { buildApp } from './app.js';
 import { loadConfig, type Config } from './config.js';
@@ -22,11 +21,13 @@ import { LocalChangeBus, type ChangeBus } from './lib/change-bus.js';
 import { PollingChangeBus } from './services/polling-change-bus.js';
 import type { CounterStore } from './services/rate-limits.js';
 import { openStore } from './store/index.js';
-import { PgNotifyChangeBus } from './store/postgres/pg-change-bus.js';
 import type { Store } from './store/store.js';
 
 async function changeBusFor(config: Config, store: Store): Promise<ChangeBus> {
-  if (store.backend === 'postgres') return PgNotifyChangeBus.connect(config.databaseUrl);
+  if (store.backend === 'postgres') {
+    const { PgNotifyChangeBus } = await import('./store/postgres/pg-change-bus.js');
+    return PgNotifyChangeBus.connect(config.databaseUrl);
+  }
   // Any other process (a worker, or an independent one) may share the file.
   if (config.databaseUrl !== 'sqlite::memory:') {
     const bus = new PollingChangeBus(store);
@@ -37,10 +38,12 @@ async function changeBusFor(config: Config, store: Store): Promise<ChangeBus> {
 }
 
 async function runServer(config: Config, clustered: boolean): Promise<void> {
-  const { store } = openStore(config.databaseUrl, { poolMax: config.databasePoolMax });
-  // Shared rate-limit counters when REDIS_URL is set; commands fail fast
-  // instead of queueing while Redis is unreachable.
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
+  const store = await openStore(config.databaseUrl, { poolMax: config.databasePoolMax });
+  // Shared rate-limit counters when REDIS_URL is set (ioredis loaded only then);
+  // commands fail fast instead of queueing while Redis is unreachable.
+  const redis = config.redisUrl
+    ? new (await import('ioredis')).Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 })
+    : undefined;
   redis?.on('error', () => {});
   const counters: CounterStore = redis ? { kind: 'redis', client: redis } : clustered ? { kind: 'cluster' } : { kind: 'memory' };
   await store.migrate();

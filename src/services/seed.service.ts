@@ -26,6 +26,8 @@ export const GENERAL_ROOM_ID = 'GENERAL';
  * the same time; later starts change nothing.
  */
 export async function seedFirstStart(store: Store, clock: Clock, config: SeedConfig): Promise<SeedResult> {
+  // Later starts: nothing to do (and no bcrypt work on the start-up path).
+  if ((await store.meta.get('seeded_at')) !== null) return { seeded: false };
   const password = config.adminPassword ?? randomString(20);
   // Hash outside the transaction: bcrypt takes ~50 ms and must not hold the write lock.
   const passwordHash = await hashPassword(password);

@@ -1,0 +1,310 @@
+/**
+ * `npm run bench` — the project's single source of performance truth.
+ *
+ * Builds the server, measures a bare node:http server as the physical
+ * reference, then for each backend: cold start on an empty database, bulk
+ * seeding, cold start on the seeded database, and every mission endpoint under
+ * load (autocannon, 50 connections) with the server pinned to one core and the
+ * load generator to another. Reports req/s, p50, p99 and the ratio to the bare
+ * server, peak RSS, and the targets beside the figures. Writes a markdown table
+ * to stdout and bench/results/latest.json.
+ *
+ *   npm run bench              full data set, 10 s per endpoint, 1 and N processes
+ *   npm run bench -- --quick   small data set, 2 s per endpoint, 1 process (< 2 min)
+ *   --backends=sqlite,postgres   BENCH_DATABASE_URL: a PostgreSQL server URL
+ *                              (default postgres://postgres@127.0.0.1:5432/test)
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { openStore } from '../src/store/index.js';
+import type { SqlStore } from '../src/store/sql/sql-store.js';
+import { freePort } from '../test/support/server-process.js';
+import { FULL, QUICK, seedBenchData, type Seeded, BENCH_PASSWORD } from './seed.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    backends: { type: 'string', default: 'sqlite,postgres' },
+    'no-build': { type: 'boolean', default: false },
+    connections: { type: 'string', default: '50' },
+  },
+});
+const QUICK_MODE = args.quick!;
+const DURATION = QUICK_MODE ? 2 : 10;
+const CONNECTIONS = Number(args.connections);
+const CORES = cpus().length;
+const HAS_TASKSET = CORES >= 2 && existsSync('/usr/bin/taskset');
+const PG_SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+// Pin this process (the load generator) to the last core; servers go to core 0.
+if (HAS_TASKSET) execFileSync('taskset', ['-p', '-c', String(CORES - 1), String(process.pid)], { stdio: 'ignore' });
+
+interface Measurement {
+  endpoint: string;
+  backend: 'sqlite' | 'postgres' | 'none';
+  processes: number;
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+  ratio: number;
+  non2xx: number;
+  note?: string;
+}
+
+function spawnPinned(command: string, argv: string[], env: Record<string, string>, core = '0'): ChildProcess {
+  const [cmd, rest] = HAS_TASKSET ? ['taskset', ['-c', core, command, ...argv]] : [command, argv];
+  return spawn(cmd, rest as string[], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+async function waitReady(url: string, child: ChildProcess, path = '/readyz'): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode})`);
+    try {
+      if ((await fetch(url + path)).ok) return performance.now() - started;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const done = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([done, new Promise((r) => setTimeout(r, 12_000))]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+/** Peak resident set of a process tree's main process (VmHWM), in MB. */
+function peakRssMb(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    return Math.round(kb / 1024);
+  } catch {
+    return 0;
+  }
+}
+
+type RequestSpec = { method: string; path: string | (() => string); body?: () => unknown; headers?: Record<string, string> };
+
+async function load(url: string, spec: RequestSpec): Promise<autocannon.Result> {
+  const headers = { 'content-type': 'application/json', ...spec.headers };
+  return autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    requests: [
+      {
+        method: spec.method as 'GET',
+        headers,
+        setupRequest: (req) => ({
+          ...req,
+          path: typeof spec.path === 'function' ? spec.path() : spec.path,
+          ...(spec.body ? { body: JSON.stringify(spec.body()) } : {}),
+        }),
+      },
+    ],
+  });
+}
+
+function cycle<T>(items: T[]): () => T {
+  let i = 0;
+  return () => items[i++ % items.length]!;
+}
+
+function endpoints(s: Seeded): Array<{ name: string; path: string; spec: RequestSpec; group: 'read' | 'write' | 'directory' | 'login' | 'other' }> {
+  const auth = (u: { userId: string; authToken: string }) => ({ 'x-user-id': u.userId, 'x-auth-token': u.authToken });
+  const openToken = cycle(s.openVisitorTokens);
+  const freshToken = cycle(s.freshVisitorTokens);
+  const closeIndex = cycle(s.openVisitorTokens.map((t, i) => [t, s.openRoomIds[i]!] as const).reverse());
+  const surveyRoom = { token: s.openVisitorTokens[0]!, rid: s.openRoomIds[0]! };
+  const transferRoom = { token: s.openVisitorTokens[1]!, rid: s.openRoomIds[1]! };
+  let dept = 0;
+  let nameFlip = 0;
+  let prefFlip = 0;
+  const since = new Date(Date.now() - 60_000).toISOString();
+  return [
+    { group: 'read', name: 'GET livechat/room (existing)', path: '/api/v1/livechat/room', spec: { method: 'GET', path: () => `/api/v1/livechat/room?token=${encodeURIComponent(openToken())}` } },
+    { group: 'other', name: 'GET livechat/room (new room)', path: '/api/v1/livechat/room', spec: { method: 'GET', path: () => `/api/v1/livechat/room?token=${encodeURIComponent(freshToken())}` } },
+    { group: 'other', name: 'POST livechat/room.close', path: '/api/v1/livechat/room.close', spec: { method: 'POST', path: '/api/v1/livechat/room.close', body: () => { const [token, rid] = closeIndex(); return { token, rid }; } } },
+    { group: 'other', name: 'POST livechat/room.transfer', path: '/api/v1/livechat/room.transfer', spec: { method: 'POST', path: '/api/v1/livechat/room.transfer', body: () => ({ ...transferRoom, department: s.departments[dept++ % 2] }) } },
+    { group: 'write', name: 'POST livechat/room.survey', path: '/api/v1/livechat/room.survey', spec: { method: 'POST', path: '/api/v1/livechat/room.survey', body: () => ({ ...surveyRoom, data: [{ name: 'satisfaction', value: String((prefFlip++ % 5) + 1) }] }) } },
+    { group: 'directory', name: 'GET directory users (frequent term)', path: '/api/v1/directory', spec: { method: 'GET', path: `/api/v1/directory?type=users&text=${s.words.frequent}&count=25`, headers: auth(s.writer) } },
+    { group: 'directory', name: 'GET directory users (rare term)', path: '/api/v1/directory', spec: { method: 'GET', path: `/api/v1/directory?type=users&text=${s.words.rare}&count=25`, headers: auth(s.writer) } },
+    { group: 'directory', name: 'GET directory channels (frequent term)', path: '/api/v1/directory', spec: { method: 'GET', path: `/api/v1/directory?type=channels&text=${s.words.frequent}&count=25`, headers: auth(s.writer) } },
+    { group: 'directory', name: 'GET directory channels (rare term)', path: '/api/v1/directory', spec: { method: 'GET', path: `/api/v1/directory?type=channels&text=channel-1999&count=25`, headers: auth(s.writer) } },
+    { group: 'other', name: 'GET rooms.get (full, 500 rooms)', path: '/api/v1/rooms.get', spec: { method: 'GET', path: '/api/v1/rooms.get', headers: auth(s.heavyUser) } },
+    { group: 'read', name: 'GET rooms.get (updatedSince)', path: '/api/v1/rooms.get', spec: { method: 'GET', path: `/api/v1/rooms.get?updatedSince=${encodeURIComponent(since)}`, headers: auth(s.heavyUser) } },
+    { group: 'write', name: 'POST users.updateOwnBasicInfo (name)', path: '/api/v1/users.updateOwnBasicInfo', spec: { method: 'POST', path: '/api/v1/users.updateOwnBasicInfo', headers: auth(s.writer), body: () => ({ data: { name: `Writer ${nameFlip++ % 2}` } }) } },
+    { group: 'write', name: 'POST users.setPreferences', path: '/api/v1/users.setPreferences', spec: { method: 'POST', path: '/api/v1/users.setPreferences', headers: auth(s.writer), body: () => ({ data: { useEmojis: prefFlip++ % 2 === 0 } }) } },
+    { group: 'read', name: 'GET me', path: '/api/v1/me', spec: { method: 'GET', path: '/api/v1/me', headers: auth(s.writer) } },
+    { group: 'login', name: 'POST login (logins/s, bcrypt cost 10)', path: '/api/v1/login', spec: { method: 'POST', path: '/api/v1/login', body: () => ({ user: s.writer.username, password: BENCH_PASSWORD }) } },
+  ];
+}
+
+const TARGETS: Record<string, { ratio?: number; p99?: number }> = {
+  read: { ratio: 0.6, p99: 15 },
+  directory: { ratio: 0.4 },
+  write: { ratio: 0.3 },
+};
+
+async function prepareDatabase(backend: 'sqlite' | 'postgres'): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (backend === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
+    return { url: `sqlite:${join(dir, 'bench.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const name = `parley_bench_${process.pid}`;
+  const admin = new pg.Client({ connectionString: PG_SERVER });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(PG_SERVER);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: PG_SERVER });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+async function startParley(databaseUrl: string, workers = 1): Promise<{ child: ChildProcess; url: string; readyMs: number }> {
+  const port = await freePort();
+  const child = spawnPinned(process.execPath, ['dist/main.js'], {
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT: 'off',
+    ADMIN_PASS: 'bench-Admin-1',
+    WORKERS: String(workers),
+  }, workers > 1 ? `0-${CORES - 2 >= 0 ? Math.max(0, CORES - 2) : 0}` : '0');
+  child.stderr!.on('data', (d: Buffer) => process.stderr.write(d));
+  const url = `http://127.0.0.1:${port}`;
+  const readyMs = await waitReady(url, child);
+  return { child, url, readyMs };
+}
+
+async function main(): Promise<void> {
+  if (!args['no-build']) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
+  const size = QUICK_MODE ? QUICK : FULL;
+  const results: Measurement[] = [];
+  let rssPeak = 0;
+  const coldStart: Record<string, number> = {};
+
+  // The physical reference.
+  const basePort = await freePort();
+  const base = spawnPinned(process.execPath, ['bench/baseline-server.mjs'], { PORT: String(basePort) });
+  await waitReady(`http://127.0.0.1:${basePort}`, base, '/');
+  const baseRun = await load(`http://127.0.0.1:${basePort}`, { method: 'GET', path: '/' });
+  await stop(base);
+  const baseline = { rps: Math.round(baseRun.requests.average), p99_ms: baseRun.latency.p99 };
+  console.error(`baseline node:http: ${baseline.rps} req/s, p99 ${baseline.p99_ms} ms`);
+
+  for (const backend of args.backends!.split(',') as Array<'sqlite' | 'postgres'>) {
+    const database = await prepareDatabase(backend);
+    try {
+      // Cold start on an empty database (migrates and seeds the admin), then bulk data.
+      const empty = await startParley(database.url);
+      coldStart[`${backend}_empty`] = Math.round(empty.readyMs);
+      await stop(empty.child);
+      const store = await openStore(database.url);
+      const seedStarted = performance.now();
+      const seeded = await seedBenchData((store as unknown as SqlStore).db, size);
+      await store.close();
+      console.error(`${backend}: seeded in ${Math.round(performance.now() - seedStarted)} ms`);
+
+      for (const workers of QUICK_MODE ? [1] : [1, CORES]) {
+        const server = await startParley(database.url, workers);
+        if (workers === 1) coldStart[`${backend}_seeded`] = Math.round(server.readyMs);
+        const available = new Set(Object.keys(((await (await fetch(`${server.url}/api/v1/openapi.json`)).json()) as { paths: object }).paths));
+        for (const e of endpoints(seeded)) {
+          if (workers > 1 && e.group !== 'read') continue;
+          if (!available.has(e.path)) {
+            results.push({ endpoint: e.name, backend, processes: workers, rps: 0, p50_ms: 0, p99_ms: 0, ratio: 0, non2xx: 0, note: 'not implemented' });
+            continue;
+          }
+          const run = await load(server.url, e.spec);
+          const rps = Math.round(run.requests.average);
+          results.push({
+            endpoint: e.name,
+            backend,
+            processes: workers,
+            rps,
+            p50_ms: run.latency.p50,
+            p99_ms: run.latency.p99,
+            ratio: Math.round((rps / baseline.rps) * 100) / 100,
+            non2xx: run.non2xx + run.errors,
+          });
+          console.error(`${backend} x${workers} ${e.name}: ${rps} req/s p99 ${run.latency.p99} ms${run.non2xx ? ` (${run.non2xx} non-2xx)` : ''}`);
+        }
+        if (workers === 1) rssPeak = Math.max(rssPeak, peakRssMb(server.child.pid!));
+        await stop(server.child);
+      }
+    } finally {
+      await database.drop();
+    }
+  }
+
+  const report = {
+    machine: { cores: CORES, node: process.version },
+    quick: QUICK_MODE,
+    baseline,
+    results: results.filter((r) => !r.note),
+    not_implemented: results.filter((r) => r.note).map((r) => `${r.endpoint} (${r.backend})`),
+    rss_peak_mb: rssPeak,
+    cold_start_ms: { empty: coldStart.sqlite_empty ?? coldStart.postgres_empty, seeded: coldStart.sqlite_seeded ?? coldStart.postgres_seeded, ...coldStart },
+  };
+  mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
+  writeFileSync(join(ROOT, 'bench/results/latest.json'), JSON.stringify(report, null, 2) + '\n');
+  console.log(markdown(report, results));
+}
+
+function verdict(group: string | undefined, r: Measurement): string {
+  const target = group ? TARGETS[group] : undefined;
+  if (!target || r.backend !== 'sqlite' || r.processes !== 1) return '';
+  const parts: string[] = [];
+  if (target.ratio !== undefined) parts.push(`ratio ≥ ${target.ratio}: ${r.ratio >= target.ratio ? 'met' : 'MISSED'}`);
+  if (target.p99 !== undefined) parts.push(`p99 ≤ ${target.p99} ms: ${r.p99_ms <= target.p99 ? 'met' : 'MISSED'}`);
+  return parts.join('; ');
+}
+
+function markdown(report: { machine: { cores: number; node: string }; baseline: { rps: number; p99_ms: number }; rss_peak_mb: number; cold_start_ms: Record<string, number | undefined> }, results: Measurement[]): string {
+  const groups = new Map(endpoints({ heavyUser: { userId: '', authToken: '', username: '' }, writer: { userId: '', authToken: '', username: '' }, openVisitorTokens: [''], openRoomIds: [''], freshVisitorTokens: [''], departments: ['', ''], words: { frequent: '', rare: '', none: '' } }).map((e) => [e.name, e.group]));
+  const lines = [
+    `## Benchmark (${QUICK_MODE ? 'quick' : 'full'}; ${report.machine.cores} cores, Node ${report.machine.node}, ${CONNECTIONS} connections, ${DURATION} s each)`,
+    '',
+    `Bare node:http reference: **${report.baseline.rps} req/s**, p99 ${report.baseline.p99_ms} ms.`,
+    '',
+    '| endpoint | backend | processes | req/s | p50 ms | p99 ms | ratio to bare | target (SQLite, 1 process) |',
+    '|---|---|---|---|---|---|---|---|',
+    ...results.map((r) =>
+      r.note
+        ? `| ${r.endpoint} | ${r.backend} | ${r.processes} | — | — | — | — | ${r.note} |`
+        : `| ${r.endpoint} | ${r.backend} | ${r.processes} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.ratio} | ${verdict(groups.get(r.endpoint), r)}${r.non2xx ? ` (${r.non2xx} non-2xx)` : ''} |`,
+    ),
+    '',
+    `Peak RSS (server, 1 process): **${report.rss_peak_mb} MB** (target ≤ 150 MB: ${report.rss_peak_mb <= 150 ? 'met' : 'MISSED'}).`,
+    `Cold start to /readyz: ${Object.entries(report.cold_start_ms).filter(([k]) => k.includes('_')).map(([k, v]) => `${k} ${v} ms`).join(', ')} (target ≤ 500 ms on the seeded SQLite database: ${(report.cold_start_ms.sqlite_seeded ?? Infinity) <= 500 ? 'met' : 'MISSED'}).`,
+  ];
+  return lines.join('\n');
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
