@@ -3,7 +3,13 @@ import type { Store } from '../store/store.js';
 import { Access } from './access.js';
 import { AccountsService } from './accounts.service.js';
 import { AuthService } from './auth.service.js';
+import { DirectoryService } from './directory.service.js';
+import { RoomsService } from './rooms.service.js';
 import { LocalChangeBus, type ChangeBus } from '../lib/change-bus.js';
+import { LivechatAdminService } from './livechat-admin.service.js';
+import { LivechatRouting } from './livechat-routing.js';
+import { LivechatService } from './livechat.service.js';
+import { MessagesService } from './messages.service.js';
 import { PermissionsService } from './permissions.service.js';
 import { RateLimits, type CounterStore } from './rate-limits.js';
 import { seedFirstStart, type SeedConfig, type SeedResult } from './seed.service.js';
@@ -19,9 +25,14 @@ export interface Services {
   permissions: PermissionsService;
   access: Access;
   auth: AuthService;
+  rooms: RoomsService;
+  directory: DirectoryService;
   limits: RateLimits;
   accounts: AccountsService;
   users: UsersService;
+  livechat: LivechatService;
+  livechatAdmin: LivechatAdminService;
+  messages: MessagesService;
 }
 
 export interface ServicesOptions {
@@ -47,7 +58,13 @@ export function createServices(options: ServicesOptions): Services {
   const limits = new RateLimits(settings, access, options.rateLimit, options.rateLimitCounters);
   const accounts = new AccountsService(store, auth, settings, limits, clock, options.siteUrl);
   const users = new UsersService(store, settings, access, clock, options.siteUrl);
-  return { store, clock, bus, settings, permissions, access, auth, limits, accounts, users };
+  const routing = new LivechatRouting(store, settings, clock);
+  const livechat = new LivechatService(store, settings, clock, routing);
+  const livechatAdmin = new LivechatAdminService(store, settings, access, clock, routing);
+  const messages = new MessagesService(store, access, clock);
+  const rooms = new RoomsService(store, settings, access, clock);
+  const directory = new DirectoryService(store, settings, access);
+  return { store, clock, bus, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, messages };
 }
 
 export interface BootstrapConfig extends SeedConfig {

@@ -16,6 +16,8 @@ export interface NewRoom {
   customFields?: Record<string, unknown>;
   topic?: string | null;
   description?: string | null;
+  /** Direct messages: the sorted member ids joined by `,` (unique index `rooms_dm_key`). */
+  dmKey?: string | null;
 }
 
 export interface RoomRecord {
@@ -36,6 +38,27 @@ export interface RoomRecord {
   usersCount: number;
   msgs: number;
   lm: Millis | null;
+  /** The last message as stored (JSON), or null. */
+  lastMessage: Record<string, unknown> | null;
+  /** Livechat fields (contract §8.1): present only on rooms with `t: 'l'`. */
+  livechat?: LivechatRoomFields;
+}
+
+/** The livechat part of a room (`t: 'l'`), read from the room's livechat columns. */
+export interface LivechatRoomFields {
+  /** True while open (the column is 1 or NULL: closed rooms have no `open`). */
+  open: boolean;
+  /** The visitor, `token` included: callers decide whether it may be shown (§8.8). */
+  visitor: { id: string; username: string; token: string; status: string } | null;
+  servedBy: { id: string; username: string; ts: Millis | null } | null;
+  waitingResponse: boolean;
+  departmentId: string | null;
+  sourceType: string | null;
+  closedAt: Millis | null;
+  closer: string | null;
+  closedBy: { id: string; username: string } | null;
+  surveyFeedback: Record<string, string> | null;
+  transferHistory: unknown[] | null;
 }
 
 export interface NewSubscription {
@@ -44,6 +67,26 @@ export interface NewSubscription {
   user: { id: string; username: string };
   roles?: string[];
   ts: Millis;
+  /** Shown name of the room for this user (direct messages: the other members); default the room's. */
+  name?: string | null;
+  fname?: string | null;
+}
+
+/** A user's subscription to a room (contract §7.1). */
+export interface SubscriptionRecord {
+  id: string;
+  rid: string;
+  user: { id: string; username: string };
+  name: string | null;
+  fname: string | null;
+  t: RoomType;
+  /** Room-scoped roles (`owner` for the creator). */
+  roles: string[];
+  open: boolean;
+  alert: boolean;
+  unread: number;
+  ts: Millis;
+  updatedAt: Millis;
 }
 
 export interface RoomsRepo {
@@ -73,5 +116,76 @@ export interface RoomsRepo {
   unsubscribeAll(rid: string, now: Millis): Promise<string[]>;
   /** Rooms the user stopped having after `since`: `[{rid, removedAt}]` (rooms.get `remove`). */
   removalsSince(userId: string, since: Millis): Promise<Array<{ rid: string; removedAt: Millis }>>;
+  /** The channel or group with this name (case-insensitive), or null. */
+  findByName(name: string): Promise<RoomRecord | null>;
+  /** The direct-message room with this member key (see `NewRoom.dmKey`), or null. */
+  findByDmKey(dmKey: string): Promise<RoomRecord | null>;
+  /** The user's subscription to the room, or null. */
+  findSubscription(rid: string, userId: string): Promise<SubscriptionRecord | null>;
+  /** How many subscriptions of the room carry the room-scoped role. */
+  countMembersWithRole(rid: string, role: string): Promise<number>;
+  /**
+   * Deletes the room: removes every subscription, recording a removal for each
+   * former member (so their `rooms.get` lists it in `remove`), then the room row.
+   * Call inside a transaction. Returns the former members' ids; [] when the room did not exist.
+   */
+  delete(rid: string, now: Millis): Promise<string[]>;
+  /**
+   * The rooms the user is subscribed to; with `updatedAfter`, only those whose
+   * `_updatedAt` is strictly later. Reads through the user's subscriptions
+   * (index `subscriptions_user_room`), never other users' rooms.
+   */
+  roomsOfUser(userId: string, updatedAfter: Millis | null): Promise<RoomRecord[]>;
+  /** Up to `limit` member usernames of each room (ordered by username), keyed by room id. */
+  memberUsernames(rids: readonly string[], limit: number): Promise<Map<string, string[]>>;
+}
+
+/** Sort keys of the directory (contract §7.8), already mapped from the wire names. */
+export type ChannelSortKey = 'name' | 'ts' | 'usersCount' | 'lm';
+export type UserSortKey = 'name' | 'username' | 'createdAt' | 'email' | 'bio';
+export type UserSearchField = 'username' | 'name' | 'bio' | 'nickname';
+
+export interface ChannelSearch {
+  /** Literal, case-insensitive substring of `name` or `fname`; '' matches everything. */
+  text: string;
+  /** The caller: private groups are listed only when the caller is a member... */
+  callerId: string;
+  /** ...unless this is true (`view-all-p-room`). */
+  allPrivate: boolean;
+  sort: { key: ChannelSortKey; direction: 1 | -1 };
+  offset: number;
+  count: number;
+}
+
+export interface UserSearch {
+  /** Literal, case-insensitive substring of one of `fields`; '' matches everything. */
+  text: string;
+  fields: readonly UserSearchField[];
+  sort: { key: UserSortKey; direction: 1 | -1 };
+  offset: number;
+  count: number;
+}
+
+/** A user as the directory shows it. */
+export interface DirectoryUser {
+  id: string;
+  createdAt: Millis;
+  username: string;
+  name: string | null;
+  bio: string | null;
+  nickname: string | null;
+  email: { address: string; verified: boolean } | null;
+}
+
+/**
+ * Directory search (contract §7.8). Matching uses the substring indexes (FTS5
+ * trigram on SQLite, pg_trgm on PostgreSQL); `total` counts every match.
+ * Order is the sort key, then `_id`, so pages never overlap or skip.
+ */
+export interface DirectoryRepo {
+  /** Public channels (not archived) and visible private groups. */
+  searchChannels(query: ChannelSearch): Promise<{ total: number; rooms: RoomRecord[] }>;
+  /** Active users with a username. */
+  searchUsers(query: UserSearch): Promise<{ total: number; users: DirectoryUser[] }>;
 }
 

@@ -5,7 +5,7 @@
  */
 import type { MetaRepo, PermissionsRepo, SettingsRepo } from './config-store.js';
 import type { LivechatRepo } from './livechat-store.js';
-import type { RoomsRepo } from './rooms-store.js';
+import type { DirectoryRepo, RoomsRepo } from './rooms-store.js';
 import type { TokensRepo, UsersRepo } from './users-store.js';
 
 export type * from './config-store.js';
@@ -30,6 +30,7 @@ export interface Store {
   readonly permissions: PermissionsRepo;
   readonly meta: MetaRepo;
   readonly rooms: RoomsRepo;
+  readonly directory: DirectoryRepo;
   readonly livechat: LivechatRepo;
   /**
    * Runs `fn` in one database transaction: every write it makes through `tx`

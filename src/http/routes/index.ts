@@ -3,12 +3,17 @@
  * `<name>.routes.ts` exporting a RouteGroup and add it here.
  */
 import { accountsRoutes } from './accounts.routes.js';
+import { chatRoutes } from './chat.routes.js';
+import { directoryRoutes } from './directory.routes.js';
+import { livechatAgentsRoutes } from './livechat-agents.routes.js';
+import { livechatRoutes } from './livechat.routes.js';
 import { permissionsRoutes } from './permissions.routes.js';
+import { roomsRoutes } from './rooms.routes.js';
 import { settingsRoutes } from './settings.routes.js';
 import { usersRoutes } from './users.routes.js';
 import type { RouteGroup } from '../types.js';
 
 /** Groups mounted under `/api/v1`. */
-export const apiV1Groups: RouteGroup[] = [settingsRoutes, permissionsRoutes, accountsRoutes, usersRoutes];
+export const apiV1Groups: RouteGroup[] = [settingsRoutes, permissionsRoutes, roomsRoutes, directoryRoutes, accountsRoutes, usersRoutes, livechatRoutes, livechatAgentsRoutes, chatRoutes];
 
 export { platformRoutes } from './platform.routes.js';

@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql, type SqlBool } from 'kysely';
 import pg from 'pg';
 import { ConflictError, ReferenceError, UnavailableError } from '../errors.js';
 import type { SqlDialect } from '../sql/dialect.js';
@@ -28,6 +28,18 @@ export const postgresDialect: SqlDialect = {
         .raw(`CREATE INDEX ${table}_${column}_trgm ON ${table} USING gin (${column} gin_trgm_ops)`)
         .execute(db);
     }
+  },
+  containsText(table, columns, term) {
+    const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const conditions = columns.map((c) => sql`${sql.ref(`${table}.${c}`)} ilike ${pattern} escape '\\'`);
+    return sql<SqlBool>`(${sql.join(conditions, sql` or `)})`;
+  },
+  binaryText: (expr) => sql<string | null>`${expr} collate "C"`,
+  async transactionLock(db, key) {
+    await sql`SELECT pg_advisory_xact_lock(${key})`.execute(db);
+  },
+  async lockRowById(db, table, id) {
+    await sql`SELECT 1 FROM ${sql.table(table)} WHERE id = ${id} FOR UPDATE`.execute(db);
   },
 };
 

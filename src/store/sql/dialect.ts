@@ -1,4 +1,4 @@
-import type { ColumnDefinitionBuilder, Expression, Kysely, RawBuilder } from 'kysely';
+import type { ColumnDefinitionBuilder, Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
 
 /**
  * What differs between the SQL backends, behind named helpers. Repositories and
@@ -18,4 +18,27 @@ export interface SqlDialect {
    * table kept in sync by triggers on SQLite, `pg_trgm` GIN indexes on PostgreSQL.
    */
   createSearchIndexes(db: Kysely<unknown>): Promise<void>;
+  /**
+   * Directory search condition: true when the non-empty `term` occurs literally
+   * (no wildcard has a meaning) and case-insensitively in one of `columns` of
+   * `table`, which must appear in the query under its own name. Uses the
+   * substring indexes of `createSearchIndexes`: SQLite FTS5 trigram `MATCH` for
+   * terms of 3+ characters, re-checked exactly (a scan with `instr` for 1–2
+   * characters, which a trigram index cannot answer); PostgreSQL `ILIKE` with
+   * `%`, `_` and `\` escaped, answered by the pg_trgm GIN indexes.
+   */
+  containsText(table: 'users' | 'rooms', columns: readonly string[], term: string): RawBuilder<SqlBool>;
+  /** Orders text by code point on every backend (PostgreSQL's collation would differ from SQLite's). */
+  binaryText(expr: Expression<string | null>): RawBuilder<string | null>;
+  /**
+   * Inside a transaction: waits for and holds a transaction-scoped lock named by
+   * `key` until commit/rollback (PostgreSQL `pg_advisory_xact_lock`; a no-op on
+   * SQLite, whose write transactions are already serialized by BEGIN IMMEDIATE).
+   */
+  transactionLock(db: Kysely<unknown>, key: number): Promise<void>;
+  /**
+   * Inside a transaction: locks the row of `table` whose `id` is given until the
+   * transaction ends (PostgreSQL `SELECT ... FOR UPDATE`; a no-op on SQLite).
+   */
+  lockRowById(db: Kysely<unknown>, table: string, id: string): Promise<void>;
 }

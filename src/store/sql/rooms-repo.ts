@@ -1,11 +1,37 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { fromJson, toJson } from '../../lib/json.js';
-import type { NewRoom, NewSubscription, RoomRecord, RoomsRepo, RoomType } from '../store.js';
+import type {
+  LivechatRoomFields,
+  NewRoom,
+  NewSubscription,
+  RoomRecord,
+  RoomsRepo,
+  RoomType,
+  SubscriptionRecord,
+} from '../store.js';
 import type { SqlDialect } from './dialect.js';
-import type { Database, RoomsTable } from './schema.js';
+import type { Database, RoomsTable, SubscriptionsTable } from './schema.js';
 import { caseKey } from './users-repo.js';
 
 type RoomRow = Selectable<RoomsTable>;
+type SubscriptionRow = Selectable<SubscriptionsTable>;
+
+export function toSubscriptionRecord(row: SubscriptionRow): SubscriptionRecord {
+  return {
+    id: row.id,
+    rid: row.rid,
+    user: { id: row.user_id, username: row.username },
+    name: row.name,
+    fname: row.fname,
+    t: row.t as RoomType,
+    roles: fromJson<string[]>(row.roles, []),
+    open: row.open === 1,
+    alert: row.alert === 1,
+    unread: row.unread,
+    ts: Number(row.ts),
+    updatedAt: Number(row.updated_at),
+  };
+}
 
 export function toRoomRecord(row: RoomRow): RoomRecord {
   return {
@@ -29,6 +55,40 @@ export function toRoomRecord(row: RoomRow): RoomRecord {
     usersCount: row.users_count,
     msgs: row.msgs,
     lm: row.lm === null ? null : Number(row.lm),
+    lastMessage: fromJson(row.last_message, null),
+    ...(row.t === 'l' ? { livechat: toLivechatFields(row) } : {}),
+  };
+}
+
+function toLivechatFields(row: RoomRow): LivechatRoomFields {
+  return {
+    open: row.open === 1,
+    visitor:
+      row.visitor_id === null
+        ? null
+        : {
+            id: row.visitor_id,
+            username: row.visitor_username ?? '',
+            token: row.visitor_token ?? '',
+            status: row.visitor_status ?? 'online',
+          },
+    servedBy:
+      row.served_by_id === null
+        ? null
+        : {
+            id: row.served_by_id,
+            username: row.served_by_username ?? '',
+            ts: row.served_by_ts === null ? null : Number(row.served_by_ts),
+          },
+    waitingResponse: row.waiting_response === 1,
+    departmentId: row.department_id,
+    sourceType: row.source_type,
+    closedAt: row.closed_at === null ? null : Number(row.closed_at),
+    closer: row.closer,
+    closedBy:
+      row.closed_by_id === null ? null : { id: row.closed_by_id, username: row.closed_by_username ?? '' },
+    surveyFeedback: fromJson(row.survey_feedback, null),
+    transferHistory: fromJson(row.transfer_history, null),
   };
 }
 
@@ -47,6 +107,7 @@ export class SqlRoomsRepo implements RoomsRepo {
         name: room.name,
         name_key: room.name !== null && (room.t === 'c' || room.t === 'p') ? caseKey(room.name) : null,
         fname: room.fname,
+        dm_key: room.dmKey ?? null,
         creator_id: room.creator?.id ?? null,
         creator_username: room.creator?.username ?? null,
         ts: room.ts,
@@ -90,8 +151,8 @@ export class SqlRoomsRepo implements RoomsRepo {
         rid: sub.rid,
         user_id: sub.user.id,
         username: sub.user.username,
-        name: room.name,
-        fname: room.fname,
+        name: sub.name !== undefined ? sub.name : room.name,
+        fname: sub.fname !== undefined ? sub.fname : room.fname,
         t: room.t,
         roles: sub.roles && sub.roles.length > 0 ? toJson(sub.roles) : null,
         open: 1,
@@ -142,6 +203,71 @@ export class SqlRoomsRepo implements RoomsRepo {
       .orderBy('removed_at')
       .execute();
     return rows.map((r) => ({ rid: r.rid, removedAt: Number(r.removed_at) }));
+  }
+
+  async findByName(name: string): Promise<RoomRecord | null> {
+    const row = await this.db.selectFrom('rooms').selectAll().where('name_key', '=', caseKey(name)).executeTakeFirst();
+    return row ? toRoomRecord(row) : null;
+  }
+
+  async findByDmKey(dmKey: string): Promise<RoomRecord | null> {
+    const row = await this.db.selectFrom('rooms').selectAll().where('dm_key', '=', dmKey).executeTakeFirst();
+    return row ? toRoomRecord(row) : null;
+  }
+
+  async findSubscription(rid: string, userId: string): Promise<SubscriptionRecord | null> {
+    const row = await this.db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('rid', '=', rid)
+      .executeTakeFirst();
+    return row ? toSubscriptionRecord(row) : null;
+  }
+
+  async countMembersWithRole(rid: string, role: string): Promise<number> {
+    // Roles are a short JSON array of strings; match the quoted element.
+    const row = await this.db
+      .selectFrom('subscriptions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('rid', '=', rid)
+      .where('roles', 'like', `%${JSON.stringify(role)}%`)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async delete(rid: string, now: number): Promise<string[]> {
+    const exists = await this.db.selectFrom('rooms').select('id').where('id', '=', rid).executeTakeFirst();
+    if (!exists) return [];
+    const members = await this.unsubscribeAll(rid, now);
+    await this.db.deleteFrom('rooms').where('id', '=', rid).execute();
+    return members;
+  }
+
+  async roomsOfUser(userId: string, updatedAfter: number | null): Promise<RoomRecord[]> {
+    let query = this.db
+      .selectFrom('subscriptions')
+      .innerJoin('rooms', 'rooms.id', 'subscriptions.rid')
+      .selectAll('rooms')
+      .where('subscriptions.user_id', '=', userId);
+    if (updatedAfter !== null) query = query.where('rooms.updated_at', '>', updatedAfter);
+    const rows = await query.orderBy('rooms.id').execute();
+    return rows.map(toRoomRecord);
+  }
+
+  async memberUsernames(rids: readonly string[], limit: number): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>(rids.map((rid) => [rid, []]));
+    if (rids.length === 0) return out;
+    // One statement, one index range (rid, username) per room, each stopping at `limit`.
+    const parts = rids.map(
+      (rid) =>
+        sql<{ rid: string; username: string }>`select * from (select rid, username from subscriptions where rid = ${rid} order by username limit ${limit}) as m`,
+    );
+    const rows = await sql<{ rid: string; username: string }>`${sql.join(parts, sql` union all `)}`.execute(this.db);
+    for (const row of rows.rows) out.get(row.rid)?.push(row.username);
+    // Same order on every backend (PostgreSQL's collation may differ from SQLite's binary order).
+    for (const names of out.values()) names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return out;
   }
 
   private async recordRemovals(rid: string, userIds: string[], now: number): Promise<void> {

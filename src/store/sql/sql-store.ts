@@ -5,6 +5,7 @@ import { SqlMetaRepo, SqlPermissionsRepo, SqlSettingsRepo } from './config-repos
 import type { SqlDialect } from './dialect.js';
 import { migrationProvider } from './migrations/index.js';
 import { SqlLivechatRepo } from './livechat-repo.js';
+import { SqlDirectoryRepo } from './directory-repo.js';
 import { SqlRoomsRepo } from './rooms-repo.js';
 import type { Database } from './schema.js';
 import { SqlTokensRepo, SqlUsersRepo } from './users-repo.js';
@@ -21,6 +22,7 @@ export class SqlStore implements Store {
   readonly permissions: SqlPermissionsRepo;
   readonly meta: SqlMetaRepo;
   readonly rooms: SqlRoomsRepo;
+  readonly directory: SqlDirectoryRepo;
   readonly livechat: SqlLivechatRepo;
 
   constructor(
@@ -35,6 +37,7 @@ export class SqlStore implements Store {
     this.permissions = new SqlPermissionsRepo(db);
     this.meta = new SqlMetaRepo(db);
     this.rooms = new SqlRoomsRepo(db, dialect);
+    this.directory = new SqlDirectoryRepo(db, dialect);
     this.livechat = new SqlLivechatRepo(db, dialect);
   }
 

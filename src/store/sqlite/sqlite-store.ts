@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { CompiledQuery, Kysely, sql, SqliteAdapter, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, sql, SqliteAdapter, SqliteDialect, type SqlBool, type SqliteDatabase } from 'kysely';
 import { ConflictError, ReferenceError, UnavailableError } from '../errors.js';
 import type { SqlDialect } from '../sql/dialect.js';
 import { wrapDialect } from '../sql/driver-wrapper.js';
@@ -19,6 +19,25 @@ export const sqliteDialect: SqlDialect = {
     await createFtsIndex(db, 'users', 'users_search', ['username', 'name', 'bio', 'nickname']);
     await createFtsIndex(db, 'rooms', 'rooms_search', ['name', 'fname']);
   },
+  containsText(table, columns, term) {
+    const needle = term.toLowerCase();
+    // SQLite's lower() folds ASCII only: non-ASCII terms use JS's Unicode lowercasing (registered below).
+    // eslint-disable-next-line no-control-regex
+    const lower = /^[\x00-\x7f]*$/.test(term) ? 'lower' : 'parley_lower';
+    const exact = sql.join(
+      columns.map((c) => sql`instr(${sql.raw(lower)}(${sql.ref(`${table}.${c}`)}), ${needle}) > 0`),
+      sql` or `,
+    );
+    // The trigram tokenizer indexes code points; fewer than 3 cannot use the index (scan).
+    if (Array.from(term).length < 3) return sql<SqlBool>`(${exact})`;
+    const fts = sql.table(`${table}_search`);
+    const match = `{${columns.join(' ')}} : "${term.replace(/"/g, '""')}"`;
+    return sql<SqlBool>`(${sql.ref(`${table}.seq`)} in (select rowid from ${fts} where ${fts} match ${match}) and (${exact}))`;
+  },
+  binaryText: (expr) => sql<string | null>`${expr}`,
+  // BEGIN IMMEDIATE already serializes write transactions.
+  transactionLock: async () => {},
+  lockRowById: async () => {},
 };
 
 /** An FTS5 trigram index over `columns` of `table`, kept in sync by triggers. */
@@ -76,6 +95,27 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
   }
 }
 
+/**
+ * Kysely's SQLite driver prepares every query anew; better-sqlite3 statements
+ * are reusable, so keep them by SQL text (the query builder produces a small,
+ * fixed set of texts). Bounded in case something builds unbounded variants.
+ */
+function withStatementCache(database: BetterSqlite3.Database, limit = 2000): SqliteDatabase {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => database.close(),
+    prepare: (sqlText: string) => {
+      let statement = cache.get(sqlText);
+      if (!statement) {
+        if (cache.size >= limit) cache.clear();
+        statement = database.prepare(sqlText);
+        cache.set(sqlText, statement);
+      }
+      return statement;
+    },
+  } as SqliteDatabase;
+}
+
 export interface SqliteOptions {
   /** File path, or `:memory:`. */
   path: string;
@@ -97,7 +137,9 @@ export function openSqliteStore(options: SqliteOptions): SqlStore {
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
-  const dialect = wrapDialect(new SqliteDialect({ database }), {
+  // Unicode lowercasing for the directory's exact substring check (SqlDialect.containsText).
+  database.function('parley_lower', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v));
+  const dialect = wrapDialect(new SqliteDialect({ database: withStatementCache(database) }), {
     mapError: mapSqliteError,
     createAdapter: () => new TransactionalDdlSqliteAdapter(),
     beginTransaction: async (connection) => {

@@ -1,0 +1,31 @@
+import { Type } from '@sinclair/typebox';
+import { callerOf } from '../plugins/auth.js';
+import { errorResponses, Success } from '../schemas/common.js';
+import { Message, Str } from '../schemas/livechat.js';
+import type { RouteGroup } from '../types.js';
+
+/** Contract §8.8: `chat.sendMessage` — agents answering visitors, members writing in c/p/d rooms. */
+export const chatRoutes: RouteGroup = (app, { messages }) => {
+  app.post(
+    '/chat.sendMessage',
+    {
+      schema: {
+        tags: ['chat'],
+        summary: 'Send a message to a room',
+        body: Type.Object({
+          message: Type.Object({
+            rid: Str(),
+            msg: Str({ minLength: 1 }),
+            _id: Type.Optional(Str({ minLength: 1 })),
+          }),
+        }),
+        response: { 200: Success({ message: Message }), ...errorResponses(400, 401, 403) },
+      },
+      config: { auth: 'required' },
+    },
+    async (request) => ({
+      ...(await messages.send(callerOf(request).user, request.body.message)),
+      success: true as const,
+    }),
+  );
+};

@@ -1,0 +1,30 @@
+import { Type } from '@sinclair/typebox';
+import { callerOf } from '../plugins/auth.js';
+import { errorResponses, Success } from '../schemas/common.js';
+import { DirectoryEntry, DirectoryQuery } from '../schemas/rooms.js';
+import type { RouteGroup } from '../types.js';
+
+/** Contract §7.8: GET directory. */
+export const directoryRoutes: RouteGroup = (app, { directory }) => {
+  app.get(
+    '/directory',
+    {
+      schema: {
+        tags: ['rooms'],
+        summary: 'Search users or channels (literal, case-insensitive substring)',
+        querystring: DirectoryQuery,
+        response: {
+          200: Success({
+            result: Type.Array(DirectoryEntry),
+            count: Type.Integer(),
+            offset: Type.Integer(),
+            total: Type.Integer(),
+          }),
+          ...errorResponses(400, 401),
+        },
+      },
+      config: { auth: 'required' },
+    },
+    async (request) => ({ ...(await directory.search(callerOf(request).user, request.query)), success: true as const }),
+  );
+};

@@ -1,0 +1,254 @@
+import { Type } from '@sinclair/typebox';
+import { callerOf } from '../plugins/auth.js';
+import { errorResponses, PagingQuery, Success } from '../schemas/common.js';
+import { Department, DepartmentAgent, DepartmentBody, Inquiry, LivechatUser, Str } from '../schemas/livechat.js';
+import type { RouteGroup } from '../types.js';
+
+const tags = ['livechat-agents'];
+const Id = Type.Object({ _id: Str() });
+const AgentRef = Type.Object({
+  agentId: Str(),
+  username: Type.Optional(Str()),
+  count: Type.Optional(Type.Integer({ minimum: 0 })),
+  order: Type.Optional(Type.Integer()),
+});
+const DepartmentWithAgents = Success({ department: Department, agents: Type.Array(DepartmentAgent) });
+
+/** Contract §8.5, §8.9: agents closing rooms, agents and managers, departments, inquiries. */
+export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
+  app.post(
+    '/livechat/room.closeByUser',
+    {
+      schema: {
+        tags,
+        summary: 'Close a livechat room (agent)',
+        body: Type.Object({ rid: Str(), comment: Type.Optional(Str()) }),
+        response: { 200: Success({}), ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['close-livechat-room'] },
+    },
+    async (request) => {
+      await livechatAdmin.closeByUser(callerOf(request).user, request.body.rid, request.body.comment);
+      return { success: true as const };
+    },
+  );
+
+  for (const type of ['agent', 'manager'] as const) {
+    const manage = type === 'agent' ? 'manage-livechat-agents' : 'manage-livechat-managers';
+    app.post(
+      `/livechat/users/${type}`,
+      {
+        schema: {
+          tags,
+          summary: `Give a user the livechat-${type} role`,
+          body: Type.Object({ username: Str() }),
+          response: {
+            200: Success({ user: Type.Object({ _id: Type.String(), username: Type.String() }) }),
+            ...errorResponses(400, 401, 403),
+          },
+        },
+        config: { permissions: [manage] },
+      },
+      async (request) => ({ ...(await livechatAdmin.addUser(type, request.body.username)), success: true as const }),
+    );
+    app.get(
+      `/livechat/users/${type}`,
+      {
+        schema: {
+          tags,
+          summary: `Users with the livechat-${type} role`,
+          querystring: Type.Object(PagingQuery),
+          response: {
+            200: Success({ users: Type.Array(LivechatUser), count: Type.Integer(), offset: Type.Integer(), total: Type.Integer() }),
+            ...errorResponses(400, 401, 403),
+          },
+        },
+        config: { permissions: ['view-livechat-manager'] },
+      },
+      async (request) => ({ ...(await livechatAdmin.listUsers(type, request.query)), success: true as const }),
+    );
+    app.delete(
+      `/livechat/users/${type}/:_id`,
+      {
+        schema: {
+          tags,
+          summary: `Remove the livechat-${type} role`,
+          params: Id,
+          response: { 200: Success({}), ...errorResponses(400, 401, 403) },
+        },
+        config: { permissions: [manage] },
+      },
+      async (request) => {
+        await livechatAdmin.removeUser(type, request.params._id);
+        return { success: true as const };
+      },
+    );
+  }
+
+  // Any other user type (Rocket.Chat's `livechat/users/:type`).
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/livechat/users/:type',
+    schema: { tags, summary: 'Unknown livechat user type', params: Type.Object({ type: Str() }), response: errorResponses(400, 401) },
+    config: { auth: 'required' },
+    handler: async () => livechatAdmin.invalidType(),
+  });
+
+  app.post(
+    '/livechat/agent.status',
+    {
+      schema: {
+        tags,
+        summary: "Set (or toggle) an agent's livechat availability",
+        body: Type.Object({
+          status: Type.Optional(Type.Union([Type.Literal('available'), Type.Literal('not-available')])),
+          agentId: Type.Optional(Str()),
+        }),
+        response: { 200: Success({ status: Type.String() }), ...errorResponses(400, 401, 403) },
+      },
+      config: { auth: 'required' },
+    },
+    async (request) => ({
+      ...(await livechatAdmin.setAgentStatus(callerOf(request).user, request.body.status, request.body.agentId)),
+      success: true as const,
+    }),
+  );
+
+  app.post(
+    '/livechat/department',
+    {
+      schema: {
+        tags,
+        summary: 'Create a department',
+        body: DepartmentBody,
+        response: { 200: DepartmentWithAgents, ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['manage-livechat-departments'] },
+    },
+    async (request) => ({
+      ...(await livechatAdmin.createDepartment(request.body.department, request.body.agents)),
+      success: true as const,
+    }),
+  );
+
+  app.get(
+    '/livechat/department',
+    {
+      schema: {
+        tags,
+        summary: 'List departments',
+        querystring: Type.Object({ ...PagingQuery, text: Type.Optional(Str()) }),
+        response: {
+          200: Success({ departments: Type.Array(Department), count: Type.Integer(), offset: Type.Integer(), total: Type.Integer() }),
+          ...errorResponses(400, 401, 403),
+        },
+      },
+      config: { permissions: ['view-livechat-departments'] },
+    },
+    async (request) => ({
+      ...(await livechatAdmin.listDepartments(request.query.text, request.query)),
+      success: true as const,
+    }),
+  );
+
+  app.get(
+    '/livechat/department/:_id',
+    {
+      schema: {
+        tags,
+        summary: 'A department and its agents',
+        params: Id,
+        response: { 200: DepartmentWithAgents, ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['view-livechat-departments'] },
+    },
+    async (request) => ({ ...(await livechatAdmin.getDepartment(request.params._id)), success: true as const }),
+  );
+
+  app.put(
+    '/livechat/department/:_id',
+    {
+      schema: {
+        tags,
+        summary: 'Update a department',
+        params: Id,
+        body: DepartmentBody,
+        response: { 200: DepartmentWithAgents, ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['manage-livechat-departments'] },
+    },
+    async (request) => ({
+      ...(await livechatAdmin.updateDepartment(request.params._id, request.body.department, request.body.agents)),
+      success: true as const,
+    }),
+  );
+
+  app.delete(
+    '/livechat/department/:_id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a department without open rooms',
+        params: Id,
+        response: { 200: Success({}), ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['manage-livechat-departments'] },
+    },
+    async (request) => {
+      await livechatAdmin.deleteDepartment(request.params._id);
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/livechat/department/:_id/agents',
+    {
+      schema: {
+        tags,
+        summary: "Add, update and remove a department's agents",
+        params: Id,
+        body: Type.Object({
+          upsert: Type.Optional(Type.Array(AgentRef)),
+          remove: Type.Optional(Type.Array(Type.Object({ agentId: Str() }))),
+        }),
+        response: { 200: Success({}), ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['manage-livechat-departments'] },
+    },
+    async (request) => {
+      await livechatAdmin.changeDepartmentAgents(request.params._id, request.body.upsert ?? [], request.body.remove ?? []);
+      return { success: true as const };
+    },
+  );
+
+  app.get(
+    '/livechat/inquiries.getOne',
+    {
+      schema: {
+        tags,
+        summary: "A room's inquiry",
+        querystring: Type.Object({ roomId: Str() }),
+        response: { 200: Success({ inquiry: Type.Union([Inquiry, Type.Null()]) }), ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['view-l-room'] },
+    },
+    async (request) => ({ ...(await livechatAdmin.getInquiry(request.query.roomId)), success: true as const }),
+  );
+
+  app.post(
+    '/livechat/inquiries.take',
+    {
+      schema: {
+        tags,
+        summary: 'Take a queued inquiry (exactly once)',
+        body: Type.Object({ inquiryId: Str(), userId: Type.Optional(Str()) }),
+        response: { 200: Success({ inquiry: Type.Union([Inquiry, Type.Null()]) }), ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['view-l-room'] },
+    },
+    async (request) => ({
+      ...(await livechatAdmin.takeInquiry(callerOf(request).user, request.body.inquiryId, request.body.userId)),
+      success: true as const,
+    }),
+  );
+};

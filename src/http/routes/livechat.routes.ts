@@ -1,0 +1,268 @@
+import { Type } from '@sinclair/typebox';
+import { errorResponses, Success } from '../schemas/common.js';
+import { AgentSummary, Department, Str, Visitor, VisitorMessage, VisitorRoom } from '../schemas/livechat.js';
+import type { RouteGroup } from '../types.js';
+
+/**
+ * True when the request carries the widget's cookies `rc_room_type=l` and
+ * `rc_is_widget=t` (contract §8.3 → `source.type: "widget"`).
+ */
+export function isWidgetRequest(cookieHeader: string | undefined): boolean {
+  if (!cookieHeader) return false;
+  const cookies = new Map<string, string>();
+  for (const part of cookieHeader.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    const name = part.slice(0, eq).trim();
+    let value = part.slice(eq + 1).trim();
+    if (value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+    if (!cookies.has(name)) cookies.set(name, value);
+  }
+  return cookies.get('rc_room_type') === 'l' && cookies.get('rc_is_widget') === 't';
+}
+
+const tags = ['livechat'];
+const RidToken = { rid: Str(), token: Str() };
+
+/** Contract §8.2–8.8, §8.10: the anonymous visitor's endpoints (no auth; the token is the credential). */
+export const livechatRoutes: RouteGroup = (app, { livechat }) => {
+  app.post(
+    '/livechat/visitor',
+    {
+      schema: {
+        tags,
+        summary: 'Register or update a visitor (upsert by token)',
+        body: Type.Object({
+          visitor: Type.Object({
+            token: Str(),
+            name: Type.Optional(Str()),
+            email: Type.Optional(Str()),
+            department: Type.Optional(Str()),
+            phone: Type.Optional(Str()),
+            username: Type.Optional(Str()),
+            customFields: Type.Optional(
+              Type.Array(Type.Object({ key: Str(), value: Str(), overwrite: Type.Optional(Type.Boolean()) })),
+            ),
+          }),
+        }),
+        response: { 200: Success({ visitor: Visitor }), ...errorResponses(400, 429) },
+      },
+    },
+    async (request) => ({ ...(await livechat.registerVisitor(request.body.visitor)), success: true as const }),
+  );
+
+  app.get(
+    '/livechat/visitor/:token',
+    {
+      schema: {
+        tags,
+        summary: 'The visitor of a token',
+        params: Type.Object({ token: Str() }),
+        response: { 200: Success({ visitor: Visitor }), ...errorResponses(400) },
+      },
+    },
+    async (request) => ({ ...(await livechat.getVisitor(request.params.token)), success: true as const }),
+  );
+
+  app.delete(
+    '/livechat/visitor/:token',
+    {
+      schema: {
+        tags,
+        summary: 'Remove a visitor without open rooms',
+        params: Type.Object({ token: Str() }),
+        response: { 200: Success({ visitor: Type.Object({ _id: Type.String(), ts: Type.String() }) }), ...errorResponses(400) },
+      },
+    },
+    async (request) => ({ ...(await livechat.removeVisitor(request.params.token)), success: true as const }),
+  );
+
+  app.get(
+    '/livechat/room',
+    {
+      schema: {
+        tags,
+        summary: "The visitor's open room, opened if needed (one open room per visitor)",
+        querystring: Type.Object({
+          token: Str(),
+          rid: Type.Optional(Str()),
+          agentId: Type.Optional(Str()),
+        }),
+        response: { 200: Success({ room: VisitorRoom, newRoom: Type.Boolean() }), ...errorResponses(400, 429) },
+      },
+    },
+    async (request) => ({
+      ...(await livechat.getRoom({ ...request.query, widget: isWidgetRequest(request.headers.cookie) })),
+      success: true as const,
+    }),
+  );
+
+  app.post(
+    '/livechat/room.close',
+    {
+      schema: {
+        tags,
+        summary: 'Close the room (visitor)',
+        body: Type.Object(RidToken),
+        response: { 200: Success({ rid: Type.String(), comment: Type.String() }), ...errorResponses(400) },
+      },
+    },
+    async (request) => ({
+      ...(await livechat.closeByVisitor(request.body.rid, request.body.token)),
+      success: true as const,
+    }),
+  );
+
+  const TransferBody = Type.Object({ ...RidToken, department: Str() });
+  app.post(
+    '/livechat/room.transfer',
+    {
+      schema: {
+        tags,
+        summary: 'Transfer the room to another department (deprecated form)',
+        body: TransferBody,
+        response: {
+          200: Success({
+            room: Type.Object({
+              _id: Type.String(),
+              servedBy: Type.Optional(Type.Object({ _id: Type.String(), username: Type.String(), ts: Type.String() })),
+              open: Type.Optional(Type.Boolean()),
+              departmentId: Type.Optional(Type.String()),
+            }),
+          }),
+          ...errorResponses(400),
+        },
+      },
+    },
+    async (request) => {
+      const { rid, token, department } = request.body;
+      return { ...(await livechat.transferByVisitor(rid, token, department)), success: true as const };
+    },
+  );
+
+  app.post(
+    '/livechat/visitor/department.transfer',
+    {
+      schema: {
+        tags,
+        summary: 'Transfer the room to another department',
+        body: TransferBody,
+        response: { 200: Success({}), ...errorResponses(400) },
+      },
+    },
+    async (request) => {
+      const { rid, token, department } = request.body;
+      await livechat.transferByVisitor(rid, token, department);
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/livechat/room.survey',
+    {
+      schema: {
+        tags,
+        summary: 'Answer the satisfaction survey (merged into the stored survey)',
+        body: Type.Object({
+          ...RidToken,
+          data: Type.Array(Type.Object({ name: Str(), value: Str() }, { additionalProperties: false }), {
+            minItems: 1,
+          }),
+        }),
+        response: {
+          200: Success({ rid: Type.String(), data: Type.Record(Type.String(), Type.String()) }),
+          ...errorResponses(400),
+        },
+      },
+    },
+    async (request) => {
+      const { rid, token, data } = request.body;
+      return { ...(await livechat.survey(rid, token, data)), success: true as const };
+    },
+  );
+
+  app.post(
+    '/livechat/message',
+    {
+      schema: {
+        tags,
+        summary: 'Send a message as the visitor',
+        body: Type.Object({ ...RidToken, msg: Str({ minLength: 1 }), _id: Type.Optional(Str({ minLength: 1 })) }),
+        response: { 200: Success({ message: VisitorMessage }), ...errorResponses(400) },
+      },
+    },
+    async (request) => ({ ...(await livechat.sendVisitorMessage(request.body)), success: true as const }),
+  );
+
+  app.get(
+    '/livechat/messages.history/:rid',
+    {
+      schema: {
+        tags,
+        summary: "The visitor's room history, newest first",
+        params: Type.Object({ rid: Str() }),
+        querystring: Type.Object({
+          token: Str(),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+          offset: Type.Optional(Type.Integer({ minimum: 0 })),
+        }),
+        response: { 200: Success({ messages: Type.Array(VisitorMessage) }), ...errorResponses(400) },
+      },
+    },
+    async (request) => {
+      const { token, limit = 20, offset = 0 } = request.query;
+      return { ...(await livechat.history(request.params.rid, token, offset, limit)), success: true as const };
+    },
+  );
+
+  app.get(
+    '/livechat/agent.info/:rid/:token',
+    {
+      schema: {
+        tags,
+        summary: 'The agent serving the room',
+        params: Type.Object({ rid: Str(), token: Str() }),
+        response: { 200: Success({ agent: AgentSummary }), ...errorResponses(400) },
+      },
+    },
+    async (request) => ({
+      ...(await livechat.agentInfo(request.params.rid, request.params.token)),
+      success: true as const,
+    }),
+  );
+
+  app.get(
+    '/livechat/config',
+    {
+      schema: {
+        tags,
+        summary: 'Widget configuration',
+        querystring: Type.Object({ token: Type.Optional(Str()), department: Type.Optional(Str()) }),
+        response: {
+          200: Success({
+            config: Type.Object({
+              enabled: Type.Boolean(),
+              online: Type.Boolean(),
+              settings: Type.Object({
+                registrationForm: Type.Boolean(),
+                nameFieldRegistrationForm: Type.Boolean(),
+                emailFieldRegistrationForm: Type.Boolean(),
+                allowSwitchingDepartments: Type.Boolean(),
+                showConnecting: Type.Boolean(),
+              }),
+              departments: Type.Array(Type.Pick(Department, ['_id', 'name', 'showOnRegistration'])),
+              survey: Type.Object({ items: Type.Array(Type.String()), values: Type.Array(Type.String()) }),
+              guest: Type.Optional(Visitor),
+              room: Type.Optional(VisitorRoom),
+              agent: Type.Optional(AgentSummary),
+            }),
+          }),
+        },
+      },
+    },
+    async (request) => ({
+      ...(await livechat.config(request.query.token, request.query.department)),
+      success: true as const,
+    }),
+  );
+};

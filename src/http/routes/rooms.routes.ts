@@ -1,0 +1,153 @@
+import { Type } from '@sinclair/typebox';
+import { callerOf } from '../plugins/auth.js';
+import { errorResponses, Success } from '../schemas/common.js';
+import {
+  CreateDirectBody,
+  CreateRoomBody,
+  DirectRoomObject,
+  RoomObject,
+  RoomRefBody,
+  RoomsGetResult,
+  SubscriptionObject,
+} from '../schemas/rooms.js';
+import type { RouteGroup } from '../types.js';
+
+const ChannelResult = Success({ channel: RoomObject });
+
+/** Contract §7.2–7.7: channels.*, groups.create, im.create, subscriptions.getOne, rooms.get. */
+export const roomsRoutes: RouteGroup = (app, { rooms }) => {
+  app.post(
+    '/channels.create',
+    {
+      schema: {
+        tags: ['rooms'],
+        summary: 'Create a public channel (create-c)',
+        body: CreateRoomBody,
+        response: { 200: ChannelResult, ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['create-c'] },
+    },
+    async (request) => ({ channel: await rooms.create(callerOf(request).user, 'c', request.body), success: true as const }),
+  );
+
+  app.post(
+    '/groups.create',
+    {
+      schema: {
+        tags: ['rooms'],
+        summary: 'Create a private group (create-p)',
+        body: CreateRoomBody,
+        response: { 200: Success({ group: RoomObject }), ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['create-p'] },
+    },
+    async (request) => ({ group: await rooms.create(callerOf(request).user, 'p', request.body), success: true as const }),
+  );
+
+  app.post(
+    '/im.create',
+    {
+      schema: {
+        tags: ['rooms'],
+        summary: 'Open (or find) a direct-message room (create-d)',
+        body: CreateDirectBody,
+        response: { 200: Success({ room: DirectRoomObject }), ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['create-d'] },
+    },
+    async (request) => ({ room: await rooms.createDirect(callerOf(request).user, request.body), success: true as const }),
+  );
+
+  app.get(
+    '/channels.info',
+    {
+      schema: {
+        tags: ['rooms'],
+        summary: 'A channel by id or name',
+        querystring: RoomRefBody,
+        response: { 200: ChannelResult, ...errorResponses(400, 401, 403) },
+      },
+      config: { auth: 'required' },
+    },
+    async (request) => ({ channel: await rooms.info(callerOf(request).user, request.query), success: true as const }),
+  );
+
+  app.post(
+    '/channels.join',
+    {
+      schema: {
+        tags: ['rooms'],
+        summary: 'Join a public channel',
+        body: RoomRefBody,
+        response: { 200: ChannelResult, ...errorResponses(400, 401, 403) },
+      },
+      config: { auth: 'required' },
+    },
+    async (request) => ({ channel: await rooms.join(callerOf(request).user, request.body), success: true as const }),
+  );
+
+  app.post(
+    '/channels.leave',
+    {
+      schema: {
+        tags: ['rooms'],
+        summary: 'Leave a channel',
+        body: RoomRefBody,
+        response: { 200: ChannelResult, ...errorResponses(400, 401) },
+      },
+      config: { auth: 'required' },
+    },
+    async (request) => ({ channel: await rooms.leave(callerOf(request).user, request.body), success: true as const }),
+  );
+
+  app.post(
+    '/channels.delete',
+    {
+      schema: {
+        tags: ['rooms'],
+        summary: 'Delete a channel (delete-c / delete-p, or the room owner)',
+        body: RoomRefBody,
+        response: { 200: Success({}), ...errorResponses(400, 401, 403) },
+      },
+      config: { auth: 'required' },
+    },
+    async (request) => {
+      await rooms.delete(callerOf(request).user, request.body);
+      return { success: true as const };
+    },
+  );
+
+  app.get(
+    '/subscriptions.getOne',
+    {
+      schema: {
+        tags: ['rooms'],
+        summary: "The caller's subscription to a room",
+        querystring: Type.Object({ roomId: Type.String() }),
+        response: { 200: Success({ subscription: Type.Union([SubscriptionObject, Type.Null()]) }), ...errorResponses(400, 401) },
+      },
+      config: { auth: 'required' },
+    },
+    async (request) => ({
+      subscription: await rooms.subscription(callerOf(request).user, request.query.roomId),
+      success: true as const,
+    }),
+  );
+
+  app.get(
+    '/rooms.get',
+    {
+      schema: {
+        tags: ['rooms'],
+        summary: "The caller's rooms; with updatedSince, the changes since then (update/remove)",
+        description:
+          'Sync rule: pass as updatedSince a time no later than the start of the previous rooms.get by the server clock ' +
+          '(e.g. that time minus 1 ms); overlapping windows only repeat entries. Apply remove, then update.',
+        querystring: Type.Object({ updatedSince: Type.Optional(Type.String()) }),
+        response: { 200: Success(RoomsGetResult), ...errorResponses(400, 401) },
+      },
+      config: { auth: 'required' },
+    },
+    async (request) => ({ ...(await rooms.roomsGet(callerOf(request).user, request.query.updatedSince)), success: true as const }),
+  );
+};

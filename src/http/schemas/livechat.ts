@@ -1,0 +1,146 @@
+/**
+ * Livechat wire objects (contract §8.1). Response schemas list only documented
+ * fields: this is what keeps the visitor token out of agent responses
+ * (`AgentRoom` has no `v.token`, `Message` has `token` only in `VisitorMessage`).
+ */
+import { Type, type StringOptions } from '@sinclair/typebox';
+import { Timestamp } from './common.js';
+
+const Opt = Type.Optional;
+
+/**
+ * A request string: any text without NUL. PostgreSQL text cannot hold or
+ * compare U+0000, so such input is refused as invalid-params on every backend
+ * (never a 500 from the driver).
+ */
+export function Str(options: StringOptions = {}) {
+  return Type.String({ pattern: '^[^\\u0000]*$', ...options });
+}
+
+export const Visitor = Type.Object({
+  _id: Type.String(),
+  token: Type.String(),
+  username: Type.String(),
+  name: Opt(Type.String()),
+  visitorEmails: Opt(Type.Array(Type.Object({ address: Type.String() }))),
+  phone: Opt(Type.Array(Type.Object({ phoneNumber: Type.String() }))),
+  department: Opt(Type.String()),
+  status: Type.String(),
+  ts: Timestamp,
+  _updatedAt: Timestamp,
+  livechatData: Type.Record(Type.String(), Type.String()),
+});
+
+const messageFields = {
+  _id: Type.String(),
+  rid: Type.String(),
+  t: Opt(Type.String()),
+  msg: Type.String(),
+  ts: Timestamp,
+  _updatedAt: Timestamp,
+  u: Type.Object({ _id: Type.String(), username: Type.String(), name: Opt(Type.String()) }),
+};
+
+/** A message as agents and members see it (never a visitor token). */
+export const Message = Type.Object(messageFields);
+/** A message as its visitor sees it: their own messages carry their `token`. */
+export const VisitorMessage = Type.Object({ ...messageFields, token: Opt(Type.String()) });
+
+const TransferEntry = Type.Object({
+  type: Type.String(),
+  scope: Type.String(),
+  ts: Timestamp,
+  transferredBy: Type.Object({ _id: Type.String(), username: Type.String(), type: Type.String() }),
+  previousDepartment: Opt(Type.String()),
+  nextDepartment: Type.Object({ _id: Type.String(), name: Type.String() }),
+});
+
+const ServedBy = Type.Object({ _id: Type.String(), username: Type.String(), ts: Timestamp });
+
+function roomSchema(withToken: boolean) {
+  return Type.Object({
+    _id: Type.String(),
+    msgs: Type.Integer(),
+    usersCount: Type.Integer(),
+    lm: Opt(Timestamp),
+    fname: Opt(Type.String()),
+    t: Type.Literal('l'),
+    ts: Timestamp,
+    v: withToken
+      ? Type.Object({ _id: Type.String(), username: Type.String(), token: Opt(Type.String()), status: Type.String() })
+      : Type.Object({ _id: Type.String(), username: Type.String(), status: Type.String() }),
+    servedBy: Opt(ServedBy),
+    cl: Type.Boolean(),
+    open: Opt(Type.Boolean()),
+    waitingResponse: Type.Boolean(),
+    jitsiTimeout: Opt(Timestamp),
+    _updatedAt: Timestamp,
+    departmentId: Opt(Type.String()),
+    source: Type.Object({ type: Type.String() }),
+    closedAt: Opt(Timestamp),
+    closer: Opt(Type.String()),
+    closedBy: Opt(Type.Object({ _id: Type.String(), username: Type.String() })),
+    surveyFeedback: Opt(Type.Record(Type.String(), Type.String())),
+    lastMessage: Opt(Message),
+    transferHistory: Opt(Type.Array(TransferEntry)),
+  });
+}
+
+/** The seed's room shape, for the visitor's own `livechat/*` calls (with `v.token`). */
+export const VisitorRoom = roomSchema(true);
+/** A livechat room for agents and other users: `v` without `token`. */
+export const AgentRoom = roomSchema(false);
+
+export const Inquiry = Type.Object({
+  _id: Type.String(),
+  rid: Type.String(),
+  name: Opt(Type.String()),
+  status: Type.String(),
+  ts: Timestamp,
+  _updatedAt: Timestamp,
+  v: Type.Object({ _id: Type.String(), username: Type.String(), status: Type.String() }),
+  department: Opt(Type.String()),
+});
+
+export const Department = Type.Object({
+  _id: Type.String(),
+  name: Type.String(),
+  enabled: Type.Boolean(),
+  showOnRegistration: Type.Boolean(),
+  showOnOfflineForm: Type.Boolean(),
+  email: Opt(Type.String()),
+  description: Opt(Type.String()),
+  numAgents: Type.Integer(),
+  _updatedAt: Timestamp,
+});
+
+export const DepartmentAgent = Type.Object({
+  agentId: Type.String(),
+  departmentId: Type.String(),
+  username: Type.String(),
+  count: Type.Integer(),
+  order: Type.Integer(),
+});
+
+export const AgentSummary = Type.Object({ _id: Type.String(), username: Type.String(), name: Opt(Type.String()) });
+
+export const LivechatUser = Type.Object({
+  _id: Type.String(),
+  username: Type.String(),
+  name: Opt(Type.String()),
+  status: Type.String(),
+  statusLivechat: Opt(Type.String()),
+});
+
+/** Request body of POST/PUT livechat/department. */
+export const DepartmentBody = Type.Object({
+  department: Type.Object({
+    name: Str({ minLength: 1 }),
+    enabled: Type.Boolean(),
+    showOnRegistration: Type.Boolean(),
+    showOnOfflineForm: Type.Boolean(),
+    email: Str(),
+    description: Opt(Str()),
+  }),
+  agents: Opt(Type.Array(Type.Object({ agentId: Str(), username: Opt(Str()) }))),
+});

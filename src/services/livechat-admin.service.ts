@@ -1,0 +1,225 @@
+/**
+ * The agent and manager side of livechat (contract §8.5, §8.9): closing by an
+ * agent, agents and managers, agent status, departments, inquiries.
+ */
+import { newId } from '../lib/ids.js';
+import type { Clock } from '../lib/time.js';
+import type { AgentLivechatStatus, DepartmentFields, LivechatUser, Store, UserRecord } from '../store/store.js';
+import type { Access } from './access.js';
+import { bareFailure, failure } from './errors.js';
+import type { LivechatRouting } from './livechat-routing.js';
+import { codeOnly, departmentAgentWire, departmentWire, inquiryWire } from './livechat-wire.js';
+import { parsePaging, type PagingQuery } from './paging.js';
+import type { SettingsService } from './settings.service.js';
+
+export type LivechatUserType = 'agent' | 'manager';
+const ROLE = { agent: 'livechat-agent', manager: 'livechat-manager' } as const;
+
+export interface DepartmentInput {
+  name: string;
+  enabled: boolean;
+  showOnRegistration: boolean;
+  showOnOfflineForm: boolean;
+  email: string;
+  description?: string;
+}
+
+function userWire(u: LivechatUser, type: LivechatUserType) {
+  return {
+    _id: u.id,
+    username: u.username,
+    ...(u.name !== null && { name: u.name }),
+    status: u.status,
+    ...(type === 'agent' && { statusLivechat: u.statusLivechat ?? 'not-available' }),
+  };
+}
+
+export class LivechatAdminService {
+  constructor(
+    private readonly store: Store,
+    private readonly settings: SettingsService,
+    private readonly access: Access,
+    private readonly clock: Clock,
+    private readonly routing: LivechatRouting,
+  ) {}
+
+  // ── §8.5 close by an agent ──
+
+  /**
+   * Unknown or non-livechat room → `"Room not found [error-invalid-room]"` (as chat.sendMessage);
+   * another agent's room needs `close-others-livechat-room`; closed → `room-closed`.
+   */
+  async closeByUser(caller: UserRecord, rid: string, comment: string | undefined): Promise<void> {
+    const room = await this.store.livechat.findRoom(rid);
+    if (!room) throw failure('Room not found', 'error-invalid-room');
+    if (room.servedBy?.id !== caller.id) this.access.assert(caller, 'close-others-livechat-room');
+    if (!room.open) throw bareFailure('room-closed');
+    await this.routing.close(room, {
+      closer: 'user',
+      by: { id: caller.id, username: caller.username ?? '', name: caller.name },
+      comment: comment ?? '',
+    });
+  }
+
+  // ── agents and managers ──
+
+  /** A user type other than `agent`/`manager` → `"Invalid type"`. */
+  async invalidType(): Promise<never> {
+    throw bareFailure('Invalid type');
+  }
+
+  async addUser(type: LivechatUserType, username: string) {
+    const user = await this.store.users.findByUsername(username);
+    if (!user || !user.username) throw codeOnly('error-invalid-user');
+    await this.store.livechat.addRole(user.id, ROLE[type]);
+    return { user: { _id: user.id, username: user.username } };
+  }
+
+  async listUsers(type: LivechatUserType, query: PagingQuery) {
+    const paging = parsePaging(query, this.settings);
+    const { users, total } = await this.store.livechat.usersWithRole(ROLE[type], paging.offset, paging.count);
+    return { users: users.map((u) => userWire(u, type)), count: users.length, offset: paging.offset, total };
+  }
+
+  async removeUser(type: LivechatUserType, userId: string): Promise<void> {
+    const user = await this.store.livechat.findLivechatUser(userId);
+    if (!user) throw codeOnly('error-invalid-user');
+    await this.store.transaction((tx) => tx.livechat.removeRole(userId, ROLE[type]));
+  }
+
+  /**
+   * Sets (or, without `status`, toggles — Rocket.Chat's behaviour) the
+   * livechat status of the caller or, with `manage-livechat-agents`, another agent.
+   */
+  async setAgentStatus(caller: UserRecord, status: AgentLivechatStatus | undefined, agentId: string | undefined) {
+    const targetId = agentId ?? caller.id;
+    if (targetId !== caller.id) this.access.assert(caller, 'manage-livechat-agents');
+    const agent = await this.store.livechat.findLivechatUser(targetId);
+    if (!agent || !agent.roles.includes('livechat-agent')) throw failure('Agent not found', 'agent-not-found');
+    const next = status ?? (agent.statusLivechat === 'available' ? 'not-available' : 'available');
+    await this.store.livechat.setAgentStatus(targetId, next);
+    return { status: next };
+  }
+
+  // ── departments ──
+
+  private fields(input: DepartmentInput): DepartmentFields {
+    return {
+      name: input.name.trim(),
+      enabled: input.enabled,
+      showOnRegistration: input.showOnRegistration,
+      showOnOfflineForm: input.showOnOfflineForm,
+      email: input.email.trim() || null,
+      description: input.description ?? null,
+    };
+  }
+
+  /** Agents given must be livechat agents, else `"[error-invalid-user]"` (contract silent). */
+  private async agentEntries(agents: Array<{ agentId: string; username?: string; count?: number; order?: number }>) {
+    const out = [];
+    for (const a of agents) {
+      const user = await this.store.livechat.findLivechatUser(a.agentId);
+      if (!user || !user.roles.includes('livechat-agent')) throw codeOnly('error-invalid-user');
+      out.push({ agentId: user.id, username: user.username, count: a.count, order: a.order });
+    }
+    return out;
+  }
+
+  private async departmentWithAgents(id: string) {
+    const department = await this.store.livechat.findDepartment(id);
+    if (!department) throw failure('Department not found', 'error-department-not-found');
+    const agents = await this.store.livechat.departmentAgents(id);
+    return { department: departmentWire(department), agents: agents.map(departmentAgentWire) };
+  }
+
+  async createDepartment(input: DepartmentInput, agents: Array<{ agentId: string; username?: string }> | undefined) {
+    const entries = await this.agentEntries(agents ?? []);
+    const id = newId();
+    await this.store.transaction(async (tx) => {
+      const now = this.clock.now();
+      await tx.livechat.insertDepartment(id, this.fields(input), now);
+      if (entries.length > 0) await tx.livechat.changeDepartmentAgents(id, entries, [], now);
+    });
+    return this.departmentWithAgents(id);
+  }
+
+  /** PUT: replaces the fields; when `agents` is given, it becomes the department's agent list. */
+  async updateDepartment(id: string, input: DepartmentInput, agents: Array<{ agentId: string; username?: string }> | undefined) {
+    const entries = agents ? await this.agentEntries(agents) : null;
+    await this.store.transaction(async (tx) => {
+      const now = this.clock.now();
+      const updated = await tx.livechat.updateDepartment(id, this.fields(input), now);
+      if (!updated) throw failure('Department not found', 'error-department-not-found');
+      if (entries) {
+        const current = await tx.livechat.departmentAgents(id);
+        const keep = new Set(entries.map((e) => e.agentId));
+        const remove = current.filter((c) => !keep.has(c.agentId)).map((c) => c.agentId);
+        await tx.livechat.changeDepartmentAgents(id, entries, remove, now);
+      }
+    });
+    return this.departmentWithAgents(id);
+  }
+
+  getDepartment(id: string) {
+    return this.departmentWithAgents(id);
+  }
+
+  async listDepartments(text: string | undefined, query: PagingQuery) {
+    const paging = parsePaging(query, this.settings);
+    const { departments, total } = await this.store.livechat.listDepartments({
+      text,
+      offset: paging.offset,
+      count: paging.count,
+    });
+    return { departments: departments.map(departmentWire), count: departments.length, offset: paging.offset, total };
+  }
+
+  /** Refused while the department has open rooms: `"Department has open rooms [error-department-has-open-rooms]"`. */
+  async deleteDepartment(id: string): Promise<void> {
+    await this.store.transaction(async (tx) => {
+      if (!(await tx.livechat.findDepartment(id))) throw failure('Department not found', 'error-department-not-found');
+      if ((await tx.livechat.countOpenRoomsOfDepartment(id)) > 0) {
+        throw failure('Department has open rooms', 'error-department-has-open-rooms');
+      }
+      await tx.livechat.deleteDepartment(id);
+    });
+  }
+
+  async changeDepartmentAgents(
+    id: string,
+    upsert: Array<{ agentId: string; username?: string; count?: number; order?: number }>,
+    remove: Array<{ agentId: string }>,
+  ): Promise<void> {
+    if (!(await this.store.livechat.findDepartment(id))) throw failure('Department not found', 'error-department-not-found');
+    const entries = await this.agentEntries(upsert);
+    await this.store.transaction((tx) =>
+      tx.livechat.changeDepartmentAgents(
+        id,
+        entries,
+        remove.map((r) => r.agentId),
+        this.clock.now(),
+      ),
+    );
+  }
+
+  // ── inquiries ──
+
+  async getInquiry(roomId: string) {
+    const inquiry = await this.store.livechat.findInquiryOfRoom(roomId);
+    return { inquiry: inquiry ? inquiryWire(inquiry) : null };
+  }
+
+  /**
+   * Takes the inquiry for the caller or (with `manage-livechat-agents`) for
+   * `userId`, who must be a livechat agent. → `{inquiry}` as taken.
+   */
+  async takeInquiry(caller: UserRecord, inquiryId: string, userId: string | undefined) {
+    const targetId = userId ?? caller.id;
+    if (targetId !== caller.id) this.access.assert(caller, 'manage-livechat-agents');
+    const agent = await this.store.livechat.findLivechatUser(targetId);
+    if (!agent || !agent.roles.includes('livechat-agent')) throw codeOnly('error-invalid-user');
+    await this.routing.take(inquiryId, { id: agent.id, username: agent.username });
+    const inquiry = await this.store.livechat.findInquiry(inquiryId);
+    return { inquiry: inquiry ? inquiryWire(inquiry) : null };
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * Routing and the room life cycle (contract §8.3–8.6, §8.9): opening a room
+ * (Auto_Selection assigns an agent in the same transaction as the room insert;
+ * Manual_Selection queues an inquiry), closing once, transferring, taking an
+ * inquiry once.
+ */
+import { newId } from '../lib/ids.js';
+import type { Clock } from '../lib/time.js';
+import type { LivechatCloser, LivechatRoom, MessageRecord, Store, VisitorRecord } from '../store/store.js';
+import { bareFailure, failure } from './errors.js';
+import type { SettingsService } from './settings.service.js';
+
+export interface Actor {
+  id: string;
+  username: string;
+  name: string | null;
+}
+
+export class LivechatRouting {
+  constructor(
+    private readonly store: Store,
+    private readonly settings: SettingsService,
+    private readonly clock: Clock,
+  ) {}
+
+  private systemMessage(rid: string, t: string, msg: string, by: Actor, now: number): MessageRecord {
+    return { id: newId(), rid, t, msg, ts: now, updatedAt: now, u: { id: by.id, username: by.username, name: by.name }, visitorToken: null };
+  }
+
+  /** Serves the room to the agent: `servedBy`, subscription (usersCount +1), inquiry taken. */
+  private async assign(tx: Store, rid: string, agent: { id: string; username: string }, now: number): Promise<void> {
+    await tx.livechat.setServedBy(rid, { id: agent.id, username: agent.username, ts: now }, now);
+    await tx.rooms.subscribe({ id: newId(), rid, user: agent, ts: now }, now);
+    await tx.livechat.markInquiryTaken(rid, agent.id, now);
+  }
+
+  /**
+   * Creates the visitor's room, routed. Everything happens in one transaction;
+   * the room insert may throw ConflictError on `rooms.visitor_id` (another call
+   * opened the room first) — the caller re-reads after the rollback.
+   * Throws `no-agent-online` when routing needs an agent and none is available.
+   */
+  async openRoom(
+    visitor: VisitorRecord,
+    options: { agentId: string | null; sourceType: 'api' | 'widget' },
+  ): Promise<LivechatRoom> {
+    const acceptWithoutAgent = this.settings.get('Livechat_accept_chats_with_no_agents');
+    const auto = this.settings.get('Livechat_Routing_Method') === 'Auto_Selection';
+    const departmentId = visitor.departmentId;
+    // The `agentId` agent if given, else the department's agents, else anyone.
+    const candidates = options.agentId ? { departmentId: null, agentId: options.agentId } : { departmentId };
+    const noAgent = () => failure('Sorry, no online agents', 'no-agent-online');
+    // Cheap pre-check outside the transaction (the decision is re-made inside).
+    if (!acceptWithoutAgent && !(await this.store.livechat.hasAvailableAgent(candidates))) throw noAgent();
+
+    const id = await this.store.transaction(async (tx) => {
+      const now = this.clock.now();
+      // The room first: a concurrent second open fails here, before routing.
+      const room = await tx.livechat.insertRoom({
+        id: newId(),
+        fname: visitor.name ?? visitor.username,
+        ts: now,
+        visitor: { id: visitor.id, username: visitor.username, token: visitor.token, status: 'online' },
+        departmentId,
+        sourceType: options.sourceType,
+      });
+      await tx.livechat.setVisitorStatus(visitor.id, 'online', now);
+      await tx.livechat.insertInquiry({
+        id: newId(),
+        rid: room.id,
+        name: room.fname,
+        status: 'queued',
+        ts: now,
+        updatedAt: now,
+        visitor: { id: visitor.id, username: visitor.username, token: visitor.token, status: 'online' },
+        departmentId,
+        takenBy: null,
+      });
+      await tx.livechat.insertMessage(
+        this.systemMessage(room.id, 'livechat-started', '', { id: visitor.id, username: visitor.username, name: visitor.name }, now),
+      );
+      // Last, so the routing lock (PostgreSQL) is held for as few statements as possible.
+      if (auto) {
+        const agent = await tx.livechat.pickAgent(candidates, now);
+        if (agent) await this.assign(tx, room.id, agent, now);
+        else if (!acceptWithoutAgent) throw noAgent();
+      }
+      return room.id;
+    });
+    const room = await this.store.livechat.findRoom(id);
+    if (!room) throw new Error('room vanished after creation');
+    return room;
+  }
+
+  /**
+   * Closes the room once: the conditional update decides the single winner;
+   * losers get `room-closed`. In the same transaction: visitor offline, inquiry
+   * removed, every subscription removed (rooms.get `remove`), close message.
+   */
+  async close(room: LivechatRoom, options: { closer: LivechatCloser; by: Actor; comment: string }): Promise<void> {
+    await this.store.transaction(async (tx) => {
+      const now = this.clock.now();
+      const won = await tx.livechat.closeRoom(
+        room.id,
+        { closedAt: now, closer: options.closer, closedBy: { id: options.by.id, username: options.by.username } },
+        now,
+      );
+      if (!won) throw bareFailure('room-closed');
+      await tx.livechat.setVisitorStatus(room.visitor.id, 'offline', now);
+      await tx.livechat.deleteInquiryOfRoom(room.id);
+      await tx.rooms.unsubscribeAll(room.id, now);
+      await tx.livechat.insertMessage(this.systemMessage(room.id, 'livechat-close', options.comment, options.by, now));
+    });
+  }
+
+  /**
+   * Moves an open room to another department and re-routes it there
+   * (Auto_Selection: a new agent of that department; Manual or no agent with
+   * `Livechat_accept_chats_with_no_agents`: back to the queue), appending to
+   * `transferHistory` and posting a `livechat_transfer_history` message.
+   */
+  async transferToDepartment(
+    room: LivechatRoom,
+    departmentIdOrName: string,
+    by: Actor & { type: 'visitor' | 'user' },
+  ): Promise<LivechatRoom> {
+    const department = await this.store.livechat.findDepartmentByIdOrName(departmentIdOrName);
+    if (!department || !department.enabled) throw bareFailure('error-invalid-department');
+    if (room.departmentId === department.id) throw bareFailure('error-forwarding-chat-same-department');
+    const acceptWithoutAgent = this.settings.get('Livechat_accept_chats_with_no_agents');
+    const auto = this.settings.get('Livechat_Routing_Method') === 'Auto_Selection';
+    const candidates = { departmentId: department.id };
+    const noAgents = () => bareFailure('error-no-agents-online-in-department');
+    if (!acceptWithoutAgent && !(await this.store.livechat.hasAvailableAgent(candidates))) throw noAgents();
+
+    await this.store.transaction(async (tx) => {
+      const now = this.clock.now();
+      await tx.livechat.lockRoom(room.id);
+      const current = await tx.livechat.findRoom(room.id);
+      if (!current?.open) throw bareFailure('This_conversation_is_already_closed');
+      if (current.departmentId === department.id) throw bareFailure('error-forwarding-chat-same-department');
+      let agent: { id: string; username: string } | null = null;
+      if (auto) {
+        agent = await tx.livechat.pickAgent(candidates, now);
+        if (!agent && !acceptWithoutAgent) throw noAgents();
+      } else if (!acceptWithoutAgent && !(await tx.livechat.hasAvailableAgent(candidates))) {
+        throw noAgents();
+      }
+      await tx.livechat.recordTransfer(
+        room.id,
+        {
+          type: 'department',
+          scope: 'department',
+          ts: now,
+          transferredBy: { id: by.id, username: by.username, type: by.type },
+          previousDepartment: current.departmentId,
+          nextDepartment: { id: department.id, name: department.name },
+        },
+        now,
+      );
+      const previous = current.servedBy;
+      if (previous && previous.id !== agent?.id) await tx.rooms.unsubscribe(room.id, previous.id, now);
+      if (agent && previous?.id !== agent.id) {
+        await tx.livechat.requeueInquiry(room.id, department.id, now);
+        await this.assign(tx, room.id, agent, now);
+      } else if (!agent) {
+        await tx.livechat.setServedBy(room.id, null, now);
+        await tx.livechat.requeueInquiry(room.id, department.id, now);
+      } else {
+        await tx.livechat.requeueInquiry(room.id, department.id, now);
+        await tx.livechat.markInquiryTaken(room.id, agent.id, now);
+      }
+      await tx.livechat.insertMessage(
+        this.systemMessage(room.id, 'livechat_transfer_history', '', { id: by.id, username: by.username, name: by.name }, now),
+      );
+    });
+    const updated = await this.store.livechat.findRoom(room.id);
+    if (!updated) throw new Error('room vanished after transfer');
+    return updated;
+  }
+
+  /**
+   * Takes a queued inquiry for the agent, exactly once (conditional update on
+   * `status = 'queued'`); the room is served to the agent in the same transaction.
+   */
+  async take(inquiryId: string, agent: { id: string; username: string }): Promise<void> {
+    await this.store.transaction(async (tx) => {
+      const now = this.clock.now();
+      const inquiry = await tx.livechat.findInquiry(inquiryId);
+      if (!inquiry) throw failure('Inquiry not found', 'error-not-found');
+      // Room row first (the order close uses: room, then inquiry), so a
+      // concurrent close either waits for this take or has already run.
+      await tx.livechat.lockRoom(inquiry.rid);
+      const won = await tx.livechat.takeInquiry(inquiryId, agent.id, now);
+      if (!won) {
+        if (!(await tx.livechat.findInquiry(inquiryId))) throw bareFailure('room-closed');
+        throw failure('Inquiry already taken', 'error-inquiry-taken');
+      }
+      const room = await tx.livechat.findRoom(inquiry.rid);
+      if (!room?.open) throw bareFailure('room-closed');
+      if (room.servedBy && room.servedBy.id !== agent.id) await tx.rooms.unsubscribe(room.id, room.servedBy.id, now);
+      await this.assign(tx, room.id, agent, now);
+    });
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * Wire shapes of livechat objects (contract §8.1) and the errors of §8 that are
+ * not plain `failure(reason, code)` texts. The visitor's token appears only in
+ * the visitor shapes (`visitorRoom`, `visitorWire`); agent shapes never carry it.
+ */
+import { iso, isoOrUndefined } from '../lib/time.js';
+import type {
+  DepartmentAgentRecord,
+  DepartmentRecord,
+  InquiryRecord,
+  LivechatRoom,
+  MessageRecord,
+  TransferEntry,
+  VisitorRecord,
+} from '../store/store.js';
+import { ApiError } from './errors.js';
+
+/** 400 whose text is only the bracketed code, e.g. `"[invalid-token]"`, errorType the code. */
+export function codeOnly(code: string): ApiError {
+  return new ApiError(400, { success: false, error: `[${code}]`, errorType: code });
+}
+
+export function visitorWire(v: VisitorRecord) {
+  return {
+    _id: v.id,
+    token: v.token,
+    username: v.username,
+    ...(v.name !== null && { name: v.name }),
+    ...(v.email !== null && { visitorEmails: [{ address: v.email }] }),
+    ...(v.phone !== null && { phone: [{ phoneNumber: v.phone }] }),
+    ...(v.departmentId !== null && { department: v.departmentId }),
+    status: v.status,
+    ts: iso(v.ts),
+    _updatedAt: iso(v.updatedAt),
+    livechatData: v.livechatData,
+  };
+}
+
+/**
+ * A message. `token` only when `forVisitor` and the message is the visitor's
+ * own (Parley rule §8.8: agents never see the token).
+ */
+export function messageWire(m: MessageRecord, forVisitor = false) {
+  return {
+    _id: m.id,
+    rid: m.rid,
+    ...(m.t !== null && { t: m.t }),
+    msg: m.msg,
+    ts: iso(m.ts),
+    _updatedAt: iso(m.updatedAt),
+    u: { _id: m.u.id, username: m.u.username, ...(m.u.name !== null && { name: m.u.name }) },
+    ...(forVisitor && m.visitorToken !== null && { token: m.visitorToken }),
+  };
+}
+
+function transferWire(e: TransferEntry) {
+  return {
+    type: e.type,
+    scope: e.scope,
+    ts: iso(e.ts),
+    transferredBy: { _id: e.transferredBy.id, username: e.transferredBy.username, type: e.transferredBy.type },
+    ...(e.previousDepartment !== null && { previousDepartment: e.previousDepartment }),
+    nextDepartment: { _id: e.nextDepartment.id, name: e.nextDepartment.name },
+  };
+}
+
+/**
+ * The livechat room. `withToken` (responses to the visitor only) includes
+ * `v.token`; for agents and other users it is left out.
+ */
+export function livechatRoomWire(r: LivechatRoom, withToken: boolean) {
+  return {
+    _id: r.id,
+    msgs: r.msgs,
+    usersCount: r.usersCount,
+    ...(r.lm !== null && { lm: iso(r.lm) }),
+    ...(r.fname !== null && { fname: r.fname }),
+    t: 'l' as const,
+    ts: iso(r.ts),
+    v: {
+      _id: r.visitor.id,
+      username: r.visitor.username,
+      ...(withToken && { token: r.visitor.token }),
+      status: r.visitor.status,
+    },
+    ...(r.servedBy && { servedBy: { _id: r.servedBy.id, username: r.servedBy.username, ts: iso(r.servedBy.ts) } }),
+    cl: false as const,
+    ...(r.open && { open: true as const }),
+    waitingResponse: r.waitingResponse,
+    _updatedAt: iso(r.updatedAt),
+    ...(r.departmentId !== null && { departmentId: r.departmentId }),
+    source: { type: r.sourceType },
+    ...(r.closedAt !== null && { closedAt: isoOrUndefined(r.closedAt) }),
+    ...(r.closer !== null && { closer: r.closer }),
+    ...(r.closedBy && { closedBy: { _id: r.closedBy.id, username: r.closedBy.username } }),
+    ...(r.surveyFeedback && { surveyFeedback: r.surveyFeedback }),
+    ...(r.lastMessage && { lastMessage: messageWire(r.lastMessage) }),
+    ...(r.transferHistory.length > 0 && { transferHistory: r.transferHistory.map(transferWire) }),
+  };
+}
+
+/** An inquiry as agents see it: `v` without the token. */
+export function inquiryWire(q: InquiryRecord) {
+  return {
+    _id: q.id,
+    rid: q.rid,
+    ...(q.name !== null && { name: q.name }),
+    status: q.status,
+    ts: iso(q.ts),
+    _updatedAt: iso(q.updatedAt),
+    v: { _id: q.visitor.id, username: q.visitor.username, status: q.visitor.status },
+    ...(q.departmentId !== null && { department: q.departmentId }),
+  };
+}
+
+export function departmentWire(d: DepartmentRecord) {
+  return {
+    _id: d.id,
+    name: d.name,
+    enabled: d.enabled,
+    showOnRegistration: d.showOnRegistration,
+    showOnOfflineForm: d.showOnOfflineForm,
+    ...(d.email !== null && { email: d.email }),
+    ...(d.description !== null && { description: d.description }),
+    numAgents: d.numAgents,
+    _updatedAt: iso(d.updatedAt),
+  };
+}
+
+export function departmentAgentWire(a: DepartmentAgentRecord) {
+  return { agentId: a.agentId, departmentId: a.departmentId, username: a.username, count: a.count, order: a.order };
+}

@@ -1,0 +1,344 @@
+/**
+ * The visitor side of livechat (contract §8.2–8.8, §8.10): visitors, get-or-open
+ * room, close, transfer, survey, messages, agent info, widget config.
+ */
+import { newId } from '../lib/ids.js';
+import type { Clock } from '../lib/time.js';
+import { ConflictError } from '../store/errors.js';
+import type { LivechatRoom, MessageRecord, Store, VisitorRecord } from '../store/store.js';
+import { bareFailure, failure } from './errors.js';
+import type { LivechatRouting } from './livechat-routing.js';
+import { codeOnly, departmentWire, livechatRoomWire, messageWire, visitorWire } from './livechat-wire.js';
+import type { SettingsService } from './settings.service.js';
+
+export interface VisitorInput {
+  token: string;
+  name?: string;
+  email?: string;
+  department?: string;
+  phone?: string;
+  username?: string;
+  customFields?: Array<{ key: string; value: string; overwrite?: boolean }>;
+}
+
+export const SURVEY_ITEMS = ['satisfaction', 'agentKnowledge', 'agentResposiveness', 'agentFriendliness'] as const;
+export const SURVEY_VALUES = ['1', '2', '3', '4', '5'] as const;
+
+/** Widget config flags (§8.10): fixed, as Parley has no registration-form settings. */
+const WIDGET_SETTINGS = {
+  registrationForm: true,
+  nameFieldRegistrationForm: true,
+  emailFieldRegistrationForm: true,
+  allowSwitchingDepartments: true,
+  showConnecting: false,
+};
+
+export class LivechatService {
+  constructor(
+    private readonly store: Store,
+    private readonly settings: SettingsService,
+    private readonly clock: Clock,
+    private readonly routing: LivechatRouting,
+  ) {}
+
+  private async visitorOf(token: string): Promise<VisitorRecord> {
+    const visitor = token === '' ? null : await this.store.livechat.findVisitorByToken(token);
+    if (!visitor) throw bareFailure('invalid-token');
+    return visitor;
+  }
+
+  /** The room with this id belonging to the visitor (open or closed), else `invalid-room`. */
+  private async roomOf(visitor: VisitorRecord, rid: string): Promise<LivechatRoom> {
+    const room = await this.store.livechat.findRoom(rid);
+    if (!room || room.visitor.id !== visitor.id) throw bareFailure('invalid-room');
+    return room;
+  }
+
+  // ── §8.2 visitors ──
+
+  /**
+   * Upsert by token. Never matches an existing visitor by email or phone
+   * (Parley rule). `username` is used for a new visitor when free; otherwise
+   * `guest-<N>`. `customFields` with `overwrite: false` keep an existing value.
+   */
+  async registerVisitor(input: VisitorInput) {
+    // The token is stored as sent (the widget sends it back byte for byte); blank is refused.
+    const token = input.token;
+    if (token.trim() === '') throw failure('Token cannot be empty', 'error-invalid-token');
+    let departmentId: string | undefined;
+    if (input.department !== undefined && input.department !== '') {
+      const dep = await this.store.livechat.findDepartmentByIdOrName(input.department);
+      if (!dep) throw bareFailure('error-invalid-department');
+      departmentId = dep.id;
+    }
+    const now = this.clock.now();
+    const existing = await this.store.livechat.findVisitorByToken(token);
+    const fields = {
+      ...(input.name !== undefined && { name: input.name }),
+      ...(input.email !== undefined && { email: input.email.trim().toLowerCase() || null }),
+      ...(input.phone !== undefined && { phone: input.phone.trim() || null }),
+      ...(departmentId !== undefined && { departmentId }),
+    };
+    const mergeData = (current: Record<string, string>) => {
+      const data = { ...current };
+      for (const f of input.customFields ?? []) {
+        if (Object.hasOwn(data, f.key) && f.overwrite === false) continue;
+        data[f.key] = f.value;
+      }
+      return data;
+    };
+    if (existing) return { visitor: visitorWire(await this.update(existing, fields, mergeData, now)) };
+
+    for (let attempt = 0; ; attempt++) {
+      const wanted = attempt === 0 ? input.username?.trim() : undefined;
+      const username = wanted || `guest-${await this.store.livechat.nextGuestNumber()}`;
+      try {
+        const visitor = await this.store.livechat.insertVisitor({
+          id: newId(),
+          token,
+          username,
+          name: fields.name ?? null,
+          email: fields.email ?? null,
+          phone: fields.phone ?? null,
+          departmentId: departmentId ?? null,
+          ts: now,
+          livechatData: mergeData({}),
+        });
+        return { visitor: visitorWire(visitor) };
+      } catch (error) {
+        if (!(error instanceof ConflictError) || attempt > 5) throw error;
+        if (error.isOn('livechat_visitors', 'token')) {
+          // A concurrent registration of the same token won: update that visitor.
+          const winner = await this.store.livechat.findVisitorByToken(token);
+          if (winner) return { visitor: visitorWire(await this.update(winner, fields, mergeData, now)) };
+        }
+        // username taken: retry with a guest number.
+      }
+    }
+  }
+
+  private async update(
+    visitor: VisitorRecord,
+    fields: { name?: string; email?: string | null; phone?: string | null; departmentId?: string },
+    mergeData: (d: Record<string, string>) => Record<string, string>,
+    now: number,
+  ): Promise<VisitorRecord> {
+    const updated = await this.store.livechat.updateVisitor(
+      visitor.id,
+      { ...fields, livechatData: mergeData(visitor.livechatData) },
+      now,
+    );
+    return updated ?? visitor;
+  }
+
+  async getVisitor(token: string) {
+    const visitor = await this.store.livechat.findVisitorByToken(token);
+    if (!visitor) throw codeOnly('invalid-token');
+    return { visitor: visitorWire(visitor) };
+  }
+
+  async removeVisitor(token: string) {
+    const visitor = await this.store.livechat.findVisitorByToken(token);
+    if (!visitor) throw codeOnly('invalid-token');
+    return this.store.transaction(async (tx) => {
+      if (await tx.livechat.findOpenRoomOfVisitor(visitor.id)) {
+        throw failure('Cannot remove visitors with opened rooms', 'visitor-has-open-rooms');
+      }
+      await tx.livechat.deleteVisitor(visitor.id);
+      return { visitor: { _id: visitor.id, ts: new Date(visitor.ts).toISOString() } };
+    });
+  }
+
+  // ── §8.3 get or open ──
+
+  async getRoom(input: { token: string; rid?: string; agentId?: string; widget: boolean }) {
+    const visitor = await this.visitorOf(input.token);
+    if (input.rid !== undefined) {
+      const room = await this.store.livechat.findRoom(input.rid);
+      if (!room || room.visitor.id !== visitor.id || !room.open) throw bareFailure('invalid-room');
+      return { room: livechatRoomWire(room, true), newRoom: false };
+    }
+    const existing = await this.store.livechat.findOpenRoomOfVisitor(visitor.id);
+    if (existing) return { room: livechatRoomWire(existing, true), newRoom: false };
+    if (!this.settings.get('Livechat_enabled')) throw codeOnly('error-omnichannel-is-disabled');
+
+    try {
+      const room = await this.routing.openRoom(visitor, {
+        agentId: input.agentId || null,
+        sourceType: input.widget ? 'widget' : 'api',
+      });
+      return { room: livechatRoomWire(room, true), newRoom: true };
+    } catch (error) {
+      // §10.2: the partial unique index refused a second open room. The
+      // transaction has rolled back; the winner's room is committed: return it.
+      if (!(error instanceof ConflictError) || !error.isOn('rooms', 'visitor_id')) throw error;
+      const winner = await this.store.livechat.findOpenRoomOfVisitor(visitor.id);
+      if (!winner) throw error;
+      return { room: livechatRoomWire(winner, true), newRoom: false };
+    }
+  }
+
+  // ── §8.4 close by visitor ──
+
+  async closeByVisitor(rid: string, token: string) {
+    if (!this.settings.get('Omnichannel_allow_visitors_to_close_conversation')) {
+      throw bareFailure('error-not-allowed-to-close-conversation');
+    }
+    const visitor = await this.visitorOf(token);
+    const room = await this.roomOf(visitor, rid);
+    if (!room.open) throw bareFailure('room-closed');
+    const comment = 'Closed by visitor';
+    await this.routing.close(room, {
+      closer: 'visitor',
+      by: { id: visitor.id, username: visitor.username, name: visitor.name },
+      comment,
+    });
+    return { rid, comment };
+  }
+
+  // ── §8.6 transfer by visitor ──
+
+  async transferByVisitor(rid: string, token: string, department: string) {
+    const visitor = await this.visitorOf(token);
+    const room = await this.roomOf(visitor, rid);
+    if (!room.open) throw bareFailure('This_conversation_is_already_closed');
+    const updated = await this.routing.transferToDepartment(room, department, {
+      id: visitor.id,
+      username: visitor.username,
+      name: visitor.name,
+      type: 'visitor',
+    });
+    return {
+      room: {
+        _id: updated.id,
+        ...(updated.servedBy && {
+          servedBy: { _id: updated.servedBy.id, username: updated.servedBy.username, ts: new Date(updated.servedBy.ts).toISOString() },
+        }),
+        ...(updated.open && { open: true as const }),
+        ...(updated.departmentId !== null && { departmentId: updated.departmentId }),
+      },
+    };
+  }
+
+  // ── §8.7 survey ──
+
+  async survey(rid: string, token: string, data: Array<{ name: string; value: string }>) {
+    const visitor = await this.visitorOf(token);
+    await this.roomOf(visitor, rid);
+    const accepted: Record<string, string> = {};
+    for (const { name, value } of data) {
+      const key = name === 'agentResponsiveness' ? 'agentResposiveness' : name;
+      if ((SURVEY_ITEMS as readonly string[]).includes(key)) {
+        if ((SURVEY_VALUES as readonly string[]).includes(value)) accepted[key] = value;
+      } else if (key === 'additionalFeedback' && value.length <= 1000) {
+        accepted[key] = value;
+      }
+    }
+    if (Object.keys(accepted).length === 0) throw bareFailure('invalid-data');
+    const merged = await this.store.transaction(async (tx) => {
+      await tx.livechat.lockRoom(rid);
+      const current = await tx.livechat.findRoom(rid);
+      const all = { ...(current?.surveyFeedback ?? {}), ...accepted };
+      await tx.livechat.saveSurvey(rid, all, this.clock.now());
+      return all;
+    });
+    return { rid, data: merged };
+  }
+
+  // ── §8.8 messages ──
+
+  async sendVisitorMessage(input: { token: string; rid: string; msg: string; _id?: string }) {
+    const visitor = await this.visitorOf(input.token);
+    const room = await this.roomOf(visitor, input.rid);
+    if (!room.open) throw bareFailure('room-closed');
+    if (
+      this.settings.get('Livechat_enable_message_character_limit') &&
+      input.msg.length > this.settings.get('Livechat_message_character_limit')
+    ) {
+      throw bareFailure('message-length-exceeds-character-limit');
+    }
+    const now = this.clock.now();
+    const message: MessageRecord = {
+      id: input._id ?? newId(),
+      rid: room.id,
+      t: null,
+      msg: input.msg,
+      ts: now,
+      updatedAt: now,
+      u: { id: visitor.id, username: visitor.username, name: visitor.name },
+      visitorToken: visitor.token,
+    };
+    const stored = await insertOrDuplicate(this.store, message, { waitingResponse: true }, { requireOpen: true });
+    return { message: messageWire(stored, true) };
+  }
+
+  async history(rid: string, token: string, offset: number, limit: number) {
+    const visitor = await this.visitorOf(token);
+    await this.roomOf(visitor, rid);
+    const messages = await this.store.livechat.messagesOf(rid, offset, limit);
+    return { messages: messages.map((m) => messageWire(m, true)) };
+  }
+
+  async agentInfo(rid: string, token: string) {
+    const visitor = await this.visitorOf(token);
+    const room = await this.roomOf(visitor, rid);
+    const agent = room.servedBy ? await this.store.livechat.findLivechatUser(room.servedBy.id) : null;
+    if (!agent) throw failure('Agent not found', 'agent-not-found');
+    return { agent: { _id: agent.id, username: agent.username, ...(agent.name !== null && { name: agent.name }) } };
+  }
+
+  // ── §8.10 config ──
+
+  async config(token: string | undefined, department: string | undefined) {
+    const enabled = this.settings.get('Livechat_enabled');
+    const { departments } = await this.store.livechat.listDepartments({ enabledOnly: true, offset: 0, count: 1000 });
+    const online = enabled && (await this.store.livechat.hasAvailableAgent({ departmentId: department || null }));
+    const visitor = token ? await this.store.livechat.findVisitorByToken(token) : null;
+    const room = visitor ? await this.store.livechat.findOpenRoomOfVisitor(visitor.id) : null;
+    const agent = room?.servedBy ? await this.store.livechat.findLivechatUser(room.servedBy.id) : null;
+    return {
+      config: {
+        enabled,
+        online,
+        settings: WIDGET_SETTINGS,
+        departments: departments.map((d) => {
+          const w = departmentWire(d);
+          return { _id: w._id, name: w.name, showOnRegistration: w.showOnRegistration };
+        }),
+        survey: { items: [...SURVEY_ITEMS], values: [...SURVEY_VALUES] },
+        ...(visitor && { guest: visitorWire(visitor) }),
+        ...(room && { room: livechatRoomWire(room, true) }),
+        ...(agent && { agent: { _id: agent.id, username: agent.username, ...(agent.name !== null && { name: agent.name }) } }),
+      },
+    };
+  }
+}
+
+/**
+ * Inserts a plain message and updates the room in one transaction. With
+ * `requireOpen` the room row is locked and re-checked so a message never lands
+ * in a room closed concurrently. A client-chosen `_id` already used →
+ * `"Message id already exists [error-duplicate-message-id]"` (contract silent).
+ */
+export async function insertOrDuplicate(
+  store: Store,
+  message: MessageRecord,
+  options: { waitingResponse?: boolean },
+  check: { requireOpen: boolean },
+): Promise<MessageRecord> {
+  try {
+    return await store.transaction(async (tx) => {
+      await tx.livechat.lockRoom(message.rid);
+      if (check.requireOpen) {
+        const summary = await tx.livechat.roomSummary(message.rid);
+        if (!summary?.open) throw bareFailure('room-closed');
+      }
+      return tx.livechat.insertMessage(message, options);
+    });
+  } catch (error) {
+    if (error instanceof ConflictError && error.isOn('messages', 'id')) {
+      throw failure('Message id already exists', 'error-duplicate-message-id');
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,50 @@
+/** Sending messages as a logged-in user: `chat.sendMessage` (contract §8.8). */
+import { newId } from '../lib/ids.js';
+import type { Clock } from '../lib/time.js';
+import type { MessageRecord, Store, UserRecord } from '../store/store.js';
+import type { Access } from './access.js';
+import { bareFailure, failure, forbidden } from './errors.js';
+import { insertOrDuplicate } from './livechat.service.js';
+import { messageWire } from './livechat-wire.js';
+
+export class MessagesService {
+  constructor(
+    private readonly store: Store,
+    private readonly access: Access,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Livechat room: the caller must be the serving agent or hold `view-l-room`
+   * and `close-others-livechat-room`; the room must be open (else `room-closed`,
+   * the livechat word — contract silent); sets `waitingResponse: false`.
+   * Other rooms: the caller must be subscribed. Otherwise 403.
+   */
+  async send(caller: UserRecord, input: { rid: string; msg: string; _id?: string }) {
+    const room = await this.store.livechat.roomSummary(input.rid);
+    if (!room) throw failure('Room not found', 'error-invalid-room');
+    const livechat = room.t === 'l';
+    if (livechat) {
+      const serving = room.servedById === caller.id;
+      if (!serving && !this.access.hasAll(caller, ['view-l-room', 'close-others-livechat-room'])) throw forbidden();
+      if (!room.open) throw bareFailure('room-closed');
+    } else if (!(await this.store.livechat.isSubscribed(room.id, caller.id))) {
+      throw forbidden();
+    }
+    const now = this.clock.now();
+    const message: MessageRecord = {
+      id: input._id ?? newId(),
+      rid: room.id,
+      t: null,
+      msg: input.msg,
+      ts: now,
+      updatedAt: now,
+      u: { id: caller.id, username: caller.username ?? '', name: caller.name },
+      visitorToken: null,
+    };
+    const stored = await insertOrDuplicate(this.store, message, livechat ? { waitingResponse: false } : {}, {
+      requireOpen: livechat,
+    });
+    return { message: messageWire(stored) };
+  }
+}
