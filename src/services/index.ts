@@ -59,7 +59,7 @@ export function createServices(options: ServicesOptions): Services {
   const accounts = new AccountsService(store, auth, settings, limits, clock, options.siteUrl);
   const users = new UsersService(store, settings, access, clock, options.siteUrl);
   const routing = new LivechatRouting(store, settings, clock);
-  const livechat = new LivechatService(store, settings, clock, routing);
+  const livechat = new LivechatService(store, settings, clock, routing, limits);
   const livechatAdmin = new LivechatAdminService(store, settings, access, clock, routing);
   const messages = new MessagesService(store, access, clock);
   const rooms = new RoomsService(store, settings, access, clock);

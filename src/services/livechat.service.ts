@@ -8,6 +8,7 @@ import { ConflictError } from '../store/errors.js';
 import type { LivechatRoom, MessageRecord, Store, VisitorRecord } from '../store/store.js';
 import { bareFailure, failure } from './errors.js';
 import type { LivechatRouting } from './livechat-routing.js';
+import type { RateLimitClient, RateLimits } from './rate-limits.js';
 import { codeOnly, departmentWire, livechatRoomWire, messageWire, visitorWire } from './livechat-wire.js';
 import type { SettingsService } from './settings.service.js';
 
@@ -39,6 +40,7 @@ export class LivechatService {
     private readonly settings: SettingsService,
     private readonly clock: Clock,
     private readonly routing: LivechatRouting,
+    private readonly limits: RateLimits,
   ) {}
 
   private async visitorOf(token: string): Promise<VisitorRecord> {
@@ -151,7 +153,11 @@ export class LivechatService {
 
   // ── §8.3 get or open ──
 
-  async getRoom(input: { token: string; rid?: string; agentId?: string; widget: boolean }) {
+  /**
+   * `client` is rate-limited (§1.5: 10 new rooms per minute per IP) only when
+   * this call is about to create a room; returning an existing room never counts.
+   */
+  async getRoom(input: { token: string; rid?: string; agentId?: string; widget: boolean; client: RateLimitClient }) {
     const visitor = await this.visitorOf(input.token);
     if (input.rid !== undefined) {
       const room = await this.store.livechat.findRoom(input.rid);
@@ -161,6 +167,7 @@ export class LivechatService {
     const existing = await this.store.livechat.findOpenRoomOfVisitor(visitor.id);
     if (existing) return { room: livechatRoomWire(existing, true), newRoom: false };
     if (!this.settings.get('Livechat_enabled')) throw codeOnly('error-omnichannel-is-disabled');
+    await this.limits.consumeFor('livechatRoom', input.client);
 
     try {
       const room = await this.routing.openRoom(visitor, {

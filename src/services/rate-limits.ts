@@ -33,6 +33,12 @@ export const LIMITS = {
 
 export type LimitName = keyof typeof LIMITS;
 
+/** Who is asking, for limits a service applies itself (e.g. only when a room would be created). */
+export interface RateLimitClient {
+  ip: string;
+  user: Pick<UserRecord, 'roles'> | null;
+}
+
 /**
  * Where counters live: this process's memory; the cluster primary (WORKERS=N
  * on one machine, over IPC — the primary runs RateLimiterClusterMaster); or
@@ -77,6 +83,11 @@ export class RateLimits {
       if (error instanceof RateLimiterRes) throw this.exceeded(name, error);
       throw error;
     }
+  }
+
+  /** `consume` keyed by the client's IP, unless limits do not apply to this caller. */
+  async consumeFor(name: LimitName, client: RateLimitClient): Promise<void> {
+    if (this.applies(client.user)) await this.consume(name, client.ip);
   }
 
   /** Throws the 429 envelope when the key has used up its limit, without counting. */

@@ -34,6 +34,36 @@ describe('rate limits (§1.5)', () => {
     }
   });
 
+  it('allows 10 visitor registrations per minute per IP', async () => {
+    const t = await createTestApp();
+    cleanups.push(() => t.close());
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      statuses.push((await t.api.post('/api/v1/livechat/visitor', { visitor: { token: `tok-${i}` } })).status);
+    }
+    expect(statuses).toEqual([...Array(10).fill(200), 429, 429]);
+    expect(await t.store.livechat.findVisitorByToken('tok-10')).toBeNull();
+  });
+
+  it('limits livechat/room to 10 new rooms per minute per IP; existing rooms are never refused', async () => {
+    const t = await createTestApp();
+    cleanups.push(() => t.close());
+    await t.services.settings.update('Livechat_accept_chats_with_no_agents', true);
+    // Registered as the admin (exempt), so only the room limit is in play.
+    for (let i = 0; i < 12; i++) {
+      expect((await t.api.post('/api/v1/livechat/visitor', { visitor: { token: `v-${i}` } }, { auth: t.admin })).status).toBe(200);
+    }
+    const results = [];
+    for (let i = 0; i < 12; i++) results.push(await t.api.get('/api/v1/livechat/room', { query: { token: `v-${i}` } }));
+    expect(results.map((r) => r.status)).toEqual([...Array(10).fill(200), 429, 429]);
+    expect(results.slice(0, 10).every((r) => r.body.newRoom === true)).toBe(true);
+    expect(results[10]!.body.errorType).toBe('error-too-many-requests');
+    expect(await t.store.livechat.findOpenRoomOfVisitor((await t.store.livechat.findVisitorByToken('v-10'))!.id)).toBeNull();
+    const again = await t.api.get('/api/v1/livechat/room', { query: { token: 'v-0' } });
+    expect(again.status).toBe(200);
+    expect(again.body.newRoom).toBe(false);
+  });
+
   // Shared counters need a Redis server: CI exports REDIS_URL when one answers
   // (.ci/run); without it this case is reported as skipped, never passed.
   it.runIf(Boolean(process.env.REDIS_URL))('counts across processes through Redis when REDIS_URL is set', async () => {

@@ -47,6 +47,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
         }),
         response: { 200: Success({ visitor: Visitor }), ...errorResponses(400, 429) },
       },
+      config: { rateLimit: 'livechatVisitor' },
     },
     async (request) => ({ ...(await livechat.registerVisitor(request.body.visitor)), success: true as const }),
   );
@@ -92,7 +93,11 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
       },
     },
     async (request) => ({
-      ...(await livechat.getRoom({ ...request.query, widget: isWidgetRequest(request.headers.cookie) })),
+      ...(await livechat.getRoom({
+        ...request.query,
+        widget: isWidgetRequest(request.headers.cookie),
+        client: { ip: request.ip, user: request.caller?.user ?? null },
+      })),
       success: true as const,
     }),
   );
