@@ -218,11 +218,13 @@ describe('POST users.delete', () => {
   it('deletes the user, its tokens and subscriptions, keeping usersCount exact', async () => {
     const res0 = await t.api.post('/api/v1/users.create', newUserBody('doomed'), { auth: t.admin });
     const id = res0.body.user._id as string;
-    const before = (await t.store.rooms.findById('GENERAL'))!.usersCount;
+    const before = (await t.store.rooms.findById('GENERAL'))!;
     const res = await t.api.post('/api/v1/users.delete', { userId: id }, { auth: t.admin });
     expect(res.body).toEqual({ success: true });
     expect(await t.store.users.findById(id)).toBeNull();
-    expect((await t.store.rooms.findById('GENERAL'))!.usersCount).toBe(before - 1);
+    const after = (await t.store.rooms.findById('GENERAL'))!;
+    expect(after.usersCount).toBe(before.usersCount - 1);
+    expect(after.updatedAt).toBeGreaterThan(before.updatedAt);
     const again = await t.api.post('/api/v1/users.delete', { userId: id }, { auth: t.admin });
     expect(again.body.errorType).toBe('error-invalid-user');
   });

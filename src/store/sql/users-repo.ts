@@ -84,9 +84,14 @@ export class SqlUsersRepo implements UsersRepo {
   }
 
   async delete(id: string): Promise<boolean> {
+    // The member count changes: other members' rooms.get must see these rooms as updated.
+    const now = Date.now();
     await this.db
       .updateTable('rooms')
-      .set({ users_count: sql<number>`users_count - 1` })
+      .set({
+        users_count: sql<number>`users_count - 1`,
+        updated_at: this.dialect.greatest(sql.lit(now), sql<number>`updated_at + 1`),
+      })
       .where('id', 'in', (qb) => qb.selectFrom('subscriptions').select('rid').where('user_id', '=', id))
       .execute();
     const result = await this.db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
