@@ -192,7 +192,7 @@ async function startParley(databaseUrl: string, workers = 1): Promise<{ child: C
     RATE_LIMIT: 'off',
     ADMIN_PASS: 'bench-Admin-1',
     WORKERS: String(workers),
-  }, workers > 1 ? `0-${CORES - 2 >= 0 ? Math.max(0, CORES - 2) : 0}` : '0');
+  }, workers > 1 ? `0-${CORES - 1}` : '0');
   child.stderr!.on('data', (d: Buffer) => process.stderr.write(d));
   const url = `http://127.0.0.1:${port}`;
   const readyMs = await waitReady(url, child);
@@ -274,6 +274,21 @@ async function main(): Promise<void> {
   console.log(markdown(report, results));
 }
 
+/** N-process rows against the 1-process rows of the same endpoint and backend. */
+function scalingLines(results: Measurement[]): string[] {
+  const lines: string[] = [];
+  for (const multi of results.filter((r) => r.processes > 1 && !r.note)) {
+    const single = results.find((r) => r.endpoint === multi.endpoint && r.backend === multi.backend && r.processes === 1);
+    if (single?.rps) lines.push(`- ${multi.endpoint} on ${multi.backend}: ${single.rps} → ${multi.rps} req/s with ${multi.processes} processes (scaling ×${(multi.rps / single.rps).toFixed(2)})`);
+  }
+  if (lines.length === 0) return [];
+  return [
+    '',
+    `Scaling with WORKERS=${CORES} (on ${CORES} cores the N-process server shares its cores with the load generator, so this understates what separate machines give):`,
+    ...lines,
+  ];
+}
+
 function verdict(group: string | undefined, r: Measurement): string {
   const target = group ? TARGETS[group] : undefined;
   if (!target || r.backend !== 'sqlite' || r.processes !== 1) return '';
@@ -297,6 +312,8 @@ function markdown(report: { machine: { cores: number; node: string }; baseline: 
         ? `| ${r.endpoint} | ${r.backend} | ${r.processes} | — | — | — | — | ${r.note} |`
         : `| ${r.endpoint} | ${r.backend} | ${r.processes} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.ratio} | ${verdict(groups.get(r.endpoint), r)}${r.non2xx ? ` (${r.non2xx} non-2xx)` : ''} |`,
     ),
+    '',
+    ...scalingLines(results),
     '',
     `Peak RSS (server, 1 process): **${report.rss_peak_mb} MB** (target ≤ 150 MB: ${report.rss_peak_mb <= 150 ? 'met' : 'MISSED'}).`,
     `Cold start to /readyz: ${Object.entries(report.cold_start_ms).filter(([k]) => k.includes('_')).map(([k, v]) => `${k} ${v} ms`).join(', ')} (target ≤ 500 ms on the seeded SQLite database: ${(report.cold_start_ms.sqlite_seeded ?? Infinity) <= 500 ? 'met' : 'MISSED'}).`,
