@@ -11,6 +11,7 @@ const INT8_OID = 20;
 export const postgresDialect: SqlDialect = {
   backend: 'postgres',
   greatest: (a, b) => sql<number>`greatest(${a}, ${b})`,
+  joinedText: (expr) => sql<string | null>`string_agg(${expr}, ',')`,
   seqType: 'bigint',
   seqColumn: (c) => c.generatedByDefaultAsIdentity().primaryKey(),
   async createSearchIndexes(db) {

@@ -8,6 +8,8 @@ export interface SqlDialect {
   readonly backend: 'sqlite' | 'postgres';
   /** The larger of two numbers (`max(a, b)` on SQLite, `greatest(a, b)` on PostgreSQL). */
   greatest(a: Expression<number>, b: Expression<number>): RawBuilder<number>;
+  /** Aggregate: the values joined with ',' (`group_concat` / `string_agg`), NULL for no rows. */
+  joinedText(expr: Expression<string>): RawBuilder<string | null>;
   /** Column type of the integer `seq` key of users and rooms. */
   readonly seqType: 'integer' | 'bigint';
   /** Makes `seq` an auto-assigned primary key (rowid alias / identity column). */

@@ -11,6 +11,7 @@ import { SqlStore } from '../sql/sql-store.js';
 export const sqliteDialect: SqlDialect = {
   backend: 'sqlite',
   greatest: (a, b) => sql<number>`max(${a}, ${b})`,
+  joinedText: (expr) => sql<string | null>`group_concat(${expr}, ',')`,
   seqType: 'integer',
   // `integer primary key` is SQLite's rowid alias: stable across VACUUM, which
   // the external-content FTS index below relies on.
