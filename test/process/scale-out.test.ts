@@ -96,6 +96,64 @@ describe('three processes on one database', () => {
   });
 });
 
+describe('livechat across three processes', () => {
+  it('a room opened on one process is the room the others return', async () => {
+    await call(servers[0]!, 'POST', '/api/v1/settings/Livechat_accept_chats_with_no_agents', { value: true });
+    await everywhere(async (server) => (await call(server, 'GET', '/api/v1/settings/Livechat_accept_chats_with_no_agents')).body.value === true);
+    expect((await call(servers[0]!, 'POST', '/api/v1/livechat/visitor', { visitor: { token: 'visitor-abc' } }, {})).status).toBe(200);
+    const opened = await call(servers[0]!, 'GET', '/api/v1/livechat/room?token=visitor-abc', undefined, {});
+    expect(opened.body.newRoom).toBe(true);
+    for (const server of servers.slice(1)) {
+      const again = await call(server, 'GET', '/api/v1/livechat/room?token=visitor-abc', undefined, {});
+      expect(again.body).toMatchObject({ newRoom: false, room: { _id: opened.body.room._id } });
+    }
+  });
+
+  it('concurrent first opens for one token spread over the processes give one room, one newRoom:true', async () => {
+    await call(servers[1]!, 'POST', '/api/v1/livechat/visitor', { visitor: { token: 'visitor-race' } }, {});
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => call(servers[i % 3]!, 'GET', '/api/v1/livechat/room?token=visitor-race', undefined, {})),
+    );
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(new Set(results.map((r) => r.body.room._id)).size).toBe(1);
+    expect(results.filter((r) => r.body.newRoom === true)).toHaveLength(1);
+  });
+
+  it('concurrent closes spread over the processes: exactly one succeeds, the others get room-closed', async () => {
+    await call(servers[2]!, 'POST', '/api/v1/livechat/visitor', { visitor: { token: 'visitor-close' } }, {});
+    const room = await call(servers[2]!, 'GET', '/api/v1/livechat/room?token=visitor-close', undefined, {});
+    const rid = room.body.room._id as string;
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => call(servers[i % 3]!, 'POST', '/api/v1/livechat/room.close', { rid, token: 'visitor-close' }, {})),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const r of results.filter((r) => r.status !== 200)) expect(r.body).toEqual({ success: false, error: 'room-closed' });
+  });
+});
+
+// Counters shared through Redis: CI exports REDIS_URL when a server answers (.ci/run).
+describe.runIf(Boolean(process.env.REDIS_URL))('rate limits across processes with REDIS_URL', () => {
+  it('counts users.register over all three processes', { timeout: 90_000 }, async () => {
+    const redisServers = await Promise.all(
+      [0, 1, 2].map(() => startServer({ DATABASE_URL: db.url, REDIS_URL: process.env.REDIS_URL!, TRUST_PROXY: 'true' })),
+    );
+    try {
+      const octet = () => 1 + Math.floor(Math.random() * 250);
+      const ip = `10.${octet()}.${octet()}.${octet()}`;
+      const statuses: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        const name = `redis${i}x${octet()}`;
+        const res = await call(redisServers[i % 3]!, 'POST', '/api/v1/users.register', { username: name, email: `${name}@example.org`, pass: 'pw' }, { 'x-forwarded-for': ip });
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    } finally {
+      for (const server of redisServers) server.child.kill('SIGKILL');
+      await Promise.all(redisServers.map((s) => s.exited));
+    }
+  });
+});
+
 describe('WORKERS=2', () => {
   it('serves from two worker processes that see each other\'s changes, and stops cleanly', { timeout: 60_000 }, async () => {
     const clustered = await startServer({ DATABASE_URL: db.url, WORKERS: '2', RATE_LIMIT: 'off' });
