@@ -13,18 +13,47 @@ export interface ChangeBus {
   close(): Promise<void>;
 }
 
-/** Delivers to this process's subscribers only. */
-export class LocalChangeBus implements ChangeBus {
+/** The subscribers of each topic; every bus implementation keeps one. */
+export class ChangeHandlers {
   private readonly handlers = new Map<ChangeTopic, Array<() => void | Promise<void>>>();
 
-  async publish(topic: ChangeTopic): Promise<void> {
-    for (const handler of this.handlers.get(topic) ?? []) await handler();
-  }
-
-  subscribe(topic: ChangeTopic, handler: () => void | Promise<void>): void {
+  add(topic: ChangeTopic, handler: () => void | Promise<void>): void {
     const list = this.handlers.get(topic) ?? [];
     list.push(handler);
     this.handlers.set(topic, list);
+  }
+
+  /** Runs the topic's handlers in order; `swallow` keeps going past a failing one. */
+  async run(topic: ChangeTopic, swallow = false): Promise<void> {
+    for (const handler of this.handlers.get(topic) ?? []) {
+      try {
+        await handler();
+      } catch (error) {
+        // A failed reload keeps the previous cache; the next change reloads again.
+        if (!swallow) throw error;
+      }
+    }
+  }
+
+  topics(): ChangeTopic[] {
+    return [...this.handlers.keys()];
+  }
+
+  clear(): void {
+    this.handlers.clear();
+  }
+}
+
+/** Delivers to this process's subscribers only. */
+export class LocalChangeBus implements ChangeBus {
+  private readonly handlers = new ChangeHandlers();
+
+  publish(topic: ChangeTopic): Promise<void> {
+    return this.handlers.run(topic);
+  }
+
+  subscribe(topic: ChangeTopic, handler: () => void | Promise<void>): void {
+    this.handlers.add(topic, handler);
   }
 
   async close(): Promise<void> {

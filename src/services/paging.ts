@@ -24,10 +24,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Parses `sort`: a JSON object whose values are 1 or -1. */
-export function parseSort(raw: string | undefined): Array<[string, SortDirection]> {
-  if (raw === undefined || raw === '') return [];
-  const error = () => failure(`Invalid sort parameter provided: ${JSON.stringify(raw)}`, 'error-invalid-sort');
+/** Parses a JSON-object query parameter; `error` for bad JSON or a non-object. */
+function parseJsonObject(raw: string, error: () => Error): Record<string, unknown> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
@@ -35,7 +33,14 @@ export function parseSort(raw: string | undefined): Array<[string, SortDirection
     throw error();
   }
   if (!isPlainObject(parsed)) throw error();
-  return Object.entries(parsed).map(([key, value]) => {
+  return parsed;
+}
+
+/** Parses `sort`: a JSON object whose values are 1 or -1. */
+export function parseSort(raw: string | undefined): Array<[string, SortDirection]> {
+  if (raw === undefined || raw === '') return [];
+  const error = () => failure(`Invalid sort parameter provided: ${JSON.stringify(raw)}`, 'error-invalid-sort');
+  return Object.entries(parseJsonObject(raw, error)).map(([key, value]) => {
     if (value !== 1 && value !== -1) throw error();
     return [key, value];
   });
@@ -45,13 +50,7 @@ export function parseSort(raw: string | undefined): Array<[string, SortDirection
 export function parseFields(raw: string | undefined): Record<string, 0 | 1> | null {
   if (raw === undefined || raw === '') return null;
   const error = () => failure(`Invalid fields parameter provided: ${JSON.stringify(raw)}`, 'error-invalid-fields');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw error();
-  }
-  if (!isPlainObject(parsed)) throw error();
+  const parsed = parseJsonObject(raw, error);
   for (const value of Object.values(parsed)) if (value !== 0 && value !== 1) throw error();
   return parsed as Record<string, 0 | 1>;
 }

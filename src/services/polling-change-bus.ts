@@ -1,4 +1,4 @@
-import type { ChangeBus, ChangeTopic } from '../lib/change-bus.js';
+import { ChangeHandlers, type ChangeBus, type ChangeTopic } from '../lib/change-bus.js';
 import type { Store } from '../store/store.js';
 
 const TOPICS: readonly ChangeTopic[] = ['settings', 'permissions'];
@@ -12,7 +12,7 @@ const counterName = (topic: ChangeTopic) => `change:${topic}`;
  * one poll interval.
  */
 export class PollingChangeBus implements ChangeBus {
-  private readonly handlers = new Map<ChangeTopic, Array<() => void | Promise<void>>>();
+  private readonly handlers = new ChangeHandlers();
   private seen: Record<string, number> = {};
   private timer: NodeJS.Timeout | null = null;
   private polling = false;
@@ -37,7 +37,7 @@ export class PollingChangeBus implements ChangeBus {
         const name = counterName(topic);
         if (now[name] !== this.seen[name]) {
           this.seen[name] = now[name]!;
-          for (const handler of this.handlers.get(topic) ?? []) await handler();
+          await this.handlers.run(topic, true);
         }
       }
     } catch {
@@ -50,13 +50,11 @@ export class PollingChangeBus implements ChangeBus {
   async publish(topic: ChangeTopic): Promise<void> {
     // Record this process's own bump so it does not reload what it just wrote.
     this.seen[counterName(topic)] = await this.store.meta.increment(counterName(topic));
-    for (const handler of this.handlers.get(topic) ?? []) await handler();
+    await this.handlers.run(topic);
   }
 
   subscribe(topic: ChangeTopic, handler: () => void | Promise<void>): void {
-    const list = this.handlers.get(topic) ?? [];
-    list.push(handler);
-    this.handlers.set(topic, list);
+    this.handlers.add(topic, handler);
   }
 
   async close(): Promise<void> {

