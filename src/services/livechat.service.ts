@@ -264,17 +264,12 @@ export class LivechatService {
     ) {
       throw bareFailure('message-length-exceeds-character-limit');
     }
-    const now = this.clock.now();
-    const message: MessageRecord = {
-      id: input._id ?? newId(),
-      rid: room.id,
-      t: null,
-      msg: input.msg,
-      ts: now,
-      updatedAt: now,
-      u: { id: visitor.id, username: visitor.username, name: visitor.name },
-      visitorToken: visitor.token,
-    };
+    const message = textMessage(
+      { ...input, rid: room.id },
+      { id: visitor.id, username: visitor.username, name: visitor.name },
+      visitor.token,
+      this.clock.now(),
+    );
     const stored = await insertOrDuplicate(this.store, message, { waitingResponse: true }, { requireOpen: true });
     return { message: messageWire(stored, true) };
   }
@@ -327,6 +322,16 @@ export class LivechatService {
  * in a room closed concurrently. A client-chosen `_id` already used →
  * `"Message id already exists [error-duplicate-message-id]"` (contract silent).
  */
+/** A plain text message (no system type) by `u`; `visitorToken` only for a visitor's own messages. */
+export function textMessage(
+  input: { rid: string; msg: string; _id?: string },
+  u: MessageRecord['u'],
+  visitorToken: string | null,
+  now: number,
+): MessageRecord {
+  return { id: input._id ?? newId(), rid: input.rid, t: null, msg: input.msg, ts: now, updatedAt: now, u, visitorToken };
+}
+
 export async function insertOrDuplicate(
   store: Store,
   message: MessageRecord,

@@ -1,10 +1,9 @@
 /** Sending messages as a logged-in user: `chat.sendMessage` (contract §8.8). */
-import { newId } from '../lib/ids.js';
 import type { Clock } from '../lib/time.js';
-import type { MessageRecord, Store, UserRecord } from '../store/store.js';
+import type { Store, UserRecord } from '../store/store.js';
 import type { Access } from './access.js';
 import { bareFailure, failure, forbidden } from './errors.js';
-import { insertOrDuplicate } from './livechat.service.js';
+import { insertOrDuplicate, textMessage } from './livechat.service.js';
 import { messageWire } from './livechat-wire.js';
 
 export class MessagesService {
@@ -31,17 +30,12 @@ export class MessagesService {
     } else if (!(await this.store.livechat.isSubscribed(room.id, caller.id))) {
       throw forbidden();
     }
-    const now = this.clock.now();
-    const message: MessageRecord = {
-      id: input._id ?? newId(),
-      rid: room.id,
-      t: null,
-      msg: input.msg,
-      ts: now,
-      updatedAt: now,
-      u: { id: caller.id, username: caller.username ?? '', name: caller.name },
-      visitorToken: null,
-    };
+    const message = textMessage(
+      { ...input, rid: room.id },
+      { id: caller.id, username: caller.username ?? '', name: caller.name },
+      null,
+      this.clock.now(),
+    );
     const stored = await insertOrDuplicate(this.store, message, livechat ? { waitingResponse: false } : {}, {
       requireOpen: livechat,
     });
