@@ -6,13 +6,14 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv, type ValidateFunction } from 'ajv';
 import Fastify, { type FastifyServerOptions } from 'fastify';
+import { createServer } from 'node:http';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { registerDocs } from './http/plugins/docs.js';
-import { handleError, registerErrorFunnel } from './http/plugins/errors.js';
+import { handleClientError, handleError, registerErrorFunnel } from './http/plugins/errors.js';
 import { registerMetrics } from './http/plugins/metrics.js';
-import { parseQueryString, registerWire, requestIdFrom } from './http/plugins/wire.js';
+import { bodyShapeError, parseQueryString, registerWire, requestIdFrom } from './http/plugins/wire.js';
 import { apiV1Groups, platformRoutes } from './http/routes/index.js';
 import { ErrorBody } from './http/schemas/common.js';
 import type { App } from './http/types.js';
@@ -42,16 +43,47 @@ export interface BuiltApp {
   generatedAdminPassword?: string;
 }
 
-/** Query-string values that are credentials never reach the logs. */
-export function redactUrl(url: string): string {
-  return url
-    .replace(/([?&](?:token|resume|pass|password|currentPassword)=)[^&]*/gi, '$1[redacted]')
-    .replace(/(\/livechat\/visitor\/)(?!department\.transfer)[^/?]+/, '$1[redacted]')
-    .replace(/(\/livechat\/agent\.info\/[^/?]+\/)[^/?]+/, '$1[redacted]');
+const CREDENTIAL_KEYS = new Set(['token', 'resume', 'pass', 'password', 'currentpassword']);
+
+function decodeLoosely(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
 }
 
 /**
- * Bodies are validated strictly (a string is not a boolean); query strings and
+ * Query-string values that are credentials never reach the logs. Keys are
+ * compared the way `qs` reads them (percent-decoded, `token[]`/`token[0]` are
+ * `token`), so `?%74oken=` or `?token[]=` cannot smuggle a visitor token past.
+ */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  const raw = q === -1 ? url : url.slice(0, q);
+  // Matched decoded (`/livechat/%76isitor/<token>` is the same route); logged as sent unless redacted.
+  const decoded = decodeLoosely(raw);
+  const redacted = decoded
+    .replace(/(\/livechat\/visitor\/)(?!department\.transfer(?:[/?]|$))[^?]+/i, '$1[redacted]')
+    .replace(/(\/livechat\/agent\.info\/[^/?]+\/)[^?]+/i, '$1[redacted]');
+  const path = redacted === decoded ? raw : redacted;
+  if (q === -1) return path;
+  const query = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const key = decodeLoosely(eq === -1 ? pair : pair.slice(0, eq));
+      const base = key.replace(/\[.*$/, '').trim().toLowerCase();
+      return eq !== -1 && CREDENTIAL_KEYS.has(base) ? `${pair.slice(0, eq)}=[redacted]` : pair;
+    })
+    .join('&');
+  return `${path}?${query}`;
+}
+
+/**
+ * Bodies are validated strictly (a string is not a boolean) and bounded in
+ * depth and array length (`bodyShapeError`); query strings and
  * path parameters are coerced the way Ajv's coerceTypes does (contract §1.2).
  *
  * Validators compile on a route's first request rather than at start-up:
@@ -66,6 +98,12 @@ function validatorCompilers() {
     const ajv = httpPart === 'body' ? bodyAjv : queryAjv;
     let compiled: ValidateFunction | undefined;
     const validate = (data: unknown) => {
+      // Bodies too deep or with too long arrays are refused before Ajv sees them.
+      const shape = httpPart === 'body' ? bodyShapeError(data) : null;
+      if (shape !== null) {
+        validate.errors = [{ instancePath: '', schemaPath: '#', keyword: 'bounds', params: {}, message: shape }];
+        return false;
+      }
       compiled ??= ajv.compile(schema);
       const ok = compiled(data);
       validate.errors = compiled.errors;
@@ -93,7 +131,8 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     logger:
       options.logger ?? {
         level: config.logLevel,
-        redact: ['req.headers["x-auth-token"]', 'req.headers.cookie', 'req.headers.authorization'],
+        // err.rawPacket: the raw request bytes (headers with tokens) on node's client errors.
+        redact: ['req.headers["x-auth-token"]', 'req.headers.cookie', 'req.headers.authorization', 'err.rawPacket'],
         serializers: {
           req: (req) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
         },
@@ -105,8 +144,22 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
       typeof config.trustProxy === 'number'
         ? ((hops: number) => (_address: string, index: number) => index < hops)(config.trustProxy)
         : config.trustProxy,
-    requestTimeout: 30_000,
+    // Slow clients (headers or body trickled) are cut off by node's timeouts. node checks
+    // them every `connectionsCheckingInterval` (30 s by default), only settable at creation.
+    serverFactory: (handler) => {
+      const server = createServer(
+        {
+          requestTimeout: config.requestTimeoutMs,
+          headersTimeout: config.headersTimeoutMs,
+          connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(config.headersTimeoutMs / 4))),
+        },
+        handler,
+      );
+      server.keepAliveTimeout = config.keepAliveTimeoutMs;
+      return server;
+    },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500, querystringParser: parseQueryString },
+    clientErrorHandler: handleClientError,
     // Router-level failures (bad URL encoding, over-long parameters) go through the same funnel.
     frameworkErrors: (error, request, reply) => handleError(error, request, reply, config.bodyLimitBytes),
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -25,6 +25,15 @@ export interface Config {
   workers: number;
   /** Request bodies above this are refused with 413 (contract §1.1: 1 MiB). */
   bodyLimitBytes: number;
+  /**
+   * Slow-client protection (node's http server): `REQUEST_TIMEOUT_MS` bounds
+   * receiving a whole request (headers and body), `HEADERS_TIMEOUT_MS` its
+   * headers, `KEEP_ALIVE_TIMEOUT_MS` an idle keep-alive connection. A client
+   * that trickles is answered 408 and disconnected.
+   */
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
   /** `OVERWRITE_SETTING_<id>` values, parsed to each setting's type. */
   settingOverrides: Partial<Record<SettingId, unknown>>;
 }
@@ -43,6 +52,20 @@ function parseTrustProxy(raw: string | undefined): boolean | number | string {
   if (raw === undefined || raw === '' || raw === 'false') return false;
   if (raw === 'true') return true;
   return /^\d+$/.test(raw) ? Number(raw) : raw;
+}
+
+function timeoutsFrom(env: NodeJS.ProcessEnv): Pick<Config, 'requestTimeoutMs' | 'headersTimeoutMs' | 'keepAliveTimeoutMs'> {
+  const requestTimeoutMs = intFrom(env, 'REQUEST_TIMEOUT_MS', 30_000);
+  const headersTimeoutMs = intFrom(env, 'HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs || 10_000));
+  const keepAliveTimeoutMs = intFrom(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000);
+  if (requestTimeoutMs === 0 || headersTimeoutMs === 0 || keepAliveTimeoutMs === 0) {
+    throw new Error('REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS and KEEP_ALIVE_TIMEOUT_MS must be positive');
+  }
+  // node refuses a headers timeout longer than the request timeout.
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new Error(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  }
+  return { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs };
 }
 
 /** Reads the configuration; throws with a clear message on a malformed value. */
@@ -70,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     workers: Math.max(1, intFrom(env, 'WORKERS', 1)),
     bodyLimitBytes: 1024 * 1024,
+    ...timeoutsFrom(env),
     settingOverrides,
   };
 }

@@ -18,6 +18,7 @@ import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
 import { buildApp } from './app.js';
 import { loadConfig, type Config } from './config.js';
 import { LocalChangeBus, type ChangeBus } from './lib/change-bus.js';
+import { drainPasswordWork } from './services/passwords.js';
 import { PollingChangeBus } from './services/polling-change-bus.js';
 import type { CounterStore } from './services/rate-limits.js';
 import { openStore } from './store/index.js';
@@ -52,6 +53,8 @@ async function runServer(config: Config, clustered: boolean): Promise<void> {
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down');
+    // Requests waiting for a bcrypt slot get 503 now; the rest of the in-flight requests finish.
+    drainPasswordWork();
     await app.close();
     await bus.close();
     await store.close();

@@ -2,7 +2,7 @@
  * `GET directory` (contract §7.8): search users or channels.
  */
 import { iso } from '../lib/time.js';
-import type { ChannelSortKey, DirectoryUser, RoomRecord, Store, UserRecord, UserSearchField, UserSortKey } from '../store/store.js';
+import type { ChannelSortKey, DirectoryUser, RoomRecord, RoomType, Store, StoredLastMessage, UserRecord, UserSearchField, UserSortKey } from '../store/store.js';
 import type { Access } from './access.js';
 import { bareFailure, failure } from './errors.js';
 import { parsePaging, project, type PagingQuery } from './paging.js';
@@ -29,7 +29,7 @@ export interface DirectoryUserEntry {
 
 export interface DirectoryChannelEntry {
   _id: string;
-  t: string;
+  t: RoomType;
   name?: string;
   fname?: string;
   ts: string;
@@ -39,7 +39,7 @@ export interface DirectoryChannelEntry {
   default: boolean;
   featured?: true;
   archived: boolean;
-  lastMessage?: Record<string, unknown>;
+  lastMessage?: StoredLastMessage;
   usernames: string[];
 }
 

@@ -6,7 +6,7 @@
  */
 import { newId } from '../lib/ids.js';
 import type { Clock } from '../lib/time.js';
-import type { LivechatCloser, LivechatRoom, MessageRecord, Store, VisitorRecord } from '../store/store.js';
+import type { LivechatCloser, LivechatRoom, MessageRecord, Store, SystemMessageType, VisitorRecord } from '../store/store.js';
 import { bareFailure, failure } from './errors.js';
 import type { SettingsService } from './settings.service.js';
 
@@ -23,7 +23,7 @@ export class LivechatRouting {
     private readonly clock: Clock,
   ) {}
 
-  private systemMessage(rid: string, t: string, msg: string, by: Actor, now: number): MessageRecord {
+  private systemMessage(rid: string, t: SystemMessageType, msg: string, by: Actor, now: number): MessageRecord {
     return { id: newId(), rid, t, msg, ts: now, updatedAt: now, u: { id: by.id, username: by.username, name: by.name }, visitorToken: null };
   }
 

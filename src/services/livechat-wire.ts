@@ -68,7 +68,15 @@ function transferWire(e: TransferEntry) {
  * The livechat room. `withToken` (responses to the visitor only) includes
  * `v.token`; for agents and other users it is left out.
  */
-export function livechatRoomWire(r: LivechatRoom, withToken: boolean) {
+export function livechatRoomWire(r: LivechatRoom, withToken: true): RoomWire & { v: { token: string } };
+export function livechatRoomWire(r: LivechatRoom, withToken: false): RoomWire;
+export function livechatRoomWire(r: LivechatRoom, withToken: boolean): RoomWire {
+  return roomWire(r, withToken);
+}
+
+type RoomWire = ReturnType<typeof roomWire>;
+
+function roomWire(r: LivechatRoom, withToken: boolean) {
   return {
     _id: r.id,
     msgs: r.msgs,

@@ -5,7 +5,7 @@
 import { newId } from '../lib/ids.js';
 import { iso, parseTimestamp, type Clock, type Millis } from '../lib/time.js';
 import { ConflictError } from '../store/errors.js';
-import type { RoomRecord, Store, SubscriptionRecord, UserRecord } from '../store/store.js';
+import type { RoomRecord, RoomType, Store, StoredLastMessage, SubscriptionRecord, UserRecord } from '../store/store.js';
 import type { Access } from './access.js';
 import { bareFailure, failure, forbidden } from './errors.js';
 import type { SettingsService } from './settings.service.js';
@@ -13,7 +13,7 @@ import type { SettingsService } from './settings.service.js';
 /** A room as responses show it (§7.1). Never `joinCode`, never the visitor's token. */
 export interface RoomView {
   _id: string;
-  t: string;
+  t: RoomType;
   name?: string;
   fname?: string;
   u?: { _id: string; username: string };
@@ -27,7 +27,7 @@ export interface RoomView {
   usersCount: number;
   msgs: number;
   lm?: string;
-  lastMessage?: Record<string, unknown>;
+  lastMessage?: StoredLastMessage;
   archived?: boolean;
   featured?: true;
   // livechat (t = 'l'), §7.7 / §8.8: `v` without the visitor's token

@@ -4,7 +4,7 @@
  * hash, token hashes) can leave the server even if it were added here by mistake.
  */
 import { iso } from '../lib/time.js';
-import type { UserRecord } from '../store/store.js';
+import type { UserRecord, UserStatus } from '../store/store.js';
 
 export interface UserView {
   _id: string;
@@ -14,7 +14,7 @@ export interface UserView {
   name?: string;
   emails?: Array<{ address: string; verified: boolean }>;
   type: string;
-  status: string;
+  status: UserStatus;
   statusConnection?: string;
   statusText?: string;
   active: boolean;
@@ -31,7 +31,15 @@ export interface UserView {
   statusLivechat?: string;
 }
 
-export interface MeView extends UserView {
+/** A user shown in full: `roles` always there (§6.1). */
+export interface FullUserView extends UserView {
+  roles: string[];
+  emails: Array<{ address: string; verified: boolean }>;
+  settings: { profile: Record<string, unknown>; preferences: Record<string, unknown> };
+  services: { password: { exists: boolean } };
+}
+
+export interface MeView extends FullUserView {
   email?: string;
   isOAuthUser: false;
 }
@@ -62,7 +70,7 @@ export function publicUserView(user: UserRecord, siteUrl: string): UserView {
 }
 
 /** The full view: self, `view-full-other-user-info`, users.create, updateOwnBasicInfo. */
-export function fullUserView(user: UserRecord, siteUrl: string): UserView {
+export function fullUserView(user: UserRecord, siteUrl: string): FullUserView {
   return {
     ...publicUserView(user, siteUrl),
     emails: user.email ? [{ address: user.email.address, verified: user.email.verified }] : [],

@@ -16,7 +16,7 @@ import {
   normalizeEmail,
   RESERVED_USERNAMES,
 } from './user-rules.js';
-import { fullUserView, publicUserView, type UserView } from './user-view.js';
+import { fullUserView, publicUserView, type FullUserView, type UserView } from './user-view.js';
 
 export interface CreateUserInput {
   email: string;
@@ -102,7 +102,7 @@ export class UsersService {
   ) {}
 
   /** POST users.create (permission `create-user`, checked by the route). */
-  async create(input: CreateUserInput): Promise<UserView> {
+  async create(input: CreateUserInput): Promise<FullUserView> {
     const roles = input.roles ?? ['user'];
     if (roles.some((r) => !(ROLES as readonly string[]).includes(r))) {
       throw failure('The field Roles consist invalid role id', 'error-action-not-allowed');
@@ -261,7 +261,7 @@ export class UsersService {
    * fields on every save), and rule 5 asks for the password only when the email
    * actually changes or a new password is given.
    */
-  async updateOwnBasicInfo(caller: Caller, input: BasicInfoInput, twoFactor: TwoFactorHeaders): Promise<UserView> {
+  async updateOwnBasicInfo(caller: Caller, input: BasicInfoInput, twoFactor: TwoFactorHeaders): Promise<FullUserView> {
     const { settings } = this;
     const user = caller.user;
     const data = input.data;

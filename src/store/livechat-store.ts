@@ -39,12 +39,15 @@ export interface VisitorPatch {
   livechatData?: Record<string, string>;
 }
 
+/** The system messages' types (contract §8.8). */
+export type SystemMessageType = 'livechat-started' | 'livechat-close' | 'livechat_transfer_history';
+
 /** A stored message (any room type); `visitorToken` is set on a visitor's own messages only. */
 export interface MessageRecord {
   id: string;
   rid: string;
-  /** System message type (`livechat-started`, `livechat-close`, …), or null for a plain message. */
-  t: string | null;
+  /** System message type, or null for a plain message. */
+  t: SystemMessageType | null;
   msg: string;
   ts: Millis;
   updatedAt: Millis;

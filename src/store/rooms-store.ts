@@ -20,6 +20,19 @@ export interface NewRoom {
   dmKey?: string | null;
 }
 
+/**
+ * `rooms.last_message`: the message in its wire shape (`_id`, ISO `ts`, `u._id`,
+ * never a visitor token), the same for every room type, so any reader can return it as is.
+ */
+export interface StoredLastMessage {
+  _id: string;
+  rid: string;
+  msg: string;
+  ts: string;
+  _updatedAt: string;
+  u: { _id: string; username: string; name?: string };
+}
+
 export interface RoomRecord {
   id: string;
   t: RoomType;
@@ -38,8 +51,8 @@ export interface RoomRecord {
   usersCount: number;
   msgs: number;
   lm: Millis | null;
-  /** The last message as stored (JSON), or null. */
-  lastMessage: Record<string, unknown> | null;
+  /** The last message as stored (JSON, its wire shape), or null. */
+  lastMessage: StoredLastMessage | null;
   /** Livechat fields (contract §8.1): present only on rooms with `t: 'l'`. */
   livechat?: LivechatRoomFields;
 }

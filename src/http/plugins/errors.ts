@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import {
@@ -99,4 +101,30 @@ export function registerErrorFunnel(app: App, bodyLimitBytes: number): void {
     const other = ALL.some((m) => m !== request.method && mirror.find(m, path) !== null);
     return sendError(reply, endpointNotFound(other ? 405 : 404));
   });
+}
+
+const CLIENT_ERRORS: Record<string, [number, string, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'The request took too long to arrive [error-request-timeout]'],
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'The request headers are too large [error-headers-too-large]'],
+};
+
+/**
+ * Fastify's `clientErrorHandler`: errors node raises before there is a request
+ * (slow client cut off by a timeout, malformed or oversized headers). Answers in
+ * the contract envelope with the wire headers, then closes the connection.
+ * Logs only the error code: node's error carries `rawPacket`, the raw request
+ * bytes — headers with X-Auth-Token included — which must not reach the log.
+ */
+export function handleClientError(this: { log: { trace: (obj: object, msg: string) => void } }, error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, label, text] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request', 'The request is malformed [error-bad-request]'];
+  this.log.trace({ code: error.code }, 'client error');
+  if (socket.writable) {
+    const body = JSON.stringify({ success: false, error: text, errorType: /\[([^\]]+)\]$/.exec(text)![1] });
+    socket.write(
+      `HTTP/1.1 ${status} ${label}\r\nContent-Type: application/json\r\nCache-Control: no-store\r\nPragma: no-cache\r\n` +
+        `X-Request-Id: ${randomUUID()}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }

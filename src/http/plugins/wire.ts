@@ -21,6 +21,28 @@ export function parseQueryString(text: string): Record<string, unknown> {
   return qs.parse(text, { depth: 5, arrayLimit: 100, parameterLimit: 1000 });
 }
 
+/** Bounds on a request body's shape: no endpoint takes more (contract §1.1, Parley rule). */
+export const MAX_BODY_DEPTH = 32;
+export const MAX_BODY_ARRAY_ITEMS = 1000;
+
+/**
+ * Walks a parsed body (iteratively: a 100k-level nesting must not overflow the
+ * stack here, nor later in JSON.stringify or the validator) and returns the
+ * validator-style message for the first bound it breaks, or null.
+ */
+export function bodyShapeError(value: unknown): string | null {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth >= MAX_BODY_DEPTH) return `must NOT be nested deeper than ${MAX_BODY_DEPTH} levels`;
+    const items = Array.isArray(node) ? node : Object.values(node);
+    if (Array.isArray(node) && node.length > MAX_BODY_ARRAY_ITEMS) return `must NOT have more than ${MAX_BODY_ARRAY_ITEMS} items`;
+    for (const item of items) stack.push([item, depth + 1]);
+  }
+  return null;
+}
+
 /** JSON body text → value. Empty (or all-whitespace) is `{}`; prototype keys are dropped. */
 function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return {};
@@ -54,8 +76,16 @@ export function registerWire(app: App): void {
   // body is {}, and a body that is not JSON is the invalid-body error.
   app.addContentTypeParser('*', { parseAs: 'string' }, asJson);
 
+  // Once the app is closing, every response closes its connection: node's server.close() only
+  // closes the connections idle at that moment, and a keep-alive connection whose request was in
+  // flight would otherwise stay open (holding the shutdown) until the client or keepAliveTimeout ends it.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);
+    if (closing) reply.header('connection', 'close');
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('application/json')) {
       reply.header('content-type', 'application/json');

@@ -9,6 +9,13 @@ const Password = Type.Union([
   Type.Object({ digest: Type.String(), algorithm: Type.String() }),
 ]);
 
+/** 200 bodies, exported for the client-compatibility type test (test/compat/rest-typings.test.ts). */
+export const LoginResponse = Success({
+  status: Type.Literal('success'),
+  data: Type.Object({ userId: Type.String(), authToken: Type.String(), me: MeObject }),
+});
+export const MeResponse = Type.Composite([MeObject, Type.Object({ success: Type.Literal(true) })]);
+
 /** Contract §5: login, logout, me. */
 export const accountsRoutes: RouteGroup = (app, { accounts }) => {
   app.post(
@@ -25,10 +32,7 @@ export const accountsRoutes: RouteGroup = (app, { accounts }) => {
           resume: Type.Optional(Type.String()),
         }),
         response: {
-          200: Success({
-            status: Type.Literal('success'),
-            data: Type.Object({ userId: Type.String(), authToken: Type.String(), me: MeObject }),
-          }),
+          200: LoginResponse,
           ...errorResponses(400, 401, 429),
         },
       },
@@ -65,7 +69,7 @@ export const accountsRoutes: RouteGroup = (app, { accounts }) => {
       schema: {
         tags: ['accounts'],
         summary: 'The caller',
-        response: { 200: Type.Composite([MeObject, Type.Object({ success: Type.Literal(true) })]), ...errorResponses(401) },
+        response: { 200: MeResponse, ...errorResponses(401) },
       },
       config: { auth: 'required' },
     },

@@ -4,6 +4,13 @@ import { errorResponses, Success } from '../schemas/common.js';
 import { DirectoryEntry, DirectoryQuery } from '../schemas/rooms.js';
 import type { RouteGroup } from '../types.js';
 
+export const DirectoryResponse = Success({
+  result: Type.Array(DirectoryEntry),
+  count: Type.Integer(),
+  offset: Type.Integer(),
+  total: Type.Integer(),
+});
+
 /** Contract §7.8: GET directory. */
 export const directoryRoutes: RouteGroup = (app, { directory }) => {
   app.get(
@@ -14,12 +21,7 @@ export const directoryRoutes: RouteGroup = (app, { directory }) => {
         summary: 'Search users or channels (literal, case-insensitive substring)',
         querystring: DirectoryQuery,
         response: {
-          200: Success({
-            result: Type.Array(DirectoryEntry),
-            count: Type.Integer(),
-            offset: Type.Integer(),
-            total: Type.Integer(),
-          }),
+          200: DirectoryResponse,
           ...errorResponses(400, 401),
         },
       },

@@ -24,6 +24,41 @@ export function isWidgetRequest(cookieHeader: string | undefined): boolean {
 const tags = ['livechat'];
 const RidToken = { rid: Str(), token: Str() };
 
+/** 200 bodies, exported for the client-compatibility type test (test/compat/rest-typings.test.ts). */
+export const VisitorResponse = Success({ visitor: Visitor });
+export const LivechatRoomResponse = Success({ room: VisitorRoom, newRoom: Type.Boolean() });
+export const RoomCloseResponse = Success({ rid: Type.String(), comment: Type.String() });
+export const RoomTransferResponse = Success({
+  room: Type.Object({
+    _id: Type.String(),
+    servedBy: Type.Optional(Type.Object({ _id: Type.String(), username: Type.String(), ts: Type.String() })),
+    open: Type.Optional(Type.Boolean()),
+    departmentId: Type.Optional(Type.String()),
+  }),
+});
+export const RoomSurveyResponse = Success({ rid: Type.String(), data: Type.Record(Type.String(), Type.String()) });
+export const LivechatMessageResponse = Success({ message: VisitorMessage });
+export const MessagesHistoryResponse = Success({ messages: Type.Array(VisitorMessage) });
+export const AgentInfoResponse = Success({ agent: AgentSummary });
+export const LivechatConfigResponse = Success({
+  config: Type.Object({
+    enabled: Type.Boolean(),
+    online: Type.Boolean(),
+    settings: Type.Object({
+      registrationForm: Type.Boolean(),
+      nameFieldRegistrationForm: Type.Boolean(),
+      emailFieldRegistrationForm: Type.Boolean(),
+      allowSwitchingDepartments: Type.Boolean(),
+      showConnecting: Type.Boolean(),
+    }),
+    departments: Type.Array(Type.Pick(Department, ['_id', 'name', 'showOnRegistration'])),
+    survey: Type.Object({ items: Type.Array(Type.String()), values: Type.Array(Type.String()) }),
+    guest: Type.Optional(Visitor),
+    room: Type.Optional(VisitorRoom),
+    agent: Type.Optional(AgentSummary),
+  }),
+});
+
 /** Contract §8.2–8.8, §8.10: the anonymous visitor's endpoints (no auth; the token is the credential). */
 export const livechatRoutes: RouteGroup = (app, { livechat }) => {
   app.post(
@@ -45,7 +80,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
             ),
           }),
         }),
-        response: { 200: Success({ visitor: Visitor }), ...errorResponses(400, 429) },
+        response: { 200: VisitorResponse, ...errorResponses(400, 429) },
       },
       config: { rateLimit: 'livechatVisitor' },
     },
@@ -59,7 +94,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
         tags,
         summary: 'The visitor of a token',
         params: Type.Object({ token: Str() }),
-        response: { 200: Success({ visitor: Visitor }), ...errorResponses(400) },
+        response: { 200: VisitorResponse, ...errorResponses(400) },
       },
     },
     async (request) => ({ ...(await livechat.getVisitor(request.params.token)), success: true as const }),
@@ -89,7 +124,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
           rid: Type.Optional(Str()),
           agentId: Type.Optional(Str()),
         }),
-        response: { 200: Success({ room: VisitorRoom, newRoom: Type.Boolean() }), ...errorResponses(400, 429) },
+        response: { 200: LivechatRoomResponse, ...errorResponses(400, 429) },
       },
     },
     async (request) => ({
@@ -109,7 +144,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
         tags,
         summary: 'Close the room (visitor)',
         body: Type.Object(RidToken),
-        response: { 200: Success({ rid: Type.String(), comment: Type.String() }), ...errorResponses(400) },
+        response: { 200: RoomCloseResponse, ...errorResponses(400) },
       },
     },
     async (request) => ({
@@ -126,17 +161,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
         tags,
         summary: 'Transfer the room to another department (deprecated form)',
         body: TransferBody,
-        response: {
-          200: Success({
-            room: Type.Object({
-              _id: Type.String(),
-              servedBy: Type.Optional(Type.Object({ _id: Type.String(), username: Type.String(), ts: Type.String() })),
-              open: Type.Optional(Type.Boolean()),
-              departmentId: Type.Optional(Type.String()),
-            }),
-          }),
-          ...errorResponses(400),
-        },
+        response: { 200: RoomTransferResponse, ...errorResponses(400) },
       },
     },
     async (request) => {
@@ -174,10 +199,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
             minItems: 1,
           }),
         }),
-        response: {
-          200: Success({ rid: Type.String(), data: Type.Record(Type.String(), Type.String()) }),
-          ...errorResponses(400),
-        },
+        response: { 200: RoomSurveyResponse, ...errorResponses(400) },
       },
     },
     async (request) => {
@@ -193,7 +215,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
         tags,
         summary: 'Send a message as the visitor',
         body: Type.Object({ ...RidToken, msg: Str({ minLength: 1 }), _id: Type.Optional(Str({ minLength: 1 })) }),
-        response: { 200: Success({ message: VisitorMessage }), ...errorResponses(400) },
+        response: { 200: LivechatMessageResponse, ...errorResponses(400) },
       },
     },
     async (request) => ({ ...(await livechat.sendVisitorMessage(request.body)), success: true as const }),
@@ -211,7 +233,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
           offset: Type.Optional(Type.Integer({ minimum: 0 })),
         }),
-        response: { 200: Success({ messages: Type.Array(VisitorMessage) }), ...errorResponses(400) },
+        response: { 200: MessagesHistoryResponse, ...errorResponses(400) },
       },
     },
     async (request) => {
@@ -227,7 +249,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
         tags,
         summary: 'The agent serving the room',
         params: Type.Object({ rid: Str(), token: Str() }),
-        response: { 200: Success({ agent: AgentSummary }), ...errorResponses(400) },
+        response: { 200: AgentInfoResponse, ...errorResponses(400) },
       },
     },
     async (request) => ({
@@ -243,26 +265,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
         tags,
         summary: 'Widget configuration',
         querystring: Type.Object({ token: Type.Optional(Str()), department: Type.Optional(Str()) }),
-        response: {
-          200: Success({
-            config: Type.Object({
-              enabled: Type.Boolean(),
-              online: Type.Boolean(),
-              settings: Type.Object({
-                registrationForm: Type.Boolean(),
-                nameFieldRegistrationForm: Type.Boolean(),
-                emailFieldRegistrationForm: Type.Boolean(),
-                allowSwitchingDepartments: Type.Boolean(),
-                showConnecting: Type.Boolean(),
-              }),
-              departments: Type.Array(Type.Pick(Department, ['_id', 'name', 'showOnRegistration'])),
-              survey: Type.Object({ items: Type.Array(Type.String()), values: Type.Array(Type.String()) }),
-              guest: Type.Optional(Visitor),
-              room: Type.Optional(VisitorRoom),
-              agent: Type.Optional(AgentSummary),
-            }),
-          }),
-        },
+        response: { 200: LivechatConfigResponse },
       },
     },
     async (request) => ({

@@ -13,6 +13,7 @@ import {
 import type { RouteGroup } from '../types.js';
 
 const ChannelResult = Success({ channel: RoomObject });
+export const RoomsGetResponse = Success(RoomsGetResult);
 
 /** Contract §7.2–7.7: channels.*, groups.create, im.create, subscriptions.getOne, rooms.get. */
 export const roomsRoutes: RouteGroup = (app, { rooms }) => {
@@ -144,7 +145,7 @@ export const roomsRoutes: RouteGroup = (app, { rooms }) => {
           'Sync rule: pass as updatedSince a time no later than the start of the previous rooms.get by the server clock ' +
           '(e.g. that time minus 1 ms); overlapping windows only repeat entries. Apply remove, then update.',
         querystring: Type.Object({ updatedSince: Type.Optional(Type.String()) }),
-        response: { 200: Success(RoomsGetResult), ...errorResponses(400, 401) },
+        response: { 200: RoomsGetResponse, ...errorResponses(400, 401) },
       },
       config: { auth: 'required' },
     },

@@ -1,10 +1,19 @@
 import { Type } from '@sinclair/typebox';
 import { callerOf } from '../plugins/auth.js';
 import { errorResponses, Success } from '../schemas/common.js';
-import { BasicInfoBody, CreateUserBody, PreferencesData, RegisterBody, UserObject, UserStatus } from '../schemas/users.js';
+import { BasicInfoBody, CreateUserBody, FullUserObject, PreferencesData, RegisterBody, UserObject, UserStatus } from '../schemas/users.js';
 import type { App, RouteGroup } from '../types.js';
 
+/** users.info's 200 body (others see only public fields). */
 const UserResult = Success({ user: UserObject });
+/** users.create and users.updateOwnBasicInfo's 200 body: the user in full. */
+export const FullUserResult = Success({ user: FullUserObject });
+export const SetPreferencesResponse = Success({
+  user: Type.Object({
+    _id: Type.String(),
+    settings: Type.Object({ preferences: Type.Record(Type.String(), Type.Unknown()) }),
+  }),
+});
 
 /** Contract §6: users.* */
 export const usersRoutes: RouteGroup = (app, { users }) => {
@@ -15,7 +24,7 @@ export const usersRoutes: RouteGroup = (app, { users }) => {
         tags: ['users'],
         summary: 'Create a user (create-user)',
         body: CreateUserBody,
-        response: { 200: UserResult, ...errorResponses(400, 401, 403) },
+        response: { 200: FullUserResult, ...errorResponses(400, 401, 403) },
       },
       config: { permissions: ['create-user'] },
     },
@@ -124,15 +133,7 @@ export const usersRoutes: RouteGroup = (app, { users }) => {
         tags: ['users'],
         summary: 'Merge preferences (null removes a key)',
         body: Type.Object({ userId: Type.Optional(Type.String()), data: PreferencesData }),
-        response: {
-          200: Success({
-            user: Type.Object({
-              _id: Type.String(),
-              settings: Type.Object({ preferences: Type.Record(Type.String(), Type.Unknown()) }),
-            }),
-          }),
-          ...errorResponses(400, 401),
-        },
+        response: { 200: SetPreferencesResponse, ...errorResponses(400, 401) },
       },
       config: { auth: 'required' },
     },
@@ -149,7 +150,7 @@ function registerUpdateOwnBasicInfo(app: App, users: Parameters<RouteGroup>[1]['
         summary: deprecated ? 'Alias of users.updateOwnBasicInfo' : 'Update own profile (all or nothing)',
         deprecated,
         body: BasicInfoBody,
-        response: { 200: UserResult, ...errorResponses(400, 401) },
+        response: { 200: FullUserResult, ...errorResponses(400, 401) },
       },
       config: { auth: 'required' },
     },

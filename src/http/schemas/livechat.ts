@@ -3,8 +3,8 @@
  * fields: this is what keeps the visitor token out of agent responses
  * (`AgentRoom` has no `v.token`, `Message` has `token` only in `VisitorMessage`).
  */
-import { Type, type StringOptions } from '@sinclair/typebox';
-import { Timestamp } from './common.js';
+import { Type, type StringOptions, type TSchema } from '@sinclair/typebox';
+import { StringEnum, Timestamp } from './common.js';
 
 const Opt = Type.Optional;
 
@@ -17,6 +17,8 @@ export function Str(options: StringOptions = {}) {
   return Type.String({ pattern: '^[^\\u0000]*$', ...options });
 }
 
+const VisitorStatus = StringEnum(['online', 'offline']);
+
 export const Visitor = Type.Object({
   _id: Type.String(),
   token: Type.String(),
@@ -25,7 +27,7 @@ export const Visitor = Type.Object({
   visitorEmails: Opt(Type.Array(Type.Object({ address: Type.String() }))),
   phone: Opt(Type.Array(Type.Object({ phoneNumber: Type.String() }))),
   department: Opt(Type.String()),
-  status: Type.String(),
+  status: VisitorStatus,
   ts: Timestamp,
   _updatedAt: Timestamp,
   livechatData: Type.Record(Type.String(), Type.String()),
@@ -34,7 +36,8 @@ export const Visitor = Type.Object({
 const messageFields = {
   _id: Type.String(),
   rid: Type.String(),
-  t: Opt(Type.String()),
+  /** System messages only (§8.8). */
+  t: Opt(StringEnum(['livechat-started', 'livechat-close', 'livechat_transfer_history'])),
   msg: Type.String(),
   ts: Timestamp,
   _updatedAt: Timestamp,
@@ -57,7 +60,7 @@ const TransferEntry = Type.Object({
 
 const ServedBy = Type.Object({ _id: Type.String(), username: Type.String(), ts: Timestamp });
 
-function roomSchema(withToken: boolean) {
+function roomSchema<V extends TSchema>(v: V) {
   return Type.Object({
     _id: Type.String(),
     msgs: Type.Integer(),
@@ -66,9 +69,7 @@ function roomSchema(withToken: boolean) {
     fname: Opt(Type.String()),
     t: Type.Literal('l'),
     ts: Timestamp,
-    v: withToken
-      ? Type.Object({ _id: Type.String(), username: Type.String(), token: Opt(Type.String()), status: Type.String() })
-      : Type.Object({ _id: Type.String(), username: Type.String(), status: Type.String() }),
+    v,
     servedBy: Opt(ServedBy),
     cl: Type.Boolean(),
     open: Opt(Type.Boolean()),
@@ -76,9 +77,9 @@ function roomSchema(withToken: boolean) {
     jitsiTimeout: Opt(Timestamp),
     _updatedAt: Timestamp,
     departmentId: Opt(Type.String()),
-    source: Type.Object({ type: Type.String() }),
+    source: Type.Object({ type: StringEnum(['widget', 'api']) }),
     closedAt: Opt(Timestamp),
-    closer: Opt(Type.String()),
+    closer: Opt(StringEnum(['visitor', 'user'])),
     closedBy: Opt(Type.Object({ _id: Type.String(), username: Type.String() })),
     surveyFeedback: Opt(Type.Record(Type.String(), Type.String())),
     lastMessage: Opt(Message),
@@ -87,9 +88,11 @@ function roomSchema(withToken: boolean) {
 }
 
 /** The seed's room shape, for the visitor's own `livechat/*` calls (with `v.token`). */
-export const VisitorRoom = roomSchema(true);
+export const VisitorRoom = roomSchema(
+  Type.Object({ _id: Type.String(), username: Type.String(), token: Type.String(), status: VisitorStatus }),
+);
 /** A livechat room for agents and other users: `v` without `token`. */
-export const AgentRoom = roomSchema(false);
+export const AgentRoom = roomSchema(Type.Object({ _id: Type.String(), username: Type.String(), status: VisitorStatus }));
 
 export const Inquiry = Type.Object({
   _id: Type.String(),

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { PagingQuery, Timestamp } from './common.js';
+import { PagingQuery, StringEnum, Timestamp } from './common.js';
+import { Message } from './livechat.js';
 
 const Str = Type.String();
 const Opt = Type.Optional;
@@ -12,23 +13,23 @@ const Int = Type.Integer();
  */
 export const RoomObject = Type.Object({
   _id: Str,
-  t: Str,
+  t: StringEnum(['c', 'p', 'd', 'l']),
   name: Opt(Str),
   fname: Opt(Str),
   u: Opt(Type.Object({ _id: Str, username: Str })),
-  ts: Opt(Timestamp),
+  ts: Timestamp,
   _updatedAt: Timestamp,
   default: Opt(Bool),
   ro: Opt(Bool),
   customFields: Opt(Type.Record(Str, Type.Unknown())),
   topic: Opt(Str),
   description: Opt(Str),
-  usersCount: Opt(Int),
-  msgs: Opt(Int),
+  usersCount: Int,
+  msgs: Int,
   lm: Opt(Timestamp),
-  lastMessage: Opt(Type.Record(Str, Type.Unknown())),
+  lastMessage: Opt(Message),
   archived: Opt(Bool),
-  featured: Opt(Bool),
+  featured: Opt(Type.Literal(true)),
   open: Opt(Bool),
   v: Opt(Type.Object({ _id: Str, username: Str, status: Str })),
   servedBy: Opt(Type.Object({ _id: Str, username: Str, ts: Opt(Timestamp) })),
@@ -90,16 +91,16 @@ export const DirectoryEntry = Type.Object({
   avatarETag: Opt(Str),
   emails: Opt(Type.Array(Type.Object({ address: Str, verified: Bool }))),
   // channels
-  t: Opt(Str),
+  t: Opt(StringEnum(['c', 'p', 'd', 'l'])),
   fname: Opt(Str),
   ts: Opt(Timestamp),
   usersCount: Opt(Int),
   topic: Opt(Str),
   description: Opt(Str),
   default: Opt(Bool),
-  featured: Opt(Bool),
+  featured: Opt(Type.Literal(true)),
   archived: Opt(Bool),
-  lastMessage: Opt(Type.Record(Str, Type.Unknown())),
+  lastMessage: Opt(Message),
   usernames: Opt(Type.Array(Str)),
 });
 

@@ -4,47 +4,61 @@ import { StringEnum, Timestamp } from './common.js';
 const Str = Type.String();
 const Opt = Type.Optional;
 
+export const UserStatus = StringEnum(['online', 'away', 'busy', 'offline']);
+
+const Emails = Type.Array(Type.Object({ address: Str, verified: Type.Boolean() }));
+const UserSettings = Type.Object({
+  profile: Type.Record(Str, Type.Unknown()),
+  preferences: Type.Record(Str, Type.Unknown()),
+});
+const UserServices = Type.Object({ password: Type.Object({ exists: Type.Boolean() }) });
+
 /**
  * The user object of contract §6.1 — the only user shape any response
  * serializes. No password, token or verification fields exist here, so
  * none can leave the server.
  */
-export const UserObject = Type.Object(
-  {
-    _id: Str,
-    createdAt: Timestamp,
-    _updatedAt: Timestamp,
-    username: Opt(Str),
-    name: Opt(Str),
-    emails: Opt(Type.Array(Type.Object({ address: Str, verified: Type.Boolean() }))),
-    type: Str,
-    status: Str,
-    statusConnection: Opt(Str),
-    statusText: Opt(Str),
-    active: Type.Boolean(),
-    roles: Opt(Type.Array(Str)),
-    lastLogin: Opt(Timestamp),
-    utcOffset: Opt(Type.Number()),
-    bio: Opt(Str),
-    nickname: Opt(Str),
-    customFields: Opt(Type.Record(Str, Str)),
-    language: Opt(Str),
-    settings: Opt(
-      Type.Object({
-        profile: Type.Record(Str, Type.Unknown()),
-        preferences: Type.Record(Str, Type.Unknown()),
-      }),
-    ),
-    services: Opt(Type.Object({ password: Type.Object({ exists: Type.Boolean() }) })),
-    avatarUrl: Opt(Str),
-    statusLivechat: Opt(Str),
-  },
-);
+const userProperties = {
+  _id: Str,
+  createdAt: Timestamp,
+  _updatedAt: Timestamp,
+  username: Opt(Str),
+  name: Opt(Str),
+  emails: Opt(Emails),
+  type: Str,
+  status: UserStatus,
+  statusConnection: Opt(Str),
+  statusText: Opt(Str),
+  active: Type.Boolean(),
+  roles: Opt(Type.Array(Str)),
+  lastLogin: Opt(Timestamp),
+  utcOffset: Opt(Type.Number()),
+  bio: Opt(Str),
+  nickname: Opt(Str),
+  customFields: Opt(Type.Record(Str, Str)),
+  language: Opt(Str),
+  settings: Opt(UserSettings),
+  services: Opt(UserServices),
+  avatarUrl: Opt(Str),
+  statusLivechat: Opt(Str),
+};
+export const UserObject = Type.Object(userProperties);
 
-/** `me` and the login response's `me`: the user plus `email` and `isOAuthUser`. */
-export const MeObject = Type.Composite([UserObject, Type.Object({ email: Opt(Str), isOAuthUser: Type.Boolean() })]);
+/**
+ * A user shown in full (§6.1: `me`, `users.create`, `users.updateOwnBasicInfo`):
+ * `roles`, `emails`, `settings` and `services` are always there — typed clients
+ * (Rocket.Chat's `IUser`, `IMeApiUser`) rely on them.
+ */
+export const FullUserObject = Type.Object({
+  ...userProperties,
+  roles: Type.Array(Str),
+  emails: Emails,
+  settings: UserSettings,
+  services: UserServices,
+});
 
-export const UserStatus = StringEnum(['online', 'away', 'busy', 'offline']);
+/** `me` and the login response's `me`: the user in full plus `email` and `isOAuthUser`. */
+export const MeObject = Type.Composite([FullUserObject, Type.Object({ email: Opt(Str), isOAuthUser: Type.Boolean() })]);
 
 /** A string custom field value, or null to remove the key. */
 const CustomFields = Type.Record(Str, Type.Union([Type.String({ maxLength: 1000 }), Type.Null()]), { maxProperties: 50 });

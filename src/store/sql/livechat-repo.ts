@@ -17,6 +17,8 @@ import type {
   MessageRecord,
   NewLivechatRoom,
   NewVisitor,
+  StoredLastMessage,
+  SystemMessageType,
   TransferEntry,
   UserStatus,
   VisitorPatch,
@@ -57,7 +59,7 @@ function toMessage(row: Selectable<MessagesTable>): MessageRecord {
   return {
     id: row.id,
     rid: row.rid,
-    t: row.t,
+    t: row.t as SystemMessageType | null,
     msg: row.msg,
     ts: Number(row.ts),
     updatedAt: Number(row.updated_at),
@@ -66,19 +68,7 @@ function toMessage(row: Selectable<MessagesTable>): MessageRecord {
   };
 }
 
-/**
- * `rooms.last_message` holds the message in its wire shape (`_id`, ISO `ts`,
- * `u._id`, never a visitor token), the same for every room type, so any reader
- * can return it as is.
- */
-interface StoredLastMessage {
-  _id: string;
-  rid: string;
-  msg: string;
-  ts: string;
-  _updatedAt: string;
-  u: { _id: string; username: string; name?: string };
-}
+// `rooms.last_message` holds the message in its wire shape (StoredLastMessage, rooms-store.ts).
 
 function toStoredLastMessage(m: MessageRecord): StoredLastMessage {
   return {

@@ -1,0 +1,210 @@
+/**
+ * Contract §10.8 / §10.2 under crashes: the real server process (SQLite file
+ * with WAL + synchronous=FULL, or PostgreSQL) takes a stream of concurrent
+ * writes — users.create, users.setPreferences, livechat visitors, room opens,
+ * visitor messages, room closes — and is killed with SIGKILL at a random
+ * moment, RELIABILITY_CYCLES times (20 by default; `npm run test:long` does
+ * more). After every restart, every write that was answered 200 is read back
+ * through the API, and the database is checked directly: at most one open room
+ * per visitor, each room's `msgs` equals its stored non-system messages,
+ * closed rooms carry their close data and have no queued inquiry.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../support/backend.js';
+import type { ServerProcess } from '../support/server-process.js';
+import { ADMIN, call, killAll, login, sleep, spawnServer, withDb } from './support.js';
+
+const CYCLES = Number(process.env.RELIABILITY_CYCLES ?? 20);
+const WORKERS = 4;
+
+let database: TestDatabase;
+let env: Record<string, string>;
+let admin: Record<string, string>;
+
+beforeAll(async () => {
+  database = await createTestDatabase({ file: true });
+  env = {
+    DATABASE_URL: database.url,
+    RATE_LIMIT: 'off',
+    // Rooms are queued without agents (routing is not what is under test here).
+    OVERWRITE_SETTING_Livechat_accept_chats_with_no_agents: 'true',
+  };
+  const first = await spawnServer(env);
+  admin = await login(first.url, ADMIN.user, ADMIN.password);
+  first.child.kill('SIGKILL');
+  await first.exited;
+}, 60_000);
+afterAll(async () => {
+  await killAll();
+  await database.drop();
+}, 30_000);
+
+/** What the clients were told was done (200), to be found after every crash. */
+interface Acked {
+  users: string[];
+  visitors: string[];
+  /** rid → token, rooms whose creation was acknowledged */
+  rooms: Map<string, string>;
+  /** message id → rid */
+  messages: Map<string, string>;
+  closed: Set<string>;
+}
+
+/** Preferences: one sequential writer; the stored marker is the last acknowledged one or one sent after it. */
+const prefs = { lastAcked: undefined as string | undefined, sentAfter: [] as string[] };
+
+async function worker(url: string, cycle: number, w: number, acked: Acked, stop: { now: boolean }): Promise<number> {
+  let n = 0;
+  let visitor: { token: string; rid?: string } | undefined;
+  try {
+    while (!stop.now) {
+      n++;
+      const dice = Math.random();
+      if (w === 0 && dice < 0.3) {
+        const marker = `c${cycle}n${n}`;
+        prefs.sentAfter.push(marker);
+        const res = await call(url, 'POST', '/api/v1/users.setPreferences', { data: { highlights: [marker] } }, admin);
+        expect(res.status, res.text).toBe(200);
+        prefs.lastAcked = marker;
+        prefs.sentAfter = [];
+      } else if (dice < 0.45) {
+        const username = `crash-${cycle}-${w}-${n}`;
+        const res = await call(url, 'POST', '/api/v1/users.create', { username, email: `${username}@example.org`, name: 'C', password: 'pw-Crash-1' }, admin);
+        expect(res.status, res.text).toBe(200);
+        acked.users.push(username);
+      } else if (!visitor) {
+        const token = `crash-visitor-${cycle}-${w}-${n}`;
+        visitor = { token };
+        const res = await call(url, 'POST', '/api/v1/livechat/visitor', { visitor: { token, name: 'V' } });
+        expect(res.status, res.text).toBe(200);
+        acked.visitors.push(token);
+      } else if (!visitor.rid) {
+        const res = await call(url, 'GET', `/api/v1/livechat/room?token=${visitor.token}`);
+        expect(res.status, res.text).toBe(200);
+        visitor.rid = res.body.room._id as string;
+        acked.rooms.set(visitor.rid, visitor.token);
+      } else if (dice < 0.85) {
+        const res = await call(url, 'POST', '/api/v1/livechat/message', { token: visitor.token, rid: visitor.rid, msg: `m${n}` });
+        expect(res.status, res.text).toBe(200);
+        acked.messages.set(res.body.message._id as string, visitor.rid);
+      } else {
+        const rid = visitor.rid;
+        visitor = undefined; // a close without answer leaves the room's state unknown: take a new visitor
+        const res = await call(url, 'POST', '/api/v1/livechat/room.close', { rid, token: acked.rooms.get(rid) });
+        expect(res.status, res.text).toBe(200);
+        acked.closed.add(rid);
+      }
+    }
+  } catch (error) {
+    // The kill: fetch fails (connection refused or reset). Anything else is a failure.
+    if (!(error instanceof TypeError)) throw error;
+  }
+  return n;
+}
+
+async function verify(url: string, acked: Acked): Promise<void> {
+  for (const username of acked.users) {
+    const res = await call(url, 'GET', `/api/v1/users.info?username=${username}`, undefined, admin);
+    expect(res.status, `user ${username} lost`).toBe(200);
+  }
+  if (prefs.lastAcked !== undefined) {
+    const res = await call(url, 'GET', '/api/v1/users.getPreferences', undefined, admin);
+    expect([prefs.lastAcked, ...prefs.sentAfter]).toContain(res.body.preferences.highlights?.[0]);
+  }
+  for (const token of acked.visitors) {
+    expect((await call(url, 'GET', `/api/v1/livechat/visitor/${token}`)).status, `visitor ${token} lost`).toBe(200);
+  }
+  const history = new Map<string, Set<string>>();
+  for (const [rid, token] of acked.rooms) {
+    const res = await call(url, 'GET', `/api/v1/livechat/messages.history/${rid}?token=${token}&count=1000&limit=1000`);
+    expect(res.status, `room ${rid} lost: ${res.text}`).toBe(200);
+    history.set(rid, new Set((res.body.messages as Array<{ _id: string }>).map((m) => m._id)));
+    if (acked.closed.has(rid)) {
+      const again = await call(url, 'GET', `/api/v1/livechat/room?token=${token}&rid=${rid}`);
+      expect(again.body, `close of ${rid} lost`).toEqual({ success: false, error: 'invalid-room' });
+    }
+  }
+  for (const [id, rid] of acked.messages) expect(history.get(rid)?.has(id), `message ${id} lost`).toBe(true);
+}
+
+async function checkInvariants(): Promise<void> {
+  await withDb(database, async (db) => {
+    const doubleOpen = await db
+      .selectFrom('rooms')
+      .select(['visitor_id', db.fn.countAll<number>().as('n')])
+      .where('t', '=', 'l')
+      .where('open', '=', 1)
+      .groupBy('visitor_id')
+      .having(db.fn.countAll(), '>', 1)
+      .execute();
+    expect(doubleOpen, 'a visitor with two open rooms').toEqual([]);
+
+    const rooms = await db.selectFrom('rooms').select(['id', 'msgs', 'open', 'closed_at']).where('t', '=', 'l').execute();
+    const counts = await db
+      .selectFrom('messages')
+      .select(['rid', db.fn.countAll<number>().as('n')])
+      .where('t', 'is', null)
+      .groupBy('rid')
+      .execute();
+    const stored = new Map(counts.map((c) => [c.rid, Number(c.n)]));
+    const wrong = rooms.filter((r) => Number(r.msgs) !== (stored.get(r.id) ?? 0));
+    expect(wrong.map((r) => `${r.id}: msgs ${r.msgs}, stored ${stored.get(r.id) ?? 0}`), 'msgs out of step with messages').toEqual([]);
+    expect(rooms.filter((r) => (r.open === 1) === (r.closed_at !== null)), 'open flag and closedAt disagree').toEqual([]);
+
+    const queuedForClosed = await db
+      .selectFrom('livechat_inquiries')
+      .innerJoin('rooms', 'rooms.id', 'livechat_inquiries.rid')
+      .select('livechat_inquiries.id')
+      .where('rooms.open', 'is', null)
+      .execute();
+    expect(queuedForClosed, 'inquiry left for a closed room').toEqual([]);
+    const orphanMessages = await db
+      .selectFrom('messages')
+      .leftJoin('rooms', 'rooms.id', 'messages.rid')
+      .select('messages.id')
+      .where('rooms.id', 'is', null)
+      .execute();
+    expect(orphanMessages, 'messages without a room').toEqual([]);
+  });
+}
+
+describe('crash durability under a stream of writes', () => {
+  it(`${CYCLES} SIGKILL cycles: every acknowledged write survives, invariants hold`, { timeout: 60_000 + CYCLES * 8_000 }, async () => {
+    const acked: Acked = { users: [], visitors: [], rooms: new Map(), messages: new Map(), closed: new Set() };
+    let requests = 0;
+    let survived = 0;
+    let server: ServerProcess | undefined;
+    try {
+      for (let cycle = 1; cycle <= CYCLES; cycle++) {
+        server = await spawnServer(env);
+        // What the previous cycles were told is still there.
+        await verify(server.url, acked);
+        await checkInvariants();
+        if (cycle > 1) survived++;
+
+        const stop = { now: false };
+        const load = Array.from({ length: WORKERS }, (_, w) => worker(server!.url, cycle, w, acked, stop));
+        await sleep(150 + Math.random() * 450);
+        server.child.kill('SIGKILL');
+        expect(await server.exited).toBe('SIGKILL');
+        stop.now = true;
+        requests += (await Promise.all(load)).reduce((a, b) => a + b, 0);
+      }
+      server = await spawnServer(env);
+      await verify(server.url, acked);
+      await checkInvariants();
+      survived++;
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    } finally {
+      await killAll();
+    }
+    console.log(
+      `[crash] ${survived} kill cycles survived, ${requests} requests sent; acknowledged: ${acked.users.length} users, ` +
+        `${acked.visitors.length} visitors, ${acked.rooms.size} rooms, ${acked.messages.size} messages, ${acked.closed.size} closes, prefs ${prefs.lastAcked}`,
+    );
+    expect(survived).toBe(CYCLES);
+    // The load really ran: every kind of write was acknowledged at least once.
+    expect(Math.min(acked.users.length, acked.visitors.length, acked.rooms.size, acked.messages.size, acked.closed.size)).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * Helpers for the reliability suite: real server processes that are always
+ * cleaned up (SIGKILL of whatever is left, also when a test failed), a small
+ * JSON client, and direct database reads for invariant checks.
+ */
+import { createHash } from 'node:crypto';
+import type { SqlStore } from '../../src/store/sql/sql-store.js';
+import type { TestDatabase } from '../support/backend.js';
+import { startServer, type ServerProcess } from '../support/server-process.js';
+
+export const ADMIN = { user: 'admin', password: 'admin-Secret-1' };
+
+/** Every server started through `spawnServer` that has not exited yet. */
+const running = new Set<ServerProcess>();
+
+export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
+  const server = await startServer(env);
+  running.add(server);
+  void server.exited.then(() => running.delete(server));
+  return server;
+}
+
+/** SIGKILLs every server still running (use in afterAll / finally). */
+export async function killAll(): Promise<void> {
+  const left = [...running];
+  for (const s of left) s.child.kill('SIGKILL');
+  await Promise.all(left.map((s) => s.exited));
+}
+
+export interface JsonResponse {
+  status: number;
+  body: any;
+  text: string;
+}
+
+export async function call(
+  url: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+): Promise<JsonResponse> {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal,
+  });
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, body: parsed, text };
+}
+
+export async function login(url: string, user: string, password: string): Promise<Record<string, string>> {
+  const res = await call(url, 'POST', '/api/v1/login', { user, password });
+  if (res.status !== 200) throw new Error(`login ${user}: ${res.status} ${res.text}`);
+  return { 'x-user-id': res.body.data.userId, 'x-auth-token': res.body.data.authToken };
+}
+
+/** Meteor's hashedToken: base64(sha256(token)). */
+export function tokenHash(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('base64');
+}
+
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** Runs `fn` with a store opened on the database (closed afterwards). */
+export async function withDb<T>(database: TestDatabase, fn: (db: SqlStore['db']) => Promise<T>): Promise<T> {
+  const store = database.open() as unknown as SqlStore;
+  try {
+    return await fn(store.db);
+  } finally {
+    await store.close();
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
