@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { openStore } from '../src/store/index.js';
 import type { SqlStore } from '../src/store/sql/sql-store.js';
@@ -55,6 +56,8 @@ interface Measurement {
   p99_ms: number;
   ratio: number;
   non2xx: number;
+  /** Server resident set right after this endpoint's run (MB), to attribute memory peaks. */
+  rss_after_mb?: number;
   note?: string;
 }
 
@@ -84,11 +87,11 @@ async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode === null) child.kill('SIGKILL');
 }
 
-/** Peak resident set of a process tree's main process (VmHWM), in MB. */
-function peakRssMb(pid: number): number {
+/** Peak (VmHWM) or current (VmRSS) resident set of a process, in MB. */
+function rssMb(pid: number, field: 'VmHWM' | 'VmRSS' = 'VmHWM'): number {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
     return Math.round(kb / 1024);
   } catch {
     return 0;
@@ -128,8 +131,17 @@ function endpoints(s: Seeded): Array<{ name: string; path: string; spec: Request
   const freshToken = cycle(s.freshVisitorTokens);
   const closeIndex = cycle(s.openVisitorTokens.map((t, i) => [t, s.openRoomIds[i]!] as const).reverse());
   const surveyRoom = { token: s.openVisitorTokens[0]!, rid: s.openRoomIds[0]! };
-  const transferRoom = { token: s.openVisitorTokens[1]!, rid: s.openRoomIds[1]! };
-  let dept = 0;
+  // Transfers: a different room per request (concurrent transfers of one room would mostly, and correctly,
+  // fail with error-forwarding-chat-same-department), each to the department it is not in. Rooms come from
+  // the front of the list; closes consume rooms from the back.
+  const transferPool = Math.min(5000, Math.floor(s.openRoomIds.length / 3));
+  let transfers = 0;
+  const nextTransfer = () => {
+    const k = transfers++;
+    const i = 1 + (k % transferPool);
+    const pass = Math.floor(k / transferPool);
+    return { token: s.openVisitorTokens[i]!, rid: s.openRoomIds[i]!, department: s.departments[(i + pass + 1) % 2]! };
+  };
   let nameFlip = 0;
   let prefFlip = 0;
   const since = new Date(Date.now() - 60_000).toISOString();
@@ -137,7 +149,7 @@ function endpoints(s: Seeded): Array<{ name: string; path: string; spec: Request
     { group: 'read', name: 'GET livechat/room (existing)', path: '/api/v1/livechat/room', spec: { method: 'GET', path: () => `/api/v1/livechat/room?token=${encodeURIComponent(openToken())}` } },
     { group: 'other', name: 'GET livechat/room (new room)', path: '/api/v1/livechat/room', spec: { method: 'GET', path: () => `/api/v1/livechat/room?token=${encodeURIComponent(freshToken())}` } },
     { group: 'other', name: 'POST livechat/room.close', path: '/api/v1/livechat/room.close', spec: { method: 'POST', path: '/api/v1/livechat/room.close', body: () => { const [token, rid] = closeIndex(); return { token, rid }; } } },
-    { group: 'other', name: 'POST livechat/room.transfer', path: '/api/v1/livechat/room.transfer', spec: { method: 'POST', path: '/api/v1/livechat/room.transfer', body: () => ({ ...transferRoom, department: s.departments[dept++ % 2] }) } },
+    { group: 'other', name: 'POST livechat/room.transfer', path: '/api/v1/livechat/room.transfer', spec: { method: 'POST', path: '/api/v1/livechat/room.transfer', body: nextTransfer } },
     { group: 'write', name: 'POST livechat/room.survey', path: '/api/v1/livechat/room.survey', spec: { method: 'POST', path: '/api/v1/livechat/room.survey', body: () => ({ ...surveyRoom, data: [{ name: 'satisfaction', value: String((prefFlip++ % 5) + 1) }] }) } },
     { group: 'directory', name: 'GET directory users (frequent term)', path: '/api/v1/directory', spec: { method: 'GET', path: `/api/v1/directory?type=users&text=${s.words.frequent}&count=25`, headers: auth(s.writer) } },
     { group: 'directory', name: 'GET directory users (rare term)', path: '/api/v1/directory', spec: { method: 'GET', path: `/api/v1/directory?type=users&text=${s.words.rare}&count=25`, headers: auth(s.writer) } },
@@ -225,6 +237,9 @@ async function main(): Promise<void> {
       const store = await openStore(database.url);
       const seedStarted = performance.now();
       const seeded = await seedBenchData((store as unknown as SqlStore).db, size);
+      // After a bulk load PostgreSQL needs statistics and the GIN pending lists merged (autovacuum's job in
+      // production); without it every trigram search is slow. SQLite needs nothing.
+      if (backend === 'postgres') await sql`VACUUM ANALYZE`.execute((store as unknown as SqlStore).db);
       await store.close();
       console.error(`${backend}: seeded in ${Math.round(performance.now() - seedStarted)} ms`);
 
@@ -249,10 +264,11 @@ async function main(): Promise<void> {
             p99_ms: run.latency.p99,
             ratio: Math.round((rps / baseline.rps) * 100) / 100,
             non2xx: run.non2xx + run.errors,
+            rss_after_mb: rssMb(server.child.pid!, 'VmRSS'),
           });
-          console.error(`${backend} x${workers} ${e.name}: ${rps} req/s p99 ${run.latency.p99} ms${run.non2xx ? ` (${run.non2xx} non-2xx)` : ''}`);
+          console.error(`${backend} x${workers} ${e.name}: ${rps} req/s p99 ${run.latency.p99} ms${run.non2xx ? ` (${run.non2xx} non-2xx)` : ''}, RSS after ${rssMb(server.child.pid!, 'VmRSS')} MB (peak so far ${rssMb(server.child.pid!)} MB)`);
         }
-        if (workers === 1) rssPeak = Math.max(rssPeak, peakRssMb(server.child.pid!));
+        if (workers === 1) rssPeak = Math.max(rssPeak, rssMb(server.child.pid!));
         await stop(server.child);
       }
     } finally {

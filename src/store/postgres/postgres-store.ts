@@ -10,7 +10,7 @@ const INT8_OID = 20;
 
 export const postgresDialect: SqlDialect = {
   backend: 'postgres',
-  greatest: (a, b) => sql<number>`greatest(${a}, ${b})`,
+  nextUpdatedAt: (now) => sql<number>`greatest(${now}::bigint, updated_at + 1)`,
   joinedText: (expr) => sql<string | null>`string_agg(${expr}, ',')`,
   seqType: 'bigint',
   seqColumn: (c) => c.generatedByDefaultAsIdentity().primaryKey(),

@@ -6,8 +6,13 @@ import type { ColumnDefinitionBuilder, Expression, Kysely, RawBuilder, SqlBool }
  */
 export interface SqlDialect {
   readonly backend: 'sqlite' | 'postgres';
-  /** The larger of two numbers (`max(a, b)` on SQLite, `greatest(a, b)` on PostgreSQL). */
-  greatest(a: Expression<number>, b: Expression<number>): RawBuilder<number>;
+  /**
+   * The next `updated_at` of a row: `now`, or one past the stored value when
+   * that is not earlier (strictly monotonic per row, even within one
+   * millisecond). `now` is a bound parameter, so the SQL text stays the same
+   * from call to call (cached statements are reused, not re-prepared).
+   */
+  nextUpdatedAt(now: number): RawBuilder<number>;
   /** Aggregate: the values joined with ',' (`group_concat` / `string_agg`), NULL for no rows. */
   joinedText(expr: Expression<string>): RawBuilder<string | null>;
   /** Column type of the integer `seq` key of users and rooms. */

@@ -171,7 +171,7 @@ export class SqlLivechatRepo implements LivechatRepo {
 
   /** `_updatedAt` moves forward strictly, as in rooms-repo. */
   private bump(now: number) {
-    return this.dialect.greatest(sql.lit(now), sql<number>`updated_at + 1`);
+    return this.dialect.nextUpdatedAt(now);
   }
 
   // ── visitors ──

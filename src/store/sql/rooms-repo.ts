@@ -285,7 +285,7 @@ export class SqlRoomsRepo implements RoomsRepo {
       .updateTable('rooms')
       .set({
         users_count: sql<number>`users_count + ${usersDelta}`,
-        updated_at: this.dialect.greatest(sql.lit(now), sql<number>`updated_at + 1`),
+        updated_at: this.dialect.nextUpdatedAt(now),
       })
       .where('id', '=', rid)
       .execute();

@@ -76,7 +76,7 @@ export class SqlUsersRepo implements UsersRepo {
   async update(id: string, patch: UserPatch, now: number): Promise<UserRecord | null> {
     const row = await this.db
       .updateTable('users')
-      .set({ ...patchColumns(patch), updated_at: this.dialect.greatest(sql.lit(now), sql<number>`updated_at + 1`) })
+      .set({ ...patchColumns(patch), updated_at: this.dialect.nextUpdatedAt(now) })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();
@@ -90,7 +90,7 @@ export class SqlUsersRepo implements UsersRepo {
       .updateTable('rooms')
       .set({
         users_count: sql<number>`users_count - 1`,
-        updated_at: this.dialect.greatest(sql.lit(now), sql<number>`updated_at + 1`),
+        updated_at: this.dialect.nextUpdatedAt(now),
       })
       .where('id', 'in', (qb) => qb.selectFrom('subscriptions').select('rid').where('user_id', '=', id))
       .execute();

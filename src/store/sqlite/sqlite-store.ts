@@ -10,7 +10,7 @@ import { SqlStore } from '../sql/sql-store.js';
 
 export const sqliteDialect: SqlDialect = {
   backend: 'sqlite',
-  greatest: (a, b) => sql<number>`max(${a}, ${b})`,
+  nextUpdatedAt: (now) => sql<number>`max(${now}, updated_at + 1)`,
   joinedText: (expr) => sql<string | null>`group_concat(${expr}, ',')`,
   seqType: 'integer',
   // `integer primary key` is SQLite's rowid alias: stable across VACUUM, which
