@@ -211,6 +211,9 @@ describe('@rocket.chat/api-client RestClient: rooms.get', () => {
     const toDelete = (await client.post('/v1/channels.create', { name: `${tag}-delete` })).channel;
     const quiet = (await client.post('/v1/channels.create', { name: `${tag}-quiet` })).channel;
 
+    // Let the clock pass the writes above: a room changed twice in one millisecond carries an
+    // _updatedAt up to a few ms ahead of the clock, and would (harmlessly) be repeated in the delta.
+    await new Promise((r) => setTimeout(r, 10));
     // The sync rule (route description): the next updatedSince is the start of this call minus 1 ms.
     const since = new Date(Date.now() - 1).toISOString();
     const first = await client.get('/v1/rooms.get', noParams);
