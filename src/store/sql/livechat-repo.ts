@@ -635,12 +635,7 @@ export class SqlLivechatRepo implements LivechatRepo {
       .insertInto('livechat_departments')
       .values({
         id,
-        name: f.name,
-        enabled: f.enabled ? 1 : 0,
-        show_on_registration: f.showOnRegistration ? 1 : 0,
-        show_on_offline_form: f.showOnOfflineForm ? 1 : 0,
-        email: f.email,
-        description: f.description,
+        ...departmentColumns(f),
         num_agents: 0,
         updated_at: now,
       })
@@ -653,12 +648,7 @@ export class SqlLivechatRepo implements LivechatRepo {
     const row = await this.db
       .updateTable('livechat_departments')
       .set({
-        name: f.name,
-        enabled: f.enabled ? 1 : 0,
-        show_on_registration: f.showOnRegistration ? 1 : 0,
-        show_on_offline_form: f.showOnOfflineForm ? 1 : 0,
-        email: f.email,
-        description: f.description,
+        ...departmentColumns(f),
         updated_at: this.bump(now),
       })
       .where('id', '=', id)
@@ -766,4 +756,16 @@ export class SqlLivechatRepo implements LivechatRepo {
       .where('id', '=', departmentId)
       .execute();
   }
+}
+
+/** The stored columns of a department's editable fields (shared by insert and update). */
+function departmentColumns(f: DepartmentFields) {
+  return {
+    name: f.name,
+    enabled: f.enabled ? 1 : 0,
+    show_on_registration: f.showOnRegistration ? 1 : 0,
+    show_on_offline_form: f.showOnOfflineForm ? 1 : 0,
+    email: f.email,
+    description: f.description,
+  };
 }
