@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
 
-/** The package version, read once (works from src/ under tsx and from dist/). */
-export const VERSION: string = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+/** Set by the production build (scripts/build.mjs) from package.json; absent when running the sources. */
+declare const PARLEY_BUILD_VERSION: string | undefined;
+
+/** The package version: baked into the bundle, or read once from package.json (sources under tsx). */
+export const VERSION: string =
+  typeof PARLEY_BUILD_VERSION === 'string'
+    ? PARLEY_BUILD_VERSION
+    : (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;

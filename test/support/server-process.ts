@@ -1,6 +1,6 @@
 /**
- * Runs the real server (src/main.ts through tsx) as a child process, for
- * crash, shutdown and multi-process tests.
+ * Runs the real server (src/main.ts through tsx, or a built bundle) as a child
+ * process, for crash, shutdown, multi-process and bundle tests.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -27,10 +27,14 @@ export interface ServerProcess {
   exited: Promise<number | string>;
 }
 
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+/** Runs the sources by default; `entry` runs something else, e.g. a built bundle. */
+export async function startServer(
+  env: Record<string, string>,
+  entry: string[] = ['--import', 'tsx', 'src/main.ts'],
+): Promise<ServerProcess> {
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, entry, {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ADMIN_PASS: 'admin-Secret-1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
