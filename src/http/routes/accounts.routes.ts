@@ -73,6 +73,7 @@ export const accountsRoutes: RouteGroup = (app, { accounts }) => {
       },
       config: { auth: 'required' },
     },
-    async (request) => ({ ...accounts.me(callerOf(request)), success: true as const }),
+    // Object.assign, not `{...view, success}`: spreading a view this size costs ~9 µs (see user-view.ts).
+    async (request) => Object.assign(accounts.me(callerOf(request)), { success: true as const }),
   );
 };

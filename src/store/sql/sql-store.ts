@@ -32,7 +32,7 @@ export class SqlStore implements Store {
     readonly poolStats: () => PoolStats | null = () => null,
   ) {
     this.users = new SqlUsersRepo(db, dialect);
-    this.tokens = new SqlTokensRepo(db, this.users);
+    this.tokens = new SqlTokensRepo(db, dialect);
     this.settings = new SqlSettingsRepo(db);
     this.permissions = new SqlPermissionsRepo(db);
     this.meta = new SqlMetaRepo(db);

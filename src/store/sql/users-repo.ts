@@ -2,9 +2,39 @@ import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import { fromJson, toJson } from '../../lib/json.js';
 import type { NewUser, TokensRepo, UserPatch, UserRecord, UsersRepo, UserStatus, UserType } from '../store.js';
 import type { SqlDialect } from './dialect.js';
+import { preparedQuery } from './prepared.js';
 import type { Database, UsersTable } from './schema.js';
 
 type UserRow = Selectable<UsersTable>;
+
+/**
+ * The user's roles as one column of the same query (a correlated aggregate),
+ * so reading a user — e.g. authenticating every request — is one round trip.
+ */
+function rolesColumn(dialect: SqlDialect, userIdColumn: 'users.id' | 'u.id') {
+  return sql<string | null>`(select ${dialect.joinedText(sql.ref('user_roles.role'))} from user_roles where user_roles.user_id = ${sql.ref(userIdColumn)})`.as('roles_csv');
+}
+
+/** A user with its roles by a unique key (prepared: read on most requests). */
+const userWhere = (column: 'id' | 'username_key' | 'email_key') =>
+  preparedQuery(1, (db: Kysely<Database>, dialect, value: string) =>
+    db.selectFrom('users').selectAll().select(rolesColumn(dialect, 'users.id')).where(column, '=', value),
+  );
+const USER_BY = { id: userWhere('id'), username_key: userWhere('username_key'), email_key: userWhere('email_key') };
+
+/** A login token joined with its user and roles: the lookup of every authenticated request. */
+const tokenOwnerQuery = (db: Kysely<Database>, dialect: SqlDialect, hashedToken: string) =>
+  db
+    .selectFrom('login_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .selectAll('u')
+    .select(rolesColumn(dialect, 'u.id'))
+    .select('t.created_at as token_created_at')
+    .where('t.hashed_token', '=', hashedToken);
+const TOKEN_OWNER = preparedQuery(1, tokenOwnerQuery);
+const TOKEN_OWNER_OF_USER = preparedQuery(2, (db: Kysely<Database>, dialect, hashedToken: string, userId: string) =>
+  tokenOwnerQuery(db, dialect, hashedToken).where('t.user_id', '=', userId),
+);
 
 /** Lowercase key used by the case-insensitive unique indexes. */
 export function caseKey(value: string): string {
@@ -140,28 +170,15 @@ export class SqlUsersRepo implements UsersRepo {
     return toUserRecord(row, roles);
   }
 
-  /**
-   * The user's roles as one column of the same query (a correlated aggregate),
-   * so reading a user — e.g. authenticating every request — is one round trip.
-   */
-  rolesColumn(userIdColumn: 'users.id' | 'u.id') {
-    return sql<string | null>`(select ${this.dialect.joinedText(sql.ref('user_roles.role'))} from user_roles where user_roles.user_id = ${sql.ref(userIdColumn)})`.as('roles_csv');
-  }
-
   /** Builds the record from a row selected with `rolesColumn`. */
   static fromRow(row: UserRow & { roles_csv: string | null }): UserRecord {
     const { roles_csv, ...userRow } = row;
     return toUserRecord(userRow, roles_csv ? roles_csv.split(',').sort() : []);
   }
 
-  private findOneWhere(column: 'id' | 'username_key' | 'email_key', value: string): Promise<UserRecord | null> {
-    return this.db
-      .selectFrom('users')
-      .selectAll()
-      .select(this.rolesColumn('users.id'))
-      .where(column, '=', value)
-      .executeTakeFirst()
-      .then((row) => (row ? SqlUsersRepo.fromRow(row) : null));
+  private async findOneWhere(column: 'id' | 'username_key' | 'email_key', value: string): Promise<UserRecord | null> {
+    const [row] = await USER_BY[column](this.db, this.dialect, value);
+    return row ? SqlUsersRepo.fromRow(row) : null;
   }
 
   findById(id: string): Promise<UserRecord | null> {
@@ -193,7 +210,7 @@ export class SqlUsersRepo implements UsersRepo {
 export class SqlTokensRepo implements TokensRepo {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly users: SqlUsersRepo,
+    private readonly dialect: SqlDialect,
   ) {}
 
   async insert(userId: string, hashedToken: string, createdAt: number): Promise<void> {
@@ -205,15 +222,10 @@ export class SqlTokensRepo implements TokensRepo {
 
   /** A token row joined with its user (and roles); `userId` narrows it when given. */
   private async tokenOwner(hashedToken: string, userId?: string): Promise<{ user: UserRecord; tokenCreatedAt: number } | null> {
-    let query = this.db
-      .selectFrom('login_tokens as t')
-      .innerJoin('users as u', 'u.id', 't.user_id')
-      .selectAll('u')
-      .select(this.users.rolesColumn('u.id'))
-      .select('t.created_at as token_created_at')
-      .where('t.hashed_token', '=', hashedToken);
-    if (userId !== undefined) query = query.where('t.user_id', '=', userId);
-    const row = await query.executeTakeFirst();
+    const [row] =
+      userId === undefined
+        ? await TOKEN_OWNER(this.db, this.dialect, hashedToken)
+        : await TOKEN_OWNER_OF_USER(this.db, this.dialect, hashedToken, userId);
     if (!row) return null;
     const { token_created_at, ...userRow } = row;
     return { user: SqlUsersRepo.fromRow(userRow), tokenCreatedAt: Number(token_created_at) };
