@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { parse as parseFlatQuery } from 'fast-querystring';
 import qs from 'qs';
 import sjson from 'secure-json-parse';
 import { invalidBody } from '../../services/errors.js';
@@ -16,9 +17,33 @@ export function requestIdFrom(req: { headers: Record<string, string | string[] |
   return typeof header === 'string' && SAFE_REQUEST_ID.test(header) ? header : randomUUID();
 }
 
-/** Query strings the way Express's `qs` reads them (`a[]=1&a[]=2` is an array), bounded. */
+const QS_OPTIONS = { depth: 5, arrayLimit: 100, parameterLimit: 1000 } as const;
+
+/**
+ * Query strings the way Express's `qs` reads them (`a[]=1&a[]=2` is an array), bounded.
+ *
+ * Most query strings have no brackets (`[`, `]`, nor `%5B`/`%5D`, which qs reads as
+ * brackets); those are read by fast-querystring (~1 µs against ~15 µs for qs,
+ * on every GET) and shaped exactly as qs would:
+ * repeated keys become arrays, the empty key and keys that name
+ * Object.prototype members are dropped, and more than `arrayLimit` repeats fall
+ * back to qs (which makes an object of them). Under 2,000 characters there
+ * cannot be more than `parameterLimit` parts. test/property/query-string.test.ts
+ * checks the two paths agree.
+ */
 export function parseQueryString(text: string): Record<string, unknown> {
-  return qs.parse(text, { depth: 5, arrayLimit: 100, parameterLimit: 1000 });
+  if (text.length < 2000 && !/[[\]]|%5[bd]/i.test(text)) {
+    const flat = parseFlatQuery(text) as Record<string, string | string[]>;
+    const out: Record<string, unknown> = {};
+    for (const key in flat) {
+      if (key === '' || key in Object.prototype) continue;
+      const value = flat[key]!;
+      if (Array.isArray(value) && value.length > QS_OPTIONS.arrayLimit) return qs.parse(text, QS_OPTIONS);
+      out[key] = value;
+    }
+    return out;
+  }
+  return qs.parse(text, QS_OPTIONS);
 }
 
 /** Bounds on a request body's shape: no endpoint takes more (contract §1.1, Parley rule). */

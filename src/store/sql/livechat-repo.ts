@@ -26,6 +26,7 @@ import type {
   VisitorStatus,
 } from '../store.js';
 import type { SqlDialect } from './dialect.js';
+import { preparedQuery } from './prepared.js';
 import type {
   Database,
   LivechatDepartmentsTable,
@@ -163,6 +164,26 @@ function containsPattern(text: string): string {
 }
 
 /** Livechat queries (contract §8): visitors, livechat rooms, messages, inquiries, departments, agents. */
+/** A visitor by token: every visitor request starts here (prepared). */
+const VISITOR_BY_TOKEN = preparedQuery(1, (db: Kysely<Database>, _dialect, token: string) =>
+  db.selectFrom('livechat_visitors').selectAll().where('token', '=', token),
+);
+
+/**
+ * The visitor's open livechat room (prepared). `t` and `open` are SQL literals,
+ * not parameters: only then can SQLite prove the query matches the partial
+ * index `rooms_open_livechat_visitor` (WHERE t = 'l' AND open = 1); with bound
+ * values it scanned every livechat room through `rooms_t_name`.
+ */
+const OPEN_ROOM_OF_VISITOR = preparedQuery(1, (db: Kysely<Database>, _dialect, visitorId: string) =>
+  db
+    .selectFrom('rooms')
+    .selectAll()
+    .where('visitor_id', '=', visitorId)
+    .where('t', '=', sql.lit('l'))
+    .where('open', '=', sql.lit(1)),
+);
+
 export class SqlLivechatRepo implements LivechatRepo {
   constructor(
     readonly db: Kysely<Database>,
@@ -208,7 +229,7 @@ export class SqlLivechatRepo implements LivechatRepo {
   }
 
   async findVisitorByToken(token: string): Promise<VisitorRecord | null> {
-    const row = await this.db.selectFrom('livechat_visitors').selectAll().where('token', '=', token).executeTakeFirst();
+    const [row] = await VISITOR_BY_TOKEN(this.db, this.dialect, token);
     return row ? toVisitor(row) : null;
   }
 
@@ -279,13 +300,7 @@ export class SqlLivechatRepo implements LivechatRepo {
   }
 
   async findOpenRoomOfVisitor(visitorId: string): Promise<LivechatRoom | null> {
-    const row = await this.db
-      .selectFrom('rooms')
-      .selectAll()
-      .where('visitor_id', '=', visitorId)
-      .where('t', '=', 'l')
-      .where('open', '=', 1)
-      .executeTakeFirst();
+    const [row] = await OPEN_ROOM_OF_VISITOR(this.db, this.dialect, visitorId);
     return row ? toLivechatRoom(row) : null;
   }
 
