@@ -20,6 +20,7 @@ import { ErrorBody } from './http/schemas/common.js';
 import type { App } from './http/types.js';
 import type { Clock } from './lib/time.js';
 import type { ChangeBus } from './lib/change-bus.js';
+import { serviceUnavailable } from './services/errors.js';
 import { bootstrapServices, createServices, type Services } from './services/index.js';
 import type { CounterStore } from './services/rate-limits.js';
 import type { Store } from './store/store.js';
@@ -186,6 +187,19 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
 
   registerErrorFunnel(app, config.bodyLimitBytes);
   registerWire(app);
+  // Group commit (Store.settle): no response leaves before every write this process has
+  // committed so far is durable, so nothing acknowledged or shown can be lost by a crash.
+  app.addHook('onSend', async (request, reply, payload) => {
+    try {
+      await store.settle();
+      return payload;
+    } catch (error) {
+      request.log.error({ err: error }, 'writes could not be made durable');
+      const unavailable = serviceUnavailable();
+      reply.code(unavailable.statusCode);
+      return JSON.stringify(unavailable.body);
+    }
+  });
   registerAuth(app, services);
   const metrics = registerMetrics(app, () => store.poolStats());
   await registerDocs(app);

@@ -41,6 +41,13 @@ export interface Store {
   ping(): Promise<void>;
   /** Applies pending migrations (idempotent, safe with several processes). */
   migrate(): Promise<void>;
+  /**
+   * Resolves when every write committed so far by this process is durable
+   * (SQLite's group commit, see sqlite/wal-durability.ts; PostgreSQL commits
+   * durably already). The HTTP layer awaits it before sending any response.
+   * Throws UnavailableError when the writes could not be made durable.
+   */
+  settle(): Promise<void>;
   /** Pool occupancy (PostgreSQL), or null for a single-connection backend. */
   poolStats(): PoolStats | null;
   /** Closes connections; the store is unusable afterwards. */

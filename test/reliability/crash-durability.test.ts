@@ -1,6 +1,6 @@
 /**
  * Contract §10.8 / §10.2 under crashes: the real server process (SQLite file
- * with WAL + synchronous=FULL, or PostgreSQL) takes a stream of concurrent
+ * with WAL and the group commit of wal-durability.ts, or PostgreSQL) takes a stream of concurrent
  * writes — users.create, users.setPreferences, livechat visitors, room opens,
  * visitor messages, room closes — and is killed with SIGKILL at a random
  * moment, RELIABILITY_CYCLES times (20 by default; `npm run test:long` does

@@ -30,6 +30,7 @@ export class SqlStore implements Store {
     readonly dialect: SqlDialect,
     private readonly onClose: () => Promise<void>,
     readonly poolStats: () => PoolStats | null = () => null,
+    readonly settle: () => Promise<void> = () => Promise.resolve(),
   ) {
     this.users = new SqlUsersRepo(db, dialect);
     this.tokens = new SqlTokensRepo(db, dialect);
@@ -47,7 +48,7 @@ export class SqlStore implements Store {
 
   async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
     if (this.db.isTransaction) return fn(this);
-    return this.db.transaction().execute((trx) => fn(new SqlStore(trx, this.dialect, this.onClose, this.poolStats)));
+    return this.db.transaction().execute((trx) => fn(new SqlStore(trx, this.dialect, this.onClose, this.poolStats, this.settle)));
   }
 
   async ping(): Promise<void> {
