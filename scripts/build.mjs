@@ -18,13 +18,14 @@
 // linked source map maps them back to src/ with `node --enable-source-maps`.
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const outdir = process.argv[2] ?? 'dist';
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
-rmSync(new URL(outdir, `file://${ROOT}`), { recursive: true, force: true });
+rmSync(resolve(ROOT, outdir), { recursive: true, force: true });
 await build({
   absWorkingDir: ROOT,
   entryPoints: ['src/main.ts'],

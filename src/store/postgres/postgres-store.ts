@@ -86,5 +86,5 @@ export function openPostgresStore(options: PostgresOptions): { store: SqlStore; 
   const dialect = wrapDialect(new PostgresDialect({ pool }), { mapError: mapPostgresError });
   const db = new Kysely<Database>({ dialect });
   const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
-  return { store: new SqlStore(db, postgresDialect, () => db.destroy(), poolStats), pool };
+  return { store: new SqlStore(db, postgresDialect, { close: () => db.destroy(), poolStats }), pool };
 }

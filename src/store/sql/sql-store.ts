@@ -10,6 +10,12 @@ import { SqlRoomsRepo } from './rooms-repo.js';
 import type { Database } from './schema.js';
 import { SqlTokensRepo, SqlUsersRepo } from './users-repo.js';
 
+export interface BackendHooks {
+  close(): Promise<void>;
+  poolStats?(): PoolStats | null;
+  settle?(): Promise<void>;
+}
+
 /**
  * The Store implemented once on Kysely; the backend folders supply the
  * connection and the SqlDialect helpers. A store bound to a transaction is the
@@ -28,9 +34,8 @@ export class SqlStore implements Store {
   constructor(
     readonly db: Kysely<Database>,
     readonly dialect: SqlDialect,
-    private readonly onClose: () => Promise<void>,
-    readonly poolStats: () => PoolStats | null = () => null,
-    readonly settle: () => Promise<void> = () => Promise.resolve(),
+    /** What the backend adds: closing, and where it has them, pool stats and a durability wait. */
+    private readonly backendHooks: BackendHooks,
   ) {
     this.users = new SqlUsersRepo(db, dialect);
     this.tokens = new SqlTokensRepo(db, dialect);
@@ -42,13 +47,21 @@ export class SqlStore implements Store {
     this.livechat = new SqlLivechatRepo(db, dialect);
   }
 
+  poolStats(): PoolStats | null {
+    return this.backendHooks.poolStats?.() ?? null;
+  }
+
+  settle(): Promise<void> {
+    return this.backendHooks.settle?.() ?? Promise.resolve();
+  }
+
   get backend(): Backend {
     return this.dialect.backend;
   }
 
   async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
     if (this.db.isTransaction) return fn(this);
-    return this.db.transaction().execute((trx) => fn(new SqlStore(trx, this.dialect, this.onClose, this.poolStats, this.settle)));
+    return this.db.transaction().execute((trx) => fn(new SqlStore(trx, this.dialect, this.backendHooks)));
   }
 
   async ping(): Promise<void> {
@@ -66,6 +79,6 @@ export class SqlStore implements Store {
   }
 
   close(): Promise<void> {
-    return this.onClose();
+    return this.backendHooks.close();
   }
 }

@@ -154,14 +154,11 @@ export function openSqliteStore(options: SqliteOptions): SqlStore {
     },
   });
   const db = new Kysely<Database>({ dialect });
-  return new SqlStore(
-    db,
-    sqliteDialect,
-    async () => {
+  return new SqlStore(db, sqliteDialect, {
+    close: async () => {
       await db.destroy();
       durability?.close();
     },
-    () => null,
-    () => durability?.settle() ?? Promise.resolve(),
-  );
+    ...(durability && { settle: () => durability.settle() }),
+  });
 }
