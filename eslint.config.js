@@ -27,8 +27,8 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {
-    // The HTTP layer talks to services only: no SQL, no store internals.
-    files: ['src/http/**/*.ts'],
+    // The transports (HTTP, realtime) talk to services only: no SQL, no store internals.
+    files: ['src/http/**/*.ts', 'src/realtime/**/*.ts'],
     rules: {
       'no-restricted-imports': restrict(
         { group: ['kysely', 'better-sqlite3', 'pg', '**/store/sql/**', '**/store/sqlite/**', '**/store/postgres/**', '**/store/index.js'], message: 'Routes call services; they never touch the database.' },
@@ -40,7 +40,7 @@ export default tseslint.config(
     files: ['src/services/**/*.ts'],
     rules: {
       'no-restricted-imports': restrict(
-        { group: ['fastify', '@fastify/*', '**/http/**'], message: 'Services never import the HTTP layer.' },
+        { group: ['fastify', '@fastify/*', '**/http/**', '**/realtime/**', 'ws'], message: 'Services never import a transport (HTTP or realtime): they publish domain events (services/events.ts).' },
         { group: ['kysely', 'better-sqlite3', 'pg', '**/store/sql/**', '**/store/sqlite/**', '**/store/postgres/**', '**/store/index.js'], message: 'Services use the Store interface (store/store.ts), not a backend.' },
       ),
     },

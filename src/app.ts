@@ -20,6 +20,8 @@ import { ErrorBody } from './http/schemas/common.js';
 import type { App } from './http/types.js';
 import type { Clock } from './lib/time.js';
 import type { ChangeBus } from './lib/change-bus.js';
+import type { MessageBus } from './lib/message-bus.js';
+import { EventBus, storeHydrator } from './services/events.js';
 import { serviceUnavailable } from './services/errors.js';
 import { bootstrapServices, createServices, type Services } from './services/index.js';
 import type { CounterStore } from './services/rate-limits.js';
@@ -30,6 +32,8 @@ export interface BuildOptions {
   store: Store;
   clock?: Clock;
   bus?: ChangeBus;
+  /** Cross-process transport of domain events (main.ts picks it: PostgreSQL, Redis or the cluster primary); none: this process only. */
+  eventTransport?: MessageBus | null;
   /** Redis client for shared rate-limit counters (main.ts creates it from REDIS_URL). */
   redis?: Redis;
   /** Overrides where rate-limit counters live (main.ts: the cluster primary under WORKERS=N). */
@@ -135,7 +139,15 @@ const lazySerializers: SerializerSelector.SerializerFactory = (externalSchemas, 
 export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   const { config, store } = options;
   await store.migrate();
+  let logEventError: (error: unknown) => void = () => {};
+  const events = new EventBus({
+    transport: options.eventTransport ?? null,
+    hydrate: storeHydrator(store),
+    beforePublish: () => store.settle(),
+    onError: (error) => logEventError(error),
+  });
   const services = createServices({
+    events,
     store,
     siteUrl: config.siteUrl,
     rateLimit: config.rateLimit,
@@ -185,6 +197,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   app.setValidatorCompiler(validatorCompilers());
   app.addSchema(ErrorBody);
 
+  logEventError = (error) => app.log.error({ err: error }, 'domain event not delivered');
   registerErrorFunnel(app, config.bodyLimitBytes);
   registerWire(app);
   // Group commit (Store.settle): no response leaves before every write this process has

@@ -5,12 +5,14 @@ import type { Access } from './access.js';
 import { bareFailure, failure, forbidden } from './errors.js';
 import { insertOrDuplicate, textMessage } from './livechat.service.js';
 import { messageWire } from './livechat-wire.js';
+import { eventMessage, livechatSnapshot, type EventBus, type RoomSnapshot } from './events.js';
 
 export class MessagesService {
   constructor(
     private readonly store: Store,
     private readonly access: Access,
     private readonly clock: Clock,
+    private readonly events: EventBus,
   ) {}
 
   /**
@@ -39,6 +41,16 @@ export class MessagesService {
     const stored = await insertOrDuplicate(this.store, message, livechat ? { waitingResponse: false } : {}, {
       requireOpen: livechat,
     });
+    this.events.publish({ type: 'messageCreated', room: await this.snapshot(room), message: eventMessage(stored, false) });
     return { message: messageWire(stored) };
+  }
+
+  /** The room's access-relevant state for the event (livechat: its visitor and agent). */
+  private async snapshot(room: { id: string; t: string; open: boolean; servedById: string | null }): Promise<RoomSnapshot> {
+    if (room.t === 'l') {
+      const full = await this.store.livechat.findRoom(room.id);
+      if (full) return livechatSnapshot(full);
+    }
+    return { id: room.id, t: room.t as RoomSnapshot['t'], open: room.open, visitorId: null, servedById: room.servedById, departmentId: null };
   }
 }
