@@ -163,7 +163,7 @@ export async function servedRoomIds(store: Store, agentId: string): Promise<stri
 export function storeHydrator(store: Store): EventHydrator {
   return async (event) => {
     if (event.type === 'messageCreated' && event.message.msg === null) {
-      const recent = await store.livechat.messagesOf(event.room.id, 0, 200);
+      const recent = await store.messages.listByRoom(event.room.id, 0, 200);
       const found = recent.find((m) => m.id === event.message.id);
       return found ? { ...event, message: { ...event.message, msg: found.msg } } : null;
     }

@@ -1,11 +1,11 @@
 /** Sending messages as a logged-in user: `chat.sendMessage` (contract §8.8). */
 import type { Clock } from '../lib/time.js';
-import type { Store, UserRecord } from '../store/store.js';
+import type { RoomRecord, Store, UserRecord } from '../store/store.js';
 import type { Access } from './access.js';
 import { bareFailure, failure, forbidden } from './errors.js';
 import { insertOrDuplicate, textMessage } from './livechat.service.js';
 import { messageWire } from './livechat-wire.js';
-import { eventMessage, livechatSnapshot, type EventBus, type RoomSnapshot } from './events.js';
+import { eventMessage, type EventBus, type RoomSnapshot } from './events.js';
 
 export class MessagesService {
   constructor(
@@ -22,14 +22,14 @@ export class MessagesService {
    * Other rooms: the caller must be subscribed. Otherwise 403.
    */
   async send(caller: UserRecord, input: { rid: string; msg: string; _id?: string }) {
-    const room = await this.store.livechat.roomSummary(input.rid);
+    const room = await this.store.rooms.findById(input.rid);
     if (!room) throw failure('Room not found', 'error-invalid-room');
     const livechat = room.t === 'l';
     if (livechat) {
-      const serving = room.servedById === caller.id;
+      const serving = room.livechat?.servedBy?.id === caller.id;
       if (!serving && !this.access.hasAll(caller, ['view-l-room', 'close-others-livechat-room'])) throw forbidden();
-      if (!room.open) throw bareFailure('room-closed');
-    } else if (!(await this.store.livechat.isSubscribed(room.id, caller.id))) {
+      if (!room.livechat?.open) throw bareFailure('room-closed');
+    } else if (!(await this.store.rooms.findSubscription(room.id, caller.id))) {
       throw forbidden();
     }
     const message = textMessage(
@@ -41,16 +41,20 @@ export class MessagesService {
     const stored = await insertOrDuplicate(this.store, message, livechat ? { waitingResponse: false } : {}, {
       requireOpen: livechat,
     });
-    this.events.publish({ type: 'messageCreated', room: await this.snapshot(room), message: eventMessage(stored, false) });
+    this.events.publish({ type: 'messageCreated', room: this.snapshot(room), message: eventMessage(stored, false) });
     return { message: messageWire(stored) };
   }
 
   /** The room's access-relevant state for the event (livechat: its visitor and agent). */
-  private async snapshot(room: { id: string; t: string; open: boolean; servedById: string | null }): Promise<RoomSnapshot> {
-    if (room.t === 'l') {
-      const full = await this.store.livechat.findRoom(room.id);
-      if (full) return livechatSnapshot(full);
-    }
-    return { id: room.id, t: room.t as RoomSnapshot['t'], open: room.open, visitorId: null, servedById: room.servedById, departmentId: null };
+  private snapshot(room: RoomRecord): RoomSnapshot {
+    const l = room.livechat;
+    return {
+      id: room.id,
+      t: room.t,
+      open: room.t === 'l' ? Boolean(l?.open) : true,
+      visitorId: l?.visitor?.id ?? null,
+      servedById: l?.servedBy?.id ?? null,
+      departmentId: l?.departmentId ?? null,
+    };
   }
 }
