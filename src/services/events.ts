@@ -40,7 +40,7 @@ export interface TransferData {
 export interface EventMessage {
   id: string;
   rid: string;
-  t: SystemMessageType | 'livechat_navigation_history' | null;
+  t: SystemMessageType | null;
   msg: string | null;
   ts: Millis;
   updatedAt: Millis;

@@ -9,6 +9,7 @@ import { LocalChangeBus, type ChangeBus } from '../lib/change-bus.js';
 import { LivechatAdminService } from './livechat-admin.service.js';
 import { LivechatRouting } from './livechat-routing.js';
 import { LivechatService } from './livechat.service.js';
+import { LivechatWorkspaceService } from './livechat-workspace.service.js';
 import { MessagesService } from './messages.service.js';
 import { EventBus } from './events.js';
 import { PermissionsService } from './permissions.service.js';
@@ -35,6 +36,7 @@ export interface Services {
   users: UsersService;
   livechat: LivechatService;
   livechatAdmin: LivechatAdminService;
+  livechatWorkspace: LivechatWorkspaceService;
   messages: MessagesService;
 }
 
@@ -67,10 +69,11 @@ export function createServices(options: ServicesOptions): Services {
   const routing = new LivechatRouting(store, settings, clock, events);
   const livechat = new LivechatService(store, settings, clock, routing, limits, events);
   const livechatAdmin = new LivechatAdminService(store, settings, access, clock, routing, events);
+  const livechatWorkspace = new LivechatWorkspaceService(store, settings, access, clock, events);
   const messages = new MessagesService(store, access, clock, events);
   const rooms = new RoomsService(store, settings, access, clock);
   const directory = new DirectoryService(store, settings, access);
-  return { store, clock, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, messages };
+  return { store, clock, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, messages };
 }
 
 export interface BootstrapConfig extends SeedConfig {
