@@ -34,6 +34,12 @@ export interface Config {
   requestTimeoutMs: number;
   headersTimeoutMs: number;
   keepAliveTimeoutMs: number;
+  /**
+   * DDP keep-alive (the contract R2): a connection silent for `DDP_PING_INTERVAL_MS` (30 s) is pinged and
+   * closed with 4000 when `DDP_PING_TIMEOUT_MS` (30 s) more pass without a frame. Tests shorten them.
+   */
+  ddpPingIntervalMs: number;
+  ddpPingTimeoutMs: number;
   /** `OVERWRITE_SETTING_<id>` values, parsed to each setting's type. */
   settingOverrides: Partial<Record<SettingId, unknown>>;
 }
@@ -45,6 +51,12 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer (got "${raw}")`);
+  return value;
+}
+
+function positiveIntFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = intFrom(env, name, fallback);
+  if (value === 0) throw new Error(`${name} must be positive`);
   return value;
 }
 
@@ -94,6 +106,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: Math.max(1, intFrom(env, 'WORKERS', 1)),
     bodyLimitBytes: 1024 * 1024,
     ...timeoutsFrom(env),
+    ddpPingIntervalMs: positiveIntFrom(env, 'DDP_PING_INTERVAL_MS', 30_000),
+    ddpPingTimeoutMs: positiveIntFrom(env, 'DDP_PING_TIMEOUT_MS', 30_000),
     settingOverrides,
   };
 }
