@@ -20,6 +20,7 @@ import { ErrorBody } from './http/schemas/common.js';
 import type { App } from './http/types.js';
 import type { Clock } from './lib/time.js';
 import { DdpServer } from './realtime/ddp/index.js';
+import { registerRealtime } from './realtime/index.js';
 import type { ChangeBus } from './lib/change-bus.js';
 import type { MessageBus } from './lib/message-bus.js';
 import { EventBus, storeHydrator } from './services/events.js';
@@ -226,7 +227,12 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     pingTimeoutMs: config.ddpPingTimeoutMs,
   });
   ddp.attach(app.server);
-  app.addHook('preClose', () => ddp.close());
+  // Parley's methods and streams on it; domain events become pushes (src/realtime/index.ts).
+  const stopRealtime = registerRealtime(ddp, services, app.log);
+  app.addHook('preClose', async () => {
+    stopRealtime();
+    await ddp.close();
+  });
   await registerDocs(app);
 
   platformRoutes(metrics)(app, services);

@@ -10,6 +10,7 @@ import { LivechatAdminService } from './livechat-admin.service.js';
 import { LivechatRouting } from './livechat-routing.js';
 import { LivechatService } from './livechat.service.js';
 import { LivechatWorkspaceService } from './livechat-workspace.service.js';
+import { LiveService } from './live.service.js';
 import { MessagesService } from './messages.service.js';
 import { EventBus } from './events.js';
 import { PermissionsService } from './permissions.service.js';
@@ -37,6 +38,8 @@ export interface Services {
   livechat: LivechatService;
   livechatAdmin: LivechatAdminService;
   livechatWorkspace: LivechatWorkspaceService;
+  /** Reads and socket-driven changes of the realtime layer. */
+  live: LiveService;
   messages: MessagesService;
 }
 
@@ -70,10 +73,11 @@ export function createServices(options: ServicesOptions): Services {
   const livechat = new LivechatService(store, settings, clock, routing, limits, events);
   const livechatAdmin = new LivechatAdminService(store, settings, access, clock, routing, events);
   const livechatWorkspace = new LivechatWorkspaceService(store, settings, access, clock, events);
+  const live = new LiveService(store, access, clock, events);
   const messages = new MessagesService(store, access, clock, events);
   const rooms = new RoomsService(store, settings, access, clock);
   const directory = new DirectoryService(store, settings, access);
-  return { store, clock, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, messages };
+  return { store, clock, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages };
 }
 
 export interface BootstrapConfig extends SeedConfig {
