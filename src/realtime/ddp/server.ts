@@ -443,7 +443,7 @@ export class DdpServer implements ConnectionOwner {
   #defineStreamWrite(name: string, definition: StreamDefinition): void {
     const write = definition.write;
     if (!write) return;
-    this.method(`stream-${name}`, (params: unknown[], connection) => {
+    this.method(name, (params: unknown[], connection) => {
       const [eventName, ...args] = params;
       if (typeof eventName !== 'string') throw matchFailed();
       return write.call(definition, connection, eventName, args);

@@ -23,8 +23,9 @@ export interface StreamDefinition {
   /** Checked for every delivery of every event (`false`, or a throw, drops that one delivery). */
   allowDeliver(connection: DdpConnection, subscription: DdpSubscription, event: StreamEvent): boolean | Promise<boolean>;
   /**
-   * Writes into the stream: the method `stream-<name>` with params `[eventName, ...args]`. Without it
-   * that method does not exist (404). The handler checks the writer and usually calls
+   * Writes into the stream: the method of the same name as the stream (Rocket.Chat's `stream-<name>`,
+   * e.g. `stream-notify-room`) with params `[eventName, ...args]`. Without it that method does not exist
+   * (404). The handler checks the writer and usually calls
    * `emit(name, eventName, args, {except: connection})`; its return value is the method's result.
    */
   write?(connection: DdpConnection, eventName: string, args: unknown[]): unknown;
@@ -79,7 +80,7 @@ export class StreamRegistry {
     private readonly onDefine: (name: string, definition: StreamDefinition) => void,
   ) {}
 
-  /** Declares a stream; a stream with `write` also gets the method `stream-<name>`. */
+  /** Declares a stream; a stream with `write` also gets a method of the stream's name (its writes). */
   define(name: string, definition: StreamDefinition): void {
     if (this.#streams.has(name)) throw new Error(`stream ${name} is already defined`);
     this.#streams.set(name, definition);
