@@ -36,6 +36,8 @@ export interface BuildOptions {
   bus?: ChangeBus;
   /** Cross-process transport of domain events (main.ts picks it: PostgreSQL, Redis or the cluster primary); none: this process only. */
   eventTransport?: MessageBus | null;
+  /** False: the DDP server carries no Parley methods or streams (tests of the bare DDP layer). Default true. */
+  realtime?: boolean;
   /** Redis client for shared rate-limit counters (main.ts creates it from REDIS_URL). */
   redis?: Redis;
   /** Overrides where rate-limit counters live (main.ts: the cluster primary under WORKERS=N). */
@@ -228,7 +230,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   });
   ddp.attach(app.server);
   // Parley's methods and streams on it; domain events become pushes (src/realtime/index.ts).
-  const stopRealtime = registerRealtime(ddp, services, app.log);
+  const stopRealtime = options.realtime === false ? () => {} : registerRealtime(ddp, services, app.log);
   app.addHook('preClose', async () => {
     stopRealtime();
     await ddp.close();
