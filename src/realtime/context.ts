@@ -21,8 +21,33 @@ export interface Logger {
 export class RealtimeContext {
   private readonly states = new WeakMap<DdpConnection, ConnectionState>();
   private readonly bySession = new Map<string, WeakRef<DdpConnection>>();
-  /** rid → visitor subscriptions of `stream-livechat-room` while the room is queued. */
-  readonly queueWatchers = new Map<string, Set<DdpSubscription>>();
+  /** rid → visitor subscriptions of `stream-livechat-room` in this process (pruned as they end). */
+  readonly roomWatchers = new Map<string, Set<DdpSubscription>>();
+  /** The watched rooms known to wait in the queue (they get `queueData` when the queue moves). */
+  readonly queuedRooms = new Set<string>();
+
+  watchRoom(subscription: DdpSubscription): void {
+    const rid = subscription.eventName;
+    let watchers = this.roomWatchers.get(rid);
+    if (!watchers) this.roomWatchers.set(rid, (watchers = new Set()));
+    watchers.add(subscription);
+    subscription.connection.onClose(() => {
+      this.watchersOf(rid);
+    });
+  }
+
+  /** The live visitor subscriptions watching the room (ended ones dropped). */
+  watchersOf(rid: string): DdpSubscription[] {
+    const watchers = this.roomWatchers.get(rid);
+    if (!watchers) return [];
+    for (const s of watchers) if (!s.active) watchers.delete(s);
+    if (watchers.size === 0) {
+      this.roomWatchers.delete(rid);
+      this.queuedRooms.delete(rid);
+      return [];
+    }
+    return [...watchers];
+  }
 
   constructor(
     readonly ddp: DdpServer,

@@ -144,16 +144,15 @@ export function defineStreams(ctx: RealtimeContext): void {
     },
     onReady: (connection, subscription) => {
       if (RealtimeContext.extraToken(subscription.extra) === undefined) return;
-      // A visitor watching a queued room: its place at once, and again whenever the queue moves.
+      // A visitor watching its room: when queued, its place at once, and again whenever the queue moves.
       const rid = subscription.eventName;
+      ctx.watchRoom(subscription);
       live
         .queueData(rid)
         .then((data) => {
           if (!data || !subscription.active) return;
+          ctx.queuedRooms.add(rid);
           connection.pushChanged(STREAM.livechatRoom, rid, [{ type: 'queueData', data }]);
-          let watchers = ctx.queueWatchers.get(rid);
-          if (!watchers) ctx.queueWatchers.set(rid, (watchers = new Set()));
-          watchers.add(subscription);
         })
         .catch((error: unknown) => ctx.log.error({ err: error }, 'queue position not sent'));
     },
@@ -251,7 +250,7 @@ export function deliverEvent(ctx: RealtimeContext, event: DomainEvent): void | P
       return Promise.all([subscriptions(), roomsChanged(userId, action, rid)]).then(() => undefined);
     }
     case 'agentAssigned': {
-      ctx.queueWatchers.delete(event.room.id);
+      ctx.queuedRooms.delete(event.room.id);
       if (!listening(STREAM.livechatRoom, event.room.id)) return;
       return services.live.agent(event.agentId).then((agent) => {
         if (agent) streams.emit(STREAM.livechatRoom, event.room.id, [{ type: 'agentData', data: agent }], { context: { room: event.room } });
@@ -264,7 +263,7 @@ export function deliverEvent(ctx: RealtimeContext, event: DomainEvent): void | P
       return;
     }
     case 'roomClosed':
-      ctx.queueWatchers.delete(event.room.id);
+      ctx.queuedRooms.delete(event.room.id);
       return;
     case 'inquiryQueued':
     case 'inquiryTaken':
@@ -276,6 +275,7 @@ export function deliverEvent(ctx: RealtimeContext, event: DomainEvent): void | P
         if (department) streams.emit(STREAM.queue, `department/${department}`, [args]);
       };
       if (event.type === 'inquiryQueued') {
+        if (ctx.watchersOf(inquiry.rid).length > 0) ctx.queuedRooms.add(inquiry.rid);
         const doc = inquiryDoc(event.inquiry);
         emitQueue({ type: 'added', ...doc });
         streams.emit(STREAM.queue, inquiry.id, [{ ...doc, clientAction: 'inserted' }]);
@@ -308,17 +308,14 @@ export function deliverEvent(ctx: RealtimeContext, event: DomainEvent): void | P
 
 /** Sends `queueData` again to the local visitors waiting in the same queue (department) whose place may have moved. */
 async function refreshQueuePositions(ctx: RealtimeContext, departmentId: string | null): Promise<void> {
-  for (const [rid, watchers] of [...ctx.queueWatchers]) {
-    for (const s of watchers) if (!s.active) watchers.delete(s);
-    if (watchers.size === 0) {
-      ctx.queueWatchers.delete(rid);
-      continue;
-    }
+  for (const rid of [...ctx.queuedRooms]) {
+    const watchers = ctx.watchersOf(rid);
+    if (watchers.length === 0) continue;
     const room = await ctx.services.live.room(rid);
     if (!room || room.departmentId !== departmentId) continue;
     const data = await ctx.services.live.queueData(rid);
     if (!data) {
-      ctx.queueWatchers.delete(rid);
+      ctx.queuedRooms.delete(rid);
       continue;
     }
     for (const s of watchers) s.connection.pushChanged(STREAM.livechatRoom, rid, [{ type: 'queueData', data }]);
