@@ -10,6 +10,7 @@ import {
   stringifyEJSON,
   toEJSON,
 } from '../../src/realtime/ddp/index.js';
+import { loadConfig } from '../../src/config.js';
 import { ApiError, bareFailure, failure, serviceUnavailable, tooManyRequests } from '../../src/services/errors.js';
 
 describe('EJSON dates (R1)', () => {
@@ -92,5 +93,14 @@ describe('stream options', () => {
     expect(normaliseStreamParams(['e', { useCollection: false, args: [token] }])).toEqual({ eventName: 'e', extra: token });
     expect(() => normaliseStreamParams(['e', { args: [[token]] }])).toThrow('Match failed');
     expect(() => normaliseStreamParams([{ eventName: 'e' }])).toThrow('Match failed');
+  });
+});
+
+describe('keep-alive configuration', () => {
+  it('reads DDP_PING_INTERVAL_MS and DDP_PING_TIMEOUT_MS (30 s each by default), refusing 0 and garbage', () => {
+    expect(loadConfig({})).toMatchObject({ ddpPingIntervalMs: 30_000, ddpPingTimeoutMs: 30_000 });
+    expect(loadConfig({ DDP_PING_INTERVAL_MS: '500', DDP_PING_TIMEOUT_MS: '700' })).toMatchObject({ ddpPingIntervalMs: 500, ddpPingTimeoutMs: 700 });
+    expect(() => loadConfig({ DDP_PING_INTERVAL_MS: '0' })).toThrow('DDP_PING_INTERVAL_MS must be positive');
+    expect(() => loadConfig({ DDP_PING_TIMEOUT_MS: 'soon' })).toThrow(/non-negative integer/);
   });
 });
