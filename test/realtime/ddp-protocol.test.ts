@@ -60,6 +60,9 @@ beforeAll(async () => {
     throw new Error('secret internals');
   });
   ddp.method('unserialisable', () => ({ big: 10n }));
+  ddp.method('unserialisableError', () => {
+    throw new MeteorError('error-x', 'x', { big: 10n });
+  });
   ddp.method('block', async () => {
     blocked++;
     await new Promise<void>((resolve) => {
@@ -207,6 +210,7 @@ describe('methods (R2)', () => {
     expect(crash.error).toEqual(meteorError(500, 'Internal server error'));
     expect(JSON.stringify(crash)).not.toContain('secret');
     expect((await socket.call('unserialisable')).error).toEqual(meteorError(500, 'Internal server error'));
+    expect((await socket.call('unserialisableError')).error).toEqual(meteorError(500, 'Internal server error'));
   });
 
   it('answers a method frame without a string id or method name with Bad request', async () => {

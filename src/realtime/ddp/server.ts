@@ -347,19 +347,19 @@ export class DdpServer implements ConnectionOwner {
 
   #answer(connection: DdpConnection, id: string, result: unknown, error: MeteorError | undefined, method?: string): void {
     if (connection.ended) return;
-    let text: string;
-    if (error) {
-      text = stringifyEJSON({ msg: 'result', id, error });
-    } else {
-      try {
-        text = stringifyEJSON(result === undefined ? { msg: 'result', id } : { msg: 'result', id, result });
-      } catch (failure) {
-        this.#log.error({ err: failure, method }, 'DDP method result could not be serialised');
-        text = stringifyEJSON({ msg: 'result', id, error: internalServerError() });
-      }
-    }
-    connection.sendText(text);
+    const frame = error ? { msg: 'result', id, error } : result === undefined ? { msg: 'result', id } : { msg: 'result', id, result };
+    connection.sendText(this.#serialise(frame, { msg: 'result', id, error: internalServerError() }, { method }));
     connection.sendText(`{"msg":"updated","methods":[${JSON.stringify(id)}]}`);
+  }
+
+  /** `frame` as EJSON text, or `fallback` when it cannot be serialised (a cycle, a BigInt in a result or details). */
+  #serialise(frame: object, fallback: object, context: object): string {
+    try {
+      return stringifyEJSON(frame);
+    } catch (failure) {
+      this.#log.error({ err: failure, ...context }, 'DDP frame could not be serialised');
+      return stringifyEJSON(fallback);
+    }
   }
 
   #clientError(error: unknown, context: object): MeteorError {
@@ -426,7 +426,8 @@ export class DdpServer implements ConnectionOwner {
   }
 
   #nosub(connection: DdpConnection, id: string, error?: MeteorError): void {
-    connection.sendText(stringifyEJSON(error ? { msg: 'nosub', id, error } : { msg: 'nosub', id }));
+    const frame = error ? { msg: 'nosub', id, error } : { msg: 'nosub', id };
+    connection.sendText(this.#serialise(frame, { msg: 'nosub', id, error: internalServerError() }, {}));
   }
 
   #unsub(connection: DdpConnection, frame: Frame): void {
