@@ -75,6 +75,7 @@ beforeAll(async () => {
     return 'released';
   });
   ddp.method('whoami', (_params, connection) => ({ session: connection.session, userId: connection.userId }));
+  ddp.method('address', (_params, connection) => connection.clientAddress);
   ddp.method('login', ([userId], connection) => {
     connection.userId = userId as string;
     return { id: userId };
@@ -112,6 +113,11 @@ describe('connect (R1, R2)', () => {
     socket.send({ msg: 'ping', id: 'x' });
     expect((await socket.closed).code).toBe(1002);
     expect(socket.frames).toEqual([{ msg: 'server_id', server_id: '0' }]);
+  });
+
+  it('knows the client address of the connection', async () => {
+    const socket = await connect();
+    expect((await socket.call('address')).result).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
   });
 
   it('refuses a second connect on a connected socket with Bad request and stays open', async () => {

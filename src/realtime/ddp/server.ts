@@ -48,6 +48,11 @@ export interface DdpServerOptions {
   /** A socket whose send buffer grows past this is terminated (R8: 1 MiB). */
   maxBufferedBytes?: number;
   logger?: DdpLogger;
+  /**
+   * The client's address for a new connection (`connection.clientAddress`, e.g. for rate limits keyed by
+   * IP). Default: the socket's peer address. Behind a reverse proxy, pass the same trust rule as REST's.
+   */
+  clientAddress?: (request: IncomingMessage) => string | undefined;
   /** prom-client registry for the `ddp_connections` and `ddp_subscriptions` gauges. */
   registry?: Registry;
 }
@@ -102,6 +107,7 @@ export class DdpServer implements ConnectionOwner {
   readonly maxBufferedBytes: number;
 
   readonly #log: DdpLogger;
+  readonly #clientAddress: (request: IncomingMessage) => string | undefined;
   readonly #methods = new Map<string, MethodEntry>();
   readonly #connections = new Set<DdpConnection>();
   readonly #visitorConnections = new Map<string, number>();
@@ -118,6 +124,7 @@ export class DdpServer implements ConnectionOwner {
     this.maxMethodsInFlight = options.maxMethodsInFlight ?? 20;
     this.maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
     this.#log = options.logger ?? silentLogger;
+    this.#clientAddress = options.clientAddress ?? ((request) => request.socket.remoteAddress);
     this.#wss = new WebSocketServer({
       noServer: true,
       clientTracking: false,
@@ -232,7 +239,13 @@ export class DdpServer implements ConnectionOwner {
       ws.close(1001, 'Server shutting down');
       return;
     }
-    const connection = new DdpConnection(ws, this, request.socket.remoteAddress, Date.now());
+    let address: string | undefined;
+    try {
+      address = this.#clientAddress(request);
+    } catch (error) {
+      this.logError(error, 'DDP clientAddress failed');
+    }
+    const connection = new DdpConnection(ws, this, address ?? request.socket.remoteAddress, Date.now());
     (ws as SocketWithConnection)[CONNECTION] = connection;
     this.#connections.add(connection);
     ws.on('message', this.#onMessage);
