@@ -403,4 +403,19 @@ describe('shutdown', () => {
     expect((await socket.closed).code).toBe(1001);
     await closing;
   });
+
+  it('does not wait for clients that never answer the closing handshake', async () => {
+    const other = await createTestApp();
+    const silent = await DdpSocket.connect(await ddpUrl(other.app));
+    const answering = await DdpSocket.connect(await ddpUrl(other.app));
+    // This peer stops reading, so it never sees or answers the server's close frame.
+    (silent.ws as any)._socket.pause();
+    const started = Date.now();
+    // Without the bound, ws waits 30 s for the peer's close frame (longer than this test may take).
+    await other.close();
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect((await answering.closed).code).toBe(1001);
+    (silent.ws as any)._socket.resume();
+    await silent.closed;
+  });
 });

@@ -110,6 +110,8 @@ export class DdpServer implements ConnectionOwner {
   readonly #clientAddress: (request: IncomingMessage) => string | undefined;
   readonly #methods = new Map<string, MethodEntry>();
   readonly #connections = new Set<DdpConnection>();
+  /** Every accepted socket until its 'close' event, including ones still in their closing handshake. */
+  readonly #sockets = new Set<WebSocket>();
   readonly #visitorConnections = new Map<string, number>();
   readonly #wss: WebSocketServer;
   #server: Server | undefined;
@@ -182,9 +184,8 @@ export class DdpServer implements ConnectionOwner {
   async close(graceMs = 1_000): Promise<void> {
     this.#closing = true;
     clearInterval(this.#sweepTimer);
-    const sockets = [...this.#connections].map((connection) => connection.socket);
     for (const connection of [...this.#connections]) connection.close(1001, 'Server shutting down');
-    const pending = sockets.filter((socket) => socket.readyState !== socket.CLOSED);
+    const pending = [...this.#sockets];
     if (pending.length === 0) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
@@ -248,12 +249,19 @@ export class DdpServer implements ConnectionOwner {
     const connection = new DdpConnection(ws, this, address ?? request.socket.remoteAddress, Date.now());
     (ws as SocketWithConnection)[CONNECTION] = connection;
     this.#connections.add(connection);
+    this.#sockets.add(ws);
     ws.on('message', this.#onMessage);
-    ws.on('close', onSocketClose);
+    ws.on('close', this.#onClose);
     // ws closes the socket itself on protocol violations (1009 too big, 1007 bad UTF-8, 1002).
     ws.on('error', ignoreSocketError);
     connection.sendText(SERVER_ID_FRAME);
   }
+
+  readonly #onClose = ((sockets: Set<WebSocket>) =>
+    function onClose(this: SocketWithConnection): void {
+      sockets.delete(this);
+      this[CONNECTION]?.end();
+    })(this.#sockets);
 
   /** One listener function for every socket (`this` is the socket): no closure per connection. */
   readonly #onMessage = ((server: DdpServer) =>
@@ -484,10 +492,6 @@ export class DdpServer implements ConnectionOwner {
       },
     });
   }
-}
-
-function onSocketClose(this: SocketWithConnection): void {
-  this[CONNECTION]?.end();
 }
 
 function ignoreSocketError(): void {}
