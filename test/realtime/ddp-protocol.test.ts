@@ -60,6 +60,9 @@ beforeAll(async () => {
     throw new Error('secret internals');
   });
   ddp.method('unserialisable', () => ({ big: 10n }));
+  ddp.method('unserialisableError', () => {
+    throw new MeteorError('error-x', 'x', { big: 10n });
+  });
   ddp.method('block', async () => {
     blocked++;
     await new Promise<void>((resolve) => {
@@ -72,6 +75,7 @@ beforeAll(async () => {
     return 'released';
   });
   ddp.method('whoami', (_params, connection) => ({ session: connection.session, userId: connection.userId }));
+  ddp.method('address', (_params, connection) => connection.clientAddress);
   ddp.method('login', ([userId], connection) => {
     connection.userId = userId as string;
     return { id: userId };
@@ -109,6 +113,11 @@ describe('connect (R1, R2)', () => {
     socket.send({ msg: 'ping', id: 'x' });
     expect((await socket.closed).code).toBe(1002);
     expect(socket.frames).toEqual([{ msg: 'server_id', server_id: '0' }]);
+  });
+
+  it('knows the client address of the connection', async () => {
+    const socket = await connect();
+    expect((await socket.call('address')).result).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
   });
 
   it('refuses a second connect on a connected socket with Bad request and stays open', async () => {
@@ -207,6 +216,7 @@ describe('methods (R2)', () => {
     expect(crash.error).toEqual(meteorError(500, 'Internal server error'));
     expect(JSON.stringify(crash)).not.toContain('secret');
     expect((await socket.call('unserialisable')).error).toEqual(meteorError(500, 'Internal server error'));
+    expect((await socket.call('unserialisableError')).error).toEqual(meteorError(500, 'Internal server error'));
   });
 
   it('answers a method frame without a string id or method name with Bad request', async () => {
@@ -392,5 +402,20 @@ describe('shutdown', () => {
     const closing = other.close();
     expect((await socket.closed).code).toBe(1001);
     await closing;
+  });
+
+  it('does not wait for clients that never answer the closing handshake', async () => {
+    const other = await createTestApp();
+    const silent = await DdpSocket.connect(await ddpUrl(other.app));
+    const answering = await DdpSocket.connect(await ddpUrl(other.app));
+    // This peer stops reading, so it never sees or answers the server's close frame.
+    (silent.ws as any)._socket.pause();
+    const started = Date.now();
+    // Without the bound, ws waits 30 s for the peer's close frame (longer than this test may take).
+    await other.close();
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect((await answering.closed).code).toBe(1001);
+    (silent.ws as any)._socket.resume();
+    await silent.closed;
   });
 });

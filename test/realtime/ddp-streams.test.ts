@@ -20,6 +20,7 @@ let writes: Array<{ eventName: string; args: unknown[] }> = [];
 const deliveries: Array<{ subscription: DdpSubscription; event: StreamEvent }> = [];
 let pendingSubscribe: Array<(allowed: boolean) => void> = [];
 let closedSessions: string[] = [];
+let held: Array<(allowed: boolean) => void> = [];
 
 async function connect(): Promise<DdpSocket & { session: string }> {
   const socket = await DdpSocket.connect(url);
@@ -84,6 +85,16 @@ beforeAll(async () => {
       ddp.streams.emit('stream-notify-room', eventName, args, { except: connection });
     },
   });
+  // Deliveries wait for the test to decide (held), or fail.
+  ddp.streams.define('stream-held', {
+    allowSubscribe: () => true,
+    allowDeliver: (_connection, _subscription, event) => {
+      if (event.args[0] === 'reject') return Promise.reject(new Error('check failed'));
+      if (event.args[0] === 'throw') throw new Error('check failed');
+      if (event.args[0] === 'sync') return true;
+      return new Promise<boolean>((resolve) => held.push(resolve));
+    },
+  });
   ddp.method('login', ([userId], connection) => {
     connection.userId = userId as string;
   });
@@ -103,6 +114,7 @@ beforeEach(() => {
   deliveries.length = 0;
   pendingSubscribe = [];
   closedSessions = [];
+  held = [];
 });
 
 afterAll(async () => {
@@ -349,6 +361,38 @@ describe('connection state', () => {
     socket.close();
     await expect.poll(() => t.ddp.streams.subscriberCount('stream-open', 'gone-0')).toBe(0);
     expect(t.ddp.streams.subscriptionCount).toBe(before - 6);
+  });
+});
+
+describe('failing and stalled delivery checks', () => {
+  it('drops only the events whose check fails, keeping the order of the others', async () => {
+    const socket = await connect();
+    expect(await socket.sub('stream-held', ['h'])).toMatchObject({ msg: 'ready' });
+    t.ddp.streams.emit('stream-held', 'h', ['first']); // held
+    t.ddp.streams.emit('stream-held', 'h', ['reject']); // rejects while waiting behind 'first'
+    t.ddp.streams.emit('stream-held', 'h', ['throw']); // throws synchronously
+    t.ddp.streams.emit('stream-held', 'h', ['sync']); // allowed at once, but must wait behind 'first'
+    await socket.barrier();
+    expect(socket.frames).toEqual([]);
+    held[0]!(true);
+    expect(await socket.next()).toEqual(changed('stream-held', 'h', ['first']));
+    expect(await socket.next()).toEqual(changed('stream-held', 'h', ['sync']));
+    await socket.barrier();
+    expect(socket.frames).toEqual([]);
+  });
+
+  it('cuts off a connection whose deliveries pile up behind a stalled check (1 MiB)', async () => {
+    const socket = await connect();
+    expect(await socket.sub('stream-held', ['stall'])).toMatchObject({ msg: 'ready' });
+    const connection = serverConnection(socket.session);
+    const chunk = 'y'.repeat(64 * 1024);
+    for (let i = 0; i < 15; i++) t.ddp.streams.emit('stream-held', 'stall', [chunk]);
+    expect(connection.open).toBe(true);
+    for (let i = 0; i < 5; i++) t.ddp.streams.emit('stream-held', 'stall', [chunk]);
+    expect(connection.open).toBe(false);
+    expect((await socket.closed).code).toBe(1006);
+    for (const resolve of held) resolve(true);
+    expect(t.ddp.streams.subscriberCount('stream-held', 'stall')).toBe(0);
   });
 });
 

@@ -135,18 +135,22 @@ export class StreamRegistry {
       return;
     }
     // An earlier delivery is still being checked, or this one is async: queue behind it to keep the order.
+    // Frames waiting here count against the connection's buffer bound, so a stalled check cannot hoard memory.
+    // The verdict gets its handlers now: a rejection waiting behind an earlier delivery is never unhandled.
+    const decided = Promise.resolve(verdict).then(
+      (allowed) => allowed === true,
+      (error: unknown) => {
+        this.log.error({ err: error, stream: event.streamName }, 'allowDeliver failed; event dropped for one subscriber');
+        return false;
+      },
+    );
+    if (!connection.reserve(frame.length)) return;
     const previous = connection.deliveryTail ?? Promise.resolve();
     const next: Promise<void> = previous
-      .then(() => verdict)
-      .then(
-        (allowed) => {
-          if (allowed === true && subscription.active) connection.sendText(frame);
-        },
-        (error: unknown) => {
-          this.log.error({ err: error, stream: event.streamName }, 'allowDeliver failed; event dropped for one subscriber');
-        },
-      )
-      .then(() => {
+      .then(() => decided)
+      .then((allowed) => {
+        connection.pendingBytes -= frame.length;
+        if (allowed && subscription.active) connection.sendText(frame);
         if (connection.deliveryTail === next) connection.deliveryTail = undefined;
       });
     connection.deliveryTail = next;
