@@ -173,6 +173,8 @@ export interface LivechatRepo {
   /** Throws ConflictError on `livechat_visitors.token` (or `username`) when taken. */
   insertVisitor(visitor: NewVisitor): Promise<VisitorRecord>;
   findVisitorByToken(token: string): Promise<VisitorRecord | null>;
+  /** The visitor with this exact username (`guest-<N>` or chosen), or null. */
+  findVisitorByUsername(username: string): Promise<VisitorRecord | null>;
   /** Applies the patch, bumps `_updatedAt`; returns the visitor or null when absent. */
   updateVisitor(id: string, patch: VisitorPatch, now: Millis): Promise<VisitorRecord | null>;
   setVisitorStatus(id: string, status: VisitorStatus, now: Millis): Promise<void>;

@@ -233,6 +233,11 @@ export class SqlLivechatRepo implements LivechatRepo {
     return row ? toVisitor(row) : null;
   }
 
+  async findVisitorByUsername(username: string): Promise<VisitorRecord | null> {
+    const row = await this.db.selectFrom('livechat_visitors').selectAll().where('username', '=', username).executeTakeFirst();
+    return row ? toVisitor(row) : null;
+  }
+
   async updateVisitor(id: string, patch: VisitorPatch, now: number): Promise<VisitorRecord | null> {
     const row = await this.db
       .updateTable('livechat_visitors')
