@@ -6,8 +6,8 @@
  */
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/lib/ids.js';
 import {
+  createAvailableAgent,
   domClick,
   launchBrowser,
   recordNetwork,
@@ -30,24 +30,7 @@ let agent: { userId: string; authToken: string };
 
 beforeAll(async () => {
   server = await startWidgetServer();
-  const user = await server.store.users.insert({
-    id: newId(),
-    createdAt: Date.now(),
-    username: 'agent.smith',
-    name: 'Agent Smith',
-    email: { address: 'smith@example.com', verified: true },
-    type: 'user',
-    roles: ['user'],
-    passwordHash: null,
-  });
-  agent = { userId: user.id, authToken: await server.services.auth.issueToken(user.id) };
-  // Made an available agent the way an admin and the agent would: over the REST API.
-  expect((await server.api.post('/api/v1/livechat/users/agent', { username: 'agent.smith' }, { auth: server.admin })).status).toBe(200);
-  expect((await server.api.post('/api/v1/users.setStatus', { status: 'online' }, { auth: agent })).status).toBe(200);
-  expect((await server.api.post('/api/v1/livechat/agent.status', { status: 'available' }, { auth: agent })).body).toEqual({
-    status: 'available',
-    success: true,
-  });
+  agent = await createAvailableAgent(server, { username: 'agent.smith', name: 'Agent Smith' });
   host = await startHostPage(server.url);
   browser = await launchBrowser();
 });

@@ -29,6 +29,7 @@ import type { Store } from '../../src/store/store.js';
 import { ApiClient, type Credentials } from './client.js';
 import { createTestDatabase, type TestDatabase } from './backend.js';
 import { ADMIN_USERNAME, testConfig } from './app.js';
+import { newId } from '../../src/lib/ids.js';
 import type { Config } from '../../src/config.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -118,6 +119,34 @@ export function embedSnippet(siteUrl: string): string {
   h.parentNode.insertBefore(j, h);
 })(window, document, 'script', '${siteUrl}/livechat');
 </script>`;
+}
+
+/**
+ * A user made an available livechat agent the way an admin and the agent would, over REST
+ * (role `livechat-agent`, status online, `livechat/agent.status` available).
+ */
+export async function createAvailableAgent(
+  server: WidgetServer,
+  { username = 'agent.smith', name = 'Agent Smith' }: { username?: string; name?: string } = {},
+): Promise<Credentials & { username: string }> {
+  const user = await server.store.users.insert({
+    id: newId(),
+    createdAt: Date.now(),
+    username,
+    name,
+    email: { address: `${username}@example.com`, verified: true },
+    type: 'user',
+    roles: ['user'],
+    passwordHash: null,
+  });
+  const auth = { userId: user.id, authToken: await server.services.auth.issueToken(user.id) };
+  const steps = [
+    await server.api.post('/api/v1/livechat/users/agent', { username }, { auth: server.admin }),
+    await server.api.post('/api/v1/users.setStatus', { status: 'online' }, { auth }),
+    await server.api.post('/api/v1/livechat/agent.status', { status: 'available' }, { auth }),
+  ];
+  for (const res of steps) if (res.status !== 200) throw new Error(`agent set-up failed: ${res.status} ${res.text}`);
+  return { ...auth, username };
 }
 
 export interface HostPage {
