@@ -11,6 +11,7 @@ import type {
   LivechatRoom,
   MessageRecord,
   TransferEntry,
+  UserRecord,
   VisitorRecord,
 } from '../store/store.js';
 import { ApiError } from './errors.js';
@@ -137,4 +138,23 @@ export function departmentWire(d: DepartmentRecord) {
 
 export function departmentAgentWire(a: DepartmentAgentRecord) {
   return { agentId: a.agentId, departmentId: a.departmentId, username: a.username, count: a.count, order: a.order };
+}
+
+/**
+ * The serving agent as a visitor may see it (`livechat/config` `agent`, `agent.info`, the
+ * `agentData` stream event; REALTIME R4): `{_id, username, name, status}`, plus `emails` when
+ * `Livechat_show_agent_email` is on; only `{hiddenInfo: true}` when `Livechat_show_agent_info` is off.
+ */
+export function visitorFacingAgent(
+  user: Pick<UserRecord, 'id' | 'username' | 'name' | 'status' | 'email'>,
+  show: { info: boolean; email: boolean },
+) {
+  if (!show.info) return { hiddenInfo: true as const };
+  return {
+    _id: user.id,
+    username: user.username ?? '',
+    ...(user.name !== null && { name: user.name }),
+    status: user.status,
+    ...(show.email && user.email !== null && { emails: [{ address: user.email.address }] }),
+  };
 }

@@ -9,7 +9,7 @@ import type { LivechatRoom, MessageRecord, Store, VisitorRecord } from '../store
 import { bareFailure, failure } from './errors.js';
 import type { LivechatRouting } from './livechat-routing.js';
 import type { RateLimitClient, RateLimits } from './rate-limits.js';
-import { codeOnly, departmentWire, livechatRoomWire, messageWire, visitorWire } from './livechat-wire.js';
+import { codeOnly, departmentWire, livechatRoomWire, messageWire, visitorFacingAgent, visitorWire } from './livechat-wire.js';
 import type { SettingsService } from './settings.service.js';
 
 export interface VisitorInput {
@@ -25,13 +25,19 @@ export interface VisitorInput {
 export const SURVEY_ITEMS = ['satisfaction', 'agentKnowledge', 'agentResposiveness', 'agentFriendliness'] as const;
 export const SURVEY_VALUES = ['1', '2', '3', '4', '5'] as const;
 
-/** Widget config flags (§8.10): fixed, as Parley has no registration-form settings. */
+/**
+ * Widget config flags (§8.10, §8.11): the registration form is always shown with name and
+ * email, and Parley has no uploads, transcripts or consent form. The rest come from settings.
+ */
 const WIDGET_SETTINGS = {
   registrationForm: true,
   nameFieldRegistrationForm: true,
   emailFieldRegistrationForm: true,
   allowSwitchingDepartments: true,
   showConnecting: false,
+  fileUpload: false,
+  transcript: false,
+  forceAcceptDataProcessingConsent: false,
 };
 
 export class LivechatService {
@@ -291,26 +297,49 @@ export class LivechatService {
 
   // ── §8.10 config ──
 
+  /**
+   * The widget's whole configuration (§8.10, §8.11): `settings`, `theme`, `messages`,
+   * `triggers` and `resources` are always present (the widget destructures them), also when
+   * livechat is disabled. `settings.agentHiddenInfo` (Rocket.Chat's name, contract silent) is
+   * `!Livechat_show_agent_info`: the widget reads it to hide the agent of streamed messages.
+   */
   async config(token: string | undefined, department: string | undefined) {
-    const enabled = this.settings.get('Livechat_enabled');
+    const s = this.settings;
+    const enabled = s.get('Livechat_enabled');
     const { departments } = await this.store.departments.list({ enabledOnly: true, offset: 0, count: 1000 });
     const online = enabled && (await this.store.agents.hasAvailable({ departmentId: department || null }));
     const visitor = token ? await this.store.visitors.findByToken(token) : null;
     const room = visitor ? await this.store.livechatRooms.findOpenOfVisitor(visitor.id) : null;
-    const agent = room?.servedBy ? await this.store.agents.findUser(room.servedBy.id) : null;
+    const agent = room?.servedBy ? await this.store.users.findById(room.servedBy.id) : null;
     return {
       config: {
         enabled,
         online,
-        settings: WIDGET_SETTINGS,
+        settings: {
+          ...WIDGET_SETTINGS,
+          displayOfflineForm: s.get('Livechat_display_offline_form'),
+          limitTextLength: s.get('Livechat_enable_message_character_limit') ? s.get('Livechat_message_character_limit') : (false as const),
+          agentHiddenInfo: !s.get('Livechat_show_agent_info'),
+        },
+        theme: {
+          title: s.get('Livechat_title'),
+          color: s.get('Livechat_title_color'),
+          offlineTitle: s.get('Livechat_offline_title'),
+          offlineColor: s.get('Livechat_offline_title_color'),
+        },
+        messages: {},
+        triggers: [],
+        resources: {},
         departments: departments.map((d) => {
           const w = departmentWire(d);
-          return { _id: w._id, name: w.name, showOnRegistration: w.showOnRegistration };
+          return { _id: w._id, name: w.name, showOnRegistration: w.showOnRegistration, showOnOfflineForm: w.showOnOfflineForm };
         }),
         survey: { items: [...SURVEY_ITEMS], values: [...SURVEY_VALUES] },
         ...(visitor && { guest: visitorWire(visitor) }),
         ...(room && { room: livechatRoomWire(room, true) }),
-        ...(agent && { agent: { _id: agent.id, username: agent.username, ...(agent.name !== null && { name: agent.name }) } }),
+        ...(agent && {
+          agent: visitorFacingAgent(agent, { info: s.get('Livechat_show_agent_info'), email: s.get('Livechat_show_agent_email') }),
+        }),
       },
     };
   }

@@ -45,6 +45,8 @@ export interface VisitorsRepo {
   insert(visitor: NewVisitor): Promise<VisitorRecord>;
   /** The visitor with exactly this token, or null. */
   findByToken(token: string): Promise<VisitorRecord | null>;
+  /** The visitor with exactly this username (`guest-<N>` or chosen), or null. */
+  findByUsername(username: string): Promise<VisitorRecord | null>;
   /** Applies the patch, bumps `_updatedAt`; returns the visitor or null when absent. */
   update(id: string, patch: VisitorPatch, now: Millis): Promise<VisitorRecord | null>;
   /** Sets the status; bumps `_updatedAt` only when it changes. */

@@ -71,6 +71,11 @@ export class SqlVisitorsRepo implements VisitorsRepo {
     return row ? toVisitor(row) : null;
   }
 
+  async findByUsername(username: string): Promise<VisitorRecord | null> {
+    const row = await this.db.selectFrom('livechat_visitors').selectAll().where('username', '=', username).executeTakeFirst();
+    return row ? toVisitor(row) : null;
+  }
+
   async update(id: string, patch: VisitorPatch, now: number): Promise<VisitorRecord | null> {
     const row = await this.db
       .updateTable('livechat_visitors')
