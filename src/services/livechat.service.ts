@@ -9,7 +9,8 @@ import type { LivechatRoom, MessageRecord, Store, VisitorRecord } from '../store
 import { bareFailure, failure } from './errors.js';
 import type { LivechatRouting } from './livechat-routing.js';
 import type { RateLimitClient, RateLimits } from './rate-limits.js';
-import { codeOnly, departmentWire, livechatRoomWire, messageWire, visitorWire } from './livechat-wire.js';
+import { codeOnly, departmentWire, livechatRoomWire, visitorWire } from './livechat-wire.js';
+import { messageWire } from './message-wire.js';
 import type { SettingsService } from './settings.service.js';
 
 export interface VisitorInput {
