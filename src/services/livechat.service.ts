@@ -120,18 +120,28 @@ export class LivechatService {
     }
   }
 
+  /**
+   * Applies the fields and merges the custom fields into the visitor's stored
+   * `livechatData` under a row lock, so concurrent upserts of different keys all
+   * survive (contract §10 invariant 10; PostgreSQL's READ COMMITTED alone would
+   * let the last writer drop the others' keys).
+   */
   private async update(
     visitor: VisitorRecord,
     fields: { name?: string; email?: string | null; phone?: string | null; departmentId?: string },
     mergeData: (d: Record<string, string>) => Record<string, string>,
     now: number,
   ): Promise<VisitorRecord> {
-    const updated = await this.store.visitors.update(
-      visitor.id,
-      { ...fields, livechatData: mergeData(visitor.livechatData) },
-      now,
-    );
-    return updated ?? visitor;
+    return this.store.transaction(async (tx) => {
+      await tx.visitors.lock(visitor.id);
+      const current = (await tx.visitors.findByToken(visitor.token)) ?? visitor;
+      const updated = await tx.visitors.update(
+        visitor.id,
+        { ...fields, livechatData: mergeData(current.livechatData) },
+        now,
+      );
+      return updated ?? current;
+    });
   }
 
   async getVisitor(token: string) {

@@ -109,6 +109,8 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
   }
 
   async recordTransfer(rid: string, entry: TransferEntry, now: number): Promise<void> {
+    // Read-append-write of a JSON column: hold the row so no concurrent entry is lost.
+    await this.dialect.lockRowById(this.db as unknown as Kysely<unknown>, 'rooms', rid);
     const row = await this.db.selectFrom('rooms').select('transfer_history').where('id', '=', rid).executeTakeFirst();
     const history = fromJson<TransferEntry[]>(row?.transfer_history, []);
     history.push(entry);
