@@ -202,6 +202,26 @@ describe('departments', () => {
     await t.api.post(`${V}/room.close`, { rid: room._id, token });
     expect((await t.api.delete(`${V}/department/${dep._id}`, { auth: t.admin })).body).toEqual({ success: true });
   });
+
+  it('text search is a literal, case-insensitive substring beyond ASCII, alike on both backends; ordered by code point', async () => {
+    const tag = `q${Date.now().toString(36)}`;
+    const names = [`${tag} Öffnung`, `${tag} öl`, `${tag} Ärger`, `${tag} ärmel`, `${tag} Zebra`, `${tag} apfel`, `${tag} 100%_off`];
+    for (const name of names) await createDepartment(t, name);
+    const search = async (text: string) => {
+      const res = await t.api.get(`${V}/department`, { auth: t.admin, query: { text, count: 50 } });
+      expect(res.status).toBe(200);
+      expect(res.body.total).toBe(res.body.departments.length);
+      return res.body.departments.map((d: any) => d.name);
+    };
+    // Code-point order: upper case before lower case, non-ASCII last (not the database collation).
+    expect(await search(tag)).toEqual([`${tag} 100%_off`, `${tag} Zebra`, `${tag} apfel`, `${tag} Ärger`, `${tag} Öffnung`, `${tag} ärmel`, `${tag} öl`]);
+    expect(await search(`${tag} ö`)).toEqual([`${tag} Öffnung`, `${tag} öl`]);
+    expect(await search(`${tag} Ö`)).toEqual([`${tag} Öffnung`, `${tag} öl`]);
+    expect(await search(`${tag} ÄR`)).toEqual([`${tag} Ärger`, `${tag} ärmel`]);
+    expect(await search(`${tag} öFFn`)).toEqual([`${tag} Öffnung`]);
+    expect(await search('%_off')).toEqual([`${tag} 100%_off`]);
+    expect(await search(`${tag} _`)).toEqual([]);
+  });
 });
 
 describe('inquiries', () => {
