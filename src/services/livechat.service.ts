@@ -226,16 +226,9 @@ export class LivechatService {
       name: visitor.name,
       type: 'visitor',
     });
-    return {
-      room: {
-        _id: updated.id,
-        ...(updated.servedBy && {
-          servedBy: { _id: updated.servedBy.id, username: updated.servedBy.username, ts: new Date(updated.servedBy.ts).toISOString() },
-        }),
-        ...(updated.open && { open: true as const }),
-        ...(updated.departmentId !== null && { departmentId: updated.departmentId }),
-      },
-    };
+    // The seed's transferred-room shape: four fields of the one livechat room wire object.
+    const wire = livechatRoomWire(updated, false);
+    return { room: { _id: wire._id, servedBy: wire.servedBy, open: wire.open, departmentId: wire.departmentId } };
   }
 
   // ── §8.7 survey ──
