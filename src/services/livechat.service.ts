@@ -320,12 +320,6 @@ export class LivechatService {
   }
 }
 
-/**
- * Inserts a plain message and updates the room in one transaction. With
- * `requireOpen` the room row is locked and re-checked so a message never lands
- * in a room closed concurrently. A client-chosen `_id` already used →
- * `"Message id already exists [error-duplicate-message-id]"` (contract silent).
- */
 /** A plain text message (no system type) by `u`; `visitorToken` only for a visitor's own messages. */
 export function textMessage(
   input: { rid: string; msg: string; _id?: string },
@@ -336,6 +330,12 @@ export function textMessage(
   return { id: input._id ?? newId(), rid: input.rid, t: null, msg: input.msg, ts: now, updatedAt: now, u, visitorToken };
 }
 
+/**
+ * Inserts a plain message and updates the room in one transaction. The room
+ * row is locked first (`ts` stays strictly increasing); with `requireOpen` it is re-checked so a message never lands
+ * in a room closed concurrently. A client-chosen `_id` already used →
+ * `"Message id already exists [error-duplicate-message-id]"` (contract silent).
+ */
 export async function insertOrDuplicate(
   store: Store,
   message: MessageRecord,
