@@ -54,6 +54,7 @@ export function lastMessageOf(text: string | null): MessageRecord | null {
 }
 
 export function toRoomRecord(row: RoomRow): RoomRecord {
+  const lastMessage = lastMessageOf(row.last_message);
   return {
     id: row.id,
     t: row.t as RoomType,
@@ -75,13 +76,17 @@ export function toRoomRecord(row: RoomRow): RoomRecord {
     usersCount: row.users_count,
     msgs: row.msgs,
     lm: row.lm === null ? null : Number(row.lm),
-    lastMessage: lastMessageOf(row.last_message),
-    ...(row.t === 'l' ? { livechat: toLivechatRoom(row) } : {}),
+    lastMessage,
+    ...(row.t === 'l' ? { livechat: livechatRoom(row, lastMessage) } : {}),
   };
 }
 
 /** A `t = 'l'` row as a livechat room (contract §8.1). */
 export function toLivechatRoom(row: RoomRow): LivechatRoom {
+  return livechatRoom(row, lastMessageOf(row.last_message));
+}
+
+function livechatRoom(row: RoomRow, lastMessage: MessageRecord | null): LivechatRoom {
   return {
     id: row.id,
     fname: row.fname,
@@ -90,7 +95,7 @@ export function toLivechatRoom(row: RoomRow): LivechatRoom {
     msgs: row.msgs,
     usersCount: row.users_count,
     lm: row.lm === null ? null : Number(row.lm),
-    lastMessage: lastMessageOf(row.last_message),
+    lastMessage,
     open: row.open === 1,
     visitor: {
       id: row.visitor_id ?? '',
