@@ -54,8 +54,11 @@ function schemaFor(id: SettingId): object {
   if (enumValues) return { enum: enumValues };
   const def = SETTING_DEFAULTS[id];
   if (typeof def === 'boolean') return { type: 'boolean' };
-  if (typeof def === 'number') return { type: 'integer' };
-  return { type: 'string' };
+  // Integers are bounded like every request integer (contract §1.4, invariant 11):
+  // 0…2³¹−1, except the policy maximum whose -1 means "no maximum" (§3).
+  if (typeof def === 'number') return { type: 'integer', minimum: id === 'Accounts_Password_Policy_MaxLength' ? -1 : 0, maximum: 2_147_483_647 };
+  // NUL is refused before this (wire.ts); the pattern keeps the rule if a value arrives another way.
+  return { type: 'string', pattern: '^[^\\u0000]*$' };
 }
 
 export function isSettingId(id: string): id is SettingId {

@@ -7,6 +7,7 @@ import type {
   QueryResult,
   TransactionSettings,
 } from 'kysely';
+import { TransientError, UnavailableError } from '../errors.js';
 
 export interface DriverHooks {
   /** Turns a driver error into a neutral store error (or returns it unchanged). */
@@ -31,16 +32,34 @@ export function wrapDialect(inner: Dialect, hooks: DriverHooks): Dialect {
 }
 
 class MappingConnection implements DatabaseConnection {
+  /** True between BEGIN and COMMIT/ROLLBACK: then a transient failure is the transaction's to retry. */
+  inTransaction = false;
+
   constructor(
     readonly inner: DatabaseConnection,
     private readonly hooks: DriverHooks,
   ) {}
 
+  /**
+   * Runs the query; errors pass through `mapError`. Outside a transaction a
+   * statement that lost a deadlock or serialization conflict was rolled back on
+   * its own, so it runs once more; a second loss is UnavailableError. Inside a
+   * transaction the TransientError goes up to `SqlStore.transaction`, which
+   * retries the whole transaction.
+   */
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     try {
       return await this.inner.executeQuery<R>(query);
     } catch (error) {
-      throw this.hooks.mapError(error);
+      const mapped = this.hooks.mapError(error);
+      if (!(mapped instanceof TransientError) || this.inTransaction) throw mapped;
+    }
+    try {
+      return await this.inner.executeQuery<R>(query);
+    } catch (error) {
+      const mapped = this.hooks.mapError(error);
+      if (mapped instanceof TransientError) throw new UnavailableError('statement failed twice on a deadlock or conflict', { cause: mapped });
+      throw mapped;
     }
   }
 
@@ -64,17 +83,23 @@ class MappingDriver implements Driver {
     return new MappingConnection(connection, this.hooks);
   }
 
-  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    if (this.hooks.beginTransaction) return this.hooks.beginTransaction(connection, settings);
-    return this.guard(() => this.inner.beginTransaction(unwrap(connection), settings));
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    setInTransaction(connection, true);
+    try {
+      if (this.hooks.beginTransaction) await this.hooks.beginTransaction(connection, settings);
+      else await this.guard(() => this.inner.beginTransaction(unwrap(connection), settings));
+    } catch (error) {
+      setInTransaction(connection, false);
+      throw error;
+    }
   }
 
   commitTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.guard(() => this.inner.commitTransaction(unwrap(connection)));
+    return this.guard(() => this.inner.commitTransaction(unwrap(connection))).finally(() => setInTransaction(connection, false));
   }
 
   rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.guard(() => this.inner.rollbackTransaction(unwrap(connection)));
+    return this.guard(() => this.inner.rollbackTransaction(unwrap(connection))).finally(() => setInTransaction(connection, false));
   }
 
   releaseConnection(connection: DatabaseConnection): Promise<void> {
@@ -92,6 +117,10 @@ class MappingDriver implements Driver {
       throw this.hooks.mapError(error);
     }
   }
+}
+
+function setInTransaction(connection: DatabaseConnection, value: boolean): void {
+  if (connection instanceof MappingConnection) connection.inTransaction = value;
 }
 
 function unwrap(connection: DatabaseConnection): DatabaseConnection {

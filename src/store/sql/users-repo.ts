@@ -185,6 +185,11 @@ export class SqlUsersRepo implements UsersRepo {
     return this.findOneWhere('id', id);
   }
 
+  async findByIdForUpdate(id: string): Promise<UserRecord | null> {
+    await this.dialect.lockRowById(this.db as unknown as Kysely<unknown>, 'users', id);
+    return this.findOneWhere('id', id);
+  }
+
   findByUsername(username: string): Promise<UserRecord | null> {
     return this.findOneWhere('username_key', caseKey(username));
   }
