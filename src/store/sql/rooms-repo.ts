@@ -258,10 +258,14 @@ export class SqlRoomsRepo implements RoomsRepo {
   async memberUsernames(rids: readonly string[], limit: number): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>(rids.map((rid) => [rid, []]));
     if (rids.length === 0) return out;
-    // One statement, one index range (rid, username) per room, each stopping at `limit`.
+    // One statement, one range of index (rid, username) per room, each stopping at `limit`.
+    // Which members are "the first `limit`" is decided in code-point order
+    // (binaryText): under PostgreSQL's collation (en-US…) it would be other
+    // members than on SQLite. On PostgreSQL that order is a sort of the room's
+    // members, not an index walk (see ARCHITECTURE.md, storage decisions).
     const parts = rids.map(
       (rid) =>
-        sql<{ rid: string; username: string }>`select * from (select rid, username from subscriptions where rid = ${rid} order by username limit ${limit}) as m`,
+        sql<{ rid: string; username: string }>`select * from (select rid, username from subscriptions where rid = ${rid} order by ${this.dialect.binaryText(sql.ref('username'))} limit ${limit}) as m`,
     );
     const rows = await sql<{ rid: string; username: string }>`${sql.join(parts, sql` union all `)}`.execute(this.db);
     for (const row of rows.rows) out.get(row.rid)?.push(row.username);
