@@ -40,6 +40,15 @@ export function configCases(getStore: StoreGetter): void {
       expect(await rejection(store.settings.setValue(uniqueName('absent'), 1, 1))).toBeInstanceOf(NotFoundError);
     });
 
+    it('setValue moves updatedAt strictly forward, also when `now` is earlier than the stored time', async () => {
+      const store = getStore();
+      const id = uniqueName('S');
+      await store.settings.insertMissing([{ id, value: 1 }], 5_000);
+      expect((await store.settings.setValue(id, 2, 5_000)).updatedAt).toBe(5_001);
+      expect((await store.settings.setValue(id, 3, 1_000)).updatedAt).toBe(5_002);
+      expect((await store.settings.setValue(id, 4, 9_000)).updatedAt).toBe(9_000);
+    });
+
     it('concurrent writers of different settings all survive (invariant 10)', async () => {
       const store = getStore();
       const ids = Array.from({ length: 10 }, () => uniqueName('S'));
@@ -73,6 +82,14 @@ export function configCases(getStore: StoreGetter): void {
       expect(await store.permissions.setRoles(id, ['user', 'bot'], 2_000)).toEqual({ id, roles: ['user', 'bot'], updatedAt: 2_000 });
       expect((await store.permissions.list()).find((p) => p.id === id)).toEqual({ id, roles: ['user', 'bot'], updatedAt: 2_000 });
       expect(await rejection(store.permissions.setRoles(uniqueName('absent'), [], 1))).toBeInstanceOf(NotFoundError);
+    });
+
+    it('setRoles moves updatedAt strictly forward, also when `now` is earlier than the stored time', async () => {
+      const store = getStore();
+      const id = uniqueName('p');
+      await store.permissions.insertMissing([{ id, roles: [] }], 5_000);
+      expect((await store.permissions.setRoles(id, ['a'], 4_000)).updatedAt).toBe(5_001);
+      expect((await store.permissions.setRoles(id, ['b'], 5_001)).updatedAt).toBe(5_002);
     });
 
     it('a failing setRoles inside a transaction rolls back the others (permissions.update is all or nothing)', async () => {

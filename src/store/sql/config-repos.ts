@@ -8,11 +8,15 @@ import type {
   SettingRecord,
   SettingsRepo,
 } from '../store.js';
+import type { SqlDialect } from './dialect.js';
 import type { Database } from './schema.js';
 
 /** Settings, permissions and meta: small key-value tables read into caches. */
 export class SqlSettingsRepo implements SettingsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: SqlDialect,
+  ) {}
 
   async list(): Promise<SettingRecord[]> {
     const rows = await this.db.selectFrom('settings').selectAll().orderBy('id').execute();
@@ -31,7 +35,8 @@ export class SqlSettingsRepo implements SettingsRepo {
   async setValue(id: string, value: unknown, now: number): Promise<SettingRecord> {
     const row = await this.db
       .updateTable('settings')
-      .set({ value: toJson(value), updated_at: now })
+      // Strictly forward per setting, even when another process's clock is behind (contract §1.1).
+      .set({ value: toJson(value), updated_at: this.dialect.nextUpdatedAt(now) })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();
@@ -41,7 +46,10 @@ export class SqlSettingsRepo implements SettingsRepo {
 }
 
 export class SqlPermissionsRepo implements PermissionsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: SqlDialect,
+  ) {}
 
   async list(): Promise<PermissionRecord[]> {
     const rows = await this.db.selectFrom('permissions').selectAll().orderBy('id').execute();
@@ -60,7 +68,8 @@ export class SqlPermissionsRepo implements PermissionsRepo {
   async setRoles(id: string, roles: string[], now: number): Promise<PermissionRecord> {
     const row = await this.db
       .updateTable('permissions')
-      .set({ roles: toJson(roles), updated_at: now })
+      // Strictly forward per permission: permissions.listAll?updatedSince must not miss a change.
+      .set({ roles: toJson(roles), updated_at: this.dialect.nextUpdatedAt(now) })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();

@@ -39,8 +39,8 @@ export class SqlStore implements Store {
   ) {
     this.users = new SqlUsersRepo(db, dialect);
     this.tokens = new SqlTokensRepo(db, dialect);
-    this.settings = new SqlSettingsRepo(db);
-    this.permissions = new SqlPermissionsRepo(db);
+    this.settings = new SqlSettingsRepo(db, dialect);
+    this.permissions = new SqlPermissionsRepo(db, dialect);
     this.meta = new SqlMetaRepo(db);
     this.rooms = new SqlRoomsRepo(db, dialect);
     this.directory = new SqlDirectoryRepo(db, dialect);
