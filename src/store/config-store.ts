@@ -8,7 +8,7 @@ export interface SettingRecord {
 }
 
 export interface SettingsRepo {
-  /** Every stored setting. */
+  /** Every stored setting, ordered by id (code points). */
   list(): Promise<SettingRecord[]>;
   /** Inserts each setting whose id is not stored yet; stored values are kept. */
   insertMissing(settings: ReadonlyArray<{ id: string; value: unknown }>, now: Millis): Promise<void>;
@@ -26,7 +26,7 @@ export interface PermissionRecord {
 }
 
 export interface PermissionsRepo {
-  /** Every permission, ordered by id. */
+  /** Every permission, ordered by id (code points, on every backend). */
   list(): Promise<PermissionRecord[]>;
   /** Inserts each permission whose id is not stored yet; stored role lists are kept. */
   insertMissing(permissions: ReadonlyArray<{ id: string; roles: string[] }>, now: Millis): Promise<void>;

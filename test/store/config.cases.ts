@@ -17,8 +17,12 @@ export function configCases(getStore: StoreGetter): void {
       values.forEach((value, i) => expect(stored.get(ids[i]!)).toEqual({ id: ids[i], value, updatedAt: 1_000 }));
     });
 
-    it('list is ordered by id', async () => {
-      const ids = (await getStore().settings.list()).map((s) => s.id);
+    it('list is ordered by id in code-point order on every backend (upper case before lower case)', async () => {
+      const store = getStore();
+      const suffix = uniqueName('_');
+      await store.settings.insertMissing(['Acc', 'API', 'a-b', 'a_b', 'ab'].map((p) => ({ id: p + suffix, value: p })), 1_000);
+      const ids = (await store.settings.list()).map((s) => s.id);
+      expect(ids.filter((id) => id.endsWith(suffix))).toEqual(['API', 'Acc', 'a-b', 'a_b', 'ab'].map((p) => p + suffix));
       expect(ids).toEqual([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
     });
 
@@ -73,6 +77,11 @@ export function configCases(getStore: StoreGetter): void {
       ]);
       const ids = list.map((p) => p.id);
       expect(ids).toEqual([...ids].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)));
+      const suffix = uniqueName('-');
+      await store.permissions.insertMissing(['view-c', 'View_c', 'view_c', 'viewc'].map((p) => ({ id: p + suffix, roles: [] })), 1_000);
+      expect((await store.permissions.list()).map((p) => p.id).filter((id) => id.endsWith(suffix))).toEqual(
+        ['View_c', 'view-c', 'view_c', 'viewc'].map((p) => p + suffix),
+      );
     });
 
     it('setRoles replaces the roles and returns the record; an unknown id is NotFoundError', async () => {

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { fromJson, toJson } from '../../lib/json.js';
 import { NotFoundError } from '../errors.js';
 import type {
@@ -19,7 +19,8 @@ export class SqlSettingsRepo implements SettingsRepo {
   ) {}
 
   async list(): Promise<SettingRecord[]> {
-    const rows = await this.db.selectFrom('settings').selectAll().orderBy('id').execute();
+    // Code-point order on every backend (PostgreSQL's collation would order ids differently).
+    const rows = await this.db.selectFrom('settings').selectAll().orderBy(this.dialect.binaryText(sql.ref('id'))).execute();
     return rows.map((r) => ({ id: r.id, value: fromJson(r.value, null), updatedAt: Number(r.updated_at) }));
   }
 
@@ -52,7 +53,7 @@ export class SqlPermissionsRepo implements PermissionsRepo {
   ) {}
 
   async list(): Promise<PermissionRecord[]> {
-    const rows = await this.db.selectFrom('permissions').selectAll().orderBy('id').execute();
+    const rows = await this.db.selectFrom('permissions').selectAll().orderBy(this.dialect.binaryText(sql.ref('id'))).execute();
     return rows.map((r) => ({ id: r.id, roles: fromJson(r.roles, []), updatedAt: Number(r.updated_at) }));
   }
 

@@ -203,7 +203,7 @@ export class SqlUsersRepo implements UsersRepo {
       .selectFrom('user_roles')
       .select('role')
       .where('user_id', '=', row.id)
-      .orderBy('role')
+      .orderBy(this.dialect.binaryText(sql.ref('role')))
       .execute();
     return toUserRecord(
       row,
