@@ -90,6 +90,42 @@ describe('invariant 10: no lost updates', () => {
     expect(stored.customFields).toEqual(Object.fromEntries(keys.map((_, i) => [`c${i}`, 'x'])));
   });
 
+  it('settings: concurrent writes of different settings all survive, in the store and in the cache', async () => {
+    const writes: Array<[string, unknown]> = [
+      ['Accounts_AllowRealNameChange', false],
+      ['Accounts_AllowUsernameChange', false],
+      ['Accounts_AllowEmailChange', false],
+      ['Accounts_AllowPasswordChange', false],
+      ['API_Default_Count', 25],
+      ['Accounts_SearchFields', 'username, name'],
+      ['Livechat_message_character_limit', 500],
+      ['Language', 'pt-BR'],
+    ];
+    const responses = await Promise.all(writes.map(([id, value]) => t.api.post(`/api/v1/settings/${id}`, { value }, { auth: t.admin })));
+    expect(responses.map((r) => r.status)).toEqual(writes.map(() => 200));
+    const stored = new Map((await t.store.settings.list()).map((row) => [row.id, row.value]));
+    for (const [id, value] of writes) {
+      expect(stored.get(id), id).toEqual(value);
+      expect((await t.api.get(`/api/v1/settings/${id}`, { auth: t.admin })).body).toEqual({ _id: id, value, success: true });
+    }
+  });
+
+  it('permissions.update: concurrent updates of different permissions all survive', async () => {
+    const changes: Array<[string, string[]]> = [
+      ['create-c', ['admin']],
+      ['create-p', ['admin', 'bot']],
+      ['delete-c', ['admin']],
+      ['delete-p', ['admin', 'moderator']],
+      ['view-c-room', ['admin', 'user']],
+    ];
+    const responses = await Promise.all(
+      changes.map(([_id, roles]) => t.api.post('/api/v1/permissions.update', { permissions: [{ _id, roles }] }, { auth: t.admin })),
+    );
+    expect(responses.map((r) => r.status)).toEqual(changes.map(() => 200));
+    const stored = new Map((await t.store.permissions.list()).map((p) => [p.id, p.roles]));
+    for (const [id, roles] of changes) expect(stored.get(id), id).toEqual(roles);
+  });
+
   it('a null removing one key does not undo concurrent additions of others', async () => {
     const user = await t.createUser();
     await t.api.post('/api/v1/users.setPreferences', { data: { fontSize: '100%' } }, { auth: user });
