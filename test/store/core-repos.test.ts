@@ -1,6 +1,6 @@
 /**
- * Runner of the store suite's case files for the users, config, rooms and
- * directory repositories, on the backend of the running vitest project (one
+ * Runner of the store suite's case files for the Store itself and the users,
+ * config, rooms and directory repositories, on the backend of the running vitest project (one
  * migrated database shared by the cases).
  *
  * On PostgreSQL the cases run a second time on a database whose default
@@ -18,10 +18,12 @@ import { backend, createTestDatabase, type TestDatabase } from '../support/backe
 import { configCases } from './config.cases.js';
 import { directoryCases } from './directory.cases.js';
 import { roomsCases } from './rooms.cases.js';
+import { storeCases } from './store.cases.js';
 import { usersCases } from './users.cases.js';
 import type { StoreGetter } from './core-fixtures.js';
 
 function allCases(getStore: StoreGetter): void {
+  storeCases(getStore);
   usersCases(getStore);
   configCases(getStore);
   roomsCases(getStore);
