@@ -83,6 +83,7 @@ export function parseSettingOverride(id: SettingId, raw: string): unknown {
   if (enumValues && !enumValues.includes(raw)) {
     throw new Error(`OVERWRITE_SETTING_${id} must be one of ${enumValues.join(', ')}`);
   }
+  if (REGEX_SETTINGS.has(id) && !isValidRegexSource(raw)) throw new Error(`OVERWRITE_SETTING_${id} must be a valid regular expression`);
   return value;
 }
 
@@ -165,10 +166,21 @@ function settingNotFound() {
   return failure('Setting not found', 'error-invalid-setting');
 }
 
-function assertRegex(source: string): void {
+/**
+ * Compiles a name-validation source the strictest way it is used
+ * (`^(?:source)$` with the `u` flag, as `isValidUsername` does): a source that
+ * compiles only without `u` (e.g. `[a-z\_]`) would otherwise be stored and then
+ * fail every users.create and register with a 500.
+ */
+export function isValidRegexSource(source: string): boolean {
   try {
-    new RegExp(`^${source}$`);
+    new RegExp(`^(?:${source})$`, 'u');
+    return true;
   } catch {
-    throw failure('The value is not a valid regular expression', 'error-invalid-setting-value');
+    return false;
   }
+}
+
+function assertRegex(source: string): void {
+  if (!isValidRegexSource(source)) throw failure('The value is not a valid regular expression', 'error-invalid-setting-value');
 }

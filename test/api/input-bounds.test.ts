@@ -244,3 +244,32 @@ describe('numbers out of range (contract §1.4, invariant 11)', () => {
     expect(res.status).toBe(200);
   });
 });
+
+describe('settings that would make later requests fail', () => {
+  it.each(['UTF8_User_Names_Validation', 'UTF8_Channel_Names_Validation'])(
+    '%s: a source valid only without the u flag is refused, and users.create keeps working',
+    async (id) => {
+      const before = (await t.api.get(`/api/v1/settings/${id}`, { auth: t.admin })).body;
+      const res = await t.api.post(`/api/v1/settings/${id}`, { value: '[0-9a-zA-Z\\_.]+' }, { auth: t.admin });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        success: false,
+        error: 'The value is not a valid regular expression [error-invalid-setting-value]',
+        errorType: 'error-invalid-setting-value',
+      });
+      expect((await t.api.get(`/api/v1/settings/${id}`, { auth: t.admin })).body).toEqual(before);
+      const created = await t.api.post(
+        '/api/v1/users.create',
+        { email: `re${id.length}@example.com`, name: 'n', password: 'x-Secret-1', username: `re-${id.length}` },
+        { auth: t.admin },
+      );
+      expect(created.status).toBe(200);
+    },
+  );
+
+  it('OVERWRITE_SETTING_ of a name validation is checked at start-up', async () => {
+    const { parseSettingOverride } = await import('../../src/services/settings.service.js');
+    expect(() => parseSettingOverride('UTF8_User_Names_Validation', '[a-z\\_]+')).toThrow('must be a valid regular expression');
+    expect(parseSettingOverride('UTF8_User_Names_Validation', '[a-z_]+')).toBe('[a-z_]+');
+  });
+});
