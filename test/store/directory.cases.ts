@@ -93,6 +93,18 @@ export function directoryCases(getStore: StoreGetter): void {
       expect(await store.directory.searchChannels(channels({ text: `${t}zzz` }))).toEqual({ total: 0, rooms: [] });
     });
 
+    it('ties are broken by id in code-point order on every backend', async () => {
+      const store = getStore();
+      const t = tag();
+      const base = newId().slice(1);
+      await store.rooms.insert(newRoom({ id: `a${base}`, name: `${t}one`, fname: `${t}one` }));
+      await store.rooms.insert(newRoom({ id: `B${base}`, name: `${t}two`, fname: `${t}two` }));
+      const res = await store.directory.searchChannels(channels({ text: t, sort: { key: 'usersCount', direction: 1 } }));
+      expect(res.rooms.map((r) => r.id)).toEqual([`B${base}`, `a${base}`]);
+      const page2 = await store.directory.searchChannels(channels({ text: t, sort: { key: 'usersCount', direction: 1 }, offset: 1, count: 1 }));
+      expect(page2.rooms.map((r) => r.id)).toEqual([`a${base}`]);
+    });
+
     it('short terms (1–2 characters) and non-ASCII terms match like long ones', async () => {
       const store = getStore();
       const t = tag();
@@ -116,6 +128,16 @@ export function directoryCases(getStore: StoreGetter): void {
       expect(await ids(['name'])).toEqual([byName.id]);
       expect(await ids(['bio', 'nickname'])).toEqual([byBio.id, byNick.id].sort());
       expect(await store.directory.searchUsers(users({ text: t, fields: [] }))).toEqual({ total: 0, users: [] });
+    });
+
+    it('ties are broken by id in code-point order on every backend', async () => {
+      const store = getStore();
+      const t = tag();
+      const base = newId().slice(1);
+      await store.users.insert(newUser({ id: `a${base}`, username: `${t}x`, createdAt: 7 }));
+      await store.users.insert(newUser({ id: `B${base}`, username: `${t}y`, createdAt: 7 }));
+      const res = await store.directory.searchUsers(users({ text: t, fields: ['username'], sort: { key: 'createdAt', direction: 1 } }));
+      expect(res.users.map((u) => u.id)).toEqual([`B${base}`, `a${base}`]);
     });
 
     it('returns the directory fields of each user', async () => {

@@ -249,10 +249,12 @@ export function roomsCases(getStore: StoreGetter): void {
         const store = getStore();
         const user = await store.users.insert(newUser());
         const other = await store.rooms.insert(newRoom());
-        const rooms = await Promise.all([1, 2].map(() => store.rooms.insert(newRoom())));
+        // Ids that a collation would order the other way round ('B' < 'a' in code points only).
+        const base = newId().slice(1);
+        const rooms = await Promise.all(['a', 'B'].map((first) => store.rooms.insert(newRoom({ id: first + base }))));
         for (const room of rooms) await store.rooms.subscribe({ id: newId(), rid: room.id, user: { id: user.id, username: user.username! }, ts: 1 }, 2_000);
         const all = await store.rooms.roomsOfUser(user.id, null);
-        expect(all.map((r) => r.id)).toEqual(rooms.map((r) => r.id).sort());
+        expect(all.map((r) => r.id)).toEqual([`B${base}`, `a${base}`]);
         expect(all.map((r) => r.id)).not.toContain(other.id);
         // Bump one room after 2_000.
         await member(store, rooms[0]!.id, {}, 3_000);

@@ -251,7 +251,8 @@ export class SqlRoomsRepo implements RoomsRepo {
       .selectAll('rooms')
       .where('subscriptions.user_id', '=', userId);
     if (updatedAfter !== null) query = query.where('rooms.updated_at', '>', updatedAfter);
-    const rows = await query.orderBy('rooms.id').execute();
+    // Code-point order of ids on every backend (ids mix cases; a collation would order them differently).
+    const rows = await query.orderBy(this.dialect.binaryText(sql.ref('rooms.id'))).execute();
     return rows.map(toRoomRecord);
   }
 
