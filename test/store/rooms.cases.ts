@@ -2,9 +2,11 @@
  * Store suite: RoomsRepo (src/store/rooms-store.ts), every method against its
  * documented contract. Livechat rooms' own methods are in the livechat cases.
  */
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { ConflictError, ReferenceError } from '../../src/store/errors.js';
+import type { SqlStore } from '../../src/store/sql/sql-store.js';
 import { member, newRoom, newUser, rejection, uniqueName, type StoreGetter } from './core-fixtures.js';
 
 export function roomsCases(getStore: StoreGetter): void {
@@ -276,6 +278,21 @@ export function roomsCases(getStore: StoreGetter): void {
         expect(names.get(empty.id)).toEqual([]);
         expect((await store.rooms.memberUsernames([room.id], 10)).get(room.id)).toEqual([`Z${tag}`, `a${tag}`, `b${tag}`, `é${tag}`]);
         expect(await store.rooms.memberUsernames([], 10)).toEqual(new Map());
+      });
+
+      it('memberUsernames walks the (rid, code-point username) index: no sort of a room\'s members', async () => {
+        const store = getStore() as SqlStore;
+        const query = sql`select rid, username from subscriptions where rid = ${'r'} order by ${store.dialect.binaryText(sql.ref('username'))} limit 100`;
+        const plan = await store.transaction(async (tx) => {
+          const db = (tx as SqlStore).db;
+          if (store.backend === 'sqlite') return (await sql<{ detail: string }>`explain query plan ${query}`.execute(db)).rows.map((r) => r.detail).join('\n');
+          // Forbid the alternatives so the plan shows whether the index can give the order at all.
+          await sql`set local enable_seqscan = off`.execute(db);
+          await sql`set local enable_sort = off`.execute(db);
+          return (await sql<{ 'QUERY PLAN': string }>`explain ${query}`.execute(db)).rows.map((r) => r['QUERY PLAN']).join('\n');
+        });
+        expect(plan).toMatch(/subscriptions_room/);
+        expect(plan).not.toMatch(/\bSort\b|TEMP B-TREE/);
       });
     });
   });

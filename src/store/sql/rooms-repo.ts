@@ -259,11 +259,10 @@ export class SqlRoomsRepo implements RoomsRepo {
   async memberUsernames(rids: readonly string[], limit: number): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>(rids.map((rid) => [rid, []]));
     if (rids.length === 0) return out;
-    // One statement, one range of index (rid, username) per room, each stopping at `limit`.
-    // Which members are "the first `limit`" is decided in code-point order
-    // (binaryText): under PostgreSQL's collation (en-US…) it would be other
-    // members than on SQLite. On PostgreSQL that order is a sort of the room's
-    // members, not an index walk (see ARCHITECTURE.md, storage decisions).
+    // One statement, one range of index `subscriptions_room` (rid, username in
+    // code-point order) per room, each stopping at `limit`. Code-point order
+    // (binaryText) decides which members are "the first `limit`": under
+    // PostgreSQL's collation (en-US…) they would be others than on SQLite.
     const parts = rids.map(
       (rid) =>
         sql<{ rid: string; username: string }>`select * from (select rid, username from subscriptions where rid = ${rid} order by ${this.dialect.binaryText(sql.ref('username'))} limit ${limit}) as m`,
