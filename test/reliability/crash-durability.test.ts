@@ -3,8 +3,9 @@
  * with WAL and the group commit of wal-durability.ts, or PostgreSQL) takes a stream of concurrent
  * writes — users.create, users.setPreferences, livechat visitors, room opens,
  * visitor messages, room closes — and is killed with SIGKILL at a random
- * moment, RELIABILITY_CYCLES times (20 by default; `npm run test:long` does
- * more). After every restart, every write that was answered 200 is read back
+ * moment once the writers have made some progress (a busy machine only slows a
+ * cycle down), RELIABILITY_CYCLES times (20 by default; `npm run test:long`
+ * does more). After every restart, every write that was answered 200 is read back
  * through the API, and the database is checked directly: at most one open room
  * per visitor, each room's `msgs` equals its stored non-system messages,
  * closed rooms carry their close data and have no queued inquiry.
@@ -73,6 +74,13 @@ interface KeyTrack {
   lastAcked?: string;
   sentAfter: string[];
 }
+/**
+ * Acknowledged writes of the current cycle. The kill waits for some of each
+ * kind of writer (then a random delay), so a slow or busy machine changes how
+ * long a cycle takes, not what it covers.
+ */
+const cycleAcks = { workers: 0, sameRecord: 0 };
+
 const sameRecord = {
   prefs: Array.from({ length: SAME_RECORD_WRITERS }, (): KeyTrack => ({ sentAfter: [] })),
   fields: Array.from({ length: SAME_RECORD_WRITERS }, (): KeyTrack => ({ sentAfter: [] })),
@@ -87,6 +95,7 @@ async function writeTracked(track: KeyTrack, marker: string, send: () => Promise
   track.lastAcked = marker;
   track.sentAfter = [];
   sameRecord.acked++;
+  cycleAcks.sameRecord++;
 }
 
 /** Writer k: its own preference key and its own customFields key of the shared target user, alternately. */
@@ -132,6 +141,8 @@ async function worker(url: string, cycle: number, w: number, acked: Acked, stop:
   let visitor: { token: string; rid?: string } | undefined;
   try {
     while (!stop.now) {
+      // Every branch below ends with an acknowledged write or throws.
+      if (n > 0) cycleAcks.workers++;
       n++;
       const dice = Math.random();
       if (w === 0 && dice < 0.3) {
@@ -174,6 +185,12 @@ async function worker(url: string, cycle: number, w: number, acked: Acked, stop:
     if (!(error instanceof TypeError)) throw error;
   }
   return n;
+}
+
+/** Polls `done` every 20 ms until it holds or `boundMs` passed (then the cycle goes on regardless). */
+async function until(done: () => boolean, boundMs: number): Promise<void> {
+  const end = Date.now() + boundMs;
+  while (!done() && Date.now() < end) await sleep(20);
 }
 
 async function verify(url: string, acked: Acked): Promise<void> {
@@ -244,7 +261,7 @@ async function checkInvariants(): Promise<void> {
 }
 
 describe('crash durability under a stream of writes', () => {
-  it(`${CYCLES} SIGKILL cycles: every acknowledged write survives, invariants hold`, { timeout: 60_000 + CYCLES * 8_000 }, async () => {
+  it(`${CYCLES} SIGKILL cycles: every acknowledged write survives, invariants hold`, { timeout: 60_000 + CYCLES * 20_000 }, async () => {
     const acked: Acked = { users: [], visitors: [], rooms: new Map(), messages: new Map(), closed: new Set() };
     let requests = 0;
     let survived = 0;
@@ -262,7 +279,10 @@ describe('crash durability under a stream of writes', () => {
           ...Array.from({ length: WORKERS }, (_, w) => worker(server!.url, cycle, w, acked, stop)),
           ...Array.from({ length: SAME_RECORD_WRITERS }, (_, k) => sameRecordWriter(server!.url, cycle, k, stop)),
         ];
-        await sleep(150 + Math.random() * 450);
+        cycleAcks.workers = 0;
+        cycleAcks.sameRecord = 0;
+        await until(() => cycleAcks.workers >= 10 && cycleAcks.sameRecord >= 2, 60_000);
+        await sleep(Math.random() * 300);
         server.child.kill('SIGKILL');
         expect(await server.exited).toBe('SIGKILL');
         stop.now = true;
