@@ -273,3 +273,16 @@ describe('settings that would make later requests fail', () => {
     expect(parseSettingOverride('UTF8_User_Names_Validation', '[a-z_]+')).toBe('[a-z_]+');
   });
 });
+
+describe('credentials with a NUL', () => {
+  it('X-User-Id with a NUL is simply not logged in (401), on both backends', async () => {
+    const res = await t.api.get('/api/v1/me', { headers: { 'x-user-id': `${user.userId}\u0000`, 'x-auth-token': user.authToken } });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({
+      success: false,
+      status: 'error',
+      error: 'You must be logged in to do this.',
+      message: 'You must be logged in to do this.',
+    });
+  });
+});
