@@ -269,7 +269,7 @@ describe('settings that would make later requests fail', () => {
 
   it('OVERWRITE_SETTING_ of a name validation is checked at start-up', async () => {
     const { parseSettingOverride } = await import('../../src/services/settings.service.js');
-    expect(() => parseSettingOverride('UTF8_User_Names_Validation', '[a-z\\_]+')).toThrow('must be a valid regular expression');
+    expect(() => parseSettingOverride('UTF8_User_Names_Validation', '[a-z\\_]+')).toThrow('The value is not a valid regular expression');
     expect(parseSettingOverride('UTF8_User_Names_Validation', '[a-z_]+')).toBe('[a-z_]+');
   });
 });
