@@ -4,6 +4,7 @@ import { Access } from './access.js';
 import { AccountsService } from './accounts.service.js';
 import { AuthService } from './auth.service.js';
 import { DirectoryService } from './directory.service.js';
+import { HealthService } from './health.service.js';
 import { RoomsService } from './rooms.service.js';
 import { LocalChangeBus, type ChangeBus } from '../lib/change-bus.js';
 import { LivechatAdminService } from './livechat-admin.service.js';
@@ -16,10 +17,13 @@ import { seedFirstStart, type SeedConfig, type SeedResult } from './seed.service
 import { SettingsService, type SettingId } from './settings.service.js';
 import { UsersService } from './users.service.js';
 
-/** Everything the HTTP layer may call. Built once per app by `createServices`. */
+/**
+ * Everything the HTTP layer may call. Built once per app by `createServices`.
+ * The store is not in it: routes reach the database only through a service.
+ */
 export interface Services {
-  store: Store;
   clock: Clock;
+  health: HealthService;
   bus: ChangeBus;
   settings: SettingsService;
   permissions: PermissionsService;
@@ -64,7 +68,8 @@ export function createServices(options: ServicesOptions): Services {
   const messages = new MessagesService(store, access, clock);
   const rooms = new RoomsService(store, settings, access, clock);
   const directory = new DirectoryService(store, settings, access);
-  return { store, clock, bus, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, messages };
+  const health = new HealthService(store);
+  return { clock, health, bus, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, messages };
 }
 
 export interface BootstrapConfig extends SeedConfig {
@@ -76,8 +81,8 @@ export interface BootstrapConfig extends SeedConfig {
  * ids not stored yet, `OVERWRITE_SETTING_*` values, the first-start seed, and
  * the caches loaded.
  */
-export async function bootstrapServices(services: Services, config: BootstrapConfig): Promise<SeedResult> {
+export async function bootstrapServices(services: Services, store: Store, config: BootstrapConfig): Promise<SeedResult> {
   await services.settings.bootstrap(config.settingOverrides);
   await services.permissions.bootstrap();
-  return seedFirstStart(services.store, services.clock, config);
+  return seedFirstStart(store, services.clock, config);
 }
