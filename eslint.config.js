@@ -1,13 +1,30 @@
 // ESLint: typescript-eslint's recommended rules plus the layer boundaries of
-// ARCHITECTURE.md, enforced on import paths:
+// ARCHITECTURE.md, enforced on import paths and on the code itself:
 //   http/routes -> services -> store (interface) -> store/sqlite | store/postgres
+// Routes never touch a `store` (not even one handed to them), and services and
+// the store read the time from the injected clock, never from Date.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const restrict = (...patterns) => ['error', { patterns }];
 
+/** The import patterns that keep the HTTP layer off the database. */
+const DATABASE = ['kysely', 'better-sqlite3', 'pg', '**/store/sql/**', '**/store/sqlite/**', '**/store/postgres/**', '**/store/index.js'];
+
+/** Syntax that reaches the store from the HTTP layer, whatever the import. */
+const STORE_ACCESS = [
+  { selector: "MemberExpression[property.name='store']", message: 'Routes call services; a service method reaches the store (see ARCHITECTURE.md, Layers).' },
+  { selector: "Property[key.name='store']", message: 'Routes call services; a service method reaches the store (see ARCHITECTURE.md, Layers).' },
+];
+
+/** Reading the real clock where the injected one (`Clock`, lib/time.ts) must be used. */
+const REAL_CLOCK = [
+  { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'Use the injected clock (Clock from lib/time.ts, services.clock / a `now` parameter), not Date.now().' },
+  { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Use the injected clock (Clock from lib/time.ts), not new Date().' },
+];
+
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'data/'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'data/', '.tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -30,8 +47,17 @@ export default tseslint.config(
     // The transports (HTTP, realtime) talk to services only: no SQL, no store internals.
     files: ['src/http/**/*.ts', 'src/realtime/**/*.ts'],
     rules: {
+      'no-restricted-imports': restrict({ group: DATABASE, message: 'Routes call services; they never touch the database.' }),
+      'no-restricted-syntax': ['error', ...STORE_ACCESS],
+    },
+  },
+  {
+    // Route files do not even import the store's types: wire objects come from services.
+    files: ['src/http/routes/**/*.ts'],
+    rules: {
       'no-restricted-imports': restrict(
-        { group: ['kysely', 'better-sqlite3', 'pg', '**/store/sql/**', '**/store/sqlite/**', '**/store/postgres/**', '**/store/index.js'], message: 'Routes call services; they never touch the database.' },
+        { group: DATABASE, message: 'Routes call services; they never touch the database.' },
+        { group: ['**/store/**'], message: 'Routes call services; store records and errors stay below the service layer.' },
       ),
     },
   },
@@ -44,6 +70,7 @@ export default tseslint.config(
         { group: ['ws', '**/realtime/**'], message: 'Services never import the realtime (WebSocket) layer; they publish domain events.' },
         { group: ['kysely', 'better-sqlite3', 'pg', '**/store/sql/**', '**/store/sqlite/**', '**/store/postgres/**', '**/store/index.js'], message: 'Services use the Store interface (store/store.ts), not a backend.' },
       ),
+      'no-restricted-syntax': ['error', ...REAL_CLOCK],
     },
   },
   {
@@ -62,6 +89,7 @@ export default tseslint.config(
       'no-restricted-imports': restrict(
         { group: ['**/services/**', '**/http/**', 'fastify', '@fastify/*'], message: 'The store layer depends on nothing above it.' },
       ),
+      'no-restricted-syntax': ['error', ...REAL_CLOCK],
     },
   },
   {

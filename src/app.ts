@@ -161,7 +161,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     clock: options.clock,
     bus: options.bus,
   });
-  const seed = await bootstrapServices(services, config);
+  const seed = await bootstrapServices(services, store, config);
 
   const app = Fastify({
     logger:

@@ -5,6 +5,7 @@ import { AccountsService } from './accounts.service.js';
 import { AuthService } from './auth.service.js';
 import { AvatarService } from './avatar.service.js';
 import { DirectoryService } from './directory.service.js';
+import { HealthService } from './health.service.js';
 import { RoomsService } from './rooms.service.js';
 import { LocalChangeBus, type ChangeBus } from '../lib/change-bus.js';
 import { LivechatAdminService } from './livechat-admin.service.js';
@@ -20,10 +21,13 @@ import { seedFirstStart, type SeedConfig, type SeedResult } from './seed.service
 import { SettingsService, type SettingId } from './settings.service.js';
 import { UsersService } from './users.service.js';
 
-/** Everything the HTTP layer may call. Built once per app by `createServices`. */
+/**
+ * Everything the HTTP layer may call. Built once per app by `createServices`.
+ * The store is not in it: routes reach the database only through a service.
+ */
 export interface Services {
-  store: Store;
   clock: Clock;
+  health: HealthService;
   bus: ChangeBus;
   /** Domain events (R5), published after commit; transports subscribe. */
   events: EventBus;
@@ -80,7 +84,8 @@ export function createServices(options: ServicesOptions): Services {
   const rooms = new RoomsService(store, settings, access, clock);
   const directory = new DirectoryService(store, settings, access);
   const avatars = new AvatarService(store);
-  return { store, clock, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars };
+  const health = new HealthService(store);
+  return { clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars };
 }
 
 export interface BootstrapConfig extends SeedConfig {
@@ -92,8 +97,8 @@ export interface BootstrapConfig extends SeedConfig {
  * ids not stored yet, `OVERWRITE_SETTING_*` values, the first-start seed, and
  * the caches loaded.
  */
-export async function bootstrapServices(services: Services, config: BootstrapConfig): Promise<SeedResult> {
+export async function bootstrapServices(services: Services, store: Store, config: BootstrapConfig): Promise<SeedResult> {
   await services.settings.bootstrap(config.settingOverrides);
   await services.permissions.bootstrap();
-  return seedFirstStart(services.store, services.clock, config);
+  return seedFirstStart(store, services.clock, config);
 }

@@ -1,4 +1,4 @@
-import type { Clock } from '../lib/time.js';
+import { iso, parseTimestamp, type Clock } from '../lib/time.js';
 import type { PermissionRecord, Store } from '../store/store.js';
 import type { ChangeBus } from '../lib/change-bus.js';
 import { failure } from './errors.js';
@@ -52,6 +52,15 @@ export const DEFAULT_PERMISSIONS: Record<string, string[]> = {
   'view-livechat-rooms': LIVECHAT_MANAGERS,
 };
 
+/** A permission on the wire (contract §4). */
+export interface PermissionView {
+  _id: string;
+  roles: string[];
+  _updatedAt: string;
+}
+
+const toView = (p: PermissionRecord): PermissionView => ({ _id: p.id, roles: p.roles, _updatedAt: iso(p.updatedAt) });
+
 /** Permission → roles, cached in memory and reloaded on change notifications. */
 export class PermissionsService {
   private byId = new Map<string, PermissionRecord>();
@@ -82,7 +91,22 @@ export class PermissionsService {
     return this.byId.get(permission)?.roles ?? [];
   }
 
-  /** `permissions.listAll`: every permission, or those changed after `since`. */
+  /**
+   * `permissions.listAll`: every permission, or those changed after
+   * `updatedSince` (the query parameter as sent; not a date → 400). Removals
+   * are never reported: permissions are not deleted.
+   */
+  listAll(updatedSince: string | undefined): { update: PermissionView[]; remove: PermissionView[] } {
+    let since: number | undefined;
+    if (updatedSince !== undefined) {
+      const parsed = parseTimestamp(updatedSince);
+      if (parsed === null) throw failure('Invalid date for `updatedSince`', 'error-updatedSince-param-invalid');
+      since = parsed;
+    }
+    return { update: this.list(since).map(toView), remove: [] };
+  }
+
+  /** Every permission, or those changed after `since`. */
   list(since?: number): PermissionRecord[] {
     const all = [...this.byId.values()];
     return since === undefined ? all : all.filter((p) => p.updatedAt > since);
@@ -90,9 +114,9 @@ export class PermissionsService {
 
   /**
    * `permissions.update`: replaces the role lists, all or nothing. Unknown
-   * permission ids or roles refuse the whole request.
+   * permission ids or roles refuse the whole request. Returns every permission.
    */
-  async update(changes: ReadonlyArray<{ _id: string; roles: string[] }>): Promise<PermissionRecord[]> {
+  async update(changes: ReadonlyArray<{ _id: string; roles: string[] }>): Promise<PermissionView[]> {
     for (const change of changes) {
       if (!this.byId.has(change._id)) throw failure('Invalid permission', 'error-invalid-permission');
       for (const role of change.roles) {
@@ -105,6 +129,6 @@ export class PermissionsService {
     });
     await this.reload();
     await this.bus.publish('permissions');
-    return this.list();
+    return this.list().map(toView);
   }
 }

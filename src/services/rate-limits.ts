@@ -110,6 +110,9 @@ export class RateLimits {
     return tooManyRequests(waitSeconds, {
       'x-ratelimit-limit': String(LIMITS[name].points),
       'x-ratelimit-remaining': '0',
+      // rate-limiter-flexible counts windows on the real clock (in memory, in Redis, in the
+      // cluster primary), so the reset instant is on that clock too, not the injected one.
+      // eslint-disable-next-line no-restricted-syntax
       'x-ratelimit-reset': String(Date.now() + state.msBeforeNext),
       'retry-after': String(waitSeconds),
     });

@@ -226,7 +226,7 @@ export class UsersService {
   /** POST users.delete (permission `delete-user`): the user, its tokens and subscriptions. */
   async delete(caller: Caller, userId: string): Promise<void> {
     if (userId === caller.user.id) throw failure('You cannot delete yourself', 'error-action-not-allowed');
-    const deleted = await this.store.transaction((tx) => tx.users.delete(userId));
+    const deleted = await this.store.transaction((tx) => tx.users.delete(userId, this.clock.now()));
     if (!deleted) throw invalidUser();
   }
 

@@ -101,9 +101,10 @@ export interface UsersRepo {
   update(id: string, patch: UserPatch, now: Millis): Promise<UserRecord | null>;
   /**
    * Deletes the user with its roles, tokens and subscriptions (decrementing the
-   * rooms' `usersCount`). Returns false when there was no such user.
+   * rooms' `usersCount` and moving their `updated_at` to `now`, so the other
+   * members' `rooms.get` sees them changed). Returns false when there was no such user.
    */
-  delete(id: string): Promise<boolean>;
+  delete(id: string, now: Millis): Promise<boolean>;
 }
 
 export interface TokensRepo {

@@ -7,6 +7,7 @@ import { newId } from '../../src/lib/ids.js';
 import { ConflictError } from '../../src/store/errors.js';
 import type { SqlStore } from '../../src/store/sql/sql-store.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { ManualClock } from '../support/clock.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const FORBIDDEN = {
@@ -32,13 +33,15 @@ const ROOM_PARAM_MISSING = {
 
 type User = Awaited<ReturnType<TestApp['createUser']>>;
 
+/** The server's clock: rooms.get deltas are about time, so the tests move it instead of sleeping. */
+const clock = new ManualClock();
 let t: TestApp;
 let alice: User;
 let bob: User;
 let carol: User;
 let guest: User;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ clock });
   alice = await t.createUser({ username: `alice${newId().slice(0, 5).toLowerCase()}` });
   bob = await t.createUser({ username: `bob${newId().slice(0, 5).toLowerCase()}` });
   carol = await t.createUser({ username: `carol${newId().slice(0, 5).toLowerCase()}` });
@@ -514,9 +517,10 @@ describe('GET rooms.get', () => {
     const toLeave = await createChannel(alice, { members: [erin.username] });
     const toDelete = await createChannel(alice, { members: [erin.username] });
     const quiet = await createChannel(erin);
-    await new Promise((r) => setTimeout(r, 5));
-    const since = new Date(Date.now() - 1).toISOString();
-    await new Promise((r) => setTimeout(r, 5));
+    // Past every _updatedAt written so far (a row changed twice in one millisecond runs ahead of the clock).
+    clock.advance(60_000);
+    const since = new Date(clock.now() - 1).toISOString();
+    clock.advance(1);
 
     await t.api.post('/api/v1/channels.join', { roomId: keep._id }, { auth: bob }); // keep changes
     await t.api.post('/api/v1/channels.leave', { roomId: toLeave._id }, { auth: erin });
@@ -535,7 +539,7 @@ describe('GET rooms.get', () => {
 
   it("never lists other users' removals", async () => {
     const frank = await t.createUser();
-    const since = new Date(Date.now() - 1).toISOString();
+    const since = new Date(clock.now() - 1).toISOString();
     const others = await createChannel(alice, { members: [bob.username] });
     await t.api.post('/api/v1/channels.leave', { roomId: others._id }, { auth: bob });
     await t.api.post('/api/v1/channels.delete', { roomId: others._id }, { auth: alice });
@@ -546,7 +550,7 @@ describe('GET rooms.get', () => {
     const gina = await t.createUser();
     const channel = await createChannel(alice, { members: [gina.username] });
     const brief = await createChannel(alice);
-    const since = new Date(Date.now() - 1).toISOString();
+    const since = new Date(clock.now() - 1).toISOString();
     await t.api.post('/api/v1/channels.leave', { roomId: channel._id }, { auth: gina });
     await t.api.post('/api/v1/channels.join', { roomId: channel._id }, { auth: gina });
     await t.api.post('/api/v1/channels.join', { roomId: brief._id }, { auth: gina });
@@ -558,7 +562,7 @@ describe('GET rooms.get', () => {
 
   it('keeps _updatedAt strictly increasing per room within one millisecond', async () => {
     const channel = await createChannel(alice);
-    const now = Date.now() - 10_000; // in the past: every change lands "in the same millisecond"
+    const now = clock.now() - 10_000; // in the past: every change lands "in the same millisecond"
     const before = Date.parse((await info(alice, channel._id)).body.channel._updatedAt);
     const seen = [before];
     for (const u of [bob, carol]) {
@@ -573,7 +577,7 @@ describe('GET rooms.get', () => {
   it('shows livechat rooms with their livechat fields, without the visitor token or secrets', async () => {
     const agent = await t.createUser({ roles: ['user', 'livechat-agent'] });
     const rid = newId();
-    const now = Date.now();
+    const now = clock.now();
     const token = `visitor-secret-${newId()}`;
     await sqlStore()
       .db.insertInto('rooms')
@@ -643,9 +647,9 @@ describe('GET rooms.get', () => {
     expect((await info(bob, rid)).body).toEqual(ROOM_NOT_FOUND);
 
     // closing removes the subscription: the agent's next sync lists the room in remove
-    const since = new Date(Date.now() - 1).toISOString();
+    const since = new Date(clock.now() - 1).toISOString();
     await sqlStore().db.updateTable('rooms').set({ open: null }).where('id', '=', rid).execute();
-    await t.store.rooms.unsubscribeAll(rid, Date.now());
+    await t.store.rooms.unsubscribeAll(rid, clock.now());
     const after = await roomsGet(agent, since);
     expect(after.remove.map((r) => r._id)).toEqual([rid]);
     expect(after.update.map((r) => r._id)).not.toContain(rid);

@@ -3,7 +3,6 @@ import { buildApp } from '../../src/app.js';
 import { sha256Hex, verifyDigest } from '../../src/services/passwords.js';
 import { ADMIN_PASSWORD, createTestApp, testConfig } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/backend.js';
-import { startServer } from '../support/server-process.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -75,19 +74,5 @@ describe('first-start seed (§2)', () => {
     expect((await store2.rooms.findById('GENERAL'))!.usersCount).toBe(1);
     await second.app.close();
     await store2.close();
-  });
-
-  it('seeds exactly once when two processes start on one empty database at the same time', { timeout: 90_000 }, async () => {
-    const db = await database();
-    const servers = await Promise.all([startServer({ DATABASE_URL: db.url }), startServer({ DATABASE_URL: db.url })]);
-    for (const server of servers) {
-      server.child.kill('SIGTERM');
-      expect(await server.exited).toBe(0);
-    }
-    const store = db.open();
-    expect((await store.rooms.findById('GENERAL'))!.usersCount).toBe(1);
-    expect(await store.users.findByUsername('admin')).not.toBeNull();
-    expect(await store.users.findById('rocket.cat')).not.toBeNull();
-    await store.close();
   });
 });

@@ -11,11 +11,14 @@ import { RestClient } from '@rocket.chat/api-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/services/passwords.js';
 import { ADMIN_PASSWORD } from '../support/app.js';
+import { ManualClock } from '../support/clock.js';
 import { startLiveApp, type LiveApp } from './support.js';
 
+/** The server's clock, moved by the rooms.get delta test instead of sleeping. */
+const clock = new ManualClock();
 let t: LiveApp;
 beforeAll(async () => {
-  t = await startLiveApp({ config: { rateLimit: false } });
+  t = await startLiveApp({ config: { rateLimit: false }, clock });
 });
 afterAll(async () => {
   await t.close();
@@ -211,18 +214,18 @@ describe('@rocket.chat/api-client RestClient: rooms.get', () => {
     const toDelete = (await client.post('/v1/channels.create', { name: `${tag}-delete` })).channel;
     const quiet = (await client.post('/v1/channels.create', { name: `${tag}-quiet` })).channel;
 
-    // Let the clock pass the writes above: a room changed twice in one millisecond carries an
+    // Move the clock past the writes above: a room changed twice in one millisecond carries an
     // _updatedAt up to a few ms ahead of the clock, and would (harmlessly) be repeated in the delta.
-    await new Promise((r) => setTimeout(r, 10));
+    clock.advance(60_000);
     // The sync rule (route description): the next updatedSince is the start of this call minus 1 ms.
-    const since = new Date(Date.now() - 1).toISOString();
+    const since = new Date(clock.now() - 1).toISOString();
     const first = await client.get('/v1/rooms.get', noParams);
     expect(first.remove).toEqual([]);
     // #general (a default channel) is joined by new users.
     expect(first.update.map((r) => r.name).sort()).toEqual(['general', `${tag}-delete`, `${tag}-keep`, `${tag}-leave`, `${tag}-quiet`]);
     expect(first.update.find((r) => r._id === keep._id)).toEqual(keep);
 
-    await new Promise((r) => setTimeout(r, 5));
+    clock.advance(1);
     await t.api.post('/api/v1/channels.join', { roomId: keep._id }, { auth: other });
     await client.post('/v1/channels.leave', { roomId: toLeave._id });
     await client.post('/v1/channels.delete', { roomId: toDelete._id });

@@ -1,7 +1,10 @@
 /**
  * The production build (`npm run build` → dist/, what `npm start` runs) is an
- * esbuild bundle, not the sources the other tests run. This builds it into a
- * scratch folder and checks that it serves the contract on this backend:
+ * esbuild bundle of the sources. The process tier's global setup builds it once
+ * per run with the same script (test/setup/server-bundle.global.ts; this file
+ * builds its own into a scratch folder when the tier runs the sources,
+ * `PARLEY_TEST_SERVER=sources`), and this checks that it serves the contract on
+ * this backend:
  * platform routes, envelopes, the docs page (swagger-ui's assets stay in
  * node_modules), the OpenAPI document, the native modules (bcrypt, SQLite),
  * the lazily loaded backend files, and a clean SIGTERM.
@@ -10,9 +13,9 @@ import { execFile } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/backend.js';
-import { startServer, type ServerProcess } from '../support/server-process.js';
+import { serverFetch, startServer, type ServerProcess } from '../support/server-process.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // Inside the project, so the bundle's external packages resolve from node_modules.
@@ -23,9 +26,13 @@ const committedOpenApi = JSON.parse(readFileSync(new URL('../../openapi.json', i
 let db: TestDatabase;
 let server: ServerProcess;
 beforeAll(async () => {
-  await promisify(execFile)(process.execPath, ['scripts/build.mjs', OUT], { cwd: ROOT });
+  let entry = inject('serverEntry');
+  if (!entry) {
+    await promisify(execFile)(process.execPath, ['scripts/build.mjs', OUT], { cwd: ROOT });
+    entry = `${OUT}/main.js`;
+  }
   db = await createTestDatabase({ file: true });
-  server = await startServer({ DATABASE_URL: db.url, ADMIN_PASS: 'bundle-Admin-1' }, [`${OUT}/main.js`]);
+  server = await startServer({ DATABASE_URL: db.url, ADMIN_PASS: 'bundle-Admin-1' }, [entry]);
 }, 120_000);
 afterAll(async () => {
   if (server?.child.exitCode === null) {
@@ -38,30 +45,30 @@ afterAll(async () => {
 
 describe('the production bundle', () => {
   it('serves /api/info with the package version', async () => {
-    const res = await fetch(`${server.url}/api/info`);
+    const res = await serverFetch(`${server.url}/api/info`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json');
-    expect(await res.json()).toEqual({ version: pkg.version, success: true });
+    expect(res.body).toEqual({ version: pkg.version, success: true });
   });
 
   it('answers unknown routes and bad bodies with the contract envelopes', async () => {
-    const missing = await fetch(`${server.url}/api/v1/nope`);
+    const missing = await serverFetch(`${server.url}/api/v1/nope`);
     expect(missing.status).toBe(404);
     expect(missing.headers.get('content-type')).toBe('application/json');
-    expect(await missing.json()).toEqual({
+    expect(missing.body).toEqual({
       success: false,
       status: 'error',
       error: 'API endpoint does not exist',
       message: 'API endpoint does not exist',
     });
 
-    const bad = await fetch(`${server.url}/api/v1/login`, {
+    const bad = await serverFetch(`${server.url}/api/v1/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{bad',
     });
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual({
+    expect(bad.body).toEqual({
       success: false,
       error: 'Invalid JSON body [error-invalid-body]',
       errorType: 'error-invalid-body',
@@ -69,32 +76,32 @@ describe('the production bundle', () => {
   });
 
   it('logs the seeded admin in (bcrypt and the database driver load) and answers me', async () => {
-    const login = await fetch(`${server.url}/api/v1/login`, {
+    const login = await serverFetch(`${server.url}/api/v1/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ user: 'admin', password: 'bundle-Admin-1' }),
     });
     expect(login.status).toBe(200);
-    const { data } = (await login.json()) as { data: { userId: string; authToken: string } };
-    const me = await fetch(`${server.url}/api/v1/me`, {
+    const { data } = login.body as { data: { userId: string; authToken: string } };
+    const me = await serverFetch(`${server.url}/api/v1/me`, {
       headers: { 'x-user-id': data.userId, 'x-auth-token': data.authToken },
     });
     expect(me.status).toBe(200);
-    expect(await me.json()).toMatchObject({ _id: data.userId, username: 'admin', roles: ['admin', 'user'], success: true });
+    expect(me.body).toMatchObject({ _id: data.userId, username: 'admin', roles: ['admin', 'user'], success: true });
   });
 
   it('serves the OpenAPI document as committed, and the docs page with its assets', async () => {
-    const doc = await fetch(`${server.url}/api/v1/openapi.json`);
+    const doc = await serverFetch(`${server.url}/api/v1/openapi.json`);
     expect(doc.status).toBe(200);
-    expect(await doc.json()).toEqual(committedOpenApi);
+    expect(doc.body).toEqual(committedOpenApi);
 
-    const page = await fetch(`${server.url}/api/docs/static/index.html`);
+    const page = await serverFetch(`${server.url}/api/docs/static/index.html`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(await page.text()).toContain('swagger');
-    const script = await fetch(`${server.url}/api/docs/static/swagger-ui-bundle.js`);
+    expect(page.text).toContain('swagger');
+    const script = await serverFetch(`${server.url}/api/docs/static/swagger-ui-bundle.js`);
     expect(script.status).toBe(200);
-    expect((await script.text()).length).toBeGreaterThan(100_000);
+    expect(script.text.length).toBeGreaterThan(100_000);
   });
 
   it('serves the livechat widget from the package in node_modules (REALTIME R6)', async () => {

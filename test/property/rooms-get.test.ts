@@ -16,19 +16,12 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import type { App } from '../../src/http/types.js';
 import { newId } from '../../src/lib/ids.js';
-import type { Clock } from '../../src/lib/time.js';
 import type { Services } from '../../src/services/index.js';
 import type { Store } from '../../src/store/store.js';
 import { testConfig } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/backend.js';
 import { ApiClient, type Credentials } from '../support/client.js';
-
-class ManualClock implements Clock {
-  constructor(public ms: number) {}
-  now(): number {
-    return this.ms;
-  }
-}
+import { ManualClock } from '../support/clock.js';
 
 let database: TestDatabase;
 let store: Store;

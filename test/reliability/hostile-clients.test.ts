@@ -14,12 +14,20 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createTestDatabase, type TestDatabase } from '../support/backend.js';
-import type { ServerProcess } from '../support/server-process.js';
+import { scanned, serverFetch, type ServerProcess } from '../support/server-process.js';
 import { ADMIN, call, killAll, login, spawnServer, withDb } from './support.js';
 
-const REQUEST_TIMEOUT = 1500;
-const HEADERS_TIMEOUT = 1000;
-const KEEP_ALIVE = 1000;
+const REQUEST_TIMEOUT = 3000;
+const HEADERS_TIMEOUT = 2000;
+const KEEP_ALIVE = 2000;
+/**
+ * Upper bound for "answered quickly" (no hang, no work that explodes with the
+ * input's size): far above the few milliseconds these take, so a busy machine
+ * does not fail the test.
+ */
+const QUICK_MS = 5000;
+/** The test's own bound on a raw connection: a server that never cuts it off fails. */
+const GUARD_MS = 20_000;
 
 let database: TestDatabase;
 let server: ServerProcess;
@@ -49,8 +57,8 @@ async function alive(): Promise<void> {
 
 async function post(path: string, body: string, headers = admin) {
   const started = Date.now();
-  const res = await fetch(`${server.url}/api/v1/${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
-  return { status: res.status, body: (await res.json()) as unknown, ms: Date.now() - started };
+  const res = await serverFetch(`${server.url}/api/v1/${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
+  return { status: res.status, body: res.body as unknown, ms: Date.now() - started };
 }
 
 describe('deep nesting and huge arrays', () => {
@@ -60,7 +68,7 @@ describe('deep nesting and huge arrays', () => {
   const TOO_DEEP = { success: false, error: 'must NOT be nested deeper than 32 levels [invalid-params]', errorType: 'invalid-params' };
   const TOO_LONG = { success: false, error: 'must NOT have more than 1000 items [invalid-params]', errorType: 'invalid-params' };
 
-  it('100k levels of nesting in free-form fields → 400 in well under a second, no crash', async () => {
+  it('100k levels of nesting in free-form fields → 400 quickly, no crash', async () => {
     const cases: Array<[string, string]> = [
       // customFields / extraData take any object: these reached JSON.stringify and answered 500 (stack overflow).
       ['channels.create', `{"name":"deep-c","customFields":{"x":${deepObject}}}`],
@@ -76,7 +84,7 @@ describe('deep nesting and huge arrays', () => {
       const res = await post(path, body);
       expect(res.body, path).toEqual(TOO_DEEP);
       expect(res.status).toBe(400);
-      expect(res.ms, path).toBeLessThan(1000);
+      expect(res.ms, path).toBeLessThan(QUICK_MS);
     }
     // 32 levels are fine (the bound is not in the way of real clients).
     const ok = await post('channels.create', `{"name":"deep-ok","customFields":{"x":${'{"a":'.repeat(30)}1${'}'.repeat(30)}}}`);
@@ -98,7 +106,7 @@ describe('deep nesting and huge arrays', () => {
     for (const [path, body] of cases) {
       const res = await post(path, body);
       expect(res.body, path).toEqual(TOO_LONG);
-      expect(res.ms, path).toBeLessThan(1000);
+      expect(res.ms, path).toBeLessThan(QUICK_MS);
     }
     expect((await call(server.url, 'GET', '/api/v1/users.getPreferences', undefined, admin)).body.preferences.highlights).toBeUndefined();
     expect((await call(server.url, 'GET', '/api/v1/channels.info?roomName=huge', undefined, admin)).status).toBe(400);
@@ -113,25 +121,39 @@ describe('deep nesting and huge arrays', () => {
   });
 });
 
-/** Opens a raw connection, runs `feed` on it, resolves with what the server sent and when it closed. */
-function rawClient(feed: (write: (text: string) => void) => (() => void) | void): Promise<{ ms: number; text: string }> {
+interface RawResult {
+  ms: number;
+  text: string;
+  /** True when the test's guard closed the connection, i.e. the server never did. */
+  byGuard: boolean;
+}
+
+/**
+ * Opens a raw connection, runs `feed` on it, resolves with what the server sent
+ * and when it closed; `onClose` is called at that moment.
+ */
+function rawClient(feed: (write: (text: string) => void) => (() => void) | void, onClose?: () => void): Promise<RawResult> {
   return new Promise((resolve) => {
     const started = Date.now();
     let text = '';
+    let byGuard = false;
     let stop: (() => void) | void;
     const socket = connect(port, '127.0.0.1', () => {
       stop = feed((t) => {
         if (!socket.destroyed) socket.write(t);
       });
     });
-    // The test's own bound: a server that never cuts the client off fails below.
-    const guard = setTimeout(() => socket.destroy(), 8000);
+    const guard = setTimeout(() => {
+      byGuard = true;
+      socket.destroy();
+    }, GUARD_MS);
     socket.on('data', (d) => (text += d.toString()));
     socket.on('error', () => {});
     socket.on('close', () => {
       clearTimeout(guard);
       stop?.();
-      resolve({ ms: Date.now() - started, text });
+      onClose?.();
+      resolve({ ms: Date.now() - started, text: scanned(text), byGuard });
     });
   });
 }
@@ -144,34 +166,37 @@ const trickle = (write: (t: string) => void, text: () => string, everyMs = 100) 
 describe('slow clients are cut off by the server timeouts', () => {
   it('headers trickled, a body trickled, a silent connection, an idle keep-alive: all closed; others served meanwhile', async () => {
     let n = 0;
+    let cutOff = 0;
+    const counted = () => cutOff++;
     const slow = [
       // Slowloris: one header line every 100 ms, never the blank line.
       ...Array.from({ length: 20 }, () =>
         rawClient((write) => {
           write('GET /api/info HTTP/1.1\r\nHost: localhost\r\n');
           return trickle(write, () => `X-Slow-${n++}: y\r\n`);
-        }),
+        }, counted),
       ),
       // Headers complete, then a body of 10 000 declared bytes, one per 100 ms.
       rawClient((write) => {
         write('POST /api/v1/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n{');
         return trickle(write, () => ' ');
-      }),
+      }, counted),
       // Connects and says nothing.
-      rawClient(() => undefined),
+      rawClient(() => undefined, counted),
     ];
     const idle = rawClient((write) => write('GET /livez HTTP/1.1\r\nHost: localhost\r\n\r\n'));
-    // Meanwhile normal requests are served promptly.
+    // Meanwhile normal requests are served: before the server has cut off any slow client, so
+    // they did not wait for the slow ones (an ordering of events, not a speed).
     for (let i = 0; i < 5; i++) {
-      const started = Date.now();
       expect((await call(server.url, 'GET', '/api/info')).status).toBe(200);
-      expect(Date.now() - started).toBeLessThan(500);
+      expect(cutOff, 'a normal request waited for the slow clients to be cut off').toBe(0);
     }
     const results = await Promise.all(slow);
     for (const r of results) {
-      // Cut off after the timeout (checked every headersTimeout/4), not before; answered 408 in the envelope.
+      // Cut off by the server after the timeout (checked every headersTimeout/4), not before;
+      // answered 408 in the envelope.
+      expect(r.byGuard, 'never cut off by the server').toBe(false);
       expect(r.ms).toBeGreaterThanOrEqual(HEADERS_TIMEOUT - 50);
-      expect(r.ms).toBeLessThan(REQUEST_TIMEOUT + 1500);
       expect(r.text).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
       expect(r.text).toContain('Content-Type: application/json\r\n');
       expect(r.text.endsWith('{"success":false,"error":"The request took too long to arrive [error-request-timeout]","errorType":"error-request-timeout"}')).toBe(true);
@@ -180,8 +205,8 @@ describe('slow clients are cut off by the server timeouts', () => {
     expect(results[20]!.ms).toBeGreaterThanOrEqual(REQUEST_TIMEOUT - 50);
     const kept = await idle;
     expect(kept.text).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(kept.byGuard, 'idle keep-alive never closed by the server').toBe(false);
     expect(kept.ms).toBeGreaterThanOrEqual(KEEP_ALIVE - 50);
-    expect(kept.ms).toBeLessThan(KEEP_ALIVE + 1500);
     await alive();
   });
 

@@ -10,6 +10,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/backend.js';
+import { scanned, serverFetch } from '../support/server-process.js';
 import { ADMIN, call, killAll, sha256Hex, spawnServer, tokenHash } from './support.js';
 
 let database: TestDatabase;
@@ -66,9 +67,8 @@ async function exercise(url: string, round: string): Promise<string[]> {
   expect(viaHeader.status).toBe(200);
   // A wrong confirmation (400) and a malformed body carrying a password (400).
   expect((await call(url, 'POST', `${api}/users.updateOwnBasicInfo`, { data: { currentPassword: sha256Hex('nope'), newPassword: 'x-Y-1-zzzz' } }, user)).status).toBe(400);
-  const malformed = await fetch(`${url}${api}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"user":"${username}","password":"${third}"` });
+  const malformed = await serverFetch(`${url}${api}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"user":"${username}","password":"${third}"` });
   expect(malformed.status).toBe(400);
-  await malformed.text();
   const afterChange = await call(url, 'POST', `${api}/login`, { username, password: third });
   expect(afterChange.status).toBe(200);
   secrets.push(afterChange.body.data.authToken);
@@ -110,8 +110,8 @@ function rawRequest(port: number, text: string): Promise<string> {
     const socket = connect(port, '127.0.0.1', () => socket.write(text));
     socket.setTimeout(5000, () => socket.destroy(new Error('no answer')));
     socket.on('data', (d) => (out += d.toString()));
-    socket.on('error', (e) => (out ? resolve(out) : reject(e)));
-    socket.on('close', () => resolve(out));
+    socket.on('error', (e) => (out ? resolve(scanned(out)) : reject(e)));
+    socket.on('close', () => resolve(scanned(out)));
   });
 }
 

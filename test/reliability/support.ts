@@ -1,12 +1,13 @@
 /**
  * Helpers for the reliability suite: real server processes that are always
  * cleaned up (SIGKILL of whatever is left, also when a test failed), a small
- * JSON client, and direct database reads for invariant checks.
+ * JSON client (its bodies go through the secrets scan), and direct database
+ * reads for invariant checks.
  */
 import { createHash } from 'node:crypto';
 import type { SqlStore } from '../../src/store/sql/sql-store.js';
 import type { TestDatabase } from '../support/backend.js';
-import { startServer, type ServerProcess } from '../support/server-process.js';
+import { serverFetch, startServer, type ServerProcess } from '../support/server-process.js';
 
 export const ADMIN = { user: 'admin', password: 'admin-Secret-1' };
 
@@ -41,20 +42,13 @@ export async function call(
   headers: Record<string, string> = {},
   signal?: AbortSignal,
 ): Promise<JsonResponse> {
-  const res = await fetch(`${url}${path}`, {
+  const { status, body: parsed, text } = await serverFetch(`${url}${path}`, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal,
   });
-  const text = await res.text();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, body: parsed, text };
+  return { status, body: parsed, text };
 }
 
 export async function login(url: string, user: string, password: string): Promise<Record<string, string>> {

@@ -10,10 +10,12 @@ export const SECRET_PATTERNS: RegExp[] = [/\$2[aby]\$\d\d\$/, /bcrypt/i, /hashed
 
 afterAll(() => {
   const leaks: string[] = [];
-  for (const body of seenBodies) {
+  // Taken out, not only read: files that share a worker's module cache (isolate: false) start empty.
+  const bodies = seenBodies.splice(0);
+  for (const body of bodies) {
     for (const pattern of SECRET_PATTERNS) {
       if (pattern.test(body)) leaks.push(`${pattern}: ${body.slice(0, 300)}`);
     }
   }
-  expect(leaks, `${seenBodies.length} response bodies scanned`).toEqual([]);
+  expect(leaks, `${bodies.length} response bodies scanned`).toEqual([]);
 });

@@ -194,7 +194,7 @@ export function usersCases(getStore: StoreGetter): void {
         const before = (await store.rooms.findById(room.id))!;
         expect(before.usersCount).toBe(2);
 
-        expect(await store.users.delete(goes.id)).toBe(true);
+        expect(await store.users.delete(goes.id, before.updatedAt + 1000)).toBe(true);
         expect(await store.users.findById(goes.id)).toBeNull();
         expect(await store.tokens.findByHash(`hash-${goes.id}`)).toBeNull();
         expect(await store.rooms.findSubscription(room.id, goes.id)).toBeNull();
@@ -207,7 +207,7 @@ export function usersCases(getStore: StoreGetter): void {
       });
 
       it('returns false when there is no such user', async () => {
-        expect(await getStore().users.delete('absent')).toBe(false);
+        expect(await getStore().users.delete('absent', 1)).toBe(false);
       });
     });
   });

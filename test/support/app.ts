@@ -7,6 +7,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { App } from '../../src/http/types.js';
 import type { DdpServer } from '../../src/realtime/ddp/index.js';
+import type { Clock } from '../../src/lib/time.js';
 import { newId } from '../../src/lib/ids.js';
 import type { Services } from '../../src/services/index.js';
 import { hashPassword } from '../../src/services/passwords.js';
@@ -40,12 +41,15 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   };
 }
 
-/** `realtime: false` leaves Parley's DDP methods and streams out (tests of the bare DDP layer define their own). */
-export async function createTestApp(options: { config?: Partial<Config>; database?: TestDatabase; realtime?: boolean } = {}): Promise<TestApp> {
+/**
+ * `realtime: false` leaves Parley's DDP methods and streams out (tests of the bare DDP layer define their own);
+ * `clock` replaces the system clock (e.g. a `ManualClock`, test/support/clock.ts).
+ */
+export async function createTestApp(options: { config?: Partial<Config>; database?: TestDatabase; realtime?: boolean; clock?: Clock } = {}): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
   const store = database.open();
   const config = testConfig(options.config);
-  const { app, services, ddp } = await buildApp({ config, store, logger: false, realtime: options.realtime });
+  const { app, services, ddp } = await buildApp({ config, store, clock: options.clock, logger: false, realtime: options.realtime });
   const adminUser = await store.users.findByUsername(ADMIN_USERNAME);
   if (!adminUser) throw new Error('seed did not create the admin');
   const admin = { userId: adminUser.id, authToken: await services.auth.issueToken(adminUser.id) };

@@ -1,10 +1,13 @@
 /**
- * Runs the real server (src/main.ts through tsx, or a built bundle) as a child
- * process, for crash, shutdown, multi-process and bundle tests.
+ * Runs the real server as a child process, for crash, shutdown, multi-process
+ * and bundle tests: the bundle the process tier's global setup built from the
+ * sources (test/setup/server-bundle.global.ts), else src/main.ts through tsx.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
+import { seenBodies } from './client.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -27,11 +30,19 @@ export interface ServerProcess {
   exited: Promise<number | string>;
 }
 
-/** Runs the sources by default; `entry` runs something else, e.g. a built bundle. */
-export async function startServer(
-  env: Record<string, string>,
-  entry: string[] = ['--import', 'tsx', 'src/main.ts'],
-): Promise<ServerProcess> {
+/** The server entry of this run: the bundle built by the global setup, or the sources. */
+function defaultEntry(): string[] {
+  let bundle = '';
+  try {
+    bundle = inject('serverEntry') ?? '';
+  } catch {
+    // Not inside a vitest worker of the process tier.
+  }
+  return bundle ? [bundle] : ['--import', 'tsx', 'src/main.ts'];
+}
+
+/** Runs this run's server build by default; `entry` runs something else, e.g. another bundle. */
+export async function startServer(env: Record<string, string>, entry: string[] = defaultEntry()): Promise<ServerProcess> {
   const port = await freePort();
   let output = '';
   const child = spawn(process.execPath, entry, {
@@ -61,4 +72,36 @@ export async function startServer(
     await new Promise((r) => setTimeout(r, 50));
   }
   return { url, child, output: () => output, exited };
+}
+
+export interface ServerResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** Parsed JSON body (undefined when the body is not JSON). */
+  body: any;
+}
+
+/**
+ * `fetch` for tests that talk to a server process: reads the whole body and
+ * hands it to the secrets scan (test/setup/secrets-scan.ts), like the
+ * in-process ApiClient does.
+ */
+export async function serverFetch(url: string, init?: RequestInit): Promise<ServerResponse> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  seenBodies.push(text);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, body };
+}
+
+/** What a test read from a server over a raw socket or `node:http`: scanned for secrets too. */
+export function scanned(text: string): string {
+  seenBodies.push(text);
+  return text;
 }

@@ -1,13 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { failure } from '../../services/errors.js';
-import { iso, parseTimestamp } from '../../lib/time.js';
-import type { PermissionRecord } from '../../store/store.js';
 import { errorResponses, Success, Text, Timestamp } from '../schemas/common.js';
 import type { RouteGroup } from '../types.js';
 
 const Permission = Type.Object({ _id: Type.String(), roles: Type.Array(Type.String()), _updatedAt: Timestamp });
-
-const toWire = (p: PermissionRecord) => ({ _id: p.id, roles: p.roles, _updatedAt: iso(p.updatedAt) });
 
 /** Contract §4: list the permission table and change role lists. */
 export const permissionsRoutes: RouteGroup = (app, { permissions }) => {
@@ -25,17 +20,7 @@ export const permissionsRoutes: RouteGroup = (app, { permissions }) => {
       },
       config: { auth: 'required' },
     },
-    async (request) => {
-      let since: number | undefined;
-      if (request.query.updatedSince !== undefined) {
-        const parsed = parseTimestamp(request.query.updatedSince);
-        if (parsed === null) {
-          throw failure('Invalid date for `updatedSince`', 'error-updatedSince-param-invalid');
-        }
-        since = parsed;
-      }
-      return { update: permissions.list(since).map(toWire), remove: [], success: true as const };
-    },
+    async (request) => ({ ...permissions.listAll(request.query.updatedSince), success: true as const }),
   );
 
   app.post(
@@ -55,8 +40,7 @@ export const permissionsRoutes: RouteGroup = (app, { permissions }) => {
       config: { permissions: ['access-permissions'] },
     },
     async (request) => {
-      const updated = await permissions.update(request.body.permissions);
-      return { permissions: updated.map(toWire), success: true as const };
+      return { permissions: await permissions.update(request.body.permissions), success: true as const };
     },
   );
 };

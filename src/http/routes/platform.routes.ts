@@ -45,12 +45,8 @@ export function platformRoutes(metrics: Registry): RouteGroup {
         },
       },
       async (_request, reply) => {
-        try {
-          await services.store.ping();
-          return { status: 'ok' as const };
-        } catch {
-          return reply.status(503).send({ status: 'unavailable' as const });
-        }
+        if (await services.health.databaseReady()) return { status: 'ok' as const };
+        return reply.status(503).send({ status: 'unavailable' as const });
       },
     );
 

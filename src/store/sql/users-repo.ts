@@ -113,9 +113,8 @@ export class SqlUsersRepo implements UsersRepo {
     return row ? this.withRoles(row) : null;
   }
 
-  async delete(id: string): Promise<boolean> {
+  async delete(id: string, now: number): Promise<boolean> {
     // The member count changes: other members' rooms.get must see these rooms as updated.
-    const now = Date.now();
     await this.db
       .updateTable('rooms')
       .set({

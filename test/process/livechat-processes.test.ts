@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SqlStore } from '../../src/store/sql/sql-store.js';
 import { createTestDatabase, type TestDatabase } from '../support/backend.js';
-import { startServer, type ServerProcess } from '../support/server-process.js';
+import { serverFetch, startServer, type ServerProcess } from '../support/server-process.js';
 
 let database: TestDatabase;
 let servers: ServerProcess[] = [];
@@ -32,12 +32,11 @@ afterAll(async () => {
 }, 30_000);
 
 async function call(server: ServerProcess, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${server.url}/api/v1/${path}`, {
+  return serverFetch(`${server.url}/api/v1/${path}`, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, body: (await res.json()) as any };
 }
 
 describe('one open room per visitor across processes', () => {
