@@ -252,4 +252,91 @@ describe('the widget in Chromium, live (R9.2)', () => {
       await context.close();
     }
   }, 180_000);
+
+  it('journey 2: the agent closes the chat; the widget shows the chat finished', async () => {
+    const shots = screenshots(`journey-agent-closes-${backend}`);
+    const { context, page, frame, network, consoleErrors } = await openWidget();
+    try {
+      await register(frame, 'Walt Visitor', 'walt@example.com', support._id);
+      const agentWs = await agentSocket(jones);
+      const { token, rid } = await firstMessage(page, frame, network, 'Can I change my delivery address?');
+      expect((await roomOf(token, rid)).body.room).toMatchObject({ departmentId: support._id, servedBy: { _id: jones.userId } });
+      const reply = await agentWs.call('sendMessage', [{ rid, msg: 'Done, the new address is saved.' }]);
+      expect(reply.error).toBeUndefined();
+      await waitForText(frame, 'Done, the new address is saved.');
+      await waitForText(frame, 'Agent Jones');
+      await shots.take(page, 'conversation');
+
+      // The agent closes the room over REST; the widget learns it from the livechat-close message.
+      const closedByAgent = await server.api.post(`${V}/room.closeByUser`, { rid, comment: 'Address changed' }, { auth: jones });
+      expect(closedByAgent.status, closedByAgent.text).toBe(200);
+      expect(closedByAgent.body).toEqual({ success: true });
+      await waitForText(frame, 'Chat Finished');
+      await waitForText(frame, 'Thanks for talking with us');
+      await waitVisible(frame, 'button');
+      const closed = await roomInfo(rid);
+      expect(closed.open).toBeUndefined();
+      expect(closed).toMatchObject({ _id: rid, closer: 'user', closedBy: { _id: jones.userId, username: 'agent.jones' } });
+      // The widget made no close call of its own.
+      expect(network.some((n) => new URL(n.url).pathname === `${V}/room.close`)).toBe(false);
+      await shots.take(page, 'end-chat-finished');
+      expectNoUnexpectedErrors(consoleErrors, network);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+
+  it('journey 3: the server closes the socket; the widget reconnects and shows what the agent sent meanwhile', async () => {
+    const shots = screenshots(`journey-reconnect-${backend}`);
+    const { context, page, frame, network, consoleErrors } = await openWidget();
+    try {
+      await register(frame, 'Rita Visitor', 'rita@example.com', sales._id);
+      const agentWs = await agentSocket(smith);
+      const { token, rid } = await firstMessage(page, frame, network, 'Is the blue jacket in stock?');
+      await agentWs.call('sendMessage', [{ rid, msg: 'Let me look it up.' }]);
+      await waitForText(frame, 'Let me look it up.');
+      await shots.take(page, 'before-cut');
+
+      // The server closes every socket of this visitor (as a restart or a proxy would).
+      const visitorConnections = [...server.ddp.connections()].filter((c) => c.hasVisitorToken(token));
+      expect(visitorConnections.length).toBeGreaterThan(0);
+      const activationsBefore = subs.activations.length;
+      for (const connection of visitorConnections) connection.close(1001, 'Server restarting');
+      await expect.poll(() => server.ddp.visitorConnectionCount(token), { timeout: 30_000, interval: 50 }).toBe(0);
+      await waitForText(frame, 'Livechat is not connected.');
+
+      // While the widget is disconnected, the agent answers.
+      const meanwhile = await agentWs.call('sendMessage', [{ rid, msg: 'Yes, we have it in all sizes.' }]);
+      expect(meanwhile.error).toBeUndefined();
+      // (The widget waits seconds before reconnecting: the answer was stored while no socket of it was open.)
+      expect(server.ddp.visitorConnectionCount(token)).toBe(0);
+      await shots.take(page, 'disconnected');
+
+      // It reconnects, reloads the history and shows the answer.
+      await expect.poll(() => server.ddp.visitorConnectionCount(token), { timeout: 60_000, interval: 100 }).toBeGreaterThan(0);
+      await waitForText(frame, 'Yes, we have it in all sizes.', 60_000);
+      await frame.waitForFunction(
+        () => !(globalThis as unknown as { document: { body: { innerText: string } } }).document.body.innerText.includes('Livechat is not connected.'),
+        { timeout: 30_000, polling: 100 },
+      );
+      const text = await frame.evaluate(() => (globalThis as unknown as { document: { body: { innerText: string } } }).document.body.innerText);
+      expect(text.indexOf('Let me look it up.')).toBeLessThan(text.indexOf('Yes, we have it in all sizes.'));
+
+      // Live again on the new socket, both ways: the agent's next message arrives through the stream,
+      // and the visitor's answer reaches the agent's socket.
+      await waitForRoomSubscription(subs, rid, { count: 1, since: activationsBefore });
+      expect(await agentWs.sub('stream-room-messages', [rid, { useCollection: false, args: [] }])).toMatchObject({ msg: 'ready' });
+      await agentWs.call('sendMessage', [{ rid, msg: 'Shall I reserve one for you?' }]);
+      await waitForText(frame, 'Shall I reserve one for you?');
+      await send(page, frame, 'Yes please, size M');
+      const received = await agentWs.next((f) => f.msg === 'changed' && f.collection === 'stream-room-messages' && f.fields.args[0]?.msg === 'Yes please, size M', 30_000);
+      expect(received.fields.args[0]).toMatchObject({ rid, msg: 'Yes please, size M', u: { username: expect.any(String) } });
+      expect(JSON.stringify(received)).not.toContain(token);
+      await waitForText(frame, 'Yes please, size M');
+      await shots.take(page, 'end-reconnected');
+      expectNoUnexpectedErrors(consoleErrors, network);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
 });
