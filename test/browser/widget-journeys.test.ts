@@ -91,10 +91,30 @@ async function agentSocket(agent: Agent): Promise<DdpSocket> {
 }
 
 /** A fresh visitor: its own browser context (storage), the host page, the widget's frame; console errors collected. */
-async function openWidget(): Promise<{ context: BrowserContext; page: Page; frame: Frame; network: NetworkEntry[]; consoleErrors: string[] }> {
+async function openWidget(): Promise<{
+  context: BrowserContext;
+  page: Page;
+  frame: Frame;
+  network: NetworkEntry[];
+  consoleErrors: string[];
+  frames: Array<{ sent: boolean; data: any }>;
+}> {
   const context = await browser.createBrowserContext();
   const page = await context.newPage();
   const network = recordNetwork(page);
+  // The widget's WebSocket frames both ways (the iframe is same-site, so the page's session sees them).
+  const frames: Array<{ sent: boolean; data: any }> = [];
+  const cdp = await page.createCDPSession();
+  await cdp.send('Network.enable');
+  const parse = (payload: string) => {
+    try {
+      return JSON.parse(payload);
+    } catch {
+      return payload;
+    }
+  };
+  cdp.on('Network.webSocketFrameReceived', (e) => frames.push({ sent: false, data: parse(e.response.payloadData) }));
+  cdp.on('Network.webSocketFrameSent', (e) => frames.push({ sent: true, data: parse(e.response.payloadData) }));
   const consoleErrors: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(message.text());
@@ -102,7 +122,7 @@ async function openWidget(): Promise<{ context: BrowserContext; page: Page; fram
   page.on('pageerror', (error) => consoleErrors.push(String(error)));
   await page.goto(host.url);
   const frame = await widgetFrame(page, server.url);
-  return { context, page, frame, network, consoleErrors };
+  return { context, page, frame, network, consoleErrors, frames };
 }
 
 /** Registers through the widget's form (name, email and, with two departments, the department). */
@@ -171,18 +191,28 @@ async function firstMessage(page: Page, frame: Frame, network: NetworkEntry[], t
  * Known, harmless browser-console noise (see ARCHITECTURE.md, "Browser journeys"): the widget reports
  * the visitor's page before it registers (`livechat/page.visited` answers 400 `invalid-token` then), and
  * `livechat/config` has no `resources.sound`, so the widget's notification <audio> has no source.
- * Anything else the widget logs as an error, or any 5xx, fails the journey.
+ * Any other console error, any other HTTP answer >= 400, or any DDP error frame fails the journey.
  */
-const KNOWN_CONSOLE_ERRORS = [
-  /^Failed to load resource: the server responded with a status of 400 \(Bad Request\)$/,
-  /^Object: Object$/,
-  /^DOMException: NotSupportedError: (The element has no supported sources\.|Failed to load because no supported source was found\.)$/,
-];
+const AUDIO_WITHOUT_SOURCE = /^DOMException: NotSupportedError: (The element has no supported sources\.|Failed to load because no supported source was found\.)$/;
 
-function expectNoUnexpectedErrors(consoleErrors: string[], network: NetworkEntry[]): void {
-  expect(consoleErrors.filter((e) => !KNOWN_CONSOLE_ERRORS.some((known) => known.test(e)))).toEqual([]);
+function expectNoUnexpectedErrors(consoleErrors: string[], network: NetworkEntry[], frames: Array<{ sent: boolean; data: any }>): void {
   const failed = network.filter((n) => n.status >= 400).map((n) => `${n.method} ${new URL(n.url).pathname} ${n.status}`);
+  const pageVisited400 = failed.filter((f) => f === `POST ${V}/page.visited 400`).length;
   expect(failed.filter((f) => f !== `POST ${V}/page.visited 400`)).toEqual([]);
+  // Each refused page.visited logs "Failed to load resource … 400" and the client's "Object: Object", no more.
+  const LOAD_FAILED = 'Failed to load resource: the server responded with a status of 400 (Bad Request)';
+  const loadFailures = consoleErrors.filter((e) => e === LOAD_FAILED);
+  const objects = consoleErrors.filter((e) => e === 'Object: Object');
+  expect(loadFailures.length).toBeLessThanOrEqual(pageVisited400);
+  expect(objects.length).toBeLessThanOrEqual(pageVisited400);
+  expect(consoleErrors.filter((e) => e !== LOAD_FAILED && e !== 'Object: Object' && !AUDIO_WITHOUT_SOURCE.test(e))).toEqual([]);
+  // The widget's DDP traffic: connect, livechat:setUpConnection, its room streams, typing writes;
+  // Parley answered none of it with an error (no `error`/`failed` frame, no method or sub error).
+  const sent = new Set(frames.filter((f) => f.sent).map((f) => `${f.data.msg}${f.data.method ? ` ${f.data.method}` : f.data.name ? ` ${f.data.name}` : ''}`));
+  for (const expected of ['connect', 'method livechat:setUpConnection', 'sub stream-room-messages', 'sub stream-notify-room', 'sub stream-livechat-room']) {
+    expect(sent, expected).toContain(expected);
+  }
+  expect(frames.filter((f) => !f.sent && (f.data.error !== undefined || f.data.msg === 'error' || f.data.msg === 'failed'))).toEqual([]);
 }
 
 afterEach(() => {
@@ -192,7 +222,7 @@ afterEach(() => {
 describe('the widget in Chromium, live (R9.2)', () => {
   it('journey 1: register, send, the agent types and replies, switch department, the visitor closes', async () => {
     const shots = screenshots(`journey-visitor-closes-${backend}`);
-    const { context, page, frame, network, consoleErrors } = await openWidget();
+    const { context, page, frame, network, consoleErrors, frames } = await openWidget();
     try {
       await register(frame, 'Vera Visitor', 'vera@example.com', sales._id);
       const agentWs = await agentSocket(smith);
@@ -247,7 +277,7 @@ describe('the widget in Chromium, live (R9.2)', () => {
       expect(closed).toMatchObject({ _id: rid, closer: 'visitor', departmentId: support._id });
       expect((await roomOf(token, rid)).body).toEqual({ success: false, error: 'invalid-room' });
       await shots.take(page, 'end-chat-finished');
-      expectNoUnexpectedErrors(consoleErrors, network);
+      expectNoUnexpectedErrors(consoleErrors, network, frames);
     } finally {
       await context.close();
     }
@@ -255,7 +285,7 @@ describe('the widget in Chromium, live (R9.2)', () => {
 
   it('journey 2: the agent closes the chat; the widget shows the chat finished', async () => {
     const shots = screenshots(`journey-agent-closes-${backend}`);
-    const { context, page, frame, network, consoleErrors } = await openWidget();
+    const { context, page, frame, network, consoleErrors, frames } = await openWidget();
     try {
       await register(frame, 'Walt Visitor', 'walt@example.com', support._id);
       const agentWs = await agentSocket(jones);
@@ -280,7 +310,7 @@ describe('the widget in Chromium, live (R9.2)', () => {
       // The widget made no close call of its own.
       expect(network.some((n) => new URL(n.url).pathname === `${V}/room.close`)).toBe(false);
       await shots.take(page, 'end-chat-finished');
-      expectNoUnexpectedErrors(consoleErrors, network);
+      expectNoUnexpectedErrors(consoleErrors, network, frames);
     } finally {
       await context.close();
     }
@@ -288,7 +318,7 @@ describe('the widget in Chromium, live (R9.2)', () => {
 
   it('journey 3: the server closes the socket; the widget reconnects and shows what the agent sent meanwhile', async () => {
     const shots = screenshots(`journey-reconnect-${backend}`);
-    const { context, page, frame, network, consoleErrors } = await openWidget();
+    const { context, page, frame, network, consoleErrors, frames } = await openWidget();
     try {
       await register(frame, 'Rita Visitor', 'rita@example.com', sales._id);
       const agentWs = await agentSocket(smith);
@@ -326,15 +356,20 @@ describe('the widget in Chromium, live (R9.2)', () => {
       // and the visitor's answer reaches the agent's socket.
       await waitForRoomSubscription(subs, rid, { count: 1, since: activationsBefore });
       expect(await agentWs.sub('stream-room-messages', [rid, { useCollection: false, args: [] }])).toMatchObject({ msg: 'ready' });
+      expect(await agentWs.sub('stream-notify-room', [`${rid}/typing`, { useCollection: false, args: [] }])).toMatchObject({ msg: 'ready' });
+      const visitorName: string = (await server.api.get(`${V}/visitor/${token}`)).body.visitor.username;
       await agentWs.call('sendMessage', [{ rid, msg: 'Shall I reserve one for you?' }]);
       await waitForText(frame, 'Shall I reserve one for you?');
       await send(page, frame, 'Yes please, size M');
       const received = await agentWs.next((f) => f.msg === 'changed' && f.collection === 'stream-room-messages' && f.fields.args[0]?.msg === 'Yes please, size M', 30_000);
-      expect(received.fields.args[0]).toMatchObject({ rid, msg: 'Yes please, size M', u: { username: expect.any(String) } });
+      expect(received.fields.args[0]).toMatchObject({ rid, msg: 'Yes please, size M', u: { username: visitorName } });
+      // The widget announced its typing on the new socket too (the agent sees the visitor's username).
+      const typed = await agentWs.next((f) => f.msg === 'changed' && f.fields.eventName === `${rid}/typing` && f.fields.args[1] === true, 30_000);
+      expect(typed.fields.args).toEqual([visitorName, true]);
       expect(JSON.stringify(received)).not.toContain(token);
       await waitForText(frame, 'Yes please, size M');
       await shots.take(page, 'end-reconnected');
-      expectNoUnexpectedErrors(consoleErrors, network);
+      expectNoUnexpectedErrors(consoleErrors, network, frames);
     } finally {
       await context.close();
     }
