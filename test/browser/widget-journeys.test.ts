@@ -213,6 +213,8 @@ function expectNoUnexpectedErrors(consoleErrors: string[], network: NetworkEntry
     expect(sent, expected).toContain(expected);
   }
   expect(frames.filter((f) => !f.sent && (f.data.error !== undefined || f.data.msg === 'error' || f.data.msg === 'failed'))).toEqual([]);
+  // And the server logged no error (a failed delivery or close hook is only logged).
+  expect(server.log.filter((entry) => entry.level >= 50)).toEqual([]);
 }
 
 afterEach(() => {

@@ -55,6 +55,8 @@ export interface WidgetServer {
   ddp: DdpServer;
   services: Services;
   store: Store;
+  /** The server's log entries at level warn and above (pino JSON objects), to check a journey logged no error. */
+  log: Array<{ level: number; msg?: string; [key: string]: unknown }>;
   /** A client of the live server (over HTTP). */
   api: ApiClient;
   admin: Credentials;
@@ -84,7 +86,9 @@ export async function startWidgetServer(overrides: Partial<Config> = {}): Promis
     const url = `http://127.0.0.1:${port}`;
     const store = database.open();
     const config = testConfig({ rateLimit: false, ...overrides, siteUrl: url, port, host: '127.0.0.1' });
-    const { app, services, ddp } = await buildApp({ config, store, logger: false });
+    const log: WidgetServer['log'] = [];
+    const logger = { level: 'warn', stream: { write: (line: string) => void log.push(JSON.parse(line)) } };
+    const { app, services, ddp } = await buildApp({ config, store, logger });
     try {
       await app.listen({ port, host: '127.0.0.1' });
     } catch (error) {
@@ -102,6 +106,7 @@ export async function startWidgetServer(overrides: Partial<Config> = {}): Promis
       ddp,
       services,
       store,
+      log,
       api: new ApiClient(url),
       admin,
       async close() {
