@@ -75,7 +75,7 @@ export function createServices(options: ServicesOptions): Services {
   const livechat = new LivechatService(store, settings, clock, routing, limits, events);
   const livechatAdmin = new LivechatAdminService(store, settings, access, clock, routing, events);
   const livechatWorkspace = new LivechatWorkspaceService(store, settings, access, clock, events);
-  const live = new LiveService(store, access, clock, events);
+  const live = new LiveService(store, access, settings, clock, events);
   const messages = new MessagesService(store, access, clock, events);
   const rooms = new RoomsService(store, settings, access, clock);
   const directory = new DirectoryService(store, settings, access);

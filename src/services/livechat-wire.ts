@@ -9,12 +9,12 @@ import type {
   DepartmentRecord,
   InquiryRecord,
   LivechatRoom,
-  MessageRecord,
   TransferEntry,
   UserRecord,
   VisitorRecord,
 } from '../store/store.js';
 import { ApiError } from './errors.js';
+import { messageWire } from './message-wire.js';
 
 /** 400 whose text is only the bracketed code, e.g. `"[invalid-token]"`, errorType the code. */
 export function codeOnly(code: string): ApiError {
@@ -34,23 +34,6 @@ export function visitorWire(v: VisitorRecord) {
     ts: iso(v.ts),
     _updatedAt: iso(v.updatedAt),
     livechatData: v.livechatData,
-  };
-}
-
-/**
- * A message. `token` only when `forVisitor` and the message is the visitor's
- * own (Parley rule §8.8: agents never see the token).
- */
-export function messageWire(m: MessageRecord, forVisitor = false) {
-  return {
-    _id: m.id,
-    rid: m.rid,
-    ...(m.t !== null && { t: m.t }),
-    msg: m.msg,
-    ts: iso(m.ts),
-    _updatedAt: iso(m.updatedAt),
-    u: { _id: m.u.id, username: m.u.username, ...(m.u.name !== null && { name: m.u.name }) },
-    ...(forVisitor && m.visitorToken !== null && { token: m.visitorToken }),
   };
 }
 
@@ -75,7 +58,7 @@ export function livechatRoomWire(r: LivechatRoom, withToken: boolean): RoomWire 
   return roomWire(r, withToken);
 }
 
-type RoomWire = ReturnType<typeof roomWire>;
+export type RoomWire = ReturnType<typeof roomWire>;
 
 function roomWire(r: LivechatRoom, withToken: boolean) {
   return {

@@ -9,7 +9,8 @@ import type { LivechatRoom, MessageRecord, Store, VisitorRecord } from '../store
 import { bareFailure, failure } from './errors.js';
 import type { LivechatRouting } from './livechat-routing.js';
 import type { RateLimitClient, RateLimits } from './rate-limits.js';
-import { codeOnly, departmentWire, livechatRoomWire, messageWire, visitorFacingAgent, visitorWire } from './livechat-wire.js';
+import { codeOnly, departmentWire, livechatRoomWire, visitorFacingAgent, visitorWire } from './livechat-wire.js';
+import { messageWire } from './message-wire.js';
 import { eventMessage, livechatSnapshot, type EventBus } from './events.js';
 import type { SettingsService } from './settings.service.js';
 
@@ -127,18 +128,28 @@ export class LivechatService {
     }
   }
 
+  /**
+   * Applies the fields and merges the custom fields into the visitor's stored
+   * `livechatData` under a row lock, so concurrent upserts of different keys all
+   * survive (contract §10 invariant 10; PostgreSQL's READ COMMITTED alone would
+   * let the last writer drop the others' keys).
+   */
   private async update(
     visitor: VisitorRecord,
     fields: { name?: string; email?: string | null; phone?: string | null; departmentId?: string },
     mergeData: (d: Record<string, string>) => Record<string, string>,
     now: number,
   ): Promise<VisitorRecord> {
-    const updated = await this.store.visitors.update(
-      visitor.id,
-      { ...fields, livechatData: mergeData(visitor.livechatData) },
-      now,
-    );
-    return updated ?? visitor;
+    return this.store.transaction(async (tx) => {
+      await tx.visitors.lock(visitor.id);
+      const current = (await tx.visitors.findByToken(visitor.token)) ?? visitor;
+      const updated = await tx.visitors.update(
+        visitor.id,
+        { ...fields, livechatData: mergeData(current.livechatData) },
+        now,
+      );
+      return updated ?? current;
+    });
   }
 
   async getVisitor(token: string) {
@@ -223,16 +234,9 @@ export class LivechatService {
       name: visitor.name,
       type: 'visitor',
     });
-    return {
-      room: {
-        _id: updated.id,
-        ...(updated.servedBy && {
-          servedBy: { _id: updated.servedBy.id, username: updated.servedBy.username, ts: new Date(updated.servedBy.ts).toISOString() },
-        }),
-        ...(updated.open && { open: true as const }),
-        ...(updated.departmentId !== null && { departmentId: updated.departmentId }),
-      },
-    };
+    // The seed's transferred-room shape: four fields of the one livechat room wire object.
+    const wire = livechatRoomWire(updated, false);
+    return { room: { _id: wire._id, servedBy: wire.servedBy, open: wire.open, departmentId: wire.departmentId } };
   }
 
   // ── §8.7 survey ──
@@ -348,12 +352,6 @@ export class LivechatService {
   }
 }
 
-/**
- * Inserts a plain message and updates the room in one transaction. With
- * `requireOpen` the room row is locked and re-checked so a message never lands
- * in a room closed concurrently. A client-chosen `_id` already used →
- * `"Message id already exists [error-duplicate-message-id]"` (contract silent).
- */
 /** A plain text message (no system type) by `u`; `visitorToken` only for a visitor's own messages. */
 export function textMessage(
   input: { rid: string; msg: string; _id?: string },
@@ -364,6 +362,12 @@ export function textMessage(
   return { id: input._id ?? newId(), rid: input.rid, t: null, msg: input.msg, ts: now, updatedAt: now, u, visitorToken };
 }
 
+/**
+ * Inserts a plain message and updates the room in one transaction. The room
+ * row is locked first (`ts` stays strictly increasing); with `requireOpen` it is re-checked so a message never lands
+ * in a room closed concurrently. A client-chosen `_id` already used →
+ * `"Message id already exists [error-duplicate-message-id]"` (contract silent).
+ */
 export async function insertOrDuplicate(
   store: Store,
   message: MessageRecord,

@@ -103,6 +103,10 @@ export class SqlVisitorsRepo implements VisitorsRepo {
       .execute();
   }
 
+  async lock(id: string): Promise<void> {
+    await this.dialect.lockRowById(this.db as unknown as Kysely<unknown>, 'livechat_visitors', id);
+  }
+
   async delete(id: string): Promise<boolean> {
     const result = await this.db.deleteFrom('livechat_visitors').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
