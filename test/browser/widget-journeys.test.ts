@@ -6,8 +6,9 @@
  * 1. register → send → the agent types (the visitor sees the typing dots) and replies → the visitor
  *    sees both messages → switches department (the widget's options menu) → closes the chat (options).
  * 2. the agent closes the chat (REST `livechat/room.closeByUser`): the widget shows the chat finished.
- * 3. the server closes the widget's socket: the widget reconnects, reloads the history and shows the
- *    reply the agent sent while it was disconnected; live delivery works again on the new socket.
+ * 3. the server closes the widget's socket (3b: cuts it without a closing handshake): the widget
+ *    reconnects, reloads the history and shows the reply the agent sent while it was disconnected;
+ *    (3) live delivery works again, both ways, on the new socket.
  *
  * Each journey ends with a screenshot under `.tmp/screenshots/<journey>-<backend>/`.
  */
@@ -35,6 +36,7 @@ import {
 } from '../support/browser.js';
 import { backend } from '../support/backend.js';
 import { DdpSocket } from '../support/ddp-socket.js';
+import type { DdpConnection } from '../../src/realtime/ddp/index.js';
 
 type Agent = { userId: string; authToken: string; username: string };
 
@@ -217,6 +219,75 @@ function expectNoUnexpectedErrors(consoleErrors: string[], network: NetworkEntry
   expect(server.log.filter((entry) => entry.level >= 50)).toEqual([]);
 }
 
+/**
+ * The reconnect journeys: a conversation, the server ends the visitor's socket with `cut`, the agent
+ * answers while no socket of the visitor is open, the widget reconnects and shows the answer from the
+ * reloaded history; with `live`, messages then flow both ways on the new socket.
+ */
+async function reconnectJourney(name: string, cut: (connection: DdpConnection) => void, { live }: { live: boolean }): Promise<void> {
+  const shots = screenshots(name);
+  const { context, page, frame, network, consoleErrors, frames } = await openWidget();
+  try {
+    await register(frame, 'Rita Visitor', 'rita@example.com', sales._id);
+    const agentWs = await agentSocket(smith);
+    const { token, rid } = await firstMessage(page, frame, network, 'Is the blue jacket in stock?');
+    await agentWs.call('sendMessage', [{ rid, msg: 'Let me look it up.' }]);
+    await waitForText(frame, 'Let me look it up.');
+    await shots.take(page, 'before-cut');
+
+    // The server ends every socket of this visitor.
+    const visitorConnections = [...server.ddp.connections()].filter((c) => c.hasVisitorToken(token));
+    expect(visitorConnections.length).toBeGreaterThan(0);
+    const activationsBefore = subs.activations.length;
+    for (const connection of visitorConnections) cut(connection);
+    await expect.poll(() => server.ddp.visitorConnectionCount(token), { timeout: 30_000, interval: 50 }).toBe(0);
+    await waitForText(frame, 'Livechat is not connected.');
+
+    // While the widget is disconnected, the agent answers.
+    const meanwhile = await agentWs.call('sendMessage', [{ rid, msg: 'Yes, we have it in all sizes.' }]);
+    expect(meanwhile.error).toBeUndefined();
+    // (The widget waits seconds before reconnecting: the answer was stored while no socket of it was open.)
+    expect(server.ddp.visitorConnectionCount(token)).toBe(0);
+    await shots.take(page, 'disconnected');
+
+    // It reconnects, reloads the history and shows the answer.
+    await expect.poll(() => server.ddp.visitorConnectionCount(token), { timeout: 60_000, interval: 100 }).toBeGreaterThan(0);
+    await waitForText(frame, 'Yes, we have it in all sizes.', 60_000);
+    await frame.waitForFunction(
+      () => !(globalThis as unknown as { document: { body: { innerText: string } } }).document.body.innerText.includes('Livechat is not connected.'),
+      { timeout: 30_000, polling: 100 },
+    );
+    const text = await frame.evaluate(() => (globalThis as unknown as { document: { body: { innerText: string } } }).document.body.innerText);
+    expect(text.indexOf('Let me look it up.')).toBeLessThan(text.indexOf('Yes, we have it in all sizes.'));
+
+    if (!live) {
+      await shots.take(page, 'end-reconnected');
+      expectNoUnexpectedErrors(consoleErrors, network, frames);
+      return;
+    }
+    // Live again on the new socket, both ways: the agent's next message arrives through the stream,
+    // and the visitor's answer reaches the agent's socket.
+    await waitForRoomSubscription(subs, rid, { count: 1, since: activationsBefore });
+    expect(await agentWs.sub('stream-room-messages', [rid, { useCollection: false, args: [] }])).toMatchObject({ msg: 'ready' });
+    expect(await agentWs.sub('stream-notify-room', [`${rid}/typing`, { useCollection: false, args: [] }])).toMatchObject({ msg: 'ready' });
+    const visitorName: string = (await server.api.get(`${V}/visitor/${token}`)).body.visitor.username;
+    await agentWs.call('sendMessage', [{ rid, msg: 'Shall I reserve one for you?' }]);
+    await waitForText(frame, 'Shall I reserve one for you?');
+    await send(page, frame, 'Yes please, size M');
+    const received = await agentWs.next((f) => f.msg === 'changed' && f.collection === 'stream-room-messages' && f.fields.args[0]?.msg === 'Yes please, size M', 30_000);
+    expect(received.fields.args[0]).toMatchObject({ rid, msg: 'Yes please, size M', u: { username: visitorName } });
+    // The widget announced its typing on the new socket too (the agent sees the visitor's username).
+    const typed = await agentWs.next((f) => f.msg === 'changed' && f.fields.eventName === `${rid}/typing` && f.fields.args[1] === true, 30_000);
+    expect(typed.fields.args).toEqual([visitorName, true]);
+    expect(JSON.stringify(received)).not.toContain(token);
+    await waitForText(frame, 'Yes please, size M');
+    await shots.take(page, 'end-reconnected');
+    expectNoUnexpectedErrors(consoleErrors, network, frames);
+  } finally {
+    await context.close();
+  }
+}
+
 afterEach(() => {
   for (const s of sockets.splice(0)) s.close();
 });
@@ -318,62 +389,16 @@ describe('the widget in Chromium, live (R9.2)', () => {
     }
   }, 180_000);
 
-  it('journey 3: the server closes the socket; the widget reconnects and shows what the agent sent meanwhile', async () => {
-    const shots = screenshots(`journey-reconnect-${backend}`);
-    const { context, page, frame, network, consoleErrors, frames } = await openWidget();
-    try {
-      await register(frame, 'Rita Visitor', 'rita@example.com', sales._id);
-      const agentWs = await agentSocket(smith);
-      const { token, rid } = await firstMessage(page, frame, network, 'Is the blue jacket in stock?');
-      await agentWs.call('sendMessage', [{ rid, msg: 'Let me look it up.' }]);
-      await waitForText(frame, 'Let me look it up.');
-      await shots.take(page, 'before-cut');
+  it('journey 3: the server closes the socket; the widget reconnects, shows what the agent sent meanwhile, and is live again', async () => {
+    // A normal closure (1000): the widget reconnects once (its own reconnect timer, ~5 s), so the
+    // visitor's new subscriptions settle and the live part after it waits for nothing but them.
+    await reconnectJourney(`journey-reconnect-${backend}`, (connection) => connection.close(1000, 'Session ended by the server'), { live: true });
+  }, 180_000);
 
-      // The server closes every socket of this visitor (as a restart or a proxy would).
-      const visitorConnections = [...server.ddp.connections()].filter((c) => c.hasVisitorToken(token));
-      expect(visitorConnections.length).toBeGreaterThan(0);
-      const activationsBefore = subs.activations.length;
-      for (const connection of visitorConnections) connection.close(1001, 'Server restarting');
-      await expect.poll(() => server.ddp.visitorConnectionCount(token), { timeout: 30_000, interval: 50 }).toBe(0);
-      await waitForText(frame, 'Livechat is not connected.');
-
-      // While the widget is disconnected, the agent answers.
-      const meanwhile = await agentWs.call('sendMessage', [{ rid, msg: 'Yes, we have it in all sizes.' }]);
-      expect(meanwhile.error).toBeUndefined();
-      // (The widget waits seconds before reconnecting: the answer was stored while no socket of it was open.)
-      expect(server.ddp.visitorConnectionCount(token)).toBe(0);
-      await shots.take(page, 'disconnected');
-
-      // It reconnects, reloads the history and shows the answer.
-      await expect.poll(() => server.ddp.visitorConnectionCount(token), { timeout: 60_000, interval: 100 }).toBeGreaterThan(0);
-      await waitForText(frame, 'Yes, we have it in all sizes.', 60_000);
-      await frame.waitForFunction(
-        () => !(globalThis as unknown as { document: { body: { innerText: string } } }).document.body.innerText.includes('Livechat is not connected.'),
-        { timeout: 30_000, polling: 100 },
-      );
-      const text = await frame.evaluate(() => (globalThis as unknown as { document: { body: { innerText: string } } }).document.body.innerText);
-      expect(text.indexOf('Let me look it up.')).toBeLessThan(text.indexOf('Yes, we have it in all sizes.'));
-
-      // Live again on the new socket, both ways: the agent's next message arrives through the stream,
-      // and the visitor's answer reaches the agent's socket.
-      await waitForRoomSubscription(subs, rid, { count: 1, since: activationsBefore });
-      expect(await agentWs.sub('stream-room-messages', [rid, { useCollection: false, args: [] }])).toMatchObject({ msg: 'ready' });
-      expect(await agentWs.sub('stream-notify-room', [`${rid}/typing`, { useCollection: false, args: [] }])).toMatchObject({ msg: 'ready' });
-      const visitorName: string = (await server.api.get(`${V}/visitor/${token}`)).body.visitor.username;
-      await agentWs.call('sendMessage', [{ rid, msg: 'Shall I reserve one for you?' }]);
-      await waitForText(frame, 'Shall I reserve one for you?');
-      await send(page, frame, 'Yes please, size M');
-      const received = await agentWs.next((f) => f.msg === 'changed' && f.collection === 'stream-room-messages' && f.fields.args[0]?.msg === 'Yes please, size M', 30_000);
-      expect(received.fields.args[0]).toMatchObject({ rid, msg: 'Yes please, size M', u: { username: visitorName } });
-      // The widget announced its typing on the new socket too (the agent sees the visitor's username).
-      const typed = await agentWs.next((f) => f.msg === 'changed' && f.fields.eventName === `${rid}/typing` && f.fields.args[1] === true, 30_000);
-      expect(typed.fields.args).toEqual([visitorName, true]);
-      expect(JSON.stringify(received)).not.toContain(token);
-      await waitForText(frame, 'Yes please, size M');
-      await shots.take(page, 'end-reconnected');
-      expectNoUnexpectedErrors(consoleErrors, network, frames);
-    } finally {
-      await context.close();
-    }
+  it('journey 3b: the socket is cut abruptly (no closing handshake); the widget reconnects and shows what the agent sent meanwhile', async () => {
+    // terminate(): the browser sees 1006, as when a proxy or the network drops. The widget's bundled DDP
+    // driver then also reopens on its own ~10 s later and re-subscribes once more, so this journey checks
+    // the recovery of the history only (a live message could fall between two of its subscriptions).
+    await reconnectJourney(`journey-cut-${backend}`, (connection) => connection.terminate(), { live: false });
   }, 180_000);
 });
