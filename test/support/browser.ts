@@ -8,10 +8,15 @@
  *   plus `--no-sandbox` (tests may run as root).
  * - `startWidgetServer()`: the production app (`buildApp`) listening on a real
  *   port with `SITE_URL` set to its own address, so the widget's `SERVER_URL` points back at it.
+ *   It exposes the app's DDP server (`ddp`: its connections, to cut a widget's socket) and the
+ *   server's log at warn and above (`log`).
  * - `startHostPage()`: a customer's page on another origin with the embed snippet (REALTIME R6).
  * - `widgetFrame()`, `domClick()`, `typeInto()`, `waitForText()`: drive the widget inside its
  *   iframe with DOM events. The widget animates its screens with CSS transitions, during which
  *   puppeteer's mouse clicks (computed from a moving box) miss; `element.click()` does not.
+ * - `clickText()`: clicks the element showing a given text (menu items, modal buttons).
+ * - `watchSubscriptions()` / `waitForRoomSubscription()`: the subscriptions the DDP server activates, to
+ *   wait until the widget's room streams have settled before a test agent answers.
  * - `screenshots(testName)`: saves PNGs under `.tmp/screenshots/<test>/` (git-ignored).
  * - `recordNetwork(page)`: every request of the page and its frames with its status, to see
  *   which endpoints the widget calls (and which of them Parley does not have).
