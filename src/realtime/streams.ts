@@ -74,10 +74,10 @@ export function defineStreams(ctx: RealtimeContext): void {
     }
     const user = ctx.userOf(connection);
     if (!user) return false;
-    return live.userMayRead(user, context.room, {
-      previousServedById: context.previousServedById,
-      transferMessage: context.messageT === 'livechat_transfer_history',
-    });
+    const options = { previousServedById: context.previousServedById, transferMessage: context.messageT === 'livechat_transfer_history' };
+    // Livechat rooms answer from the snapshot alone (no database read on the hot path).
+    if (context.room.t === 'l') return access.mayReadLivechat(user, context.room, options);
+    return live.userMayRead(user, context.room, options);
   }
 
   ddp.streams.define(STREAM.roomMessages, {
@@ -123,7 +123,11 @@ export function defineStreams(ctx: RealtimeContext): void {
         if (user && (await live.userMayRead(user, room))) username = user.username;
       }
       if (!username) throw notAllowed();
-      const activities = Array.isArray(value) ? value.filter((a): a is string => typeof a === 'string').slice(0, 10) : value === true ? ['user-typing'] : [];
+      const activities = Array.isArray(value)
+        ? value.filter((a): a is string => typeof a === 'string' && a.length <= 64).slice(0, 10)
+        : value === true
+          ? ['user-typing']
+          : [];
       const typing = parts.activity === 'typing' ? value === true : activities.includes('user-typing');
       services.events.publish({ type: 'roomActivity', room, username, typing, activities, origin: connection.session });
       return undefined;

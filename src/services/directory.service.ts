@@ -96,7 +96,7 @@ export class DirectoryService {
       try {
         parsed = JSON.parse(input.query);
       } catch {
-        throw failure(`Invalid query parameter provided: ${JSON.stringify(input.query)}`, 'error-invalid-query');
+        throw failure(`Invalid query parameter provided: "${input.query}"`, 'error-invalid-query');
       }
       if (!isPlainObject(parsed)) throw verifyParameters();
       fromQuery = parsed;

@@ -93,7 +93,10 @@ function schemaFor(id: SettingId): object {
   if (enumValues) return { enum: enumValues };
   const def = SETTING_DEFAULTS[id];
   if (typeof def === 'boolean') return { type: 'boolean' };
-  if (typeof def === 'number') return { type: 'integer' };
+  // Integers are bounded like every request integer (contract §1.4, invariant 11):
+  // 0…2³¹−1, except the policy maximum whose -1 means "no maximum" (§3).
+  if (typeof def === 'number') return { type: 'integer', minimum: id === 'Accounts_Password_Policy_MaxLength' ? -1 : 0, maximum: 2_147_483_647 };
+  // NUL is refused before this (wire.ts); the pattern keeps the rule if a value arrives another way.
   return { type: 'string', pattern: NO_NUL };
 }
 
@@ -207,16 +210,25 @@ function settingNotFound() {
 /** Checks a string setting's format beyond its type; the reason it is refused, or null. */
 function formatProblem(id: SettingId, value: string): string | null {
   if (value.includes('\u0000')) return 'The value must not contain NUL characters';
-  if (REGEX_SETTINGS.has(id)) {
-    try {
-      new RegExp(`^${value}$`);
-    } catch {
-      return 'The value is not a valid regular expression';
-    }
-  }
+  if (REGEX_SETTINGS.has(id) && !isValidRegexSource(value)) return 'The value is not a valid regular expression';
   if (COLOUR_SETTINGS.has(id) && !COLOUR.test(value)) return 'The value is not a valid colour';
   if (id === 'Livechat_AllowedDomainsList' && !allowedDomains(value).every((d) => d.length <= 253 && HOST_SOURCE.test(d))) {
     return 'The value is not a comma-separated list of domains';
   }
   return null;
+}
+
+/**
+ * Compiles a name-validation source the strictest way it is used
+ * (`^(?:source)$` with the `u` flag, as `isValidUsername` does): a source that
+ * compiles only without `u` (e.g. `[a-z\_]`) would otherwise be stored and then
+ * fail every users.create and register with a 500.
+ */
+export function isValidRegexSource(source: string): boolean {
+  try {
+    new RegExp(`^(?:${source})$`, 'u');
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -83,8 +83,9 @@ export interface RoomsRepo {
   defaultRoomIds(): Promise<string[]>;
   /**
    * Subscribes the user to the room and increments its `usersCount`.
-   * Returns false (and changes nothing) when the user was already subscribed.
-   * Throws StoreReferenceError when the room or user does not exist.
+   * Returns false (and changes nothing) when the user was already subscribed
+   * or the room does not exist. Throws StoreReferenceError when the user does
+   * not exist (or the room is deleted while subscribing).
    */
   subscribe(sub: NewSubscription, now: Millis): Promise<boolean>;
   /**

@@ -70,7 +70,13 @@ describe('GET /avatar/:username', () => {
     expect(drawn(res.body)).toBe('A');
   });
 
-  it.each(['%00', 'a%00b', '%3Cscript%3E', 'x'.repeat(400), '%E2%80%AE', '..%2F..%2Fetc'])('hostile name %s → 200 "?" SVG, never a 5xx', async (name) => {
+  it.each(['%00', 'a%00b'])('a name with NUL %s → 400 invalid-params, like every request string', async (name) => {
+    const res = await get(`/avatar/${name}`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ success: false, error: 'must match pattern "^[^\\u0000]*$" [invalid-params]', errorType: 'invalid-params' });
+  });
+
+  it.each(['%3Cscript%3E', 'x'.repeat(400), '%E2%80%AE', '..%2F..%2Fetc'])('hostile name %s → 200 "?" SVG, never a 5xx', async (name) => {
     const res = await get(`/avatar/${name}`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/svg+xml');

@@ -91,6 +91,24 @@ async function widgetSubscriptionsSettled(rid: string): Promise<void> {
     .toBe(true);
 }
 
+/** Clicks (through the DOM) the innermost visible element whose own text is exactly `text`. */
+async function clickText(frame: Frame, text: string, timeout = 30_000): Promise<void> {
+  const handle = await frame.waitForFunction(
+    (t) => {
+      type El = { innerText?: string; children: ArrayLike<El>; offsetParent: unknown; click(): void };
+      const all = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<El> } }).document.querySelectorAll('button, a, li, span, div, [role="menuitem"]');
+      for (let i = all.length - 1; i >= 0; i--) {
+        const el = all[i]!;
+        if (el.innerText?.trim() === t && el.offsetParent !== null) return el;
+      }
+      return null;
+    },
+    { timeout, polling: 100 },
+    text,
+  );
+  await (handle as unknown as { evaluate(fn: (el: { click(): void }) => void): Promise<void> }).evaluate((el) => el.click());
+}
+
 async function agentSocket(): Promise<DdpSocket> {
   const socket = await DdpSocket.connect(`${server.url.replace('http://', 'ws://')}/websocket`);
   expect((await socket.call('login', [{ resume: agent.authToken }])).result.id).toBe(agent.userId);
@@ -138,6 +156,65 @@ describe('the widget, live, with an agent over DDP', () => {
       const history = await server.api.get(`/api/v1/livechat/messages.history/${chat.rid}`, { query: { token: chat.token } });
       expect(history.body.messages[0]).toMatchObject({ t: 'livechat-close', msg: 'Thanks for chatting, bye!' });
 
+      await ws.barrier();
+      expect(JSON.stringify(ws.frames)).not.toContain(chat.token);
+      expect(chat.network.filter((n) => n.status >= 500)).toEqual([]);
+    } finally {
+      ws.close();
+      await chat.close();
+    }
+    expect(shots.saved).toHaveLength(3);
+  }, 180_000);
+
+  it('switches department from the widget (the agent sees the transfer), then the visitor finishes the chat', async () => {
+    const shots = screenshots(`widget-live-department-${backend}`);
+    const department = async (name: string) =>
+      (
+        await server.api.post(
+          '/api/v1/livechat/department',
+          {
+            department: { name, enabled: true, showOnRegistration: true, showOnOfflineForm: true, email: `${name.toLowerCase()}@example.com` },
+            agents: [{ agentId: agent.userId, username: agent.username }],
+          },
+          { auth: server.admin },
+        )
+      ).body.department;
+    const sales = await department('Sales');
+    const support = await department('Support');
+    const chat = await startChat('Dora Department', 'Hello sales?');
+    const ws = await agentSocket();
+    try {
+      expect(await ws.sub('stream-room-messages', [chat.rid, opts()])).toMatchObject({ msg: 'ready' });
+      await widgetSubscriptionsSettled(chat.rid);
+
+      await clickText(chat.frame, 'Options');
+      await clickText(chat.frame, 'Change department');
+      const select = await waitVisible(chat.frame, 'select[name="department"]');
+      await select.select(support._id);
+      await shots.take(chat.page, 'switch-department');
+      await clickText(chat.frame, 'Start chat');
+      await clickText(chat.frame, 'Yes');
+      const transfer = await ws.next((f) => f.msg === 'changed' && f.collection === 'stream-room-messages' && f.fields.args[0].t === 'livechat_transfer_history', 30_000);
+      expect(transfer.fields.args[0].transferData).toMatchObject({ nextDepartment: { _id: support._id, name: 'Support' } });
+      await expect.poll(async () => (await server.api.get('/api/v1/livechat/room', { query: { token: chat.token, rid: chat.rid } })).body.room?.departmentId, { timeout: 30_000 }).toBe(support._id);
+      expect(sales._id).not.toBe(support._id);
+      await waitForText(chat.frame, 'Department switched');
+      await shots.take(chat.page, 'department-switched');
+      await clickText(chat.frame, 'OK');
+      await waitVisible(chat.frame, '[contenteditable="true"]');
+
+      await clickText(chat.frame, 'Options');
+      await clickText(chat.frame, 'Finish this chat');
+      await clickText(chat.frame, 'Yes');
+      const closed = await ws.next((f) => f.msg === 'changed' && f.collection === 'stream-room-messages' && f.fields.args[0].t === 'livechat-close', 30_000);
+      expect(closed.fields.args[0].u).toMatchObject({ username: expect.stringMatching(/^guest-/) });
+      await chat.frame.waitForFunction(
+        () => /finished/i.test((globalThis as unknown as { document: { body: { innerText: string } } }).document.body.innerText),
+        { timeout: 30_000, polling: 100 },
+      );
+      await shots.take(chat.page, 'finished-by-visitor');
+      const room = await server.store.livechatRooms.findById(chat.rid);
+      expect(room).toMatchObject({ open: false, closer: 'visitor', departmentId: support._id });
       await ws.barrier();
       expect(JSON.stringify(ws.frames)).not.toContain(chat.token);
       expect(chat.network.filter((n) => n.status >= 500)).toEqual([]);

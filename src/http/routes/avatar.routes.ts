@@ -1,10 +1,12 @@
 import { Type } from '@sinclair/typebox';
+import { Text } from '../schemas/common.js';
 import type { RouteGroup } from '../types.js';
 
 /**
  * Contract §8.11 `GET /avatar/:username` (no auth): the generated SVG, cacheable
  * for an hour, with an ETag (a matching `If-None-Match` gets 304). Query
  * parameters Rocket.Chat clients add (`size`, `format`, `etag`) are ignored.
+ * A name holding NUL is refused like every request string (400 invalid-params).
  * The SVG is served with `default-src 'none'` and `nosniff`: opened on its own, it can run nothing.
  */
 export const avatarRoutes: RouteGroup = (app, { avatars }) => {
@@ -14,7 +16,7 @@ export const avatarRoutes: RouteGroup = (app, { avatars }) => {
       schema: {
         tags: ['avatar'],
         summary: "A user's or visitor's avatar (SVG initials)",
-        params: Type.Object({ username: Type.String() }),
+        params: Type.Object({ username: Text() }),
       },
     },
     async (request, reply) => {

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { callerOf } from '../plugins/auth.js';
-import { errorResponses, Success } from '../schemas/common.js';
+import { errorResponses, Success, Text } from '../schemas/common.js';
 import {
   CreateDirectBody,
   CreateRoomBody,
@@ -130,7 +130,7 @@ export const roomsRoutes: RouteGroup = (app, { rooms }) => {
       schema: {
         tags: ['rooms'],
         summary: "The caller's subscription to a room",
-        querystring: Type.Object({ roomId: Type.String() }),
+        querystring: Type.Object({ roomId: Text() }),
         response: { 200: Success({ subscription: Type.Union([SubscriptionObject, Type.Null()]) }), ...errorResponses(400, 401) },
       },
       config: { auth: 'required' },
@@ -150,7 +150,7 @@ export const roomsRoutes: RouteGroup = (app, { rooms }) => {
         description:
           'Sync rule: pass as updatedSince a time no later than the start of the previous rooms.get by the server clock ' +
           '(e.g. that time minus 1 ms); overlapping windows only repeat entries. Apply remove, then update.',
-        querystring: Type.Object({ updatedSince: Type.Optional(Type.String()) }),
+        querystring: Type.Object({ updatedSince: Type.Optional(Text()) }),
         response: { 200: RoomsGetResponse, ...errorResponses(400, 401) },
       },
       config: { auth: 'required' },

@@ -191,17 +191,21 @@ export class SqlRoomsRepo implements RoomsRepo {
       .selectAll('rooms')
       .where('subscriptions.user_id', '=', userId);
     if (updatedAfter !== null) query = query.where('rooms.updated_at', '>', updatedAfter);
-    const rows = await query.orderBy('rooms.id').execute();
+    // Code-point order of ids on every backend (ids mix cases; a collation would order them differently).
+    const rows = await query.orderBy(this.dialect.binaryText(sql.ref('rooms.id'))).execute();
     return rows.map(toRoomRecord);
   }
 
   async memberUsernames(rids: readonly string[], limit: number): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>(rids.map((rid) => [rid, []]));
     if (rids.length === 0) return out;
-    // One statement, one index range (rid, username) per room, each stopping at `limit`.
+    // One statement, one range of index `subscriptions_room` (rid, username in
+    // code-point order) per room, each stopping at `limit`. Code-point order
+    // (binaryText) decides which members are "the first `limit`": under
+    // PostgreSQL's collation (en-US…) they would be others than on SQLite.
     const parts = rids.map(
       (rid) =>
-        sql<{ rid: string; username: string }>`select * from (select rid, username from subscriptions where rid = ${rid} order by username limit ${limit}) as m`,
+        sql<{ rid: string; username: string }>`select * from (select rid, username from subscriptions where rid = ${rid} order by ${this.dialect.binaryText(sql.ref('username'))} limit ${limit}) as m`,
     );
     const rows = await sql<{ rid: string; username: string }>`${sql.join(parts, sql` union all `)}`.execute(this.db);
     for (const row of rows.rows) out.get(row.rid)?.push(row.username);

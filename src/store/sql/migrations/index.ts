@@ -1,7 +1,8 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import type { SqlDialect } from '../dialect.js';
 import * as initial from './0001-initial.js';
-import * as realtime from './0002-realtime.js';
+import * as subscriptionsCodePoint from './0002-subscriptions-code-point-order.js';
+import * as realtime from './0003-realtime.js';
 
 /**
  * The one migration history of both backends, in order. Migrations are
@@ -11,7 +12,8 @@ import * as realtime from './0002-realtime.js';
 export function migrationProvider(dialect: SqlDialect): MigrationProvider {
   const all: Record<string, Migration> = {
     '0001-initial': { up: (db) => initial.up(db, dialect) },
-    '0002-realtime': { up: (db) => realtime.up(db, dialect) },
+    '0002-subscriptions-code-point-order': { up: (db) => subscriptionsCodePoint.up(db, dialect) },
+    '0003-realtime': { up: (db) => realtime.up(db, dialect) },
   };
   return { getMigrations: async () => all };
 }
