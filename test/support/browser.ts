@@ -8,17 +8,21 @@
  *   plus `--no-sandbox` (tests may run as root).
  * - `startWidgetServer()`: the production app (`buildApp`) listening on a real
  *   port with `SITE_URL` set to its own address, so the widget's `SERVER_URL` points back at it.
+ *   It exposes the app's DDP server (`ddp`: its connections, to cut a widget's socket) and the
+ *   server's log at warn and above (`log`).
  * - `startHostPage()`: a customer's page on another origin with the embed snippet (REALTIME R6).
  * - `widgetFrame()`, `domClick()`, `typeInto()`, `waitForText()`: drive the widget inside its
  *   iframe with DOM events. The widget animates its screens with CSS transitions, during which
  *   puppeteer's mouse clicks (computed from a moving box) miss; `element.click()` does not.
+ * - `clickText()`: clicks the element showing a given text (menu items, modal buttons).
+ * - `watchSubscriptions()` / `waitForRoomSubscription()`: the subscriptions the DDP server activates, to
+ *   wait until the widget's room streams have settled before a test agent answers.
  * - `screenshots(testName)`: saves PNGs under `.tmp/screenshots/<test>/` (git-ignored).
  * - `recordNetwork(page)`: every request of the page and its frames with its status, to see
  *   which endpoints the widget calls (and which of them Parley does not have).
  */
-import type { DdpServer } from '../../src/realtime/ddp/index.js';
 import chromium from '@sparticuz/chromium';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -32,6 +36,7 @@ import { createTestDatabase, type TestDatabase } from './backend.js';
 import { ADMIN_USERNAME, testConfig } from './app.js';
 import { newId } from '../../src/lib/ids.js';
 import type { Config } from '../../src/config.js';
+import type { DdpServer, DdpSubscription } from '../../src/realtime/ddp/index.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -51,10 +56,12 @@ export interface WidgetServer {
   /** `http://127.0.0.1:<port>`, also the app's SITE_URL. */
   url: string;
   app: App;
+  /** The app's DDP server (`/websocket`): its connections, to watch or cut the widget's socket from the server side. */
+  ddp: DdpServer;
   services: Services;
   store: Store;
-  /** The server's DDP layer (e.g. to drop a widget's socket from the server side). */
-  ddp: DdpServer;
+  /** The server's log entries at level warn and above (pino JSON objects), to check a journey logged no error. */
+  log: Array<{ level: number; msg?: string; [key: string]: unknown }>;
   /** A client of the live server (over HTTP). */
   api: ApiClient;
   admin: Credentials;
@@ -84,7 +91,9 @@ export async function startWidgetServer(overrides: Partial<Config> = {}): Promis
     const url = `http://127.0.0.1:${port}`;
     const store = database.open();
     const config = testConfig({ rateLimit: false, ...overrides, siteUrl: url, port, host: '127.0.0.1' });
-    const { app, services, ddp } = await buildApp({ config, store, logger: false });
+    const log: WidgetServer['log'] = [];
+    const logger = { level: 'warn', stream: { write: (line: string) => void log.push(JSON.parse(line)) } };
+    const { app, services, ddp } = await buildApp({ config, store, logger });
     try {
       await app.listen({ port, host: '127.0.0.1' });
     } catch (error) {
@@ -99,9 +108,10 @@ export async function startWidgetServer(overrides: Partial<Config> = {}): Promis
     return {
       url,
       app,
+      ddp,
       services,
       store,
-      ddp,
+      log,
       api: new ApiClient(url),
       admin,
       async close() {
@@ -218,9 +228,10 @@ export async function waitForText(frame: Frame, text: string, timeout = 30_000):
   await frame.waitForFunction((t) => (globalThis as unknown as BrowserGlobals).document.body.innerText.includes(t), { timeout, polling: 100 }, text);
 }
 
-/** Saves screenshots of a test under `.tmp/screenshots/<test>/<step>.png`; returns the saved paths. */
+/** Saves screenshots of a test under `.tmp/screenshots/<test>/<nn>-<step>.png` (the folder is emptied first). */
 export function screenshots(testName: string) {
   const dir = join(ROOT, '.tmp', 'screenshots', testName.replace(/[^\w.-]+/g, '-'));
+  rmSync(dir, { recursive: true, force: true }); // only this run's steps
   mkdirSync(dir, { recursive: true });
   const saved: string[] = [];
   return {
@@ -248,4 +259,73 @@ export function recordNetwork(page: Page): NetworkEntry[] {
     entries.push({ method: res.request().method(), url: res.url(), status: res.status() });
   });
   return entries;
+}
+
+/**
+ * Clicks (through the DOM) the innermost visible element of the frame matching `selector` whose
+ * text is exactly `text` (the widget's menu items, modal buttons and links have no stable ids).
+ */
+export async function clickText(frame: Frame, text: string, selector = 'button, a, li, [role="button"]', timeout = 30_000): Promise<void> {
+  type El = { innerText: string; offsetParent: unknown; click(): void; querySelectorAll(s: string): ArrayLike<El> };
+  const handle = await frame.waitForFunction(
+    (t, sel) => {
+      const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<El> } }).document;
+      const matches = Array.from(doc.querySelectorAll(sel)).filter((el) => el.offsetParent !== null && el.innerText.trim() === t);
+      // The innermost match (a menu item inside a list item, say).
+      return matches.find((el) => !Array.from(el.querySelectorAll(sel)).some((inner) => matches.includes(inner))) ?? null;
+    },
+    { timeout, polling: 100 },
+    text,
+    selector,
+  );
+  await (handle as ElementHandle).evaluate((el) => (el as unknown as El).click());
+}
+
+/** Every stream subscription the DDP server made active (its `ready` sent), in order. */
+export interface SubscriptionLog {
+  readonly activations: DdpSubscription[];
+  stop(): void;
+}
+
+/**
+ * Observes the server's subscription registry: records each subscription as it becomes active. The
+ * widget drops and re-subscribes its room streams when it (re)loads a room's messages, so a test agent
+ * waits for the subscription that will stay before answering (see `waitForRoomSubscription`).
+ */
+export function watchSubscriptions(ddp: DdpServer): SubscriptionLog {
+  const registry = ddp.streams;
+  const activate = registry.activate;
+  const activations: DdpSubscription[] = [];
+  registry.activate = function (this: typeof registry, subscription: DdpSubscription) {
+    activations.push(subscription);
+    activate.call(this, subscription);
+  };
+  return {
+    activations,
+    stop() {
+      registry.activate = activate;
+    },
+  };
+}
+
+/**
+ * Waits until a visitor connection (one that proved a visitor token) made its `count`-th
+ * `stream-room-messages` subscription to room `rid` since `since` activations were logged, and that
+ * subscription is still active; returns it.
+ */
+export async function waitForRoomSubscription(
+  log: SubscriptionLog,
+  rid: string,
+  { count = 1, since = 0, timeout = 30_000 }: { count?: number; since?: number; timeout?: number } = {},
+): Promise<DdpSubscription> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const mine = log.activations
+      .slice(since)
+      .filter((s) => s.streamName === 'stream-room-messages' && s.eventName === rid && s.connection.visitorTokens.size > 0);
+    const last = mine.at(-1);
+    if (mine.length >= count && last?.active && last.connection.open) return last;
+    if (Date.now() > deadline) throw new Error(`no settled stream-room-messages subscription to ${rid} (${mine.length} of ${count} seen)`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
