@@ -195,10 +195,13 @@ export class LivechatWorkspaceService {
    * `POST livechat/page.visited`: keeps the last page on the visitor; with
    * `Livechat_Visitor_navigation_as_a_message` adds a `livechat_navigation_history`
    * message to the visitor's open room (the given `rid` when it is that room).
+   * The widget reports the host page before its visitor registers: an unknown
+   * token is answered with success and nothing is stored (as Rocket.Chat does),
+   * so a new visitor's browser console shows no error.
    */
   async pageVisited(token: string, rid: string | undefined, page: { title: string; href: string }) {
     const visitor = token === '' ? null : await this.store.visitors.findByToken(token);
-    if (!visitor) throw bareFailure('invalid-token');
+    if (!visitor) return {};
     const now = this.clock.now();
     await this.store.visitors.setLastPage(visitor.id, { title: page.title, href: page.href, ts: now }, now);
     if (!this.settings.get('Livechat_Visitor_navigation_as_a_message')) return {};

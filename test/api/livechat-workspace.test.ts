@@ -166,7 +166,9 @@ describe('visitor helpers', () => {
     const { token, visitor } = await registerVisitor(t, { name: 'Pat' });
     const res = await t.api.post(`${V}/page.visited`, { token, pageInfo: { change: 'url', title: 'Pricing', location: { href: 'https://shop.example/pricing' } } });
     expect(res.body).toEqual({ success: true });
-    expect((await t.api.post(`${V}/page.visited`, { token: 'nope', pageInfo: { location: { href: 'x' } } })).body).toEqual({ success: false, error: 'invalid-token' });
+    // Before registration the widget's token is unknown: success, nothing stored.
+    expect((await t.api.post(`${V}/page.visited`, { token: 'nope', pageInfo: { location: { href: 'x' } } })).body).toEqual({ success: true });
+    expect((await t.api.get(`${V}/visitor/nope`)).body).toEqual({ success: false, error: '[invalid-token]', errorType: 'invalid-token' });
     expect((await t.api.post(`${V}/page.visited`, { token })).body.errorType).toBe('invalid-params');
 
     expect((await t.api.get(`${V}/visitors.info`, { query: { visitorId: visitor._id } })).status).toBe(401);
