@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 const restrict = (...patterns) => ['error', { patterns }];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'data/'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'data/', '.tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -25,6 +25,20 @@ export default tseslint.config(
     // Tests read JSON bodies loosely; exact shapes are asserted with toEqual.
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  {
+    // The agent console runs in the browser and talks to Parley only through the public API.
+    files: ['console/**/*.{ts,tsx}'],
+    languageOptions: {
+      globals: {
+        window: 'readonly', document: 'readonly', localStorage: 'readonly', navigator: 'readonly', fetch: 'readonly',
+        Notification: 'readonly', AudioContext: 'readonly', WebSocket: 'readonly', URLSearchParams: 'readonly', Event: 'readonly',
+        setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', queueMicrotask: 'readonly',
+      },
+    },
+    rules: {
+      'no-restricted-imports': restrict({ group: ['**/src/**', 'fastify', '@fastify/*', 'kysely'], message: 'The console is a client of the public API: no server code.' }),
+    },
   },
   {
     // The HTTP layer talks to services only: no SQL, no store internals.

