@@ -17,6 +17,7 @@ import closeWithGrace from 'close-with-grace';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
 import { buildApp } from './app.js';
 import { loadConfig, type Config } from './config.js';
+import { startBanner } from './lib/banner.js';
 import { LocalChangeBus, type ChangeBus } from './lib/change-bus.js';
 import { drainPasswordWork } from './services/passwords.js';
 import { PollingChangeBus } from './services/polling-change-bus.js';
@@ -49,7 +50,7 @@ async function runServer(config: Config, clustered: boolean): Promise<void> {
   const counters: CounterStore = redis ? { kind: 'redis', client: redis } : clustered ? { kind: 'cluster' } : { kind: 'memory' };
   await store.migrate();
   const bus = await changeBusFor(config, store);
-  const { app } = await buildApp({ config, store, bus, rateLimitCounters: counters });
+  const { app, generatedAdminPassword } = await buildApp({ config, store, bus, rateLimitCounters: counters });
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down');
@@ -61,6 +62,11 @@ async function runServer(config: Config, clustered: boolean): Promise<void> {
     redis?.disconnect();
   });
   await app.listen({ port: config.port, host: config.host });
+  // On a terminal, a readable note (console URL, admin login, embed script) besides the JSON logs;
+  // under WORKERS=N the worker that seeded prints it, or else the first one.
+  if (process.stdout.isTTY && (!clustered || generatedAdminPassword || cluster.worker?.id === 1)) {
+    process.stdout.write(startBanner({ siteUrl: config.siteUrl, adminUsername: config.adminUsername, generatedPassword: generatedAdminPassword }));
+  }
 }
 
 function runPrimary(config: Config): void {
