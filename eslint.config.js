@@ -55,7 +55,17 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrict(
         { group: ['fastify', '@fastify/*', '**/http/**'], message: 'Services never import the HTTP layer.' },
+        { group: ['ws', '**/realtime/**'], message: 'Services never import the realtime (WebSocket) layer; they publish domain events.' },
         { group: ['kysely', 'better-sqlite3', 'pg', '**/store/sql/**', '**/store/sqlite/**', '**/store/postgres/**', '**/store/index.js'], message: 'Services use the Store interface (store/store.ts), not a backend.' },
+      ),
+    },
+  },
+  {
+    // The DDP layer is generic: it knows the error model (services/errors.ts) and nothing else of Parley.
+    files: ['src/realtime/ddp/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        { group: ['**/services/**', '!**/services/errors.js', '**/store/**', '**/http/**', 'fastify', '@fastify/*', 'kysely', 'better-sqlite3', 'pg'], message: 'The DDP layer is independent of Parley: integrators plug methods and streams into it.' },
       ),
     },
   },

@@ -78,8 +78,8 @@ async function benchBackend(label: string, databaseUrl: string): Promise<Result[
         roles: ['user'],
         passwordHash: null,
       });
-      await store.livechat.addRole(user.id, 'livechat-agent');
-      await store.livechat.setAgentStatus(user.id, 'available');
+      await store.agents.addRole(user.id, 'livechat-agent');
+      await store.agents.setStatus(user.id, 'available');
       await db.updateTable('users').set({ status: 'online' }).where('id', '=', user.id).execute();
     }
     const post = (url: string, body: unknown) =>

@@ -30,9 +30,9 @@ export const FULL: SeedSize = {
   heavyUserRooms: 500,
   roomsPerUser: 5,
   agents: 200,
-  visitorsWithOpenRooms: 20_000,
+  visitorsWithOpenRooms: 40_000,
   visitorsWithClosedRooms: 30_000,
-  freshVisitors: 30_000,
+  freshVisitors: 40_000,
 };
 
 export const QUICK: SeedSize = {

@@ -19,6 +19,7 @@ import { apiV1Groups, consoleRoutes, platformRoutes } from './http/routes/index.
 import { ErrorBody } from './http/schemas/common.js';
 import type { App } from './http/types.js';
 import type { Clock } from './lib/time.js';
+import { DdpServer } from './realtime/ddp/index.js';
 import type { ChangeBus } from './lib/change-bus.js';
 import { serviceUnavailable } from './services/errors.js';
 import { bootstrapServices, createServices, type Services } from './services/index.js';
@@ -41,6 +42,8 @@ export interface BuildOptions {
 export interface BuiltApp {
   app: App;
   services: Services;
+  /** The DDP server on `GET /websocket` (src/realtime/ddp): realtime methods and streams register on it. */
+  ddp: DdpServer;
   /** The admin password generated on first start, if one was generated. */
   generatedAdminPassword?: string;
 }
@@ -202,6 +205,15 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   });
   registerAuth(app, services);
   const metrics = registerMetrics(app, () => store.poolStats());
+  // DDP on GET /websocket of the same HTTP server; its sockets close before the server waits on connections.
+  const ddp = new DdpServer({
+    logger: app.log,
+    registry: metrics,
+    pingIntervalMs: config.ddpPingIntervalMs,
+    pingTimeoutMs: config.ddpPingTimeoutMs,
+  });
+  ddp.attach(app.server);
+  app.addHook('preClose', () => ddp.close());
   await registerDocs(app);
 
   platformRoutes(metrics)(app, services);
@@ -220,5 +232,5 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
       `First start: created admin "${config.adminUsername}" with password ${seed.generatedAdminPassword} (shown once; set ADMIN_PASS to choose it)`,
     );
   }
-  return { app, services, generatedAdminPassword: seed.generatedAdminPassword };
+  return { app, services, ddp, generatedAdminPassword: seed.generatedAdminPassword };
 }

@@ -43,6 +43,12 @@ export interface Config {
    * running the sources. A folder without index.html serves a "not built" page.
    */
   consoleDir: string;
+  /**
+   * DDP keep-alive (the contract R2): a connection silent for `DDP_PING_INTERVAL_MS` (30 s) is pinged and
+   * closed with 4000 when `DDP_PING_TIMEOUT_MS` (30 s) more pass without a frame. Tests shorten them.
+   */
+  ddpPingIntervalMs: number;
+  ddpPingTimeoutMs: number;
   /** `OVERWRITE_SETTING_<id>` values, parsed to each setting's type. */
   settingOverrides: Partial<Record<SettingId, unknown>>;
 }
@@ -54,6 +60,12 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer (got "${raw}")`);
+  return value;
+}
+
+function positiveIntFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = intFrom(env, name, fallback);
+  if (value === 0) throw new Error(`${name} must be positive`);
   return value;
 }
 
@@ -109,6 +121,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: 1024 * 1024,
     ...timeoutsFrom(env),
     consoleDir: env.CONSOLE_DIR ? resolve(env.CONSOLE_DIR) : defaultConsoleDir(),
+    ddpPingIntervalMs: positiveIntFrom(env, 'DDP_PING_INTERVAL_MS', 30_000),
+    ddpPingTimeoutMs: positiveIntFrom(env, 'DDP_PING_TIMEOUT_MS', 30_000),
     settingOverrides,
   };
 }

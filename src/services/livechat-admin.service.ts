@@ -50,7 +50,7 @@ export class LivechatAdminService {
    * another agent's room needs `close-others-livechat-room`; closed → `room-closed`.
    */
   async closeByUser(caller: UserRecord, rid: string, comment: string | undefined): Promise<void> {
-    const room = await this.store.livechat.findRoom(rid);
+    const room = await this.store.livechatRooms.findById(rid);
     if (!room) throw failure('Room not found', 'error-invalid-room');
     if (room.servedBy?.id !== caller.id) this.access.assert(caller, 'close-others-livechat-room');
     if (!room.open) throw bareFailure('room-closed');
@@ -71,20 +71,30 @@ export class LivechatAdminService {
   async addUser(type: LivechatUserType, username: string) {
     const user = await this.store.users.findByUsername(username);
     if (!user || !user.username) throw codeOnly('error-invalid-user');
-    await this.store.livechat.addRole(user.id, ROLE[type]);
+    await this.store.transaction(async (tx) => {
+      await tx.agents.addRole(user.id, ROLE[type]);
+      // §8.9: a new agent starts `not-available` (an agent's existing status is kept).
+      if (type === 'agent') await tx.agents.initStatus(user.id, 'not-available');
+    });
     return { user: { _id: user.id, username: user.username } };
   }
 
   async listUsers(type: LivechatUserType, query: PagingQuery) {
     const paging = parsePaging(query, this.settings);
-    const { users, total } = await this.store.livechat.usersWithRole(ROLE[type], paging.offset, paging.count);
+    const { users, total } = await this.store.agents.usersWithRole(ROLE[type], paging.offset, paging.count);
     return { users: users.map((u) => userWire(u, type)), count: users.length, offset: paging.offset, total };
   }
 
   async removeUser(type: LivechatUserType, userId: string): Promise<void> {
-    const user = await this.store.livechat.findLivechatUser(userId);
+    const user = await this.store.agents.findUser(userId);
     if (!user) throw codeOnly('error-invalid-user');
-    await this.store.transaction((tx) => tx.livechat.removeRole(userId, ROLE[type]));
+    await this.store.transaction(async (tx) => {
+      await tx.agents.removeRole(userId, ROLE[type]);
+      if (type !== 'agent') return;
+      // No longer an agent: out of every department, no livechat status.
+      await tx.departments.removeAgentEverywhere(userId, this.clock.now());
+      await tx.agents.setStatus(userId, null);
+    });
   }
 
   /**
@@ -94,10 +104,10 @@ export class LivechatAdminService {
   async setAgentStatus(caller: UserRecord, status: AgentLivechatStatus | undefined, agentId: string | undefined) {
     const targetId = agentId ?? caller.id;
     if (targetId !== caller.id) this.access.assert(caller, 'manage-livechat-agents');
-    const agent = await this.store.livechat.findLivechatUser(targetId);
+    const agent = await this.store.agents.findUser(targetId);
     if (!agent || !agent.roles.includes('livechat-agent')) throw failure('Agent not found', 'agent-not-found');
     const next = status ?? (agent.statusLivechat === 'available' ? 'not-available' : 'available');
-    await this.store.livechat.setAgentStatus(targetId, next);
+    await this.store.agents.setStatus(targetId, next);
     return { status: next };
   }
 
@@ -118,7 +128,7 @@ export class LivechatAdminService {
   private async agentEntries(agents: Array<{ agentId: string; username?: string; count?: number; order?: number }>) {
     const out = [];
     for (const a of agents) {
-      const user = await this.store.livechat.findLivechatUser(a.agentId);
+      const user = await this.store.agents.findUser(a.agentId);
       if (!user || !user.roles.includes('livechat-agent')) throw codeOnly('error-invalid-user');
       out.push({ agentId: user.id, username: user.username, count: a.count, order: a.order });
     }
@@ -126,9 +136,9 @@ export class LivechatAdminService {
   }
 
   private async departmentWithAgents(id: string) {
-    const department = await this.store.livechat.findDepartment(id);
+    const department = await this.store.departments.findById(id);
     if (!department) throw failure('Department not found', 'error-department-not-found');
-    const agents = await this.store.livechat.departmentAgents(id);
+    const agents = await this.store.departments.agents(id);
     return { department: departmentWire(department), agents: agents.map(departmentAgentWire) };
   }
 
@@ -137,8 +147,8 @@ export class LivechatAdminService {
     const id = newId();
     await this.store.transaction(async (tx) => {
       const now = this.clock.now();
-      await tx.livechat.insertDepartment(id, this.fields(input), now);
-      if (entries.length > 0) await tx.livechat.changeDepartmentAgents(id, entries, [], now);
+      await tx.departments.insert(id, this.fields(input), now);
+      if (entries.length > 0) await tx.departments.changeAgents(id, entries, [], now);
     });
     return this.departmentWithAgents(id);
   }
@@ -148,13 +158,13 @@ export class LivechatAdminService {
     const entries = agents ? await this.agentEntries(agents) : null;
     await this.store.transaction(async (tx) => {
       const now = this.clock.now();
-      const updated = await tx.livechat.updateDepartment(id, this.fields(input), now);
+      const updated = await tx.departments.update(id, this.fields(input), now);
       if (!updated) throw failure('Department not found', 'error-department-not-found');
       if (entries) {
-        const current = await tx.livechat.departmentAgents(id);
+        const current = await tx.departments.agents(id);
         const keep = new Set(entries.map((e) => e.agentId));
         const remove = current.filter((c) => !keep.has(c.agentId)).map((c) => c.agentId);
-        await tx.livechat.changeDepartmentAgents(id, entries, remove, now);
+        await tx.departments.changeAgents(id, entries, remove, now);
       }
     });
     return this.departmentWithAgents(id);
@@ -166,7 +176,7 @@ export class LivechatAdminService {
 
   async listDepartments(text: string | undefined, query: PagingQuery) {
     const paging = parsePaging(query, this.settings);
-    const { departments, total } = await this.store.livechat.listDepartments({
+    const { departments, total } = await this.store.departments.list({
       text,
       offset: paging.offset,
       count: paging.count,
@@ -177,11 +187,11 @@ export class LivechatAdminService {
   /** Refused while the department has open rooms: `"Department has open rooms [error-department-has-open-rooms]"`. */
   async deleteDepartment(id: string): Promise<void> {
     await this.store.transaction(async (tx) => {
-      if (!(await tx.livechat.findDepartment(id))) throw failure('Department not found', 'error-department-not-found');
-      if ((await tx.livechat.countOpenRoomsOfDepartment(id)) > 0) {
+      if (!(await tx.departments.findById(id))) throw failure('Department not found', 'error-department-not-found');
+      if ((await tx.livechatRooms.countOpenOfDepartment(id)) > 0) {
         throw failure('Department has open rooms', 'error-department-has-open-rooms');
       }
-      await tx.livechat.deleteDepartment(id);
+      await tx.departments.delete(id);
     });
   }
 
@@ -190,10 +200,10 @@ export class LivechatAdminService {
     upsert: Array<{ agentId: string; username?: string; count?: number; order?: number }>,
     remove: Array<{ agentId: string }>,
   ): Promise<void> {
-    if (!(await this.store.livechat.findDepartment(id))) throw failure('Department not found', 'error-department-not-found');
+    if (!(await this.store.departments.findById(id))) throw failure('Department not found', 'error-department-not-found');
     const entries = await this.agentEntries(upsert);
     await this.store.transaction((tx) =>
-      tx.livechat.changeDepartmentAgents(
+      tx.departments.changeAgents(
         id,
         entries,
         remove.map((r) => r.agentId),
@@ -205,7 +215,7 @@ export class LivechatAdminService {
   // ── inquiries ──
 
   async getInquiry(roomId: string) {
-    const inquiry = await this.store.livechat.findInquiryOfRoom(roomId);
+    const inquiry = await this.store.inquiries.findByRoom(roomId);
     return { inquiry: inquiry ? inquiryWire(inquiry) : null };
   }
 
@@ -216,10 +226,10 @@ export class LivechatAdminService {
   async takeInquiry(caller: UserRecord, inquiryId: string, userId: string | undefined) {
     const targetId = userId ?? caller.id;
     if (targetId !== caller.id) this.access.assert(caller, 'manage-livechat-agents');
-    const agent = await this.store.livechat.findLivechatUser(targetId);
+    const agent = await this.store.agents.findUser(targetId);
     if (!agent || !agent.roles.includes('livechat-agent')) throw codeOnly('error-invalid-user');
     await this.routing.take(inquiryId, { id: agent.id, username: agent.username });
-    const inquiry = await this.store.livechat.findInquiry(inquiryId);
+    const inquiry = await this.store.inquiries.findById(inquiryId);
     return { inquiry: inquiry ? inquiryWire(inquiry) : null };
   }
 }

@@ -29,9 +29,9 @@ export class LivechatRouting {
 
   /** Serves the room to the agent: `servedBy`, subscription (usersCount +1), inquiry taken. */
   private async assign(tx: Store, rid: string, agent: { id: string; username: string }, now: number): Promise<void> {
-    await tx.livechat.setServedBy(rid, { id: agent.id, username: agent.username, ts: now }, now);
+    await tx.livechatRooms.setServedBy(rid, { id: agent.id, username: agent.username, ts: now }, now);
     await tx.rooms.subscribe({ id: newId(), rid, user: agent, ts: now }, now);
-    await tx.livechat.markInquiryTaken(rid, agent.id, now);
+    await tx.inquiries.markTaken(rid, agent.id, now);
   }
 
   /**
@@ -51,12 +51,12 @@ export class LivechatRouting {
     const candidates = options.agentId ? { departmentId: null, agentId: options.agentId } : { departmentId };
     const noAgent = () => failure('Sorry, no online agents', 'no-agent-online');
     // Cheap pre-check outside the transaction (the decision is re-made inside).
-    if (!acceptWithoutAgent && !(await this.store.livechat.hasAvailableAgent(candidates))) throw noAgent();
+    if (!acceptWithoutAgent && !(await this.store.agents.hasAvailable(candidates))) throw noAgent();
 
     const id = await this.store.transaction(async (tx) => {
       const now = this.clock.now();
       // The room first: a concurrent second open fails here, before routing.
-      const room = await tx.livechat.insertRoom({
+      const room = await tx.livechatRooms.insert({
         id: newId(),
         fname: visitor.name ?? visitor.username,
         ts: now,
@@ -64,8 +64,8 @@ export class LivechatRouting {
         departmentId,
         sourceType: options.sourceType,
       });
-      await tx.livechat.setVisitorStatus(visitor.id, 'online', now);
-      await tx.livechat.insertInquiry({
+      await tx.visitors.setStatus(visitor.id, 'online', now);
+      await tx.inquiries.insert({
         id: newId(),
         rid: room.id,
         name: room.fname,
@@ -76,18 +76,18 @@ export class LivechatRouting {
         departmentId,
         takenBy: null,
       });
-      await tx.livechat.insertMessage(
+      await tx.messages.insert(
         this.systemMessage(room.id, 'livechat-started', '', { id: visitor.id, username: visitor.username, name: visitor.name }, now),
       );
       // Last, so the routing lock (PostgreSQL) is held for as few statements as possible.
       if (auto) {
-        const agent = await tx.livechat.pickAgent(candidates, now);
+        const agent = await tx.agents.pick(candidates, now);
         if (agent) await this.assign(tx, room.id, agent, now);
         else if (!acceptWithoutAgent) throw noAgent();
       }
       return room.id;
     });
-    const room = await this.store.livechat.findRoom(id);
+    const room = await this.store.livechatRooms.findById(id);
     if (!room) throw new Error('room vanished after creation');
     return room;
   }
@@ -100,16 +100,16 @@ export class LivechatRouting {
   async close(room: LivechatRoom, options: { closer: LivechatCloser; by: Actor; comment: string }): Promise<void> {
     await this.store.transaction(async (tx) => {
       const now = this.clock.now();
-      const won = await tx.livechat.closeRoom(
+      const won = await tx.livechatRooms.close(
         room.id,
         { closedAt: now, closer: options.closer, closedBy: { id: options.by.id, username: options.by.username } },
         now,
       );
       if (!won) throw bareFailure('room-closed');
-      await tx.livechat.setVisitorStatus(room.visitor.id, 'offline', now);
-      await tx.livechat.deleteInquiryOfRoom(room.id);
+      await tx.visitors.setStatus(room.visitor.id, 'offline', now);
+      await tx.inquiries.deleteByRoom(room.id);
       await tx.rooms.unsubscribeAll(room.id, now);
-      await tx.livechat.insertMessage(this.systemMessage(room.id, 'livechat-close', options.comment, options.by, now));
+      await tx.messages.insert(this.systemMessage(room.id, 'livechat-close', options.comment, options.by, now));
     });
   }
 
@@ -124,29 +124,29 @@ export class LivechatRouting {
     departmentIdOrName: string,
     by: Actor & { type: 'visitor' | 'user' },
   ): Promise<LivechatRoom> {
-    const department = await this.store.livechat.findDepartmentByIdOrName(departmentIdOrName);
+    const department = await this.store.departments.findByIdOrName(departmentIdOrName);
     if (!department || !department.enabled) throw bareFailure('error-invalid-department');
     if (room.departmentId === department.id) throw bareFailure('error-forwarding-chat-same-department');
     const acceptWithoutAgent = this.settings.get('Livechat_accept_chats_with_no_agents');
     const auto = this.settings.get('Livechat_Routing_Method') === 'Auto_Selection';
     const candidates = { departmentId: department.id };
     const noAgents = () => bareFailure('error-no-agents-online-in-department');
-    if (!acceptWithoutAgent && !(await this.store.livechat.hasAvailableAgent(candidates))) throw noAgents();
+    if (!acceptWithoutAgent && !(await this.store.agents.hasAvailable(candidates))) throw noAgents();
 
     await this.store.transaction(async (tx) => {
       const now = this.clock.now();
-      await tx.livechat.lockRoom(room.id);
-      const current = await tx.livechat.findRoom(room.id);
+      await tx.rooms.lock(room.id);
+      const current = await tx.livechatRooms.findById(room.id);
       if (!current?.open) throw bareFailure('This_conversation_is_already_closed');
       if (current.departmentId === department.id) throw bareFailure('error-forwarding-chat-same-department');
       let agent: { id: string; username: string } | null = null;
       if (auto) {
-        agent = await tx.livechat.pickAgent(candidates, now);
+        agent = await tx.agents.pick(candidates, now);
         if (!agent && !acceptWithoutAgent) throw noAgents();
-      } else if (!acceptWithoutAgent && !(await tx.livechat.hasAvailableAgent(candidates))) {
+      } else if (!acceptWithoutAgent && !(await tx.agents.hasAvailable(candidates))) {
         throw noAgents();
       }
-      await tx.livechat.recordTransfer(
+      await tx.livechatRooms.recordTransfer(
         room.id,
         {
           type: 'department',
@@ -161,20 +161,20 @@ export class LivechatRouting {
       const previous = current.servedBy;
       if (previous && previous.id !== agent?.id) await tx.rooms.unsubscribe(room.id, previous.id, now);
       if (agent && previous?.id !== agent.id) {
-        await tx.livechat.requeueInquiry(room.id, department.id, now);
+        await tx.inquiries.requeue(room.id, department.id, now);
         await this.assign(tx, room.id, agent, now);
       } else if (!agent) {
-        await tx.livechat.setServedBy(room.id, null, now);
-        await tx.livechat.requeueInquiry(room.id, department.id, now);
+        await tx.livechatRooms.setServedBy(room.id, null, now);
+        await tx.inquiries.requeue(room.id, department.id, now);
       } else {
-        await tx.livechat.requeueInquiry(room.id, department.id, now);
-        await tx.livechat.markInquiryTaken(room.id, agent.id, now);
+        await tx.inquiries.requeue(room.id, department.id, now);
+        await tx.inquiries.markTaken(room.id, agent.id, now);
       }
-      await tx.livechat.insertMessage(
+      await tx.messages.insert(
         this.systemMessage(room.id, 'livechat_transfer_history', '', { id: by.id, username: by.username, name: by.name }, now),
       );
     });
-    const updated = await this.store.livechat.findRoom(room.id);
+    const updated = await this.store.livechatRooms.findById(room.id);
     if (!updated) throw new Error('room vanished after transfer');
     return updated;
   }
@@ -186,17 +186,17 @@ export class LivechatRouting {
   async take(inquiryId: string, agent: { id: string; username: string }): Promise<void> {
     await this.store.transaction(async (tx) => {
       const now = this.clock.now();
-      const inquiry = await tx.livechat.findInquiry(inquiryId);
+      const inquiry = await tx.inquiries.findById(inquiryId);
       if (!inquiry) throw failure('Inquiry not found', 'error-not-found');
       // Room row first (the order close uses: room, then inquiry), so a
       // concurrent close either waits for this take or has already run.
-      await tx.livechat.lockRoom(inquiry.rid);
-      const won = await tx.livechat.takeInquiry(inquiryId, agent.id, now);
+      await tx.rooms.lock(inquiry.rid);
+      const won = await tx.inquiries.take(inquiryId, agent.id, now);
       if (!won) {
-        if (!(await tx.livechat.findInquiry(inquiryId))) throw bareFailure('room-closed');
+        if (!(await tx.inquiries.findById(inquiryId))) throw bareFailure('room-closed');
         throw failure('Inquiry already taken', 'error-inquiry-taken');
       }
-      const room = await tx.livechat.findRoom(inquiry.rid);
+      const room = await tx.livechatRooms.findById(inquiry.rid);
       if (!room?.open) throw bareFailure('room-closed');
       if (room.servedBy && room.servedBy.id !== agent.id) await tx.rooms.unsubscribe(room.id, room.servedBy.id, now);
       await this.assign(tx, room.id, agent, now);

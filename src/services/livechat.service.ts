@@ -44,14 +44,14 @@ export class LivechatService {
   ) {}
 
   private async visitorOf(token: string): Promise<VisitorRecord> {
-    const visitor = token === '' ? null : await this.store.livechat.findVisitorByToken(token);
+    const visitor = token === '' ? null : await this.store.visitors.findByToken(token);
     if (!visitor) throw bareFailure('invalid-token');
     return visitor;
   }
 
   /** The room with this id belonging to the visitor (open or closed), else `invalid-room`. */
   private async roomOf(visitor: VisitorRecord, rid: string): Promise<LivechatRoom> {
-    const room = await this.store.livechat.findRoom(rid);
+    const room = await this.store.livechatRooms.findById(rid);
     if (!room || room.visitor.id !== visitor.id) throw bareFailure('invalid-room');
     return room;
   }
@@ -69,12 +69,12 @@ export class LivechatService {
     if (token.trim() === '') throw failure('Token cannot be empty', 'error-invalid-token');
     let departmentId: string | undefined;
     if (input.department !== undefined && input.department !== '') {
-      const dep = await this.store.livechat.findDepartmentByIdOrName(input.department);
+      const dep = await this.store.departments.findByIdOrName(input.department);
       if (!dep) throw bareFailure('error-invalid-department');
       departmentId = dep.id;
     }
     const now = this.clock.now();
-    const existing = await this.store.livechat.findVisitorByToken(token);
+    const existing = await this.store.visitors.findByToken(token);
     const fields = {
       ...(input.name !== undefined && { name: input.name }),
       ...(input.email !== undefined && { email: input.email.trim().toLowerCase() || null }),
@@ -93,9 +93,9 @@ export class LivechatService {
 
     for (let attempt = 0; ; attempt++) {
       const wanted = attempt === 0 ? input.username?.trim() : undefined;
-      const username = wanted || `guest-${await this.store.livechat.nextGuestNumber()}`;
+      const username = wanted || `guest-${await this.store.visitors.nextGuestNumber()}`;
       try {
-        const visitor = await this.store.livechat.insertVisitor({
+        const visitor = await this.store.visitors.insert({
           id: newId(),
           token,
           username,
@@ -111,7 +111,7 @@ export class LivechatService {
         if (!(error instanceof ConflictError) || attempt > 5) throw error;
         if (error.isOn('livechat_visitors', 'token')) {
           // A concurrent registration of the same token won: update that visitor.
-          const winner = await this.store.livechat.findVisitorByToken(token);
+          const winner = await this.store.visitors.findByToken(token);
           if (winner) return { visitor: visitorWire(await this.update(winner, fields, mergeData, now)) };
         }
         // username taken: retry with a guest number.
@@ -125,7 +125,7 @@ export class LivechatService {
     mergeData: (d: Record<string, string>) => Record<string, string>,
     now: number,
   ): Promise<VisitorRecord> {
-    const updated = await this.store.livechat.updateVisitor(
+    const updated = await this.store.visitors.update(
       visitor.id,
       { ...fields, livechatData: mergeData(visitor.livechatData) },
       now,
@@ -134,19 +134,19 @@ export class LivechatService {
   }
 
   async getVisitor(token: string) {
-    const visitor = await this.store.livechat.findVisitorByToken(token);
+    const visitor = await this.store.visitors.findByToken(token);
     if (!visitor) throw codeOnly('invalid-token');
     return { visitor: visitorWire(visitor) };
   }
 
   async removeVisitor(token: string) {
-    const visitor = await this.store.livechat.findVisitorByToken(token);
+    const visitor = await this.store.visitors.findByToken(token);
     if (!visitor) throw codeOnly('invalid-token');
     return this.store.transaction(async (tx) => {
-      if (await tx.livechat.findOpenRoomOfVisitor(visitor.id)) {
+      if (await tx.livechatRooms.findOpenOfVisitor(visitor.id)) {
         throw failure('Cannot remove visitors with opened rooms', 'visitor-has-open-rooms');
       }
-      await tx.livechat.deleteVisitor(visitor.id);
+      await tx.visitors.delete(visitor.id);
       return { visitor: { _id: visitor.id, ts: new Date(visitor.ts).toISOString() } };
     });
   }
@@ -160,11 +160,11 @@ export class LivechatService {
   async getRoom(input: { token: string; rid?: string; agentId?: string; widget: boolean; client: RateLimitClient }) {
     const visitor = await this.visitorOf(input.token);
     if (input.rid !== undefined) {
-      const room = await this.store.livechat.findRoom(input.rid);
+      const room = await this.store.livechatRooms.findById(input.rid);
       if (!room || room.visitor.id !== visitor.id || !room.open) throw bareFailure('invalid-room');
       return { room: livechatRoomWire(room, true), newRoom: false };
     }
-    const existing = await this.store.livechat.findOpenRoomOfVisitor(visitor.id);
+    const existing = await this.store.livechatRooms.findOpenOfVisitor(visitor.id);
     if (existing) return { room: livechatRoomWire(existing, true), newRoom: false };
     if (!this.settings.get('Livechat_enabled')) throw codeOnly('error-omnichannel-is-disabled');
     await this.limits.consumeFor('livechatRoom', input.client);
@@ -179,7 +179,7 @@ export class LivechatService {
       // §10.2: the partial unique index refused a second open room. The
       // transaction has rolled back; the winner's room is committed: return it.
       if (!(error instanceof ConflictError) || !error.isOn('rooms', 'visitor_id')) throw error;
-      const winner = await this.store.livechat.findOpenRoomOfVisitor(visitor.id);
+      const winner = await this.store.livechatRooms.findOpenOfVisitor(visitor.id);
       if (!winner) throw error;
       return { room: livechatRoomWire(winner, true), newRoom: false };
     }
@@ -243,10 +243,10 @@ export class LivechatService {
     }
     if (Object.keys(accepted).length === 0) throw bareFailure('invalid-data');
     const merged = await this.store.transaction(async (tx) => {
-      await tx.livechat.lockRoom(rid);
-      const current = await tx.livechat.findRoom(rid);
+      await tx.rooms.lock(rid);
+      const current = await tx.livechatRooms.findById(rid);
       const all = { ...(current?.surveyFeedback ?? {}), ...accepted };
-      await tx.livechat.saveSurvey(rid, all, this.clock.now());
+      await tx.livechatRooms.saveSurvey(rid, all, this.clock.now());
       return all;
     });
     return { rid, data: merged };
@@ -277,14 +277,14 @@ export class LivechatService {
   async history(rid: string, token: string, offset: number, limit: number) {
     const visitor = await this.visitorOf(token);
     await this.roomOf(visitor, rid);
-    const messages = await this.store.livechat.messagesOf(rid, offset, limit);
+    const messages = await this.store.messages.listByRoom(rid, offset, limit);
     return { messages: messages.map((m) => messageWire(m, true)) };
   }
 
   async agentInfo(rid: string, token: string) {
     const visitor = await this.visitorOf(token);
     const room = await this.roomOf(visitor, rid);
-    const agent = room.servedBy ? await this.store.livechat.findLivechatUser(room.servedBy.id) : null;
+    const agent = room.servedBy ? await this.store.agents.findUser(room.servedBy.id) : null;
     if (!agent) throw failure('Agent not found', 'agent-not-found');
     return { agent: { _id: agent.id, username: agent.username, ...(agent.name !== null && { name: agent.name }) } };
   }
@@ -293,11 +293,11 @@ export class LivechatService {
 
   async config(token: string | undefined, department: string | undefined) {
     const enabled = this.settings.get('Livechat_enabled');
-    const { departments } = await this.store.livechat.listDepartments({ enabledOnly: true, offset: 0, count: 1000 });
-    const online = enabled && (await this.store.livechat.hasAvailableAgent({ departmentId: department || null }));
-    const visitor = token ? await this.store.livechat.findVisitorByToken(token) : null;
-    const room = visitor ? await this.store.livechat.findOpenRoomOfVisitor(visitor.id) : null;
-    const agent = room?.servedBy ? await this.store.livechat.findLivechatUser(room.servedBy.id) : null;
+    const { departments } = await this.store.departments.list({ enabledOnly: true, offset: 0, count: 1000 });
+    const online = enabled && (await this.store.agents.hasAvailable({ departmentId: department || null }));
+    const visitor = token ? await this.store.visitors.findByToken(token) : null;
+    const room = visitor ? await this.store.livechatRooms.findOpenOfVisitor(visitor.id) : null;
+    const agent = room?.servedBy ? await this.store.agents.findUser(room.servedBy.id) : null;
     return {
       config: {
         enabled,
@@ -340,12 +340,12 @@ export async function insertOrDuplicate(
 ): Promise<MessageRecord> {
   try {
     return await store.transaction(async (tx) => {
-      await tx.livechat.lockRoom(message.rid);
+      await tx.rooms.lock(message.rid);
       if (check.requireOpen) {
-        const summary = await tx.livechat.roomSummary(message.rid);
-        if (!summary?.open) throw bareFailure('room-closed');
+        const room = await tx.livechatRooms.findById(message.rid);
+        if (!room?.open) throw bareFailure('room-closed');
       }
-      return tx.livechat.insertMessage(message, options);
+      return tx.messages.insert(message, options);
     });
   } catch (error) {
     if (error instanceof ConflictError && error.isOn('messages', 'id')) {

@@ -20,14 +20,14 @@ export class MessagesService {
    * Other rooms: the caller must be subscribed. Otherwise 403.
    */
   async send(caller: UserRecord, input: { rid: string; msg: string; _id?: string }) {
-    const room = await this.store.livechat.roomSummary(input.rid);
+    const room = await this.store.rooms.findById(input.rid);
     if (!room) throw failure('Room not found', 'error-invalid-room');
     const livechat = room.t === 'l';
     if (livechat) {
-      const serving = room.servedById === caller.id;
+      const serving = room.livechat?.servedBy?.id === caller.id;
       if (!serving && !this.access.hasAll(caller, ['view-l-room', 'close-others-livechat-room'])) throw forbidden();
-      if (!room.open) throw bareFailure('room-closed');
-    } else if (!(await this.store.livechat.isSubscribed(room.id, caller.id))) {
+      if (!room.livechat?.open) throw bareFailure('room-closed');
+    } else if (!(await this.store.rooms.findSubscription(room.id, caller.id))) {
       throw forbidden();
     }
     const message = textMessage(

@@ -151,6 +151,12 @@ export interface RoomsRepo {
   roomsOfUser(userId: string, updatedAfter: Millis | null): Promise<RoomRecord[]>;
   /** Up to `limit` member usernames of each room (ordered by username), keyed by room id. */
   memberUsernames(rids: readonly string[], limit: number): Promise<Map<string, string[]>>;
+  /**
+   * Inside a transaction: makes the room's row the caller's until the transaction
+   * ends (PostgreSQL `SELECT … FOR UPDATE`; SQLite write transactions are already
+   * serialized). No-op when the room does not exist.
+   */
+  lock(rid: string): Promise<void>;
 }
 
 /** Sort keys of the directory (contract §7.8), already mapped from the wire names. */

@@ -4,14 +4,24 @@
  * null and which neutral error (store/errors.ts) they throw.
  */
 import type { MetaRepo, PermissionsRepo, SettingsRepo } from './config-store.js';
-import type { LivechatRepo } from './livechat-store.js';
+import type { AgentsRepo } from './agents-store.js';
+import type { DepartmentsRepo } from './departments-store.js';
+import type { InquiriesRepo } from './inquiries-store.js';
+import type { LivechatRoomsRepo } from './livechat-rooms-store.js';
+import type { MessagesRepo } from './messages-store.js';
 import type { DirectoryRepo, RoomsRepo } from './rooms-store.js';
 import type { TokensRepo, UsersRepo } from './users-store.js';
+import type { VisitorsRepo } from './visitors-store.js';
 
+export type * from './agents-store.js';
 export type * from './config-store.js';
-export type * from './livechat-store.js';
+export type * from './departments-store.js';
+export type * from './inquiries-store.js';
+export type * from './livechat-rooms-store.js';
+export type * from './messages-store.js';
 export type * from './rooms-store.js';
 export type * from './users-store.js';
+export type * from './visitors-store.js';
 
 export type Backend = 'sqlite' | 'postgres';
 
@@ -31,7 +41,14 @@ export interface Store {
   readonly meta: MetaRepo;
   readonly rooms: RoomsRepo;
   readonly directory: DirectoryRepo;
-  readonly livechat: LivechatRepo;
+  /** Messages of every room type. */
+  readonly messages: MessagesRepo;
+  /** Livechat (contract §8): visitors, livechat rooms, inquiries, agents, departments. */
+  readonly visitors: VisitorsRepo;
+  readonly livechatRooms: LivechatRoomsRepo;
+  readonly inquiries: InquiriesRepo;
+  readonly agents: AgentsRepo;
+  readonly departments: DepartmentsRepo;
   /**
    * Runs `fn` in one database transaction: every write it makes through `tx`
    * commits together or not at all. Nested calls join the outer transaction.

@@ -42,7 +42,7 @@ describe('rate limits (§1.5)', () => {
       statuses.push((await t.api.post('/api/v1/livechat/visitor', { visitor: { token: `tok-${i}` } })).status);
     }
     expect(statuses).toEqual([...Array(10).fill(200), 429, 429]);
-    expect(await t.store.livechat.findVisitorByToken('tok-10')).toBeNull();
+    expect(await t.store.visitors.findByToken('tok-10')).toBeNull();
   });
 
   it('limits livechat/room to 10 new rooms per minute per IP; existing rooms are never refused', async () => {
@@ -58,7 +58,7 @@ describe('rate limits (§1.5)', () => {
     expect(results.map((r) => r.status)).toEqual([...Array(10).fill(200), 429, 429]);
     expect(results.slice(0, 10).every((r) => r.body.newRoom === true)).toBe(true);
     expect(results[10]!.body.errorType).toBe('error-too-many-requests');
-    expect(await t.store.livechat.findOpenRoomOfVisitor((await t.store.livechat.findVisitorByToken('v-10'))!.id)).toBeNull();
+    expect(await t.store.livechatRooms.findOpenOfVisitor((await t.store.visitors.findByToken('v-10'))!.id)).toBeNull();
     const again = await t.api.get('/api/v1/livechat/room', { query: { token: 'v-0' } });
     expect(again.status).toBe(200);
     expect(again.body.newRoom).toBe(false);

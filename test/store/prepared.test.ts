@@ -1,5 +1,5 @@
 /**
- * preparedQuery (store/sql/prepared.ts): a query compiled once per database
+ * preparedQuery (store/sql/prepared.ts): a query compiled once per dialect
  * must behave exactly like building it anew on every call, on both backends,
  * outside and inside transactions, and on two databases at once.
  */

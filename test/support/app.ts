@@ -6,6 +6,7 @@
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { App } from '../../src/http/types.js';
+import type { DdpServer } from '../../src/realtime/ddp/index.js';
 import { newId } from '../../src/lib/ids.js';
 import type { Services } from '../../src/services/index.js';
 import { hashPassword } from '../../src/services/passwords.js';
@@ -19,6 +20,8 @@ export const ADMIN_PASSWORD = 'admin-Secret-1';
 export interface TestApp {
   app: App;
   services: Services;
+  /** The app's DDP server (GET /websocket); tests declare methods and streams on it. */
+  ddp: DdpServer;
   store: Store;
   database: TestDatabase;
   api: ApiClient;
@@ -41,7 +44,7 @@ export async function createTestApp(options: { config?: Partial<Config>; databas
   const database = options.database ?? (await createTestDatabase());
   const store = database.open();
   const config = testConfig(options.config);
-  const { app, services } = await buildApp({ config, store, logger: false });
+  const { app, services, ddp } = await buildApp({ config, store, logger: false });
   const adminUser = await store.users.findByUsername(ADMIN_USERNAME);
   if (!adminUser) throw new Error('seed did not create the admin');
   const admin = { userId: adminUser.id, authToken: await services.auth.issueToken(adminUser.id) };
@@ -49,6 +52,7 @@ export async function createTestApp(options: { config?: Partial<Config>; databas
   return {
     app,
     services,
+    ddp,
     store,
     database,
     config,

@@ -18,7 +18,7 @@ export async function registerDocs(app: App): Promise<void> {
       info: {
         title: 'Parley API',
         version: VERSION,
-        description: 'Rocket.Chat-compatible REST API. The contract is shared/spec/API.md.',
+        description: 'Rocket.Chat-compatible REST API. Differences from Rocket.Chat are listed in docs/compatibility.md.',
       },
       components: {
         securitySchemes: {

@@ -15,11 +15,18 @@ export interface DriverHooks {
   beginTransaction?(connection: DatabaseConnection, settings: TransactionSettings): Promise<void>;
   /** Replaces the dialect's adapter (SQLite declares its transactional DDL). */
   createAdapter?(): DialectAdapter;
+  /**
+   * Called once a write has reached the database: after a statement other than
+   * a SELECT that ran outside a transaction, and after every COMMIT. SQLite's
+   * group commit counts these; a sync that starts after the call covers the write.
+   */
+  onWrite?(): void;
 }
 
 /**
  * Wraps a Kysely dialect so that every query error passes through one mapping
- * function: the single place where driver error codes become store errors.
+ * function (the single place where driver error codes become store errors),
+ * and so that every completed write is reported (`onWrite`).
  */
 export function wrapDialect(inner: Dialect, hooks: DriverHooks): Dialect {
   return {
@@ -31,17 +38,24 @@ export function wrapDialect(inner: Dialect, hooks: DriverHooks): Dialect {
 }
 
 class MappingConnection implements DatabaseConnection {
+  /** Between BEGIN and COMMIT/ROLLBACK: writes count at the commit, not before. */
+  inTransaction = false;
+
   constructor(
     readonly inner: DatabaseConnection,
     private readonly hooks: DriverHooks,
   ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    let result: QueryResult<R>;
     try {
-      return await this.inner.executeQuery<R>(query);
+      result = await this.inner.executeQuery<R>(query);
     } catch (error) {
       throw this.hooks.mapError(error);
     }
+    // Raw SQL counts as a write: only a query built as a SELECT is known to read.
+    if (!this.inTransaction && query.query.kind !== 'SelectQueryNode') this.hooks.onWrite?.();
+    return result;
   }
 
   streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
@@ -64,17 +78,32 @@ class MappingDriver implements Driver {
     return new MappingConnection(connection, this.hooks);
   }
 
-  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    if (this.hooks.beginTransaction) return this.hooks.beginTransaction(connection, settings);
-    return this.guard(() => this.inner.beginTransaction(unwrap(connection), settings));
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    setInTransaction(connection, true);
+    try {
+      if (this.hooks.beginTransaction) await this.hooks.beginTransaction(connection, settings);
+      else await this.guard(() => this.inner.beginTransaction(unwrap(connection), settings));
+    } catch (error) {
+      setInTransaction(connection, false);
+      throw error;
+    }
   }
 
-  commitTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.guard(() => this.inner.commitTransaction(unwrap(connection)));
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await this.guard(() => this.inner.commitTransaction(unwrap(connection)));
+    } finally {
+      setInTransaction(connection, false);
+    }
+    this.hooks.onWrite?.();
   }
 
-  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.guard(() => this.inner.rollbackTransaction(unwrap(connection)));
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await this.guard(() => this.inner.rollbackTransaction(unwrap(connection)));
+    } finally {
+      setInTransaction(connection, false);
+    }
   }
 
   releaseConnection(connection: DatabaseConnection): Promise<void> {
@@ -92,6 +121,10 @@ class MappingDriver implements Driver {
       throw this.hooks.mapError(error);
     }
   }
+}
+
+function setInTransaction(connection: DatabaseConnection, value: boolean): void {
+  if (connection instanceof MappingConnection) connection.inTransaction = value;
 }
 
 function unwrap(connection: DatabaseConnection): DatabaseConnection {

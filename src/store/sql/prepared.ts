@@ -3,14 +3,13 @@ import type { SqlDialect } from './dialect.js';
 
 /**
  * Hot queries built and compiled once. Kysely builds the operation tree and
- * compiles it to SQL on every call; for the token lookup that every
- * authenticated request makes, that was about 30 µs of a ~150 µs request
- * (profiled under `npm run bench`), more than running the SQL. A prepared
- * query is built once per database (Kysely instance, so per dialect) with
+ * compiles it to SQL on every call, which cost more than running the SQL for
+ * the token lookup that every authenticated request makes. A prepared query is
+ * compiled once per SQL dialect (the compiled text depends only on it) with
  * placeholder arguments; the positions where each placeholder lands in the
- * compiled parameter list are remembered, and later calls only substitute
- * the values. The SQL text stays the same object, so the SQLite statement
- * cache hits at once.
+ * compiled parameter list are remembered, and later calls only substitute the
+ * values. The SQL text stays the same object, so the SQLite statement cache
+ * hits at once.
  *
  * Only for queries whose shape does not depend on argument values: `build`
  * must pass each argument straight into the query (a comparison, `sql`
@@ -31,8 +30,7 @@ export function preparedQuery<DB, A extends unknown[], R>(
   arity: A['length'],
   build: (db: Kysely<DB>, dialect: SqlDialect, ...args: A) => Compilable<R>,
 ): (db: Kysely<DB>, dialect: SqlDialect, ...args: A) => Promise<R[]> {
-  // Keyed by the adapter: one per Kysely instance, shared by its transactions.
-  const byAdapter = new WeakMap<object, Compiled<R>>();
+  const byDialect = new WeakMap<SqlDialect, Compiled<R>>();
   const compile = (db: Kysely<DB>, dialect: SqlDialect): Compiled<R> => {
     const placeholders = Array.from({ length: arity }, (_, i) => new Placeholder(i));
     const query = build(db, dialect, ...(placeholders as unknown as A)).compile();
@@ -45,11 +43,10 @@ export function preparedQuery<DB, A extends unknown[], R>(
     return { query, slots };
   };
   return async (db, dialect, ...args) => {
-    const adapter = db.getExecutor().adapter;
-    let compiled = byAdapter.get(adapter);
+    let compiled = byDialect.get(dialect);
     if (!compiled) {
       compiled = compile(db, dialect);
-      byAdapter.set(adapter, compiled);
+      byDialect.set(dialect, compiled);
     }
     const { query, slots } = compiled;
     const parameters = slots.map((slot, i) => (slot === -1 ? query.parameters[i] : args[slot]));

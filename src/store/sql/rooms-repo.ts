@@ -270,6 +270,10 @@ export class SqlRoomsRepo implements RoomsRepo {
     return out;
   }
 
+  async lock(rid: string): Promise<void> {
+    await this.dialect.lockRowById(this.db as unknown as Kysely<unknown>, 'rooms', rid);
+  }
+
   private async recordRemovals(rid: string, userIds: string[], now: number): Promise<void> {
     if (userIds.length === 0) return;
     await this.db

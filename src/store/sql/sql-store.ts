@@ -4,11 +4,16 @@ import type { Backend, PoolStats, Store } from '../store.js';
 import { SqlMetaRepo, SqlPermissionsRepo, SqlSettingsRepo } from './config-repos.js';
 import type { SqlDialect } from './dialect.js';
 import { migrationProvider } from './migrations/index.js';
-import { SqlLivechatRepo } from './livechat-repo.js';
+import { SqlAgentsRepo } from './agents-repo.js';
+import { SqlDepartmentsRepo } from './departments-repo.js';
 import { SqlDirectoryRepo } from './directory-repo.js';
+import { SqlInquiriesRepo } from './inquiries-repo.js';
+import { SqlLivechatRoomsRepo } from './livechat-rooms-repo.js';
+import { SqlMessagesRepo } from './messages-repo.js';
 import { SqlRoomsRepo } from './rooms-repo.js';
 import type { Database } from './schema.js';
 import { SqlTokensRepo, SqlUsersRepo } from './users-repo.js';
+import { SqlVisitorsRepo } from './visitors-repo.js';
 
 export interface BackendHooks {
   close(): Promise<void>;
@@ -29,7 +34,12 @@ export class SqlStore implements Store {
   readonly meta: SqlMetaRepo;
   readonly rooms: SqlRoomsRepo;
   readonly directory: SqlDirectoryRepo;
-  readonly livechat: SqlLivechatRepo;
+  readonly messages: SqlMessagesRepo;
+  readonly visitors: SqlVisitorsRepo;
+  readonly livechatRooms: SqlLivechatRoomsRepo;
+  readonly inquiries: SqlInquiriesRepo;
+  readonly agents: SqlAgentsRepo;
+  readonly departments: SqlDepartmentsRepo;
 
   constructor(
     readonly db: Kysely<Database>,
@@ -44,7 +54,12 @@ export class SqlStore implements Store {
     this.meta = new SqlMetaRepo(db);
     this.rooms = new SqlRoomsRepo(db, dialect);
     this.directory = new SqlDirectoryRepo(db, dialect);
-    this.livechat = new SqlLivechatRepo(db, dialect);
+    this.messages = new SqlMessagesRepo(db, dialect);
+    this.visitors = new SqlVisitorsRepo(db, dialect);
+    this.livechatRooms = new SqlLivechatRoomsRepo(db, dialect);
+    this.inquiries = new SqlInquiriesRepo(db, dialect);
+    this.agents = new SqlAgentsRepo(db, dialect);
+    this.departments = new SqlDepartmentsRepo(db, dialect);
   }
 
   poolStats(): PoolStats | null {

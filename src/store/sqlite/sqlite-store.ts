@@ -102,7 +102,7 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
  * are reusable, so keep them by SQL text (the query builder produces a small,
  * fixed set of texts). Bounded in case something builds unbounded variants.
  */
-function withStatementCache(database: BetterSqlite3.Database, onWrite: () => void, limit = 2000): SqliteDatabase {
+function withStatementCache(database: BetterSqlite3.Database, limit = 2000): SqliteDatabase {
   const cache = new Map<string, BetterSqlite3.Statement>();
   return {
     close: () => database.close(),
@@ -113,8 +113,6 @@ function withStatementCache(database: BetterSqlite3.Database, onWrite: () => voi
         statement = database.prepare(sqlText);
         cache.set(sqlText, statement);
       }
-      // Kysely's driver prepares right before it runs: a statement that is not a reader may write.
-      if (!statement.reader) onWrite();
       return statement;
     },
   } as SqliteDatabase;
@@ -125,6 +123,8 @@ export interface SqliteOptions {
   path: string;
   /** How long a write waits for another process's lock before failing (ms). */
   busyTimeoutMs?: number;
+  /** How the WAL file is synced (tests count or hold syncs); default fdatasync. */
+  syncFile?: (fd: number) => Promise<void>;
 }
 
 /**
@@ -142,12 +142,13 @@ export function openSqliteStore(options: SqliteOptions): SqlStore {
   database.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
-  const durability = options.path === ':memory:' ? null : new WalDurability(`${options.path}-wal`);
+  const durability = options.path === ':memory:' ? null : new WalDurability(`${options.path}-wal`, options.syncFile);
   database.pragma('foreign_keys = ON');
   // Unicode lowercasing for the directory's exact substring check (SqlDialect.containsText).
   database.function('parley_lower', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v));
-  const dialect = wrapDialect(new SqliteDialect({ database: withStatementCache(database, () => durability?.noteWrite()) }), {
+  const dialect = wrapDialect(new SqliteDialect({ database: withStatementCache(database) }), {
     mapError: mapSqliteError,
+    onWrite: () => durability?.noteWrite(),
     createAdapter: () => new TransactionalDdlSqliteAdapter(),
     beginTransaction: async (connection) => {
       await connection.executeQuery(CompiledQuery.raw('begin immediate'));

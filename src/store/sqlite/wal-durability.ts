@@ -26,7 +26,7 @@ const fdatasyncAsync = promisify(fdatasync);
  * 503): the writes may not be durable, and the client must not be told they are.
  */
 export class WalDurability {
-  /** Write statements started so far (counted when prepared for a run). */
+  /** Writes completed so far (autocommit statements and commits, counted by the driver wrapper). */
   private written = 0;
   /** All writes up to this count are on disk. */
   private synced = 0;
@@ -39,7 +39,7 @@ export class WalDurability {
     private readonly syncFile: (fd: number) => Promise<void> = fdatasyncAsync,
   ) {}
 
-  /** A statement that may write is about to run. */
+  /** A write has reached the WAL (a statement outside a transaction, or a COMMIT). */
   noteWrite(): void {
     this.written++;
   }

@@ -1,0 +1,47 @@
+/** Livechat agents and managers: users holding a livechat role, and agent routing (contract §8.1, §8.9). */
+import type { Millis } from '../lib/time.js';
+import type { UserStatus } from './users-store.js';
+
+export type AgentLivechatStatus = 'available' | 'not-available';
+export type LivechatRole = 'livechat-agent' | 'livechat-manager';
+
+/** A user as seen by livechat (agents and managers). */
+export interface LivechatUser {
+  id: string;
+  username: string;
+  name: string | null;
+  status: UserStatus;
+  statusLivechat: AgentLivechatStatus | null;
+}
+
+/** Who an Auto_Selection pick may choose from. */
+export interface AgentCandidates {
+  /** Only agents of this department (null: every agent). */
+  departmentId: string | null;
+  /** Only this agent (the `agentId` of `livechat/room`). */
+  agentId?: string | null;
+}
+
+export interface AgentsRepo {
+  /** Adds the role (idempotent). Returns false (and changes nothing) when the user does not exist. */
+  addRole(userId: string, role: LivechatRole): Promise<boolean>;
+  /** Removes the role (no-op when not held). Department memberships are the departments repo's. */
+  removeRole(userId: string, role: LivechatRole): Promise<void>;
+  /** Users holding the role, by username. */
+  usersWithRole(role: LivechatRole, offset: number, count: number): Promise<{ users: LivechatUser[]; total: number }>;
+  /** The user with its roles, or null. */
+  findUser(id: string): Promise<(LivechatUser & { roles: string[] }) | null>;
+  /** Sets (null: clears) the user's `statusLivechat`. */
+  setStatus(userId: string, status: AgentLivechatStatus | null): Promise<void>;
+  /** Sets `statusLivechat` only when the user has none yet (a new agent's default, chosen by the caller). */
+  initStatus(userId: string, status: AgentLivechatStatus): Promise<void>;
+  /** True when a candidate agent is available (statusLivechat available, user status not offline, active). */
+  hasAvailable(candidates: AgentCandidates): Promise<boolean>;
+  /**
+   * Auto_Selection inside the caller's transaction: serializes routing decisions
+   * (PostgreSQL advisory lock; SQLite transactions are serialized already), then
+   * picks the available candidate with the fewest open served rooms, ties by the
+   * oldest last assignment, and stamps its `livechat_last_assigned_at`. Null when none.
+   */
+  pick(candidates: AgentCandidates, now: Millis): Promise<{ id: string; username: string } | null>;
+}

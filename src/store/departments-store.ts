@@ -1,0 +1,58 @@
+/** Livechat departments and their agents (contract §8.1, §8.9). */
+import type { Millis } from '../lib/time.js';
+
+export interface DepartmentRecord {
+  id: string;
+  name: string;
+  enabled: boolean;
+  showOnRegistration: boolean;
+  showOnOfflineForm: boolean;
+  email: string | null;
+  description: string | null;
+  numAgents: number;
+  updatedAt: Millis;
+}
+
+export interface DepartmentFields {
+  name: string;
+  enabled: boolean;
+  showOnRegistration: boolean;
+  showOnOfflineForm: boolean;
+  email: string | null;
+  description: string | null;
+}
+
+export interface DepartmentAgentRecord {
+  departmentId: string;
+  agentId: string;
+  username: string;
+  count: number;
+  order: number;
+}
+
+export interface DepartmentsRepo {
+  insert(id: string, fields: DepartmentFields, now: Millis): Promise<DepartmentRecord>;
+  /** Replaces the fields; bumps `_updatedAt`. Null when absent. */
+  update(id: string, fields: DepartmentFields, now: Millis): Promise<DepartmentRecord | null>;
+  findById(id: string): Promise<DepartmentRecord | null>;
+  /** By id, else by exact name (the lowest id when several share it). */
+  findByIdOrName(value: string): Promise<DepartmentRecord | null>;
+  /** By name, then id; `text`: case-insensitive substring of the name. `total` counts every match. */
+  list(options: { text?: string; enabledOnly?: boolean; offset: number; count: number }): Promise<{ departments: DepartmentRecord[]; total: number }>;
+  /** Deletes the department (and its agent list); returns whether it existed. */
+  delete(id: string): Promise<boolean>;
+  /** The department's agents, by order then username. */
+  agents(departmentId: string): Promise<DepartmentAgentRecord[]>;
+  /**
+   * Removes the agent from every department, recounting `numAgents` and bumping
+   * `_updatedAt` of each; returns the departments' ids.
+   */
+  removeAgentEverywhere(agentId: string, now: Millis): Promise<string[]>;
+  /** Adds/updates and removes department agents, then recounts `numAgents` and bumps `_updatedAt`. */
+  changeAgents(
+    departmentId: string,
+    upsert: Array<{ agentId: string; username: string; count?: number; order?: number }>,
+    remove: string[],
+    now: Millis,
+  ): Promise<void>;
+}

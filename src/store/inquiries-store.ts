@@ -1,0 +1,31 @@
+/** Livechat inquiries: the queue entry of a room waiting for an agent (contract §8.1, §8.9). */
+import type { Millis } from '../lib/time.js';
+
+export type InquiryStatus = 'queued' | 'taken';
+
+export interface InquiryRecord {
+  id: string;
+  rid: string;
+  name: string | null;
+  status: InquiryStatus;
+  ts: Millis;
+  updatedAt: Millis;
+  visitor: { id: string; username: string; token: string; status: string };
+  departmentId: string | null;
+  takenBy: string | null;
+}
+
+export interface InquiriesRepo {
+  /** Throws ConflictError on `livechat_inquiries.id` (or `rid`: one inquiry per room). */
+  insert(inquiry: InquiryRecord): Promise<void>;
+  findById(id: string): Promise<InquiryRecord | null>;
+  findByRoom(rid: string): Promise<InquiryRecord | null>;
+  /** `queued` → `taken` by `agentId`, conditional on status; true for the single winner. */
+  take(id: string, agentId: string, now: Millis): Promise<boolean>;
+  /** Puts the room's inquiry back in the queue with this department (`ts` = now). */
+  requeue(rid: string, departmentId: string | null, now: Millis): Promise<void>;
+  /** Marks the room's inquiry taken by the agent whatever its status (routing assigned it). */
+  markTaken(rid: string, agentId: string, now: Millis): Promise<void>;
+  /** Deletes the room's inquiry, if any. */
+  deleteByRoom(rid: string): Promise<void>;
+}

@@ -1,0 +1,80 @@
+/** Livechat rooms (`t: 'l'`, contract §8.1, §8.3–8.7): the livechat columns of a room row. */
+import type { Millis } from '../lib/time.js';
+import type { MessageRecord } from './messages-store.js';
+import type { VisitorStatus } from './visitors-store.js';
+
+export interface TransferEntry {
+  type: 'department';
+  scope: 'department';
+  ts: Millis;
+  transferredBy: { id: string; username: string; type: 'visitor' | 'user' };
+  previousDepartment: string | null;
+  nextDepartment: { id: string; name: string };
+}
+
+export type LivechatCloser = 'visitor' | 'user';
+
+export interface LivechatRoom {
+  id: string;
+  fname: string | null;
+  ts: Millis;
+  updatedAt: Millis;
+  msgs: number;
+  usersCount: number;
+  lm: Millis | null;
+  /** The last plain message (stored without the visitor token). */
+  lastMessage: MessageRecord | null;
+  open: boolean;
+  visitor: { id: string; username: string; token: string; status: VisitorStatus };
+  servedBy: { id: string; username: string; ts: Millis } | null;
+  waitingResponse: boolean;
+  departmentId: string | null;
+  sourceType: 'api' | 'widget';
+  closedAt: Millis | null;
+  closer: LivechatCloser | null;
+  closedBy: { id: string; username: string } | null;
+  surveyFeedback: Record<string, string> | null;
+  transferHistory: TransferEntry[];
+}
+
+export interface NewLivechatRoom {
+  id: string;
+  fname: string;
+  ts: Millis;
+  visitor: { id: string; username: string; token: string; status: VisitorStatus };
+  departmentId: string | null;
+  sourceType: 'api' | 'widget';
+}
+
+export interface CloseInfo {
+  closedAt: Millis;
+  closer: LivechatCloser;
+  closedBy: { id: string; username: string };
+}
+
+export interface LivechatRoomsRepo {
+  /**
+   * Creates an open livechat room with usersCount 1 (the visitor). Throws
+   * ConflictError on `rooms.visitor_id` when the visitor already has an open room
+   * (partial unique index): on PostgreSQL the surrounding transaction is then aborted.
+   */
+  insert(room: NewLivechatRoom): Promise<LivechatRoom>;
+  /** The livechat room (`t = 'l'`), open or closed, or null. */
+  findById(id: string): Promise<LivechatRoom | null>;
+  /** The visitor's open livechat room, or null. */
+  findOpenOfVisitor(visitorId: string): Promise<LivechatRoom | null>;
+  /** Number of open rooms of the department. */
+  countOpenOfDepartment(departmentId: string): Promise<number>;
+  /**
+   * Closes the room if it is open: one conditional UPDATE (`WHERE open = 1`); true
+   * for the single winner, false when it was already closed (or absent). Also sets
+   * the room's visitor status offline.
+   */
+  close(rid: string, info: CloseInfo, now: Millis): Promise<boolean>;
+  /** Sets (or clears) the serving agent; bumps `_updatedAt`. */
+  setServedBy(rid: string, agent: { id: string; username: string; ts: Millis } | null, now: Millis): Promise<void>;
+  /** Sets the department and appends the transfer entry; bumps `_updatedAt`. */
+  recordTransfer(rid: string, entry: TransferEntry, now: Millis): Promise<void>;
+  /** Stores the whole survey (already merged by the caller); bumps `_updatedAt`. */
+  saveSurvey(rid: string, feedback: Record<string, string>, now: Millis): Promise<void>;
+}

@@ -1,0 +1,33 @@
+/** Messages of every room type (contract §8.8): stored as records; services build the wire shape. */
+import type { Millis } from '../lib/time.js';
+
+/** The system messages' types (contract §8.8). */
+export type SystemMessageType = 'livechat-started' | 'livechat-close' | 'livechat_transfer_history';
+
+/** A stored message (any room type); `visitorToken` is set on a visitor's own messages only. */
+export interface MessageRecord {
+  id: string;
+  rid: string;
+  /** System message type, or null for a plain message. */
+  t: SystemMessageType | null;
+  msg: string;
+  ts: Millis;
+  updatedAt: Millis;
+  u: { id: string; username: string; name: string | null };
+  visitorToken: string | null;
+}
+
+export interface MessagesRepo {
+  /**
+   * Inserts a message. A plain message (`t` null) also increments the room's
+   * `msgs` and sets `lm`, `lastMessage` and `_updatedAt` (strictly monotonic);
+   * `waitingResponse` is set when given. Call inside a transaction, after
+   * `rooms.lock(rid)`, for atomicity.
+   * `ts` (and `_updatedAt`) become later than the room's last message when
+   * needed, so history order is insertion order; returns the stored message.
+   * Throws ConflictError on `messages.id` when the id is taken.
+   */
+  insert(message: MessageRecord, options?: { waitingResponse?: boolean }): Promise<MessageRecord>;
+  /** Messages of the room, newest first (ties by id, descending). */
+  listByRoom(rid: string, offset: number, limit: number): Promise<MessageRecord[]>;
+}

@@ -1,0 +1,143 @@
+import { sql, type Kysely } from 'kysely';
+import type { AgentCandidates, AgentLivechatStatus, AgentsRepo, LivechatRole, LivechatUser, UserStatus } from '../store.js';
+import type { SqlDialect } from './dialect.js';
+import type { Database } from './schema.js';
+
+/** Key of the transaction lock that serializes Auto_Selection decisions (PostgreSQL). */
+const ROUTING_LOCK_KEY = 0x1c_4a7;
+
+/** Livechat agents and managers: the livechat roles and columns of `users`, and Auto_Selection. */
+export class SqlAgentsRepo implements AgentsRepo {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: SqlDialect,
+  ) {}
+
+  async addRole(userId: string, role: LivechatRole): Promise<boolean> {
+    const user = await this.db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
+    if (!user) return false;
+    await this.db
+      .insertInto('user_roles')
+      .values({ user_id: userId, role })
+      .onConflict((oc) => oc.columns(['user_id', 'role']).doNothing())
+      .execute();
+    return true;
+  }
+
+  async removeRole(userId: string, role: LivechatRole): Promise<void> {
+    await this.db.deleteFrom('user_roles').where('user_id', '=', userId).where('role', '=', role).execute();
+  }
+
+  async usersWithRole(role: LivechatRole, offset: number, count: number) {
+    const base = this.db
+      .selectFrom('users')
+      .innerJoin('user_roles', 'user_roles.user_id', 'users.id')
+      .where('user_roles.role', '=', role);
+    const [rows, total] = await Promise.all([
+      base
+        .select(['users.id', 'users.username', 'users.name', 'users.status', 'users.status_livechat'])
+        .orderBy('users.username')
+        .offset(offset)
+        .limit(count)
+        .execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return {
+      users: rows.map(
+        (r): LivechatUser => ({
+          id: r.id,
+          username: r.username ?? '',
+          name: r.name,
+          status: r.status as UserStatus,
+          statusLivechat: r.status_livechat as AgentLivechatStatus | null,
+        }),
+      ),
+      total: Number(total.n),
+    };
+  }
+
+  async findUser(id: string) {
+    const row = await this.db
+      .selectFrom('users')
+      .select(['id', 'username', 'name', 'status', 'status_livechat'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row) return null;
+    const roles = await this.db.selectFrom('user_roles').select('role').where('user_id', '=', id).execute();
+    return {
+      id: row.id,
+      username: row.username ?? '',
+      name: row.name,
+      status: row.status as UserStatus,
+      statusLivechat: row.status_livechat as AgentLivechatStatus | null,
+      roles: roles.map((r) => r.role),
+    };
+  }
+
+  async setStatus(userId: string, status: AgentLivechatStatus | null): Promise<void> {
+    await this.db.updateTable('users').set({ status_livechat: status }).where('id', '=', userId).execute();
+  }
+
+  async initStatus(userId: string, status: AgentLivechatStatus): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set({ status_livechat: status })
+      .where('id', '=', userId)
+      .where('status_livechat', 'is', null)
+      .execute();
+  }
+
+  /** Available agents among the candidates (not yet ordered). */
+  private available(c: AgentCandidates) {
+    let q = this.db
+      .selectFrom('users')
+      .innerJoin('user_roles', (j) =>
+        j.onRef('user_roles.user_id', '=', 'users.id').on('user_roles.role', '=', 'livechat-agent'),
+      )
+      .where('users.status_livechat', '=', 'available')
+      .where('users.status', '!=', 'offline')
+      .where('users.active', '=', 1);
+    if (c.agentId) q = q.where('users.id', '=', c.agentId);
+    if (c.departmentId) {
+      const dep = c.departmentId;
+      q = q.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('livechat_department_agents')
+            .select('agent_id')
+            .whereRef('livechat_department_agents.agent_id', '=', 'users.id')
+            .where('livechat_department_agents.department_id', '=', dep),
+        ),
+      );
+    }
+    return q;
+  }
+
+  async hasAvailable(c: AgentCandidates): Promise<boolean> {
+    const row = await this.available(c).select('users.id').limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async pick(c: AgentCandidates, now: number): Promise<{ id: string; username: string } | null> {
+    await this.dialect.transactionLock(this.db as unknown as Kysely<unknown>, ROUTING_LOCK_KEY);
+    const row = await this.available(c)
+      .select((eb) => [
+        'users.id',
+        'users.username',
+        eb
+          .selectFrom('rooms')
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .whereRef('rooms.served_by_id', '=', 'users.id')
+          .where('rooms.open', '=', 1)
+          .as('load'),
+      ])
+      .orderBy('load', 'asc')
+      .orderBy(sql`coalesce(users.livechat_last_assigned_at, 0)`, 'asc')
+      .orderBy('users.id')
+      .limit(1)
+      .executeTakeFirst();
+    if (!row) return null;
+    await this.db.updateTable('users').set({ livechat_last_assigned_at: now }).where('id', '=', row.id).execute();
+    return { id: row.id, username: row.username ?? '' };
+  }
+}

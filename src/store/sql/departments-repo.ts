@@ -1,0 +1,163 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { DepartmentAgentRecord, DepartmentFields, DepartmentRecord, DepartmentsRepo } from '../store.js';
+import type { SqlDialect } from './dialect.js';
+import type { Database, LivechatDepartmentsTable } from './schema.js';
+
+function toDepartment(row: Selectable<LivechatDepartmentsTable>): DepartmentRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    enabled: row.enabled === 1,
+    showOnRegistration: row.show_on_registration === 1,
+    showOnOfflineForm: row.show_on_offline_form === 1,
+    email: row.email,
+    description: row.description,
+    numAgents: row.num_agents,
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+/** The stored columns of a department's editable fields (shared by insert and update). */
+function departmentColumns(f: DepartmentFields) {
+  return {
+    name: f.name,
+    enabled: f.enabled ? 1 : 0,
+    show_on_registration: f.showOnRegistration ? 1 : 0,
+    show_on_offline_form: f.showOnOfflineForm ? 1 : 0,
+    email: f.email,
+    description: f.description,
+  };
+}
+
+/** LIKE pattern for a literal, case-insensitive substring (matched against `lower(column)`). */
+function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Livechat departments and their agent lists (contract §8.9). */
+export class SqlDepartmentsRepo implements DepartmentsRepo {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: SqlDialect,
+  ) {}
+
+  async insert(id: string, f: DepartmentFields, now: number): Promise<DepartmentRecord> {
+    const row = await this.db
+      .insertInto('livechat_departments')
+      .values({ id, ...departmentColumns(f), num_agents: 0, updated_at: now })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toDepartment(row);
+  }
+
+  async update(id: string, f: DepartmentFields, now: number): Promise<DepartmentRecord | null> {
+    const row = await this.db
+      .updateTable('livechat_departments')
+      .set({ ...departmentColumns(f), updated_at: this.dialect.nextUpdatedAt(now) })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    return row ? toDepartment(row) : null;
+  }
+
+  async findById(id: string): Promise<DepartmentRecord | null> {
+    const row = await this.db.selectFrom('livechat_departments').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toDepartment(row) : null;
+  }
+
+  async findByIdOrName(value: string): Promise<DepartmentRecord | null> {
+    const byId = await this.findById(value);
+    if (byId) return byId;
+    const row = await this.db
+      .selectFrom('livechat_departments')
+      .selectAll()
+      .where('name', '=', value)
+      .orderBy('id')
+      .executeTakeFirst();
+    return row ? toDepartment(row) : null;
+  }
+
+  async list(o: { text?: string; enabledOnly?: boolean; offset: number; count: number }) {
+    let base = this.db.selectFrom('livechat_departments');
+    if (o.text) base = base.where(sql<boolean>`lower(name) LIKE ${containsPattern(o.text)} ESCAPE '\\'`);
+    if (o.enabledOnly) base = base.where('enabled', '=', 1);
+    const [rows, total] = await Promise.all([
+      base.selectAll().orderBy('name').orderBy('id').offset(o.offset).limit(o.count).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { departments: rows.map(toDepartment), total: Number(total.n) };
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('livechat_departments').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async agents(departmentId: string): Promise<DepartmentAgentRecord[]> {
+    const rows = await this.db
+      .selectFrom('livechat_department_agents')
+      .selectAll()
+      .where('department_id', '=', departmentId)
+      .orderBy('sort_order')
+      .orderBy('username')
+      .execute();
+    return rows.map((r) => ({
+      departmentId: r.department_id,
+      agentId: r.agent_id,
+      username: r.username,
+      count: r.count,
+      order: r.sort_order,
+    }));
+  }
+
+  async removeAgentEverywhere(agentId: string, now: number): Promise<string[]> {
+    const memberships = await this.db
+      .deleteFrom('livechat_department_agents')
+      .where('agent_id', '=', agentId)
+      .returning('department_id')
+      .execute();
+    const ids = memberships.map((m) => m.department_id);
+    for (const id of ids) await this.recount(id, now);
+    return ids;
+  }
+
+  async changeAgents(
+    departmentId: string,
+    upsert: Array<{ agentId: string; username: string; count?: number; order?: number }>,
+    remove: string[],
+    now: number,
+  ): Promise<void> {
+    for (const a of upsert) {
+      const columns = { username: a.username, count: a.count ?? 0, sort_order: a.order ?? 0 };
+      await this.db
+        .insertInto('livechat_department_agents')
+        .values({ department_id: departmentId, agent_id: a.agentId, ...columns })
+        .onConflict((oc) => oc.columns(['department_id', 'agent_id']).doUpdateSet(columns))
+        .execute();
+    }
+    if (remove.length > 0) {
+      await this.db
+        .deleteFrom('livechat_department_agents')
+        .where('department_id', '=', departmentId)
+        .where('agent_id', 'in', remove)
+        .execute();
+    }
+    await this.recount(departmentId, now);
+  }
+
+  /** `numAgents` from the agent list, in SQL; bumps `_updatedAt`. */
+  private async recount(departmentId: string, now: number): Promise<void> {
+    await this.db
+      .updateTable('livechat_departments')
+      .set({
+        num_agents: (eb) =>
+          eb
+            .selectFrom('livechat_department_agents')
+            .select((e) => e.fn.countAll<number>().as('n'))
+            .where('livechat_department_agents.department_id', '=', departmentId),
+        updated_at: this.dialect.nextUpdatedAt(now),
+      })
+      .where('id', '=', departmentId)
+      .execute();
+  }
+}

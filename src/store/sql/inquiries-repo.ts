@@ -1,0 +1,92 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { InquiriesRepo, InquiryRecord, InquiryStatus } from '../store.js';
+import type { SqlDialect } from './dialect.js';
+import type { Database, LivechatInquiriesTable } from './schema.js';
+
+function toInquiry(row: Selectable<LivechatInquiriesTable>): InquiryRecord {
+  return {
+    id: row.id,
+    rid: row.rid,
+    name: row.name,
+    status: row.status as InquiryStatus,
+    ts: Number(row.ts),
+    updatedAt: Number(row.updated_at),
+    visitor: { id: row.visitor_id, username: row.visitor_username, token: row.visitor_token, status: row.visitor_status },
+    departmentId: row.department_id,
+    takenBy: row.taken_by,
+  };
+}
+
+/** Livechat inquiries: one queue entry per room (contract §8.9). */
+export class SqlInquiriesRepo implements InquiriesRepo {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: SqlDialect,
+  ) {}
+
+  async insert(q: InquiryRecord): Promise<void> {
+    await this.db
+      .insertInto('livechat_inquiries')
+      .values({
+        id: q.id,
+        rid: q.rid,
+        name: q.name,
+        status: q.status,
+        ts: q.ts,
+        updated_at: q.updatedAt,
+        visitor_id: q.visitor.id,
+        visitor_username: q.visitor.username,
+        visitor_token: q.visitor.token,
+        visitor_status: q.visitor.status,
+        department_id: q.departmentId,
+        taken_by: q.takenBy,
+      })
+      .execute();
+  }
+
+  async findById(id: string): Promise<InquiryRecord | null> {
+    const row = await this.db.selectFrom('livechat_inquiries').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toInquiry(row) : null;
+  }
+
+  async findByRoom(rid: string): Promise<InquiryRecord | null> {
+    const row = await this.db.selectFrom('livechat_inquiries').selectAll().where('rid', '=', rid).executeTakeFirst();
+    return row ? toInquiry(row) : null;
+  }
+
+  async take(id: string, agentId: string, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('livechat_inquiries')
+      .set({ status: 'taken', taken_by: agentId, updated_at: this.dialect.nextUpdatedAt(now) })
+      .where('id', '=', id)
+      .where('status', '=', 'queued')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async requeue(rid: string, departmentId: string | null, now: number): Promise<void> {
+    await this.db
+      .updateTable('livechat_inquiries')
+      .set({
+        status: 'queued',
+        taken_by: null,
+        department_id: departmentId,
+        ts: now,
+        updated_at: this.dialect.nextUpdatedAt(now),
+      })
+      .where('rid', '=', rid)
+      .execute();
+  }
+
+  async markTaken(rid: string, agentId: string, now: number): Promise<void> {
+    await this.db
+      .updateTable('livechat_inquiries')
+      .set({ status: 'taken', taken_by: agentId, updated_at: this.dialect.nextUpdatedAt(now) })
+      .where('rid', '=', rid)
+      .execute();
+  }
+
+  async deleteByRoom(rid: string): Promise<void> {
+    await this.db.deleteFrom('livechat_inquiries').where('rid', '=', rid).execute();
+  }
+}

@@ -1,0 +1,174 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { fromJson, toJson } from '../../lib/json.js';
+import type {
+  CloseInfo,
+  LivechatCloser,
+  LivechatRoom,
+  LivechatRoomsRepo,
+  NewLivechatRoom,
+  TransferEntry,
+  VisitorStatus,
+} from '../store.js';
+import type { SqlDialect } from './dialect.js';
+import { fromStoredLastMessage } from './messages-repo.js';
+import { preparedQuery } from './prepared.js';
+import type { Database, RoomsTable } from './schema.js';
+
+function toLivechatRoom(row: Selectable<RoomsTable>): LivechatRoom {
+  return {
+    id: row.id,
+    fname: row.fname,
+    ts: Number(row.ts),
+    updatedAt: Number(row.updated_at),
+    msgs: row.msgs,
+    usersCount: row.users_count,
+    lm: row.lm === null ? null : Number(row.lm),
+    lastMessage: fromStoredLastMessage(row.last_message),
+    open: row.open === 1,
+    visitor: {
+      id: row.visitor_id ?? '',
+      username: row.visitor_username ?? '',
+      token: row.visitor_token ?? '',
+      status: (row.visitor_status ?? 'online') as VisitorStatus,
+    },
+    servedBy:
+      row.served_by_id === null
+        ? null
+        : { id: row.served_by_id, username: row.served_by_username ?? '', ts: Number(row.served_by_ts ?? row.ts) },
+    waitingResponse: row.waiting_response === 1,
+    departmentId: row.department_id,
+    sourceType: row.source_type === 'widget' ? 'widget' : 'api',
+    closedAt: row.closed_at === null ? null : Number(row.closed_at),
+    closer: row.closer as LivechatCloser | null,
+    closedBy:
+      row.closed_by_id === null ? null : { id: row.closed_by_id, username: row.closed_by_username ?? '' },
+    surveyFeedback: fromJson<Record<string, string> | null>(row.survey_feedback, null),
+    transferHistory: fromJson<TransferEntry[]>(row.transfer_history, []),
+  };
+}
+
+/**
+ * The visitor's open livechat room (prepared). `t` and `open` are SQL literals,
+ * not parameters: only then can SQLite prove the query matches the partial
+ * index `rooms_open_livechat_visitor` (WHERE t = 'l' AND open = 1); with bound
+ * values it scanned every livechat room through `rooms_t_name`.
+ */
+const OPEN_ROOM_OF_VISITOR = preparedQuery(1, (db: Kysely<Database>, _dialect, visitorId: string) =>
+  db
+    .selectFrom('rooms')
+    .selectAll()
+    .where('visitor_id', '=', visitorId)
+    .where('t', '=', sql.lit('l'))
+    .where('open', '=', sql.lit(1)),
+);
+
+/** Livechat rooms: the `t = 'l'` rows of `rooms` and their livechat columns (contract §8.1). */
+export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: SqlDialect,
+  ) {}
+
+  async insert(room: NewLivechatRoom): Promise<LivechatRoom> {
+    const row = await this.db
+      .insertInto('rooms')
+      .values({
+        id: room.id,
+        t: 'l',
+        name: null,
+        name_key: null,
+        fname: room.fname,
+        ts: room.ts,
+        updated_at: room.ts,
+        lm: room.ts,
+        users_count: 1,
+        msgs: 0,
+        open: 1,
+        visitor_id: room.visitor.id,
+        visitor_token: room.visitor.token,
+        visitor_username: room.visitor.username,
+        visitor_status: room.visitor.status,
+        waiting_response: 1,
+        department_id: room.departmentId,
+        source_type: room.sourceType,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toLivechatRoom(row);
+  }
+
+  async findById(id: string): Promise<LivechatRoom | null> {
+    const row = await this.db.selectFrom('rooms').selectAll().where('id', '=', id).where('t', '=', 'l').executeTakeFirst();
+    return row ? toLivechatRoom(row) : null;
+  }
+
+  async findOpenOfVisitor(visitorId: string): Promise<LivechatRoom | null> {
+    const [row] = await OPEN_ROOM_OF_VISITOR(this.db, this.dialect, visitorId);
+    return row ? toLivechatRoom(row) : null;
+  }
+
+  async countOpenOfDepartment(departmentId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('rooms')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('department_id', '=', departmentId)
+      .where('open', '=', 1)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async close(rid: string, info: CloseInfo, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('rooms')
+      .set({
+        open: null,
+        closed_at: info.closedAt,
+        closer: info.closer,
+        closed_by_id: info.closedBy.id,
+        closed_by_username: info.closedBy.username,
+        visitor_status: 'offline',
+        updated_at: this.dialect.nextUpdatedAt(now),
+      })
+      .where('id', '=', rid)
+      .where('t', '=', 'l')
+      .where('open', '=', 1)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async setServedBy(rid: string, agent: { id: string; username: string; ts: number } | null, now: number): Promise<void> {
+    await this.db
+      .updateTable('rooms')
+      .set({
+        served_by_id: agent?.id ?? null,
+        served_by_username: agent?.username ?? null,
+        served_by_ts: agent?.ts ?? null,
+        updated_at: this.dialect.nextUpdatedAt(now),
+      })
+      .where('id', '=', rid)
+      .execute();
+  }
+
+  async recordTransfer(rid: string, entry: TransferEntry, now: number): Promise<void> {
+    const row = await this.db.selectFrom('rooms').select('transfer_history').where('id', '=', rid).executeTakeFirst();
+    const history = fromJson<TransferEntry[]>(row?.transfer_history, []);
+    history.push(entry);
+    await this.db
+      .updateTable('rooms')
+      .set({
+        department_id: entry.nextDepartment.id,
+        transfer_history: toJson(history),
+        updated_at: this.dialect.nextUpdatedAt(now),
+      })
+      .where('id', '=', rid)
+      .execute();
+  }
+
+  async saveSurvey(rid: string, feedback: Record<string, string>, now: number): Promise<void> {
+    await this.db
+      .updateTable('rooms')
+      .set({ survey_feedback: toJson(feedback), updated_at: this.dialect.nextUpdatedAt(now) })
+      .where('id', '=', rid)
+      .execute();
+  }
+}

@@ -1,0 +1,109 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { fromJson, toJson } from '../../lib/json.js';
+import { iso } from '../../lib/time.js';
+import type { MessageRecord, MessagesRepo, StoredLastMessage, SystemMessageType } from '../store.js';
+import type { SqlDialect } from './dialect.js';
+import type { Database, MessagesTable } from './schema.js';
+
+function toMessage(row: Selectable<MessagesTable>): MessageRecord {
+  return {
+    id: row.id,
+    rid: row.rid,
+    t: row.t as SystemMessageType | null,
+    msg: row.msg,
+    ts: Number(row.ts),
+    updatedAt: Number(row.updated_at),
+    u: { id: row.u_id, username: row.u_username, name: row.u_name },
+    visitorToken: row.visitor_token,
+  };
+}
+
+// `rooms.last_message` holds the message in its wire shape (StoredLastMessage, rooms-store.ts).
+
+function toStoredLastMessage(m: MessageRecord): StoredLastMessage {
+  return {
+    _id: m.id,
+    rid: m.rid,
+    msg: m.msg,
+    ts: iso(m.ts),
+    _updatedAt: iso(m.updatedAt),
+    u: { _id: m.u.id, username: m.u.username, ...(m.u.name !== null && { name: m.u.name }) },
+  };
+}
+
+export function fromStoredLastMessage(text: string | null): MessageRecord | null {
+  const s = fromJson<StoredLastMessage | null>(text, null);
+  if (!s) return null;
+  return {
+    id: s._id,
+    rid: s.rid,
+    t: null,
+    msg: s.msg,
+    ts: Date.parse(s.ts),
+    updatedAt: Date.parse(s._updatedAt),
+    u: { id: s.u._id, username: s.u.username, name: s.u.name ?? null },
+    visitorToken: null,
+  };
+}
+
+/** Messages of every room type, and the room counters a plain message moves. */
+export class SqlMessagesRepo implements MessagesRepo {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: SqlDialect,
+  ) {}
+
+  async insert(input: MessageRecord, options: { waitingResponse?: boolean } = {}): Promise<MessageRecord> {
+    // Strictly increasing `ts` per room, so history order is the insertion order
+    // even within one millisecond (callers lock the room row first).
+    const last = await this.db
+      .selectFrom('messages')
+      .select((eb) => eb.fn.max('ts').as('ts'))
+      .where('rid', '=', input.rid)
+      .executeTakeFirst();
+    const lastTs = last?.ts === null || last?.ts === undefined ? null : Number(last.ts);
+    const ts = lastTs !== null && lastTs >= input.ts ? lastTs + 1 : input.ts;
+    const m: MessageRecord = { ...input, ts, updatedAt: ts };
+    await this.db
+      .insertInto('messages')
+      .values({
+        id: m.id,
+        rid: m.rid,
+        t: m.t,
+        msg: m.msg,
+        ts: m.ts,
+        updated_at: m.updatedAt,
+        u_id: m.u.id,
+        u_username: m.u.username,
+        u_name: m.u.name,
+        visitor_token: m.visitorToken,
+      })
+      .execute();
+    if (m.t !== null) return m;
+    await this.db
+      .updateTable('rooms')
+      .set({
+        msgs: sql<number>`msgs + 1`,
+        lm: m.ts,
+        last_message: toJson(toStoredLastMessage(m)),
+        updated_at: this.dialect.nextUpdatedAt(m.ts),
+        ...(options.waitingResponse !== undefined && { waiting_response: options.waitingResponse ? 1 : 0 }),
+      })
+      .where('id', '=', m.rid)
+      .execute();
+    return m;
+  }
+
+  async listByRoom(rid: string, offset: number, limit: number): Promise<MessageRecord[]> {
+    const rows = await this.db
+      .selectFrom('messages')
+      .selectAll()
+      .where('rid', '=', rid)
+      .orderBy('ts', 'desc')
+      .orderBy('id', 'desc')
+      .offset(offset)
+      .limit(limit)
+      .execute();
+    return rows.map(toMessage);
+  }
+}

@@ -1,0 +1,104 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { fromJson, toJson } from '../../lib/json.js';
+import type { NewVisitor, VisitorPatch, VisitorRecord, VisitorsRepo, VisitorStatus } from '../store.js';
+import type { SqlDialect } from './dialect.js';
+import { preparedQuery } from './prepared.js';
+import type { Database, LivechatVisitorsTable } from './schema.js';
+
+const GUEST_COUNTER = 'livechat_guest';
+
+function toVisitor(row: Selectable<LivechatVisitorsTable>): VisitorRecord {
+  return {
+    id: row.id,
+    token: row.token,
+    username: row.username,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    departmentId: row.department_id,
+    status: row.status as VisitorStatus,
+    ts: Number(row.ts),
+    updatedAt: Number(row.updated_at),
+    livechatData: fromJson(row.livechat_data, {}),
+  };
+}
+
+/** A visitor by token: every visitor request starts here (prepared). */
+const VISITOR_BY_TOKEN = preparedQuery(1, (db: Kysely<Database>, _dialect, token: string) =>
+  db.selectFrom('livechat_visitors').selectAll().where('token', '=', token),
+);
+
+/** Livechat visitors (contract §8.2). */
+export class SqlVisitorsRepo implements VisitorsRepo {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: SqlDialect,
+  ) {}
+
+  async nextGuestNumber(): Promise<number> {
+    const row = await this.db
+      .insertInto('counters')
+      .values({ name: GUEST_COUNTER, value: 1 })
+      .onConflict((oc) => oc.column('name').doUpdateSet({ value: sql<number>`counters.value + 1` }))
+      .returning('value')
+      .executeTakeFirstOrThrow();
+    return Number(row.value);
+  }
+
+  async insert(v: NewVisitor): Promise<VisitorRecord> {
+    const row = await this.db
+      .insertInto('livechat_visitors')
+      .values({
+        id: v.id,
+        token: v.token,
+        username: v.username,
+        name: v.name,
+        email: v.email,
+        phone: v.phone,
+        department_id: v.departmentId,
+        status: 'online',
+        ts: v.ts,
+        updated_at: v.ts,
+        livechat_data: toJson(v.livechatData),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toVisitor(row);
+  }
+
+  async findByToken(token: string): Promise<VisitorRecord | null> {
+    const [row] = await VISITOR_BY_TOKEN(this.db, this.dialect, token);
+    return row ? toVisitor(row) : null;
+  }
+
+  async update(id: string, patch: VisitorPatch, now: number): Promise<VisitorRecord | null> {
+    const row = await this.db
+      .updateTable('livechat_visitors')
+      .set({
+        ...(patch.name !== undefined && { name: patch.name }),
+        ...(patch.email !== undefined && { email: patch.email }),
+        ...(patch.phone !== undefined && { phone: patch.phone }),
+        ...(patch.departmentId !== undefined && { department_id: patch.departmentId }),
+        ...(patch.livechatData !== undefined && { livechat_data: toJson(patch.livechatData) }),
+        updated_at: this.dialect.nextUpdatedAt(now),
+      })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    return row ? toVisitor(row) : null;
+  }
+
+  async setStatus(id: string, status: VisitorStatus, now: number): Promise<void> {
+    await this.db
+      .updateTable('livechat_visitors')
+      .set({ status, updated_at: this.dialect.nextUpdatedAt(now) })
+      .where('id', '=', id)
+      .where('status', '!=', status)
+      .execute();
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('livechat_visitors').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+}

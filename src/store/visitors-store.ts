@@ -1,0 +1,54 @@
+/** Livechat visitors (contract §8.1, §8.2). */
+import type { Millis } from '../lib/time.js';
+
+export type VisitorStatus = 'online' | 'offline';
+
+export interface VisitorRecord {
+  id: string;
+  token: string;
+  username: string;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  departmentId: string | null;
+  status: VisitorStatus;
+  ts: Millis;
+  updatedAt: Millis;
+  livechatData: Record<string, string>;
+}
+
+export interface NewVisitor {
+  id: string;
+  token: string;
+  username: string;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  departmentId: string | null;
+  ts: Millis;
+  livechatData: Record<string, string>;
+}
+
+/** Fields of a visitor to change; absent keys are left as they are. */
+export interface VisitorPatch {
+  name?: string | null;
+  email?: string | null;
+  phone?: string | null;
+  departmentId?: string | null;
+  livechatData?: Record<string, string>;
+}
+
+export interface VisitorsRepo {
+  /** Next value of the `livechat_guest` counter (atomic: concurrent callers get distinct numbers). */
+  nextGuestNumber(): Promise<number>;
+  /** Throws ConflictError on `livechat_visitors.token` (or `username`) when taken. */
+  insert(visitor: NewVisitor): Promise<VisitorRecord>;
+  /** The visitor with exactly this token, or null. */
+  findByToken(token: string): Promise<VisitorRecord | null>;
+  /** Applies the patch, bumps `_updatedAt`; returns the visitor or null when absent. */
+  update(id: string, patch: VisitorPatch, now: Millis): Promise<VisitorRecord | null>;
+  /** Sets the status; bumps `_updatedAt` only when it changes. */
+  setStatus(id: string, status: VisitorStatus, now: Millis): Promise<void>;
+  /** Deletes the visitor; returns whether it existed. */
+  delete(id: string): Promise<boolean>;
+}
