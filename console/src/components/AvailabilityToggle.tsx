@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { setAvailability } from '../api/availability.js';
 import { isAgent, useConsole } from '../context.js';
 
 /** The agent's livechat availability (`livechat/agent.status`), in the top bar on every page. */
@@ -18,7 +19,7 @@ export function AvailabilityToggle() {
     setBusy(true);
     setError(null);
     try {
-      await api('livechat/agent.status', { method: 'POST', body: { status: available ? 'not-available' : 'available' } });
+      if (me) await setAvailability(api, me, !available);
       await refreshMe();
     } catch (e) {
       setError((e as Error).message);

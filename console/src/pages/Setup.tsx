@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, Redirect } from 'wouter';
+import { setAvailability } from '../api/availability.js';
 import { useDepartments, useRoleUsers } from '../api/data.js';
 import { isAgent, isManager, useConsole } from '../context.js';
 import { embedSnippet } from '../lib/format.js';
@@ -32,7 +33,7 @@ export function SetupPage() {
     setError(null);
     try {
       if (!agent) await api('livechat/users/agent', { method: 'POST', body: { username: me.username } });
-      await api('livechat/agent.status', { method: 'POST', body: { status: 'available' } });
+      await setAvailability(api, me, true);
       await refreshMe();
       await queryClient.invalidateQueries({ queryKey: ['agents'] });
     } catch (e) {

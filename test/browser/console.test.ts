@@ -1,0 +1,234 @@
+/**
+ * The agent console end to end in a real browser (Chromium from npm:
+ * @sparticuz/chromium, driven by puppeteer-core), against the real app on this
+ * backend: the console is built with Vite into a scratch folder and served by
+ * Parley exactly as in production.
+ *
+ * Journey: log in as the admin → the setup steps → become an available agent →
+ * switch routing to manual (settings page) → a visitor opens a chat over REST →
+ * it appears in the queue → take it → the visitor's HTML is shown as text →
+ * answer with Enter → the visitor reads the answer. axe-core checks every page
+ * (no serious or critical violation), the pages are checked at 390 px wide, no
+ * CSP violation is reported, and screenshots go to .tmp/screenshots/console/.
+ */
+import chromium from '@sparticuz/chromium';
+import axe from 'axe-core';
+import { mkdirSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, createTestApp, type TestApp } from '../support/app.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BACKEND = process.env.PARLEY_TEST_BACKEND ?? 'sqlite';
+const OUT = `${ROOT}.tmp/console-e2e-${BACKEND}-${process.pid}`;
+const SHOTS = `${ROOT}.tmp/screenshots/console`;
+
+let t: TestApp;
+let base: string;
+let browser: Browser;
+let page: Page;
+const cspViolations: string[] = [];
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  await build({ configFile: `${ROOT}console/vite.config.ts`, logLevel: 'warn', build: { outDir: OUT, emptyOutDir: true } });
+  t = await createTestApp({ config: { consoleDir: OUT } });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.server.address();
+  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  mkdirSync(SHOTS, { recursive: true });
+  browser = await puppeteer.launch({
+    executablePath: await chromium.executablePath(),
+    args: [...chromium.args.filter((a) => a !== '--single-process'), '--no-sandbox'],
+    headless: 'shell',
+  });
+  page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 860 });
+  page.on('console', (msg) => {
+    if (/Content Security Policy/i.test(msg.text())) cspViolations.push(msg.text());
+  });
+  page.on('pageerror', (error) => pageErrors.push(String(error)));
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+  rmSync(OUT, { recursive: true, force: true });
+});
+
+/** axe-core in the page (CDP evaluation is not subject to the page's CSP); serious/critical violations only. */
+async function seriousViolations(): Promise<string[]> {
+  await page.evaluate(axe.source);
+  const results = await page.evaluate(async () => {
+    const w = window as unknown as { axe: typeof axe };
+    return w.axe.run(document, { resultTypes: ['violations'] });
+  });
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+async function shot(name: string) {
+  await page.screenshot({ path: `${SHOTS}/${BACKEND}-${name}.png`, fullPage: true });
+}
+
+async function checkPage(name: string) {
+  expect(await seriousViolations(), `axe on ${name}`).toEqual([]);
+  await shot(name);
+}
+
+async function waitForText(text: string, timeout = 20_000) {
+  await page.waitForFunction((s) => document.body.innerText.includes(s), { timeout, polling: 100 }, text);
+}
+
+async function clickButton(label: string) {
+  const handle = await page.waitForSelector(`::-p-xpath(//button[normalize-space(.)=${JSON.stringify(label)}])`, { visible: true });
+  await handle!.click();
+}
+
+async function rest(path: string, init: { method?: string; body?: unknown } = {}) {
+  const res = await fetch(`${base}/api/v1/${path}`, {
+    method: init.method ?? 'GET',
+    headers: init.body ? { 'content-type': 'application/json' } : {},
+    body: init.body ? JSON.stringify(init.body) : undefined,
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+describe('the agent console in a browser', () => {
+  let rid = '';
+  const token = `visitor-token-${BACKEND}-${process.pid}`;
+  const hostile = '<img src=x onerror="window.__pwned=1"><b>Hello</b> from Vera';
+
+  it('shows the login page first and signs the admin in to the setup steps', async () => {
+    await page.goto(`${base}/`, { waitUntil: 'networkidle0' });
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await checkPage('login');
+    await page.type('#login-user', ADMIN_USERNAME);
+    await page.type('#login-password', 'wrong-password');
+    await clickButton('Sign in');
+    await waitForText('Wrong username, email or password.');
+    await page.$eval('#login-password', (el) => ((el as HTMLInputElement).value = ''));
+    await page.type('#login-password', ADMIN_PASSWORD);
+    await clickButton('Sign in');
+    await waitForText('Three steps to a working desk');
+    expect(new URL(page.url()).pathname).toBe('/setup');
+    // The token is kept for reloads, never in the URL.
+    const stored = await page.evaluate(() => localStorage.getItem('parley-console.session'));
+    expect(JSON.parse(stored!).userId).toBe(t.admin.userId);
+    expect(page.url()).not.toContain(JSON.parse(stored!).authToken);
+    await checkPage('setup');
+  });
+
+  it('makes the admin an available agent from the first step, and the toggle shows it', async () => {
+    await clickButton('Make me an available agent');
+    await waitForText('Done: you are an available agent.');
+    const toggle = await page.$eval('button[role=switch]', (el) => [el.getAttribute('aria-checked'), el.textContent?.trim()]);
+    expect(toggle).toEqual(['true', 'Available']);
+    const me = await t.api.get('/api/v1/me', { auth: t.admin });
+    expect(me.body.statusLivechat).toBe('available');
+    expect(me.body.roles).toContain('livechat-agent');
+  });
+
+  it('switches routing to manual on the settings page (saved through settings/:_id)', async () => {
+    await page.goto(`${base}/admin/settings`, { waitUntil: 'networkidle0' });
+    await page.waitForSelector('#setting-Livechat_Routing_Method');
+    await page.select('#setting-Livechat_Routing_Method', 'Manual_Selection');
+    await clickButton('Save changes');
+    await waitForText('in force now');
+    const setting = await t.api.get('/api/v1/settings/Livechat_Routing_Method', { auth: t.admin });
+    expect(setting.body.value).toBe('Manual_Selection');
+    await checkPage('settings');
+  });
+
+  it('shows a chat a visitor opens in the queue, with its waiting time', async () => {
+    expect((await rest('livechat/visitor', { method: 'POST', body: { visitor: { token, name: 'Vera Visitor' } } })).status).toBe(200);
+    const room = await rest(`livechat/room?token=${token}`);
+    expect(room.status).toBe(200);
+    rid = room.body.room._id;
+    expect(room.body.room.servedBy).toBeUndefined();
+    expect((await rest('livechat/message', { method: 'POST', body: { token, rid, msg: hostile } })).status).toBe(200);
+
+    await page.goto(`${base}/queue`, { waitUntil: 'networkidle0' });
+    await waitForText('Vera Visitor');
+    expect(await page.$eval('.waiting', (el) => /^\d+s$|^\d+m \d\ds$/.test(el.textContent ?? ''))).toBe(true);
+    await checkPage('queue');
+  });
+
+  it('takes the chat, shows the visitor HTML as text, and answers with Enter', async () => {
+    await clickButton('Take');
+    await page.waitForFunction((r) => location.pathname === `/chats/${r}`, { timeout: 20_000 }, rid);
+    await page.waitForSelector('.msg-text');
+    await waitForText('<b>Hello</b> from Vera');
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.$$eval('.messages img, .messages b', (els) => els.length)).toBe(0);
+    await waitForText('Chat started');
+
+    const composer = `#composer-${rid}`;
+    await page.type(composer, 'Hi Vera, how can I help?');
+    await page.keyboard.down('Shift');
+    await page.keyboard.press('Enter');
+    await page.keyboard.up('Shift');
+    await page.type(composer, 'Second line.');
+    expect(await page.$eval(composer, (el) => (el as HTMLTextAreaElement).value)).toBe('Hi Vera, how can I help?\nSecond line.');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((sel) => (document.querySelector(sel) as HTMLTextAreaElement).value === '', {}, composer);
+    await waitForText('Second line.');
+
+    const history = await rest(`livechat/messages.history/${rid}?token=${token}`);
+    expect(history.body.messages.map((m: { msg: string }) => m.msg)).toContain('Hi Vera, how can I help?\nSecond line.');
+    await checkPage('conversation');
+  });
+
+  it('lists the chat under My chats, and the manager pages pass axe', async () => {
+    await page.goto(`${base}/chats`, { waitUntil: 'networkidle0' });
+    await waitForText('Vera Visitor');
+    await checkPage('my-chats');
+    for (const [path, text] of [
+      ['/admin/agents', 'Add by username'],
+      ['/admin/managers', 'Add by username'],
+      ['/admin/departments', 'New department'],
+      ['/admin/embed', 'rocketchat-livechat.min.js'],
+      ['/closed', 'Closed chats'],
+    ] as const) {
+      await page.goto(`${base}${path}`, { waitUntil: 'networkidle0' });
+      await page.waitForFunction((s) => document.body.innerText.includes(s) || !!document.querySelector('textarea')?.value.includes(s), { timeout: 20_000 }, text);
+      await checkPage(path.slice(1).replace(/\//g, '-'));
+    }
+  });
+
+  it('works at 390 px wide: no sideways scrolling, the conversation and the toggle in view', async () => {
+    await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
+    for (const path of ['/queue', '/chats', `/chats/${rid}`, '/admin/settings']) {
+      await page.goto(`${base}${path}`, { waitUntil: 'networkidle0' });
+      await page.waitForSelector('main h1, main h2');
+      const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+      expect(widths[0], path).toBeLessThanOrEqual(widths[1]!);
+      const toggle = await page.$eval('button[role=switch]', (el) => el.getBoundingClientRect().right);
+      expect(toggle).toBeLessThanOrEqual(390);
+      await checkPage(path === `/chats/${rid}` ? 'mobile-conversation' : `mobile${path.replace(/\//g, '-')}`);
+    }
+    await page.setViewport({ width: 1280, height: 860 });
+  });
+
+  it('keeps the session across a reload, and logout clears it', async () => {
+    await page.goto(`${base}/queue`, { waitUntil: 'networkidle0' });
+    await page.reload({ waitUntil: 'networkidle0' });
+    await waitForText('Queue');
+    expect(new URL(page.url()).pathname).toBe('/queue');
+    const stored = JSON.parse((await page.evaluate(() => localStorage.getItem('parley-console.session')))!);
+    await clickButton('Log out');
+    await page.waitForFunction(() => location.pathname === '/login');
+    expect(await page.evaluate(() => localStorage.getItem('parley-console.session'))).toBeNull();
+    // The token is revoked on the server too.
+    const me = await t.api.get('/api/v1/me', { auth: stored });
+    expect(me.status).toBe(401);
+  });
+
+  it('ran without CSP violations or page errors', () => {
+    expect(cspViolations).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});
