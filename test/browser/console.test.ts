@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * The agent console end to end in a real browser (Chromium from npm:
  * @sparticuz/chromium, driven by puppeteer-core), against the real app on this
