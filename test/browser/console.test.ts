@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * The agent console end to end in a real browser (Chromium from npm:
  * @sparticuz/chromium, driven by puppeteer-core), against the real app on this
@@ -20,6 +19,9 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, createTestApp, type TestApp } from '../support/app.js';
+
+// Page-side code inside page.evaluate/waitForFunction runs in the browser (the root tsconfig has no DOM lib).
+declare const document: any, window: any, localStorage: any, location: any;
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BACKEND = process.env.PARLEY_TEST_BACKEND ?? 'sqlite';
@@ -63,7 +65,7 @@ afterAll(async () => {
 async function seriousViolations(): Promise<string[]> {
   await page.evaluate(axe.source);
   const results = await page.evaluate(async () => {
-    const w = window as unknown as { axe: typeof axe };
+    const w = window as { axe: typeof axe };
     return w.axe.run(document, { resultTypes: ['violations'] });
   });
   return results.violations
@@ -111,7 +113,7 @@ describe('the agent console in a browser', () => {
     await page.type('#login-password', 'wrong-password');
     await clickButton('Sign in');
     await waitForText('Wrong username, email or password.');
-    await page.$eval('#login-password', (el) => ((el as HTMLInputElement).value = ''));
+    await page.$eval('#login-password', (el) => ((el as any).value = ''));
     await page.type('#login-password', ADMIN_PASSWORD);
     await clickButton('Sign in');
     await waitForText('Three steps to a working desk');
@@ -163,7 +165,7 @@ describe('the agent console in a browser', () => {
     await page.waitForFunction((r) => location.pathname === `/chats/${r}`, { timeout: 20_000 }, rid);
     await page.waitForSelector('.msg-text');
     await waitForText('<b>Hello</b> from Vera');
-    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
     expect(await page.$$eval('.messages img, .messages b', (els) => els.length)).toBe(0);
     await waitForText('Chat started');
 
@@ -173,9 +175,9 @@ describe('the agent console in a browser', () => {
     await page.keyboard.press('Enter');
     await page.keyboard.up('Shift');
     await page.type(composer, 'Second line.');
-    expect(await page.$eval(composer, (el) => (el as HTMLTextAreaElement).value)).toBe('Hi Vera, how can I help?\nSecond line.');
+    expect(await page.$eval(composer, (el) => (el as any).value)).toBe('Hi Vera, how can I help?\nSecond line.');
     await page.keyboard.press('Enter');
-    await page.waitForFunction((sel) => (document.querySelector(sel) as HTMLTextAreaElement).value === '', {}, composer);
+    await page.waitForFunction((sel) => (document.querySelector(sel) as any).value === '', {}, composer);
     await waitForText('Second line.');
 
     const history = await rest(`livechat/messages.history/${rid}?token=${token}`);
