@@ -37,7 +37,7 @@ export default tseslint.config(
       },
     },
     rules: {
-      'no-restricted-imports': restrict({ group: ['**/src/**', 'fastify', '@fastify/*', 'kysely'], message: 'The console is a client of the public API: no server code.' }),
+      'no-restricted-imports': restrict({ group: ['../../**', 'fastify', '@fastify/*', 'kysely'], message: 'The console is a client of the public API: no server code.' }),
     },
   },
   {
