@@ -70,7 +70,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const [permission, setPermission] = useState(() => (notificationsSupported() ? Notification.permission : 'denied'));
 
   return (
-    <div className="shell">
+    <div className="shell" data-live={liveStatus}>
       <a className="skip-link" href="#main">
         Skip to content
       </a>

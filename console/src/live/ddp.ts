@@ -17,7 +17,7 @@ import { DDPSDK } from '@rocket.chat/ddp-client';
 import type { LiveSink, LiveTopic, LiveTransport, TransportFactory } from './live.js';
 
 interface DdpOptions {
-  /** ws:// or wss:// URL of `/websocket`. */
+  /** The server's origin as ws://host or wss://host: the SDK itself appends `/websocket`. */
   url: string;
   userId: string;
   authToken: string;
@@ -25,8 +25,9 @@ interface DdpOptions {
 
 type Stop = () => void;
 
-export function websocketUrl(location: { protocol: string; host: string }): string {
-  return `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/websocket`;
+/** What `DDPSDK.create` wants for this page's server: `ws(s)://host` (it connects to `<that>/websocket`). */
+export function socketOrigin(location: { protocol: string; host: string }): string {
+  return `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}`;
 }
 
 function messageRid(args: unknown[]): string | undefined {
