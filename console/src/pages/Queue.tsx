@@ -47,6 +47,11 @@ export function QueuePage() {
           {isMissingEndpoint(queue.error) ? 'This server does not list the queue yet (livechat/inquiries.queuedForUser).' : (queue.error as Error).message}
         </p>
       )}
+      {queue.data && queue.data.total > inquiries.length && (
+        <p className="muted small" role="status">
+          Showing the {inquiries.length} longest-waiting of {queue.data.total} chats.
+        </p>
+      )}
       {queue.data && inquiries.length === 0 && <p className="empty">No one is waiting. New chats appear here as they arrive.</p>}
       <ul className="list" aria-label="Waiting chats">
         {inquiries.map((inquiry) => (
