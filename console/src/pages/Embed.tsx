@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { embedSnippet } from '../lib/format.js';
 
@@ -5,6 +6,12 @@ export function EmbedPage() {
   const snippet = embedSnippet(window.location.origin);
   const [copied, setCopied] = useState<string | null>(null);
   const [previewKey, setPreviewKey] = useState(0);
+  // The preview frames `/livechat`; a server that does not serve the widget gets a sentence, not a JSON 404 in a frame.
+  const widget = useQuery({
+    queryKey: ['widget-served', previewKey],
+    queryFn: async () => (await fetch('/livechat', { method: 'HEAD' })).ok,
+    retry: false,
+  });
 
   async function copy() {
     try {
@@ -36,7 +43,8 @@ export function EmbedPage() {
           Reload preview
         </button>
       </p>
-      <iframe key={previewKey} className="widget-preview" title="Live chat widget preview" src="/livechat" />
+      {widget.data === true && <iframe key={previewKey} className="widget-preview" title="Live chat widget preview" src="/livechat" />}
+      {widget.data === false && <p className="notice">This server does not serve the widget at /livechat, so there is nothing to preview.</p>}
     </section>
   );
 }
