@@ -52,7 +52,7 @@ beforeAll(async () => {
   page.on('console', (msg) => {
     if (/Content Security Policy/i.test(msg.text())) cspViolations.push(msg.text());
   });
-  page.on('pageerror', (error) => pageErrors.push(String(error)));
+  page.on('pageerror', (error) => pageErrors.push(`${String(error)} ${JSON.stringify(error)} ${(error as Error).stack ?? ''}`));
 }, 180_000);
 
 afterAll(async () => {
@@ -200,6 +200,32 @@ describe('the agent console in a browser', () => {
       await page.waitForFunction((s) => document.body.innerText.includes(s) || !!document.querySelector('textarea')?.value.includes(s), { timeout: 20_000 }, text);
       await checkPage(path.slice(1).replace(/\//g, '-'));
     }
+  });
+
+  it('lets the manager add an agent and create a department with agents, from the keyboard', async () => {
+    const bob = await t.createUser({ username: 'bob.agent' });
+    await page.goto(`${base}/admin/agents`, { waitUntil: 'networkidle0' });
+    await page.focus('#role-username');
+    await page.keyboard.type('bob.agent');
+    await page.keyboard.press('Enter');
+    await waitForText('bob.agent is now an agent.');
+    const agents = await t.api.get('/api/v1/livechat/users/agent', { auth: t.admin });
+    expect(agents.body.users.map((u: { username: string }) => u.username).sort()).toEqual(['admin', 'bob.agent']);
+
+    await page.goto(`${base}/admin/departments`, { waitUntil: 'networkidle0' });
+    await clickButton('New department');
+    await page.type('#new-name', 'Sales');
+    await page.type('#new-email', 'sales@example.com');
+    const bobBox = await page.waitForSelector('::-p-xpath(//label[contains(., "bob.agent")]/input)');
+    await bobBox!.click();
+    await clickButton('Create department');
+    await waitForText('1 agent');
+    const list = await t.api.get('/api/v1/livechat/department', { auth: t.admin });
+    const sales = list.body.departments.find((d: { name: string }) => d.name === 'Sales');
+    expect(sales).toMatchObject({ enabled: true, showOnRegistration: true, email: 'sales@example.com' });
+    const detail = await t.api.get(`/api/v1/livechat/department/${sales._id}`, { auth: t.admin });
+    expect(detail.body.agents.map((a: { agentId: string }) => a.agentId)).toEqual([bob.userId]);
+    await checkPage('departments-created');
   });
 
   it('works at 390 px wide: no sideways scrolling, the conversation and the toggle in view', async () => {

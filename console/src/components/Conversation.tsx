@@ -320,6 +320,11 @@ export function Conversation({ rid, backHref }: { rid: string; backHref: string 
         </header>
         {panel === 'transfer' && <TransferForm room={data} onDone={() => setPanel('none')} />}
         {panel === 'close' && <CloseForm room={data} onDone={() => setPanel('none')} />}
+        {messages.error && (
+          <p className="error conv-error" role="alert">
+            {isMissingEndpoint(messages.error) ? 'This server does not give agents the history yet (livechat/:rid/messages).' : (messages.error as Error).message}
+          </p>
+        )}
         <ol
           className="messages"
           ref={listRef}
@@ -336,11 +341,6 @@ export function Conversation({ rid, backHref }: { rid: string; backHref: string 
               <button type="button" className="ghost small" onClick={() => setPages((p) => p + 1)} disabled={messages.isFetching}>
                 Load older messages
               </button>
-            </li>
-          )}
-          {messages.error && (
-            <li className="error" role="alert">
-              {isMissingEndpoint(messages.error) ? 'This server does not give agents the history yet (livechat/:rid/messages).' : (messages.error as Error).message}
             </li>
           )}
           {(messages.data?.messages ?? []).map((m) => (

@@ -35,8 +35,28 @@ function messageRid(args: unknown[]): string | undefined {
   return typeof message?.rid === 'string' ? message.rid : undefined;
 }
 
+/** A Meteor error object (what the SDK rejects with), as opposed to a bug of ours. */
+function isDdpError(reason: unknown): boolean {
+  return typeof reason === 'object' && reason !== null && ('isClientSafe' in reason || (reason as { errorType?: unknown }).errorType === 'Meteor.Error');
+}
+
+let guardInstalled = false;
+/**
+ * The SDK's `unsubscribe` returns a promise that rejects when the server answers `nosub` with an error,
+ * and its `stop()` drops that promise: a refused or already-ended subscription would surface as an
+ * unhandled rejection. Those (Meteor error objects only) are expected here and silenced.
+ */
+function installRejectionGuard(): void {
+  if (guardInstalled || typeof window === 'undefined') return;
+  guardInstalled = true;
+  window.addEventListener('unhandledrejection', (event) => {
+    if (isDdpError(event.reason)) event.preventDefault();
+  });
+}
+
 export function ddpTransport(options: DdpOptions): TransportFactory {
   return (sink: LiveSink): LiveTransport => {
+    installRejectionGuard();
     const sdk = DDPSDK.create(options.url, { retryCount: 0, retryTime: 1000 });
     // The SDK types each stream's events after Rocket.Chat's server; Parley's names are the contract's.
     const stream = sdk.stream.bind(sdk) as unknown as (name: string, key: string, cb: (...args: unknown[]) => void) => { stop(): void };
@@ -65,6 +85,24 @@ export function ddpTransport(options: DdpOptions): TransportFactory {
       watch('livechat-inquiry-queue-observer', 'public', () => invalidate('queue'));
     };
 
+    let loggedIn = false;
+    const rooms = new Map<string, Stop | null>();
+    const subscribeRoom = (rid: string): Stop => {
+      const subs = [
+        stream('room-messages', rid, () => {
+          invalidate(`room:${rid}`);
+          invalidate('rooms');
+        }),
+        stream('notify-room', `${rid}/typing`, (username, typing) => {
+          if (typeof username === 'string') sink.typing(rid, username, typing === true);
+        }),
+        stream('livechat-room', rid, () => invalidate(`room:${rid}`)),
+      ];
+      return () => {
+        for (const sub of subs) sub.stop();
+      };
+    };
+
     const schedule = () => {
       if (closed) return;
       clearTimeout(timer);
@@ -83,7 +121,9 @@ export function ddpTransport(options: DdpOptions): TransportFactory {
           .then(() => {
             attempt = 0;
             everLive = true;
+            loggedIn = true;
             subscribeGlobal();
+            for (const [rid, stop] of rooms) if (!stop) rooms.set(rid, subscribeRoom(rid));
             sink.status('live');
           })
           .catch(() => {
@@ -102,18 +142,12 @@ export function ddpTransport(options: DdpOptions): TransportFactory {
 
     return {
       watchRoom(rid) {
-        const subs = [
-          stream('room-messages', rid, () => {
-            invalidate(`room:${rid}`);
-            invalidate('rooms');
-          }),
-          stream('notify-room', `${rid}/typing`, (username, typing) => {
-            if (typeof username === 'string') sink.typing(rid, username, typing === true);
-          }),
-          stream('livechat-room', rid, () => invalidate(`room:${rid}`)),
-        ];
+        // Subscribed once the socket is logged in (a refused subscription's later unsub makes the SDK reject
+        // a promise nobody holds); the SDK re-subscribes them itself after a reconnect.
+        rooms.set(rid, loggedIn ? subscribeRoom(rid) : null);
         return () => {
-          for (const sub of subs) sub.stop();
+          rooms.get(rid)?.();
+          rooms.delete(rid);
         };
       },
       sendTyping(rid, username, typing) {
@@ -122,6 +156,8 @@ export function ddpTransport(options: DdpOptions): TransportFactory {
       },
       close() {
         closed = true;
+        for (const stop of rooms.values()) stop?.();
+        rooms.clear();
         clearTimeout(timer);
         for (const stop of global) stop();
         sdk.connection.close();

@@ -58,7 +58,7 @@ export function QueuePage() {
           <li key={inquiry._id} className="list-item">
             <div className="list-main">
               <span className="list-title">{inquiry.name || inquiry.v.username}</span>
-              <span className="list-preview">{preview(inquiry.message) || 'No message yet'}</span>
+              <span className="list-preview">{preview(inquiry.message) || 'New chat'}</span>
               {inquiry.department && <span className="tag">{departmentName(inquiry.department) || 'Department'}</span>}
             </div>
             <div className="list-side">
