@@ -156,6 +156,8 @@ describe('the agent console in a browser', () => {
 
     await page.goto(`${base}/queue`, { waitUntil: 'networkidle0' });
     await waitForText('Vera Visitor');
+    // The console is on the realtime socket (DDP login by resume), not on its polling fallback.
+    await page.waitForFunction(() => document.querySelector('.shell')?.getAttribute('data-live') === 'live', { timeout: 20_000 });
     expect(await page.$eval('.waiting', (el) => /^\d+s$|^\d+m \d\ds$/.test(el.textContent ?? ''))).toBe(true);
     await checkPage('queue');
   });
