@@ -178,7 +178,7 @@ export function DepartmentsPage() {
                 <button type="button" className="ghost small" onClick={() => setEditing(d._id)} aria-label={`Edit ${d.name}`}>
                   Edit
                 </button>
-                <button type="button" className="ghost small" onClick={() => remove.mutate(d._id)} aria-label={`Delete ${d.name}`}>
+                <button type="button" className="ghost small" onClick={() => window.confirm(`Delete the department ${d.name}?`) && remove.mutate(d._id)} aria-label={`Delete ${d.name}`}>
                   Delete
                 </button>
               </div>

@@ -18,7 +18,7 @@ export const LIVECHAT_SETTINGS: SettingDef[] = [
   {
     id: 'Livechat_Routing_Method',
     label: 'Routing',
-    kind: { options: [['Auto_Selection', 'Automatic: the least busy available agent'], ['Manual_Selection', 'Manual: chats wait in the queue until taken']] },
+    kind: { options: [['Auto_Selection', 'Automatic (least busy agent)'], ['Manual_Selection', 'Manual (agents take from the queue)']] },
   },
   { id: 'Livechat_accept_chats_with_no_agents', label: 'Accept chats when no agent is available', kind: 'boolean' },
   { id: 'Livechat_registration_form', label: 'Ask visitors for name and email first', kind: 'boolean' },
