@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, createTestApp, type TestApp } from '../support/app.js';
 
 // Page-side code inside page.evaluate/waitForFunction runs in the browser (the root tsconfig has no DOM lib).
@@ -98,6 +99,45 @@ async function rest(path: string, init: { method?: string; body?: unknown } = {}
     body: init.body ? JSON.stringify(init.body) : undefined,
   });
   return { status: res.status, body: (await res.json()) as any };
+}
+
+/** The visitor's side of the socket (what the widget does), as a raw DDP client. */
+async function visitorSocket(url: string) {
+  const ws = new WebSocket(url);
+  const frames: any[] = [];
+  const waiters: Array<{ match: (f: any) => boolean; resolve: (f: any) => void }> = [];
+  ws.on('message', (data) => {
+    const frame = JSON.parse(String(data));
+    frames.push(frame);
+    for (const w of [...waiters]) {
+      if (!w.match(frame)) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve(frame);
+    }
+  });
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  const next = (match: (f: any) => boolean, timeout = 20_000) =>
+    new Promise<any>((resolve, reject) => {
+      const found = frames.find(match);
+      if (found) return resolve(found);
+      const timer = setTimeout(() => reject(new Error('no such frame')), timeout);
+      waiters.push({
+        match,
+        resolve: (f) => {
+          clearTimeout(timer);
+          resolve(f);
+        },
+      });
+    });
+  let id = 0;
+  const call = async (method: string, params: unknown[]) => {
+    const mid = String(++id);
+    ws.send(JSON.stringify({ msg: 'method', method, params, id: mid }));
+    return next((f) => f.msg === 'result' && f.id === mid);
+  };
+  ws.send(JSON.stringify({ msg: 'connect', version: '1', support: ['1'] }));
+  await next((f) => f.msg === 'connected');
+  return { ws, frames, next, call };
 }
 
 describe('the agent console in a browser', () => {
@@ -185,6 +225,26 @@ describe('the agent console in a browser', () => {
     const history = await rest(`livechat/messages.history/${rid}?token=${token}`);
     expect(history.body.messages.map((m: { msg: string }) => m.msg)).toContain('Hi Vera, how can I help?\nSecond line.');
     await checkPage('conversation');
+  });
+
+  it('shows typing both ways between the console and the visitor', async () => {
+    const visitor = await visitorSocket(`${base.replace('http', 'ws')}/websocket`);
+    try {
+      const username = (await rest(`livechat/visitor/${token}`)).body.visitor.username as string;
+      await visitor.call('livechat:setUpConnection', [{ token }]);
+      visitor.ws.send(JSON.stringify({ msg: 'sub', id: 's1', name: 'stream-notify-room', params: [`${rid}/typing`, { useCollection: false, args: [{ token }] }] }));
+      await visitor.next((f) => f.msg === 'ready' && f.subs[0] === 's1');
+      // Visitor → console.
+      await visitor.call('stream-notify-room', [`${rid}/typing`, username, true, { token }]);
+      await waitForText(`${username} is typing…`);
+      // Console → visitor.
+      await page.type(`#composer-${rid}`, 'Let me check');
+      const typing = await visitor.next((f) => f.msg === 'changed' && f.fields?.eventName === `${rid}/typing` && f.fields.args[1] === true);
+      expect(typing.fields.args[0]).toBe(ADMIN_USERNAME);
+      expect(JSON.stringify(visitor.frames)).not.toContain(t.admin.authToken);
+    } finally {
+      visitor.ws.close();
+    }
   });
 
   it('lists the chat under My chats, and the manager pages pass axe', async () => {
