@@ -26,7 +26,8 @@ export class AuthService {
    * `Accounts_LoginExpiration` days (Parley rule: checked on every request).
    */
   async authenticate(userId: string, token: string): Promise<Caller | null> {
-    if (userId === '' || token === '') return null;
+    // A NUL matches no stored id (and PostgreSQL cannot compare it): not logged in, on every backend.
+    if (userId === '' || token === '' || userId.includes('\u0000')) return null;
     const hashedToken = hashLoginToken(token);
     const found = await this.store.tokens.findUserByToken(userId, hashedToken);
     if (!found || !found.user.active) return null;

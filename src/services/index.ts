@@ -3,6 +3,7 @@ import type { Store } from '../store/store.js';
 import { Access } from './access.js';
 import { AccountsService } from './accounts.service.js';
 import { AuthService } from './auth.service.js';
+import { AvatarService } from './avatar.service.js';
 import { DirectoryService } from './directory.service.js';
 import { RoomsService } from './rooms.service.js';
 import { LocalChangeBus, type ChangeBus } from '../lib/change-bus.js';
@@ -33,6 +34,7 @@ export interface Services {
   livechat: LivechatService;
   livechatAdmin: LivechatAdminService;
   messages: MessagesService;
+  avatars: AvatarService;
 }
 
 export interface ServicesOptions {
@@ -64,7 +66,8 @@ export function createServices(options: ServicesOptions): Services {
   const messages = new MessagesService(store, access, clock);
   const rooms = new RoomsService(store, settings, access, clock);
   const directory = new DirectoryService(store, settings, access);
-  return { store, clock, bus, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, messages };
+  const avatars = new AvatarService(store);
+  return { store, clock, bus, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, messages, avatars };
 }
 
 export interface BootstrapConfig extends SeedConfig {

@@ -36,10 +36,13 @@ function parseJsonObject(raw: string, error: () => Error): Record<string, unknow
   return parsed;
 }
 
-/** Parses `sort`: a JSON object whose values are 1 or -1. */
+/**
+ * Parses `sort`: a JSON object whose values are 1 or -1. The error quotes the raw
+ * text as sent, unescaped, as Rocket.Chat does (contract §1.4).
+ */
 export function parseSort(raw: string | undefined): Array<[string, SortDirection]> {
   if (raw === undefined || raw === '') return [];
-  const error = () => failure(`Invalid sort parameter provided: ${JSON.stringify(raw)}`, 'error-invalid-sort');
+  const error = () => failure(`Invalid sort parameter provided: "${raw}"`, 'error-invalid-sort');
   return Object.entries(parseJsonObject(raw, error)).map(([key, value]) => {
     if (value !== 1 && value !== -1) throw error();
     return [key, value];
@@ -49,7 +52,7 @@ export function parseSort(raw: string | undefined): Array<[string, SortDirection
 /** Parses `fields`: a JSON object whose values are 0 or 1. */
 export function parseFields(raw: string | undefined): Record<string, 0 | 1> | null {
   if (raw === undefined || raw === '') return null;
-  const error = () => failure(`Invalid fields parameter provided: ${JSON.stringify(raw)}`, 'error-invalid-fields');
+  const error = () => failure(`Invalid fields parameter provided: "${raw}"`, 'error-invalid-fields');
   const parsed = parseJsonObject(raw, error);
   for (const value of Object.values(parsed)) if (value !== 0 && value !== 1) throw error();
   return parsed as Record<string, 0 | 1>;

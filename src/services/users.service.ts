@@ -339,12 +339,17 @@ export class UsersService {
     if (data.statusType !== undefined) patch.status = data.statusType;
 
     const customFieldChanges = { ...data.customFields, ...input.customFields };
-    if (Object.keys(customFieldChanges).length > 0) {
-      patch.customFields = mergeCustomFields(user.customFields, customFieldChanges);
-    }
+    const mergesCustomFields = Object.keys(customFieldChanges).length > 0;
 
     try {
       const updated = await this.store.transaction(async (tx) => {
+        if (mergesCustomFields) {
+          // Merge into the stored fields read under a row lock in this transaction:
+          // a concurrent request's keys are never lost (contract invariant 10).
+          const current = await tx.users.findByIdForUpdate(user.id);
+          if (!current) throw invalidUser();
+          patch.customFields = mergeCustomFields(current.customFields, customFieldChanges);
+        }
         const result = await tx.users.update(user.id, patch, this.clock.now());
         if (!result) throw invalidUser();
         // A new password logs out every other session; this request's token stays valid.
@@ -412,8 +417,10 @@ export class UsersService {
 
     const now = this.clock.now();
     const updated = await this.store.transaction(async (tx) => {
-      // Re-read inside the transaction so concurrent merges do not lose keys.
-      const current = (await tx.users.findById(target.id)) ?? target;
+      // Re-read under a row lock inside the transaction so concurrent merges do
+      // not lose keys (PostgreSQL's READ COMMITTED alone would; invariant 10).
+      const current = await tx.users.findByIdForUpdate(target.id);
+      if (!current) throw invalidUser();
       const preferences: Record<string, unknown> = { ...current.preferences };
       for (const [key, value] of Object.entries(data)) {
         if (value === null) delete preferences[key];

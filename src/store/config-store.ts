@@ -8,11 +8,14 @@ export interface SettingRecord {
 }
 
 export interface SettingsRepo {
-  /** Every stored setting. */
+  /** Every stored setting, ordered by id (code points). */
   list(): Promise<SettingRecord[]>;
   /** Inserts each setting whose id is not stored yet; stored values are kept. */
   insertMissing(settings: ReadonlyArray<{ id: string; value: unknown }>, now: Millis): Promise<void>;
-  /** Replaces a stored value. Throws NotFoundError when the id is not stored. */
+  /**
+   * Replaces a stored value; its `updatedAt` becomes `now`, or one past the stored
+   * one when that is not earlier (never backwards). Throws NotFoundError when the id is not stored.
+   */
   setValue(id: string, value: unknown, now: Millis): Promise<SettingRecord>;
 }
 
@@ -23,11 +26,14 @@ export interface PermissionRecord {
 }
 
 export interface PermissionsRepo {
-  /** Every permission, ordered by id. */
+  /** Every permission, ordered by id (code points, on every backend). */
   list(): Promise<PermissionRecord[]>;
   /** Inserts each permission whose id is not stored yet; stored role lists are kept. */
   insertMissing(permissions: ReadonlyArray<{ id: string; roles: string[] }>, now: Millis): Promise<void>;
-  /** Replaces a permission's roles. Throws NotFoundError when the id is not stored. */
+  /**
+   * Replaces a permission's roles; `updatedAt` moves strictly forward as for settings.
+   * Throws NotFoundError when the id is not stored.
+   */
   setRoles(id: string, roles: string[], now: Millis): Promise<PermissionRecord>;
 }
 

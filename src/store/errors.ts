@@ -38,3 +38,29 @@ export class ReferenceError extends Error {
 export class UnavailableError extends Error {
   override readonly name = 'UnavailableError';
 }
+
+/**
+ * The database refused a value (PostgreSQL 22021/22P05: text it cannot hold,
+ * such as NUL; 22003: a number out of its column's range). Request schemas
+ * refuse such input first; this is the backstop, and a client error (400
+ * invalid-params), never a 500.
+ */
+export class InvalidValueError extends Error {
+  override readonly name = 'InvalidValueError';
+  constructor(
+    readonly kind: 'text' | 'range',
+    options?: { cause?: unknown },
+  ) {
+    super(kind === 'text' ? 'the database cannot store this text' : 'a number is out of range', options);
+  }
+}
+
+/**
+ * The statement or transaction lost a deadlock (40P01) or a serialization
+ * conflict (40001) and was rolled back: running it again may succeed. The
+ * store retries once (`SqlStore.transaction`, or the statement alone outside a
+ * transaction); what still fails becomes UnavailableError (503).
+ */
+export class TransientError extends Error {
+  override readonly name = 'TransientError';
+}

@@ -55,7 +55,8 @@ export interface NewUser {
 /**
  * A partial update of a user. Absent keys are left alone; `null` clears a
  * nullable field. `customFields` and `preferences` replace the stored objects
- * (services merge before calling).
+ * (services merge before calling, on a row read with `findByIdForUpdate` in
+ * the same transaction).
  */
 export interface UserPatch {
   username?: string;
@@ -80,6 +81,14 @@ export interface UsersRepo {
   insert(user: NewUser): Promise<UserRecord>;
   /** The user, or null when absent. */
   findById(id: string): Promise<UserRecord | null>;
+  /**
+   * Inside a transaction: the user, with its row locked until the transaction
+   * ends (PostgreSQL `SELECT … FOR UPDATE`; SQLite write transactions are
+   * already serialized), so a read-modify-write of its JSON columns
+   * (preferences, customFields) cannot lose a concurrent writer's keys
+   * (contract invariant 10). Null when absent.
+   */
+  findByIdForUpdate(id: string): Promise<UserRecord | null>;
   /** Case-insensitive lookup; null when absent. */
   findByUsername(username: string): Promise<UserRecord | null>;
   /** Case-insensitive lookup; null when absent. */

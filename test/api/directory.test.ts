@@ -101,7 +101,7 @@ describe('GET directory: errors', () => {
     const bad = await dir(user, { sort: '{"name":2}' });
     expect(bad.body).toEqual({
       success: false,
-      error: 'Invalid sort parameter provided: "{\\"name\\":2}" [error-invalid-sort]',
+      error: 'Invalid sort parameter provided: "{"name":2}" [error-invalid-sort]',
       errorType: 'error-invalid-sort',
     });
     const badFields = await dir(user, { fields: 'name' });
@@ -359,9 +359,19 @@ describe('GET directory: channels', () => {
 });
 
 describe('GET directory: odd input', () => {
-  it('answers NUL characters and very long terms without an error', async () => {
+  it('refuses NUL characters with 400 invalid-params (§1.4, invariant 11)', async () => {
     for (const type of ['users', 'channels']) {
-      for (const text of ['a\u0000b', '\u0000', 'x'.repeat(5000), '""""', '{}:*^-+()']) {
+      for (const text of ['a\u0000b', '\u0000']) {
+        const res = await dir(user, { type, text });
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ success: false, error: 'must match pattern "^[^\\u0000]*$" [invalid-params]', errorType: 'invalid-params' });
+      }
+    }
+  });
+
+  it('answers very long and odd terms without an error', async () => {
+    for (const type of ['users', 'channels']) {
+      for (const text of ['x'.repeat(5000), '""""', '{}:*^-+()']) {
         const res = await dir(user, { type, text });
         expect(res.status).toBe(200);
         expect(res.body).toEqual({ success: true, result: [], count: 0, offset: 0, total: 0 });

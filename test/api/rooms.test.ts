@@ -653,19 +653,14 @@ describe('GET rooms.get', () => {
 });
 
 describe('odd input', () => {
-  it('answers NUL characters with the ordinary errors, never a 500', async () => {
-    expect((await t.api.get('/api/v1/channels.info', { auth: alice, query: { roomId: 'a\u0000b' } })).body).toEqual(ROOM_NOT_FOUND);
-    expect((await t.api.get('/api/v1/channels.info', { auth: alice, query: { roomName: 'a\u0000b' } })).body).toEqual(ROOM_NOT_FOUND);
-    expect((await t.api.post('/api/v1/channels.join', { roomId: '\u0000' }, { auth: alice })).body).toEqual(ROOM_NOT_FOUND);
-    expect((await t.api.get('/api/v1/subscriptions.getOne', { auth: alice, query: { roomId: '\u0000' } })).body).toEqual({
-      subscription: null,
-      success: true,
-    });
-    const create = await t.api.post('/api/v1/channels.create', { name: 'a\u0000b', members: ['\u0000'] }, { auth: alice });
-    expect(create.body.errorType).toBe('error-invalid-room-name');
-    const im = await t.api.post('/api/v1/im.create', { username: 'x\u0000' }, { auth: alice });
-    expect(im.body).toEqual({ success: false, error: 'Invalid user [error-invalid-user]', errorType: 'error-invalid-user' });
-    const since = await t.api.get('/api/v1/rooms.get', { auth: alice, query: { updatedSince: '\u0000' } });
-    expect(since.body.errorType).toBe('error-updatedSince-param-invalid');
+  it('refuses NUL characters in lookups and names with 400 invalid-params (§1.4, invariant 11), never a 500', async () => {
+    const NUL = { success: false, error: 'must match pattern "^[^\\u0000]*$" [invalid-params]', errorType: 'invalid-params' };
+    expect((await t.api.get('/api/v1/channels.info', { auth: alice, query: { roomId: 'a\u0000b' } })).body).toEqual(NUL);
+    expect((await t.api.get('/api/v1/channels.info', { auth: alice, query: { roomName: 'a\u0000b' } })).body).toEqual(NUL);
+    expect((await t.api.post('/api/v1/channels.join', { roomId: '\u0000' }, { auth: alice })).body).toEqual(NUL);
+    expect((await t.api.get('/api/v1/subscriptions.getOne', { auth: alice, query: { roomId: '\u0000' } })).body).toEqual(NUL);
+    expect((await t.api.post('/api/v1/channels.create', { name: 'a\u0000b', members: ['\u0000'] }, { auth: alice })).body).toEqual(NUL);
+    expect((await t.api.post('/api/v1/im.create', { username: 'x\u0000' }, { auth: alice })).body).toEqual(NUL);
+    expect((await t.api.get('/api/v1/rooms.get', { auth: alice, query: { updatedSince: '\u0000' } })).body).toEqual(NUL);
   });
 });

@@ -185,7 +185,7 @@ describe('@rocket.chat/api-client RestClient: directory', () => {
     const client = await loggedInClient('admin', ADMIN_PASSWORD);
     expect(await rejection(client.get('/v1/directory', { type: 'users', sort: '{"username":2}' }))).toEqual({
       status: 400,
-      body: { success: false, error: 'Invalid sort parameter provided: "{\\"username\\":2}" [error-invalid-sort]', errorType: 'error-invalid-sort' },
+      body: { success: false, error: 'Invalid sort parameter provided: "{"username":2}" [error-invalid-sort]', errorType: 'error-invalid-sort' },
     });
     expect(await rejection(client.get('/v1/directory', { type: 'rooms' }))).toEqual({
       status: 400,

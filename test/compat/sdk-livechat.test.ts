@@ -83,8 +83,8 @@ describe('@rocket.chat/sdk Livechat REST client', () => {
     });
     expect(config.departments).toEqual(
       expect.arrayContaining([
-        { _id: sales._id, name: 'sales', showOnRegistration: true },
-        { _id: support._id, name: 'support', showOnRegistration: true },
+        { _id: sales._id, name: 'sales', showOnRegistration: true, showOnOfflineForm: true },
+        { _id: support._id, name: 'support', showOnRegistration: true, showOnOfflineForm: true },
       ]),
     );
     expect(config.room).toBeUndefined();

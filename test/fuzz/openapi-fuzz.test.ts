@@ -7,7 +7,11 @@
  * request must leave the database exactly as it was.
  *
  * FUZZ_RUNS sets the runs per operation and caller (default 12; `npm run
- * test:long` uses 200).
+ * test:long` uses 200). Every run is reproducible from its seed: the file
+ * prints `FUZZ_SEED=<n>` first, each operation's property runs with a seed
+ * derived from it (no `Math.random` inside an arbitrary: every choice is
+ * drawn by fast-check), and `FUZZ_SEED=<n> npx vitest run test/fuzz` replays
+ * the same requests.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +21,14 @@ import type { Credentials } from '../support/client.js';
 import { databaseSnapshot } from '../support/snapshot.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
+/** The base seed of this run: given, or drawn once here (outside every arbitrary) and printed. */
+const SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : (Date.now() ^ (process.pid << 16)) >>> 0;
+console.log(`[fuzz] FUZZ_SEED=${SEED} (set it to replay this run)`);
+
+/** The seed of one operation's property: the base seed and the operation's position, so one case replays alone too. */
+function seedFor(caller: number, operation: number): number {
+  return (SEED + caller * 10_007 + operation * 101) | 0;
+}
 
 type Schema = {
   type?: string | string[];
@@ -79,13 +91,16 @@ function mutatedObject(schema: Schema, depth = 0): fc.Arbitrary<Record<string, u
   const fields = props.map(([name, sub]) =>
     fc.oneof({ weight: 2, arbitrary: fitting(sub, depth).map((v) => [name, v] as const) }, { weight: 1, arbitrary: junk.map((v) => [name, v] as const) }, { weight: 1, arbitrary: fc.constant(null) }),
   );
-  return fc
-    .tuple(fc.tuple(...(fields as [fc.Arbitrary<readonly [string, unknown] | null>])), fc.dictionary(fc.string({ maxLength: 8 }), junk, { maxKeys: 2 }))
-    .map(([chosen, extra]) => {
-      const out: Record<string, unknown> = {};
-      for (const entry of chosen) if (entry) out[entry[0]] = entry[1];
-      return Math.random() < 0.2 ? { ...out, ...extra } : out;
-    });
+  // Extra (unknown) fields in about one object of five — drawn by fast-check, so the seed decides it.
+  const extras = fc.oneof(
+    { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 8 }), junk, { maxKeys: 2 }) },
+    { weight: 4, arbitrary: fc.constant({}) },
+  );
+  return fc.tuple(fc.tuple(...(fields as [fc.Arbitrary<readonly [string, unknown] | null>])), extras).map(([chosen, extra]) => {
+    const out: Record<string, unknown> = {};
+    for (const entry of chosen) if (entry) out[entry[0]] = entry[1];
+    return { ...out, ...extra };
+  });
 }
 
 function resolve(doc: any, schema: Schema | undefined): Schema | undefined {
@@ -143,13 +158,23 @@ afterAll(async () => {
   await t.close();
 });
 
+describe('fuzzer reproducibility', () => {
+  it('one seed draws the same requests for every operation, twice over', () => {
+    const ops = operations(sortedOpenApi(t.app));
+    for (const [index, op] of ops.entries()) {
+      const draw = () => fc.sample(requestFor(op), { seed: seedFor(0, index), numRuns: 5 });
+      expect(draw(), `${op.method} ${op.path}`).toStrictEqual(draw());
+    }
+  });
+});
+
 describe('fuzzing every operation of the OpenAPI document', () => {
   const callers = ['anonymous', 'user', 'admin'] as const;
   it.each(callers)('as %s', { timeout: 600_000 }, async (caller) => {
     const doc = sortedOpenApi(t.app);
     // Operations that would end the fuzzing session itself.
     const skip = new Set(caller === 'anonymous' ? [] : ['POST /api/v1/logout', 'POST /api/v1/users.delete']);
-    for (const op of operations(doc)) {
+    for (const [index, op] of operations(doc).entries()) {
       if (skip.has(`${op.method} ${op.path}`)) continue;
       await fc.assert(
         fc.asyncProperty(requestFor(op), async ({ pathValues, query, body }) => {
@@ -173,7 +198,7 @@ describe('fuzzing every operation of the OpenAPI document', () => {
             expect(await databaseSnapshot(t.store), context).toEqual(before);
           }
         }),
-        { numRuns: RUNS, endOnFailure: true },
+        { numRuns: RUNS, endOnFailure: true, seed: seedFor(callers.indexOf(caller), index) },
       );
     }
   });

@@ -3,11 +3,18 @@
  * with WAL and the group commit of wal-durability.ts, or PostgreSQL) takes a stream of concurrent
  * writes — users.create, users.setPreferences, livechat visitors, room opens,
  * visitor messages, room closes — and is killed with SIGKILL at a random
- * moment, RELIABILITY_CYCLES times (20 by default; `npm run test:long` does
- * more). After every restart, every write that was answered 200 is read back
+ * moment once the writers have made some progress (a busy machine only slows a
+ * cycle down), RELIABILITY_CYCLES times (20 by default; `npm run test:long`
+ * does more). After every restart, every write that was answered 200 is read back
  * through the API, and the database is checked directly: at most one open room
  * per visitor, each room's `msgs` equals its stored non-system messages,
  * closed rooms carry their close data and have no queued inquiry.
+ *
+ * Concurrent writers of *different* keys of the *same* record (one user's
+ * preferences and customFields, SAME_RECORD_WRITERS at once) check invariant
+ * 10 under crashes too: after every restart each writer's key holds its last
+ * acknowledged value or one sent after it — a read-modify-write race that
+ * drops another writer's key fails here (that is how issue 13 found it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/backend.js';
@@ -16,10 +23,16 @@ import { ADMIN, call, killAll, login, sleep, spawnServer, withDb } from './suppo
 
 const CYCLES = Number(process.env.RELIABILITY_CYCLES ?? 20);
 const WORKERS = 4;
+const SAME_RECORD_WRITERS = 3;
+/** One string preference per same-record writer (§6.9 strings take any text). */
+const PREF_KEYS = ['sidebarSortby', 'fontSize', 'themeAppearence'] as const;
 
 let database: TestDatabase;
 let env: Record<string, string>;
 let admin: Record<string, string>;
+/** The user whose one record the same-record writers share. */
+const TARGET = { username: 'crash-target', password: 'pw-Target-1' };
+let target: Record<string, string>;
 
 beforeAll(async () => {
   database = await createTestDatabase({ file: true });
@@ -31,6 +44,9 @@ beforeAll(async () => {
   };
   const first = await spawnServer(env);
   admin = await login(first.url, ADMIN.user, ADMIN.password);
+  const created = await call(first.url, 'POST', '/api/v1/users.create', { ...TARGET, email: 'crash-target@example.org', name: 'T' }, admin);
+  expect(created.status, created.text).toBe(200);
+  target = await login(first.url, TARGET.username, TARGET.password);
   first.child.kill('SIGKILL');
   await first.exited;
 }, 60_000);
@@ -53,11 +69,80 @@ interface Acked {
 /** Preferences: one sequential writer; the stored marker is the last acknowledged one or one sent after it. */
 const prefs = { lastAcked: undefined as string | undefined, sentAfter: [] as string[] };
 
+/** Per writer and key: the last acknowledged value and those sent after it (unknown outcome). */
+interface KeyTrack {
+  lastAcked?: string;
+  sentAfter: string[];
+}
+/**
+ * Acknowledged writes of the current cycle. The kill waits for some of each
+ * kind of writer (then a random delay), so a slow or busy machine changes how
+ * long a cycle takes, not what it covers.
+ */
+const cycleAcks = { workers: 0, sameRecord: 0 };
+
+const sameRecord = {
+  prefs: Array.from({ length: SAME_RECORD_WRITERS }, (): KeyTrack => ({ sentAfter: [] })),
+  fields: Array.from({ length: SAME_RECORD_WRITERS }, (): KeyTrack => ({ sentAfter: [] })),
+  acked: 0,
+};
+
+/** Sends `marker` for one key and records the outcome; a thrown fetch error (the kill) leaves it in sentAfter. */
+async function writeTracked(track: KeyTrack, marker: string, send: () => Promise<{ status: number; text: string }>): Promise<void> {
+  track.sentAfter.push(marker);
+  const res = await send();
+  expect(res.status, res.text).toBe(200);
+  track.lastAcked = marker;
+  track.sentAfter = [];
+  sameRecord.acked++;
+  cycleAcks.sameRecord++;
+}
+
+/** Writer k: its own preference key and its own customFields key of the shared target user, alternately. */
+async function sameRecordWriter(url: string, cycle: number, k: number, stop: { now: boolean }): Promise<number> {
+  let n = 0;
+  try {
+    while (!stop.now) {
+      n++;
+      const marker = `c${cycle}w${k}n${n}`;
+      if (n % 2 === 0) {
+        await writeTracked(sameRecord.prefs[k]!, marker, () =>
+          call(url, 'POST', '/api/v1/users.setPreferences', { data: { [PREF_KEYS[k]!]: marker } }, target),
+        );
+      } else {
+        await writeTracked(sameRecord.fields[k]!, marker, () =>
+          call(url, 'POST', '/api/v1/users.updateOwnBasicInfo', { data: {}, customFields: { [`w${k}`]: marker } }, target),
+        );
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+  }
+  return n;
+}
+
+async function verifySameRecord(url: string): Promise<void> {
+  const me = await call(url, 'GET', '/api/v1/me', undefined, target);
+  expect(me.status, me.text).toBe(200);
+  for (let k = 0; k < SAME_RECORD_WRITERS; k++) {
+    const pref = sameRecord.prefs[k]!;
+    if (pref.lastAcked !== undefined) {
+      expect([pref.lastAcked, ...pref.sentAfter], `preference ${PREF_KEYS[k]} of writer ${k} lost`).toContain(me.body.settings.preferences[PREF_KEYS[k]!]);
+    }
+    const field = sameRecord.fields[k]!;
+    if (field.lastAcked !== undefined) {
+      expect([field.lastAcked, ...field.sentAfter], `customField w${k} lost`).toContain(me.body.customFields?.[`w${k}`]);
+    }
+  }
+}
+
 async function worker(url: string, cycle: number, w: number, acked: Acked, stop: { now: boolean }): Promise<number> {
   let n = 0;
   let visitor: { token: string; rid?: string } | undefined;
   try {
     while (!stop.now) {
+      // Every branch below ends with an acknowledged write or throws.
+      if (n > 0) cycleAcks.workers++;
       n++;
       const dice = Math.random();
       if (w === 0 && dice < 0.3) {
@@ -102,6 +187,12 @@ async function worker(url: string, cycle: number, w: number, acked: Acked, stop:
   return n;
 }
 
+/** Polls `done` every 20 ms until it holds or `boundMs` passed (then the cycle goes on regardless). */
+async function until(done: () => boolean, boundMs: number): Promise<void> {
+  const end = Date.now() + boundMs;
+  while (!done() && Date.now() < end) await sleep(20);
+}
+
 async function verify(url: string, acked: Acked): Promise<void> {
   for (const username of acked.users) {
     const res = await call(url, 'GET', `/api/v1/users.info?username=${username}`, undefined, admin);
@@ -125,6 +216,7 @@ async function verify(url: string, acked: Acked): Promise<void> {
     }
   }
   for (const [id, rid] of acked.messages) expect(history.get(rid)?.has(id), `message ${id} lost`).toBe(true);
+  await verifySameRecord(url);
 }
 
 async function checkInvariants(): Promise<void> {
@@ -169,7 +261,7 @@ async function checkInvariants(): Promise<void> {
 }
 
 describe('crash durability under a stream of writes', () => {
-  it(`${CYCLES} SIGKILL cycles: every acknowledged write survives, invariants hold`, { timeout: 60_000 + CYCLES * 8_000 }, async () => {
+  it(`${CYCLES} SIGKILL cycles: every acknowledged write survives, invariants hold`, { timeout: 60_000 + CYCLES * 20_000 }, async () => {
     const acked: Acked = { users: [], visitors: [], rooms: new Map(), messages: new Map(), closed: new Set() };
     let requests = 0;
     let survived = 0;
@@ -183,8 +275,14 @@ describe('crash durability under a stream of writes', () => {
         if (cycle > 1) survived++;
 
         const stop = { now: false };
-        const load = Array.from({ length: WORKERS }, (_, w) => worker(server!.url, cycle, w, acked, stop));
-        await sleep(150 + Math.random() * 450);
+        const load = [
+          ...Array.from({ length: WORKERS }, (_, w) => worker(server!.url, cycle, w, acked, stop)),
+          ...Array.from({ length: SAME_RECORD_WRITERS }, (_, k) => sameRecordWriter(server!.url, cycle, k, stop)),
+        ];
+        cycleAcks.workers = 0;
+        cycleAcks.sameRecord = 0;
+        await until(() => cycleAcks.workers >= 10 && cycleAcks.sameRecord >= 2, 60_000);
+        await sleep(Math.random() * 300);
         server.child.kill('SIGKILL');
         expect(await server.exited).toBe('SIGKILL');
         stop.now = true;
@@ -201,10 +299,11 @@ describe('crash durability under a stream of writes', () => {
     }
     console.log(
       `[crash] ${survived} kill cycles survived, ${requests} requests sent; acknowledged: ${acked.users.length} users, ` +
-        `${acked.visitors.length} visitors, ${acked.rooms.size} rooms, ${acked.messages.size} messages, ${acked.closed.size} closes, prefs ${prefs.lastAcked}`,
+        `${acked.visitors.length} visitors, ${acked.rooms.size} rooms, ${acked.messages.size} messages, ${acked.closed.size} closes, prefs ${prefs.lastAcked}, ${sameRecord.acked} same-record writes`,
     );
     expect(survived).toBe(CYCLES);
     // The load really ran: every kind of write was acknowledged at least once.
     expect(Math.min(acked.users.length, acked.visitors.length, acked.rooms.size, acked.messages.size, acked.closed.size)).toBeGreaterThan(0);
+    expect(sameRecord.prefs.every((p) => p.lastAcked !== undefined) && sameRecord.fields.every((f) => f.lastAcked !== undefined)).toBe(true);
   });
 });

@@ -10,7 +10,8 @@ import {
   invalidParams,
   serviceUnavailable,
 } from '../../services/errors.js';
-import { ConflictError, UnavailableError } from '../../store/errors.js';
+import { ConflictError, InvalidValueError, TransientError, UnavailableError } from '../../store/errors.js';
+import { NUL_MESSAGE } from '../schemas/common.js';
 import type { App } from '../types.js';
 
 /**
@@ -20,7 +21,10 @@ import type { App } from '../types.js';
  */
 export function toApiError(error: unknown, bodyLimitBytes: number): ApiError | null {
   if (error instanceof ApiError) return error;
-  if (error instanceof UnavailableError) return serviceUnavailable();
+  // A transient loss (deadlock, serialization) the store could not retry away is the 503 of a busy database.
+  if (error instanceof UnavailableError || error instanceof TransientError) return serviceUnavailable();
+  // The database refused a value the schemas let through: still the client's input (contract invariant 11).
+  if (error instanceof InvalidValueError) return invalidParams(error.kind === 'text' ? NUL_MESSAGE : 'must be a number within range');
   if (error instanceof ConflictError) {
     // A service that expects a conflict maps it to its own friendly error; one
     // that reaches here lost a race nobody anticipated. Still the client's retry.

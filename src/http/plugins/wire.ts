@@ -4,6 +4,7 @@ import { parse as parseFlatQuery } from 'fast-querystring';
 import qs from 'qs';
 import sjson from 'secure-json-parse';
 import { invalidBody } from '../../services/errors.js';
+import { NUL_MESSAGE } from '../schemas/common.js';
 import type { App } from '../types.js';
 
 const SAFE_REQUEST_ID = /^[\w.:@/-]{1,128}$/;
@@ -53,17 +54,30 @@ export const MAX_BODY_ARRAY_ITEMS = 1000;
 /**
  * Walks a parsed body (iteratively: a 100k-level nesting must not overflow the
  * stack here, nor later in JSON.stringify or the validator) and returns the
- * validator-style message for the first bound it breaks, or null.
+ * validator-style message for the first bound it breaks, or null. A NUL in any
+ * string or key, at any depth, is refused here with the `Text` type's message
+ * (contract invariant 11), so free-form JSON (room customFields, extraData, a
+ * setting's value) cannot carry one into the database either.
  */
 export function bodyShapeError(value: unknown): string | null {
   const stack: Array<[unknown, number]> = [[value, 0]];
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
+    if (typeof node === 'string') {
+      if (node.includes('\u0000')) return NUL_MESSAGE;
+      continue;
+    }
     if (node === null || typeof node !== 'object') continue;
     if (depth >= MAX_BODY_DEPTH) return `must NOT be nested deeper than ${MAX_BODY_DEPTH} levels`;
-    const items = Array.isArray(node) ? node : Object.values(node);
-    if (Array.isArray(node) && node.length > MAX_BODY_ARRAY_ITEMS) return `must NOT have more than ${MAX_BODY_ARRAY_ITEMS} items`;
-    for (const item of items) stack.push([item, depth + 1]);
+    if (Array.isArray(node)) {
+      if (node.length > MAX_BODY_ARRAY_ITEMS) return `must NOT have more than ${MAX_BODY_ARRAY_ITEMS} items`;
+      for (const item of node) stack.push([item, depth + 1]);
+      continue;
+    }
+    for (const [key, item] of Object.entries(node)) {
+      if (key.includes('\u0000')) return NUL_MESSAGE;
+      stack.push([item, depth + 1]);
+    }
   }
   return null;
 }

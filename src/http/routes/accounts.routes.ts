@@ -1,13 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { callerOf } from '../plugins/auth.js';
-import { errorResponses, Success } from '../schemas/common.js';
+import { errorResponses, Success, Text } from '../schemas/common.js';
 import { MeObject } from '../schemas/users.js';
 import type { RouteGroup } from '../types.js';
 
-const Password = Type.Union([
-  Type.String(),
-  Type.Object({ digest: Type.String(), algorithm: Type.String() }),
-]);
+const Password = Type.Union([Text(), Type.Object({ digest: Text(), algorithm: Text() })]);
 
 /** 200 bodies, exported for the client-compatibility type test (test/compat/rest-typings.test.ts). */
 export const LoginResponse = Success({
@@ -25,11 +22,11 @@ export const accountsRoutes: RouteGroup = (app, { accounts }) => {
         tags: ['accounts'],
         summary: 'Log in with a password (plain or SHA-256 digest) or resume a token',
         body: Type.Object({
-          user: Type.Optional(Type.String()),
-          username: Type.Optional(Type.String()),
-          email: Type.Optional(Type.String()),
+          user: Type.Optional(Text()),
+          username: Type.Optional(Text()),
+          email: Type.Optional(Text()),
           password: Type.Optional(Password),
-          resume: Type.Optional(Type.String()),
+          resume: Type.Optional(Text()),
         }),
         response: {
           200: LoginResponse,

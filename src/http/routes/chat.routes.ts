@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { callerOf } from '../plugins/auth.js';
-import { errorResponses, Success } from '../schemas/common.js';
-import { Message, Str } from '../schemas/livechat.js';
+import { errorResponses, Success, Text } from '../schemas/common.js';
+import { Message } from '../schemas/livechat.js';
 import type { RouteGroup } from '../types.js';
 
 /** Contract §8.8: `chat.sendMessage` — agents answering visitors, members writing in c/p/d rooms. */
@@ -14,9 +14,9 @@ export const chatRoutes: RouteGroup = (app, { messages }) => {
         summary: 'Send a message to a room',
         body: Type.Object({
           message: Type.Object({
-            rid: Str(),
-            msg: Str({ minLength: 1 }),
-            _id: Type.Optional(Str({ minLength: 1 })),
+            rid: Text(),
+            msg: Text({ minLength: 1 }),
+            _id: Type.Optional(Text({ minLength: 1 })),
           }),
         }),
         response: { 200: Success({ message: Message }), ...errorResponses(400, 401, 403) },

@@ -1,16 +1,16 @@
 import { Type } from '@sinclair/typebox';
 import { callerOf } from '../plugins/auth.js';
-import { errorResponses, PagingQuery, Success } from '../schemas/common.js';
-import { Department, DepartmentAgent, DepartmentBody, Inquiry, LivechatUser, Str } from '../schemas/livechat.js';
+import { errorResponses, Int, PagingQuery, Success, Text } from '../schemas/common.js';
+import { Department, DepartmentAgent, DepartmentBody, Inquiry, LivechatUser } from '../schemas/livechat.js';
 import type { RouteGroup } from '../types.js';
 
 const tags = ['livechat-agents'];
-const Id = Type.Object({ _id: Str() });
+const Id = Type.Object({ _id: Text() });
 const AgentRef = Type.Object({
-  agentId: Str(),
-  username: Type.Optional(Str()),
-  count: Type.Optional(Type.Integer({ minimum: 0 })),
-  order: Type.Optional(Type.Integer()),
+  agentId: Text(),
+  username: Type.Optional(Text()),
+  count: Type.Optional(Int()),
+  order: Type.Optional(Int()),
 });
 const DepartmentWithAgents = Success({ department: Department, agents: Type.Array(DepartmentAgent) });
 
@@ -22,7 +22,7 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
       schema: {
         tags,
         summary: 'Close a livechat room (agent)',
-        body: Type.Object({ rid: Str(), comment: Type.Optional(Str()) }),
+        body: Type.Object({ rid: Text(), comment: Type.Optional(Text()) }),
         response: { 200: Success({}), ...errorResponses(400, 401, 403) },
       },
       config: { permissions: ['close-livechat-room'] },
@@ -41,7 +41,7 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
         schema: {
           tags,
           summary: `Give a user the livechat-${type} role`,
-          body: Type.Object({ username: Str() }),
+          body: Type.Object({ username: Text() }),
           response: {
             200: Success({ user: Type.Object({ _id: Type.String(), username: Type.String() }) }),
             ...errorResponses(400, 401, 403),
@@ -89,7 +89,7 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
   app.route({
     method: ['GET', 'POST'],
     url: '/livechat/users/:type',
-    schema: { tags, summary: 'Unknown livechat user type', params: Type.Object({ type: Str() }), response: errorResponses(400, 401) },
+    schema: { tags, summary: 'Unknown livechat user type', params: Type.Object({ type: Text() }), response: errorResponses(400, 401) },
     config: { auth: 'required' },
     handler: async () => livechatAdmin.invalidType(),
   });
@@ -102,7 +102,7 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
         summary: "Set (or toggle) an agent's livechat availability",
         body: Type.Object({
           status: Type.Optional(Type.Union([Type.Literal('available'), Type.Literal('not-available')])),
-          agentId: Type.Optional(Str()),
+          agentId: Type.Optional(Text()),
         }),
         response: { 200: Success({ status: Type.String() }), ...errorResponses(400, 401, 403) },
       },
@@ -137,7 +137,7 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
       schema: {
         tags,
         summary: 'List departments',
-        querystring: Type.Object({ ...PagingQuery, text: Type.Optional(Str()) }),
+        querystring: Type.Object({ ...PagingQuery, text: Type.Optional(Text()) }),
         response: {
           200: Success({ departments: Type.Array(Department), count: Type.Integer(), offset: Type.Integer(), total: Type.Integer() }),
           ...errorResponses(400, 401, 403),
@@ -209,7 +209,7 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
         params: Id,
         body: Type.Object({
           upsert: Type.Optional(Type.Array(AgentRef)),
-          remove: Type.Optional(Type.Array(Type.Object({ agentId: Str() }))),
+          remove: Type.Optional(Type.Array(Type.Object({ agentId: Text() }))),
         }),
         response: { 200: Success({}), ...errorResponses(400, 401, 403) },
       },
@@ -227,7 +227,7 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
       schema: {
         tags,
         summary: "A room's inquiry",
-        querystring: Type.Object({ roomId: Str() }),
+        querystring: Type.Object({ roomId: Text() }),
         response: { 200: Success({ inquiry: Type.Union([Inquiry, Type.Null()]) }), ...errorResponses(400, 401, 403) },
       },
       config: { permissions: ['view-l-room'] },
@@ -241,7 +241,7 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
       schema: {
         tags,
         summary: 'Take a queued inquiry (exactly once)',
-        body: Type.Object({ inquiryId: Str(), userId: Type.Optional(Str()) }),
+        body: Type.Object({ inquiryId: Text(), userId: Type.Optional(Text()) }),
         response: { 200: Success({ inquiry: Type.Union([Inquiry, Type.Null()]) }), ...errorResponses(400, 401, 403) },
       },
       config: { permissions: ['view-l-room'] },

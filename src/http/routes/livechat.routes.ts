@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses, Success } from '../schemas/common.js';
-import { AgentSummary, Department, Str, Visitor, VisitorMessage, VisitorRoom } from '../schemas/livechat.js';
+import { errorResponses, Int, Success, Text } from '../schemas/common.js';
+import { AgentSummary, LivechatConfig, Visitor, VisitorMessage, VisitorRoom } from '../schemas/livechat.js';
 import type { RouteGroup } from '../types.js';
 
 /**
@@ -22,7 +22,7 @@ export function isWidgetRequest(cookieHeader: string | undefined): boolean {
 }
 
 const tags = ['livechat'];
-const RidToken = { rid: Str(), token: Str() };
+const RidToken = { rid: Text(), token: Text() };
 
 /** 200 bodies, exported for the client-compatibility type test (test/compat/rest-typings.test.ts). */
 export const VisitorResponse = Success({ visitor: Visitor });
@@ -40,24 +40,7 @@ export const RoomSurveyResponse = Success({ rid: Type.String(), data: Type.Recor
 export const LivechatMessageResponse = Success({ message: VisitorMessage });
 export const MessagesHistoryResponse = Success({ messages: Type.Array(VisitorMessage) });
 export const AgentInfoResponse = Success({ agent: AgentSummary });
-export const LivechatConfigResponse = Success({
-  config: Type.Object({
-    enabled: Type.Boolean(),
-    online: Type.Boolean(),
-    settings: Type.Object({
-      registrationForm: Type.Boolean(),
-      nameFieldRegistrationForm: Type.Boolean(),
-      emailFieldRegistrationForm: Type.Boolean(),
-      allowSwitchingDepartments: Type.Boolean(),
-      showConnecting: Type.Boolean(),
-    }),
-    departments: Type.Array(Type.Pick(Department, ['_id', 'name', 'showOnRegistration'])),
-    survey: Type.Object({ items: Type.Array(Type.String()), values: Type.Array(Type.String()) }),
-    guest: Type.Optional(Visitor),
-    room: Type.Optional(VisitorRoom),
-    agent: Type.Optional(AgentSummary),
-  }),
-});
+export const LivechatConfigResponse = Success({ config: LivechatConfig });
 
 /** Contract §8.2–8.8, §8.10: the anonymous visitor's endpoints (no auth; the token is the credential). */
 export const livechatRoutes: RouteGroup = (app, { livechat }) => {
@@ -69,14 +52,14 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
         summary: 'Register or update a visitor (upsert by token)',
         body: Type.Object({
           visitor: Type.Object({
-            token: Str(),
-            name: Type.Optional(Str()),
-            email: Type.Optional(Str()),
-            department: Type.Optional(Str()),
-            phone: Type.Optional(Str()),
-            username: Type.Optional(Str()),
+            token: Text(),
+            name: Type.Optional(Text()),
+            email: Type.Optional(Text()),
+            department: Type.Optional(Text()),
+            phone: Type.Optional(Text()),
+            username: Type.Optional(Text()),
             customFields: Type.Optional(
-              Type.Array(Type.Object({ key: Str(), value: Str(), overwrite: Type.Optional(Type.Boolean()) })),
+              Type.Array(Type.Object({ key: Text(), value: Text(), overwrite: Type.Optional(Type.Boolean()) })),
             ),
           }),
         }),
@@ -93,7 +76,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
       schema: {
         tags,
         summary: 'The visitor of a token',
-        params: Type.Object({ token: Str() }),
+        params: Type.Object({ token: Text() }),
         response: { 200: VisitorResponse, ...errorResponses(400) },
       },
     },
@@ -106,7 +89,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
       schema: {
         tags,
         summary: 'Remove a visitor without open rooms',
-        params: Type.Object({ token: Str() }),
+        params: Type.Object({ token: Text() }),
         response: { 200: Success({ visitor: Type.Object({ _id: Type.String(), ts: Type.String() }) }), ...errorResponses(400) },
       },
     },
@@ -120,9 +103,9 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
         tags,
         summary: "The visitor's open room, opened if needed (one open room per visitor)",
         querystring: Type.Object({
-          token: Str(),
-          rid: Type.Optional(Str()),
-          agentId: Type.Optional(Str()),
+          token: Text(),
+          rid: Type.Optional(Text()),
+          agentId: Type.Optional(Text()),
         }),
         response: { 200: LivechatRoomResponse, ...errorResponses(400, 429) },
       },
@@ -153,7 +136,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
     }),
   );
 
-  const TransferBody = Type.Object({ ...RidToken, department: Str() });
+  const TransferBody = Type.Object({ ...RidToken, department: Text() });
   app.post(
     '/livechat/room.transfer',
     {
@@ -195,7 +178,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
         summary: 'Answer the satisfaction survey (merged into the stored survey)',
         body: Type.Object({
           ...RidToken,
-          data: Type.Array(Type.Object({ name: Str(), value: Str() }, { additionalProperties: false }), {
+          data: Type.Array(Type.Object({ name: Text(), value: Text() }, { additionalProperties: false }), {
             minItems: 1,
           }),
         }),
@@ -214,7 +197,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
       schema: {
         tags,
         summary: 'Send a message as the visitor',
-        body: Type.Object({ ...RidToken, msg: Str({ minLength: 1 }), _id: Type.Optional(Str({ minLength: 1 })) }),
+        body: Type.Object({ ...RidToken, msg: Text({ minLength: 1 }), _id: Type.Optional(Text({ minLength: 1 })) }),
         response: { 200: LivechatMessageResponse, ...errorResponses(400) },
       },
     },
@@ -227,11 +210,11 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
       schema: {
         tags,
         summary: "The visitor's room history, newest first",
-        params: Type.Object({ rid: Str() }),
+        params: Type.Object({ rid: Text() }),
         querystring: Type.Object({
-          token: Str(),
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
-          offset: Type.Optional(Type.Integer({ minimum: 0 })),
+          token: Text(),
+          limit: Type.Optional(Int({ minimum: 1, maximum: 1000 })),
+          offset: Type.Optional(Int()),
         }),
         response: { 200: MessagesHistoryResponse, ...errorResponses(400) },
       },
@@ -248,7 +231,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
       schema: {
         tags,
         summary: 'The agent serving the room',
-        params: Type.Object({ rid: Str(), token: Str() }),
+        params: Type.Object({ rid: Text(), token: Text() }),
         response: { 200: AgentInfoResponse, ...errorResponses(400) },
       },
     },
@@ -264,7 +247,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
       schema: {
         tags,
         summary: 'Widget configuration',
-        querystring: Type.Object({ token: Type.Optional(Str()), department: Type.Optional(Str()) }),
+        querystring: Type.Object({ token: Type.Optional(Text()), department: Type.Optional(Text()) }),
         response: { 200: LivechatConfigResponse },
       },
     },

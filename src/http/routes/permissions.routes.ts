@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { failure } from '../../services/errors.js';
 import { iso, parseTimestamp } from '../../lib/time.js';
 import type { PermissionRecord } from '../../store/store.js';
-import { errorResponses, Success, Timestamp } from '../schemas/common.js';
+import { errorResponses, Success, Text, Timestamp } from '../schemas/common.js';
 import type { RouteGroup } from '../types.js';
 
 const Permission = Type.Object({ _id: Type.String(), roles: Type.Array(Type.String()), _updatedAt: Timestamp });
@@ -17,7 +17,7 @@ export const permissionsRoutes: RouteGroup = (app, { permissions }) => {
       schema: {
         tags: ['permissions'],
         summary: 'All permissions with their roles (or those changed after updatedSince)',
-        querystring: Type.Object({ updatedSince: Type.Optional(Type.String()) }),
+        querystring: Type.Object({ updatedSince: Type.Optional(Text()) }),
         response: {
           200: Success({ update: Type.Array(Permission), remove: Type.Array(Permission) }),
           ...errorResponses(400, 401),
@@ -46,7 +46,7 @@ export const permissionsRoutes: RouteGroup = (app, { permissions }) => {
         summary: 'Replace the role lists of permissions (all or nothing)',
         body: Type.Object({
           permissions: Type.Array(
-            Type.Object({ _id: Type.String(), roles: Type.Array(Type.String()) }, { additionalProperties: false }),
+            Type.Object({ _id: Text(), roles: Type.Array(Text()) }, { additionalProperties: false }),
             { minItems: 1 },
           ),
         }),

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { callerOf } from '../plugins/auth.js';
-import { errorResponses, Success } from '../schemas/common.js';
+import { errorResponses, Success, Text } from '../schemas/common.js';
 import {
   CreateDirectBody,
   CreateRoomBody,
@@ -10,9 +10,15 @@ import {
   RoomsGetResult,
   SubscriptionObject,
 } from '../schemas/rooms.js';
+import { AgentRoom } from '../schemas/livechat.js';
 import type { RouteGroup } from '../types.js';
 
 const ChannelResult = Success({ channel: RoomObject });
+/**
+ * channels.info (§7.4): a livechat room is the whole §8.1 object without `v.token`
+ * (`AgentRoom`, tried first: only a `t: 'l'` room matches it), any other room §7.1.
+ */
+const ChannelInfoResult = Success({ channel: Type.Union([AgentRoom, RoomObject]) });
 export const RoomsGetResponse = Success(RoomsGetResult);
 
 /** Contract §7.2–7.7: channels.*, groups.create, im.create, subscriptions.getOne, rooms.get. */
@@ -66,7 +72,7 @@ export const roomsRoutes: RouteGroup = (app, { rooms }) => {
         tags: ['rooms'],
         summary: 'A channel by id or name',
         querystring: RoomRefBody,
-        response: { 200: ChannelResult, ...errorResponses(400, 401, 403) },
+        response: { 200: ChannelInfoResult, ...errorResponses(400, 401, 403) },
       },
       config: { auth: 'required' },
     },
@@ -124,7 +130,7 @@ export const roomsRoutes: RouteGroup = (app, { rooms }) => {
       schema: {
         tags: ['rooms'],
         summary: "The caller's subscription to a room",
-        querystring: Type.Object({ roomId: Type.String() }),
+        querystring: Type.Object({ roomId: Text() }),
         response: { 200: Success({ subscription: Type.Union([SubscriptionObject, Type.Null()]) }), ...errorResponses(400, 401) },
       },
       config: { auth: 'required' },
@@ -144,7 +150,7 @@ export const roomsRoutes: RouteGroup = (app, { rooms }) => {
         description:
           'Sync rule: pass as updatedSince a time no later than the start of the previous rooms.get by the server clock ' +
           '(e.g. that time minus 1 ms); overlapping windows only repeat entries. Apply remove, then update.',
-        querystring: Type.Object({ updatedSince: Type.Optional(Type.String()) }),
+        querystring: Type.Object({ updatedSince: Type.Optional(Text()) }),
         response: { 200: RoomsGetResponse, ...errorResponses(400, 401) },
       },
       config: { auth: 'required' },

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses, Success } from '../schemas/common.js';
+import { errorResponses, JsonValue, Success, Text } from '../schemas/common.js';
 import type { RouteGroup } from '../types.js';
 
-const Params = Type.Object({ _id: Type.String() });
+const Params = Type.Object({ _id: Text() });
 
 /** Contract §3: read and write one setting. */
 export const settingsRoutes: RouteGroup = (app, { settings }) => {
@@ -27,7 +27,7 @@ export const settingsRoutes: RouteGroup = (app, { settings }) => {
         tags: ['settings'],
         summary: 'Change a setting (takes effect at once)',
         params: Params,
-        body: Type.Object({ value: Type.Unknown() }),
+        body: Type.Object({ value: JsonValue }),
         response: { 200: Success({}), ...errorResponses(400, 401, 403) },
       },
       config: { permissions: ['edit-privileged-setting'] },

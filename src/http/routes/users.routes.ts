@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { callerOf } from '../plugins/auth.js';
-import { errorResponses, Success } from '../schemas/common.js';
+import { errorResponses, Success, Text } from '../schemas/common.js';
 import { BasicInfoBody, CreateUserBody, FullUserObject, PreferencesData, RegisterBody, UserObject, UserStatus } from '../schemas/users.js';
 import type { App, RouteGroup } from '../types.js';
 
@@ -63,7 +63,7 @@ export const usersRoutes: RouteGroup = (app, { users }) => {
       schema: {
         tags: ['users'],
         summary: 'A user by id or username',
-        querystring: Type.Object({ userId: Type.Optional(Type.String()), username: Type.Optional(Type.String()) }),
+        querystring: Type.Object({ userId: Type.Optional(Text()), username: Type.Optional(Text()) }),
         response: { 200: UserResult, ...errorResponses(400, 401) },
       },
       config: { auth: 'required' },
@@ -77,7 +77,7 @@ export const usersRoutes: RouteGroup = (app, { users }) => {
       schema: {
         tags: ['users'],
         summary: 'Delete a user with its tokens and subscriptions (delete-user)',
-        body: Type.Object({ userId: Type.String({ minLength: 1 }), confirmRelinquish: Type.Optional(Type.Boolean()) }),
+        body: Type.Object({ userId: Text({ minLength: 1 }), confirmRelinquish: Type.Optional(Type.Boolean()) }),
         response: { 200: Success({}), ...errorResponses(400, 401, 403) },
       },
       config: { permissions: ['delete-user'] },
@@ -96,8 +96,8 @@ export const usersRoutes: RouteGroup = (app, { users }) => {
         summary: 'Set presence status and status message',
         body: Type.Object({
           status: Type.Optional(UserStatus),
-          message: Type.Optional(Type.String({ maxLength: 120 })),
-          userId: Type.Optional(Type.String()),
+          message: Type.Optional(Text({ maxLength: 120 })),
+          userId: Type.Optional(Text()),
         }),
         response: { 200: Success({}), ...errorResponses(400, 401) },
       },
@@ -132,7 +132,7 @@ export const usersRoutes: RouteGroup = (app, { users }) => {
       schema: {
         tags: ['users'],
         summary: 'Merge preferences (null removes a key)',
-        body: Type.Object({ userId: Type.Optional(Type.String()), data: PreferencesData }),
+        body: Type.Object({ userId: Type.Optional(Text()), data: PreferencesData }),
         response: { 200: SetPreferencesResponse, ...errorResponses(400, 401) },
       },
       config: { auth: 'required' },

@@ -1,4 +1,4 @@
-import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
+import { Type, type IntegerOptions, type StringOptions, type TProperties, type TSchema } from '@sinclair/typebox';
 
 /** A success body: the payload fields plus `success: true` (contract §1.2). */
 export function Success<T extends TProperties>(properties: T) {
@@ -23,14 +23,52 @@ export function errorResponses(...statuses: Array<400 | 401 | 403 | 429>): Recor
   return Object.fromEntries(statuses.map((s) => [s, Type.Ref('ErrorBody')]));
 }
 
+/**
+ * The pattern of every request string: no U+0000. PostgreSQL text cannot hold
+ * or compare NUL, so SQLite must not keep it either (contract §1.4, invariant
+ * 11): a NUL is refused with 400 invalid-params on both backends, whether the
+ * string is to be stored or looked up. `wire.ts` refuses a NUL anywhere in a
+ * body (also inside free-form JSON such as room customFields) with the same text.
+ */
+export const NO_NUL_PATTERN = '^[^\\u0000]*$';
+/** The validator message for a NUL, whichever layer finds it. */
+export const NUL_MESSAGE = `must match pattern "${NO_NUL_PATTERN}"`;
+
+/** A request string (body, query or path): any text without NUL. Use it for every string a client sends. */
+export function Text(options: StringOptions = {}) {
+  return Type.String({ pattern: NO_NUL_PATTERN, ...options });
+}
+
+/**
+ * An object keyed by client text (custom fields …): keys are NUL-free like any
+ * request string (`propertyNames`), values as given.
+ */
+export function TextRecord<V extends TSchema>(value: V, options: { maxProperties?: number; description?: string } = {}) {
+  return Type.Record(Type.String(), value, { propertyNames: { pattern: NO_NUL_PATTERN }, ...options });
+}
+
+/** The largest integer a request may carry unless a section says otherwise (2³¹−1, contract §1.4). */
+export const MAX_INT = 2_147_483_647;
+
+/**
+ * A request integer, 0…2³¹−1 unless `options` narrow or (where the contract
+ * says so) widen it. Bounded above because `1e309` parses (or coerces) to
+ * Infinity, which Ajv's `integer` check lets through and JSON then stores as
+ * `null`; 2^63 would overflow a PostgreSQL bigint (a 500 before).
+ */
+export function Int(options: IntegerOptions = {}) {
+  return Type.Integer({ minimum: 0, maximum: MAX_INT, ...options });
+}
+
+/** A free-form JSON value sent by a client (room customFields, a setting's value): NUL-free (checked in `wire.ts`). */
+export const JsonValue = Type.Unknown({ description: 'any JSON value; strings and keys without NUL' });
+
 /** offset/count/sort/fields of every list endpoint (contract §1.4). */
-// Bounded above: a query string like `1e999` coerces to Infinity, which Ajv's
-// `integer` check lets through (found by the fuzzer: a 500 from SQLite's OFFSET).
 export const PagingQuery = {
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647 })),
-  count: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647 })),
-  sort: Type.Optional(Type.String({ description: 'JSON object, one key, value 1 or -1' })),
-  fields: Type.Optional(Type.String({ description: 'JSON object of 0/1 values' })),
+  offset: Type.Optional(Int()),
+  count: Type.Optional(Int()),
+  sort: Type.Optional(Text({ description: 'JSON object, one key, value 1 or -1' })),
+  fields: Type.Optional(Text({ description: 'JSON object of 0/1 values' })),
 };
 
 /**

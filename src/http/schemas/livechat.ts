@@ -3,19 +3,14 @@
  * fields: this is what keeps the visitor token out of agent responses
  * (`AgentRoom` has no `v.token`, `Message` has `token` only in `VisitorMessage`).
  */
-import { Type, type StringOptions, type TSchema } from '@sinclair/typebox';
-import { StringEnum, Timestamp } from './common.js';
+import { Type, type TSchema } from '@sinclair/typebox';
+import { StringEnum, Text, Timestamp } from './common.js';
+import { UserStatus } from './users.js';
 
 const Opt = Type.Optional;
 
-/**
- * A request string: any text without NUL. PostgreSQL text cannot hold or
- * compare U+0000, so such input is refused as invalid-params on every backend
- * (never a 500 from the driver).
- */
-export function Str(options: StringOptions = {}) {
-  return Type.String({ pattern: '^[^\\u0000]*$', ...options });
-}
+/** @deprecated the request string type is `Text` of common.ts; this alias only keeps older imports compiling. */
+export const Str = Text;
 
 const VisitorStatus = StringEnum(['online', 'offline']);
 
@@ -138,12 +133,50 @@ export const LivechatUser = Type.Object({
 /** Request body of POST/PUT livechat/department. */
 export const DepartmentBody = Type.Object({
   department: Type.Object({
-    name: Str({ minLength: 1 }),
+    name: Text({ minLength: 1 }),
     enabled: Type.Boolean(),
     showOnRegistration: Type.Boolean(),
     showOnOfflineForm: Type.Boolean(),
-    email: Str(),
-    description: Opt(Str()),
+    email: Text(),
+    description: Opt(Text()),
   }),
-  agents: Opt(Type.Array(Type.Object({ agentId: Str(), username: Opt(Str()) }))),
+  agents: Opt(Type.Array(Type.Object({ agentId: Text(), username: Opt(Text()) }))),
+});
+
+/** The serving agent as `livechat/config` shows it to a visitor (only `hiddenInfo` when agent info is hidden). */
+export const VisitorFacingAgent = Type.Object({
+  _id: Opt(Type.String()),
+  username: Opt(Type.String()),
+  name: Opt(Type.String()),
+  status: Opt(UserStatus),
+  emails: Opt(Type.Array(Type.Object({ address: Type.String() }))),
+  hiddenInfo: Opt(Type.Literal(true)),
+});
+
+/** `livechat/config` `config` (contract §8.10, §8.11). */
+export const LivechatConfig = Type.Object({
+  enabled: Type.Boolean(),
+  online: Type.Boolean(),
+  settings: Type.Object({
+    registrationForm: Type.Boolean(),
+    nameFieldRegistrationForm: Type.Boolean(),
+    emailFieldRegistrationForm: Type.Boolean(),
+    allowSwitchingDepartments: Type.Boolean(),
+    showConnecting: Type.Boolean(),
+    displayOfflineForm: Type.Boolean(),
+    fileUpload: Type.Boolean(),
+    transcript: Type.Boolean(),
+    limitTextLength: Type.Union([Type.Integer(), Type.Literal(false)]),
+    forceAcceptDataProcessingConsent: Type.Boolean(),
+    agentHiddenInfo: Type.Boolean(),
+  }),
+  theme: Type.Object({ title: Type.String(), color: Type.String(), offlineTitle: Type.String(), offlineColor: Type.String() }),
+  messages: Type.Object({}),
+  triggers: Type.Array(Type.Unknown(), { maxItems: 0 }),
+  resources: Type.Object({}),
+  departments: Type.Array(Type.Pick(Department, ['_id', 'name', 'showOnRegistration', 'showOnOfflineForm'])),
+  survey: Type.Object({ items: Type.Array(Type.String()), values: Type.Array(Type.String()) }),
+  guest: Opt(Visitor),
+  room: Opt(VisitorRoom),
+  agent: Opt(VisitorFacingAgent),
 });

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { PagingQuery, StringEnum, Timestamp } from './common.js';
+import { JsonValue, PagingQuery, StringEnum, Text, TextRecord, Timestamp } from './common.js';
 import { Message } from './livechat.js';
 
 const Str = Type.String();
@@ -56,22 +56,22 @@ export const SubscriptionObject = Type.Object({
 });
 
 export const CreateRoomBody = Type.Object({
-  name: Opt(Str),
-  members: Opt(Type.Array(Str)),
+  name: Opt(Text()),
+  members: Opt(Type.Array(Text())),
   readOnly: Opt(Bool),
-  customFields: Opt(Type.Record(Str, Type.Unknown())),
-  extraData: Opt(Type.Record(Str, Type.Unknown())),
+  customFields: Opt(TextRecord(JsonValue)),
+  extraData: Opt(TextRecord(JsonValue)),
 });
 
 export const CreateDirectBody = Type.Object({
-  username: Opt(Str),
-  usernames: Opt(Str),
+  username: Opt(Text()),
+  usernames: Opt(Text()),
 });
 
 /** `{roomId}` (or Rocket.Chat's `roomName`) of the channels.* endpoints. */
 export const RoomRefBody = Type.Object({
-  roomId: Opt(Str),
-  roomName: Opt(Str),
+  roomId: Opt(Text()),
+  roomName: Opt(Text()),
 });
 
 export const RoomsGetResult = {
@@ -105,9 +105,9 @@ export const DirectoryEntry = Type.Object({
 });
 
 export const DirectoryQuery = Type.Object({
-  text: Opt(Str),
-  type: Opt(Str),
-  workspace: Opt(Str),
-  query: Opt(Type.String({ description: 'JSON {"text":..,"type":..} (older clients); plain text/type win' })),
+  text: Opt(Text()),
+  type: Opt(Text()),
+  workspace: Opt(Text()),
+  query: Opt(Text({ description: 'JSON {"text":..,"type":..} (older clients); plain text/type win' })),
   ...PagingQuery,
 });

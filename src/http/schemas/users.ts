@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { StringEnum, Timestamp } from './common.js';
+import { Int, MAX_INT, StringEnum, Text, TextRecord, Timestamp } from './common.js';
 
 const Str = Type.String();
 const Opt = Type.Optional;
@@ -60,45 +60,45 @@ export const FullUserObject = Type.Object({
 /** `me` and the login response's `me`: the user in full plus `email` and `isOAuthUser`. */
 export const MeObject = Type.Composite([FullUserObject, Type.Object({ email: Opt(Str), isOAuthUser: Type.Boolean() })]);
 
-/** A string custom field value, or null to remove the key. */
-const CustomFields = Type.Record(Str, Type.Union([Type.String({ maxLength: 1000 }), Type.Null()]), { maxProperties: 50 });
+/** A string custom field value, or null to remove the key (§6.8 rule 9). */
+const CustomFields = TextRecord(Type.Union([Text({ maxLength: 1000 }), Type.Null()]), { maxProperties: 50 });
 
 export const CreateUserBody = Type.Object({
-  email: Str,
-  name: Str,
-  password: Type.String({ minLength: 1 }),
-  username: Type.String({ minLength: 1 }),
+  email: Text(),
+  name: Text(),
+  password: Text({ minLength: 1 }),
+  username: Text({ minLength: 1 }),
   active: Opt(Type.Boolean()),
-  roles: Opt(Type.Array(Str)),
+  roles: Opt(Type.Array(Text())),
   joinDefaultChannels: Opt(Type.Boolean()),
   verified: Opt(Type.Boolean()),
   requirePasswordChange: Opt(Type.Boolean()),
   sendWelcomeEmail: Opt(Type.Boolean()),
   setRandomPassword: Opt(Type.Boolean()),
-  customFields: Opt(Type.Record(Str, Type.String({ maxLength: 1000 }), { maxProperties: 50 })),
-  bio: Opt(Type.String({ maxLength: 260 })),
-  nickname: Opt(Type.String({ maxLength: 120 })),
+  customFields: Opt(TextRecord(Text({ maxLength: 1000 }), { maxProperties: 50 })),
+  bio: Opt(Text({ maxLength: 260 })),
+  nickname: Opt(Text({ maxLength: 120 })),
 });
 
 export const RegisterBody = Type.Object({
-  username: Type.String({ minLength: 1 }),
-  email: Str,
-  pass: Type.String({ minLength: 1 }),
-  name: Opt(Str),
-  secretURL: Opt(Str),
+  username: Text({ minLength: 1 }),
+  email: Text(),
+  pass: Text({ minLength: 1 }),
+  name: Opt(Text()),
+  secretURL: Opt(Text()),
 });
 
 export const BasicInfoBody = Type.Object({
   data: Type.Object(
     {
-      email: Opt(Str),
-      name: Opt(Str),
-      username: Opt(Str),
-      currentPassword: Opt(Str),
-      newPassword: Opt(Type.String({ minLength: 1 })),
-      nickname: Opt(Str),
-      bio: Opt(Str),
-      statusText: Opt(Str),
+      email: Opt(Text()),
+      name: Opt(Text()),
+      username: Opt(Text()),
+      currentPassword: Opt(Text()),
+      newPassword: Opt(Text({ minLength: 1 })),
+      nickname: Opt(Text()),
+      bio: Opt(Text()),
+      statusText: Opt(Text()),
       statusType: Opt(UserStatus),
       customFields: Opt(CustomFields),
     },
@@ -108,8 +108,8 @@ export const BasicInfoBody = Type.Object({
 });
 
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Opt(Type.Union([schema, Type.Null()]));
-const S = () => nullable(Type.String());
-const I = (options: { minimum?: number; maximum?: number } = {}) => nullable(Type.Integer(options));
+const S = () => nullable(Text());
+const I = (options: { minimum?: number; maximum?: number } = {}) => nullable(Int(options));
 const B = () => nullable(Type.Boolean());
 
 /**
@@ -140,7 +140,8 @@ export const PreferencesData = Type.Object(
     masterVolume: I(),
     voipRingerVolume: I(),
     idleTimeLimit: I(),
-    utcOffset: nullable(Type.Number()),
+    // Hours from UTC; any finite number within the integer bounds (§6.9 says only "number").
+    utcOffset: nullable(Type.Number({ minimum: -MAX_INT, maximum: MAX_INT })),
     useEmojis: B(),
     convertAsciiEmoji: B(),
     saveMobileBandwidth: B(),
@@ -167,17 +168,18 @@ export const PreferencesData = Type.Object(
     notifyCalendarEvents: B(),
     enableMobileRinging: B(),
     mentionsWithSymbol: B(),
-    statusVisibilityDenied: B(),
     omnichannelTranscriptEmail: B(),
     omnichannelTranscriptPDF: B(),
     omnichannelHideConversationAfterClosing: B(),
     desktopNotificationVoiceCalls: B(),
-    highlights: nullable(Type.Array(Type.String())),
+    highlights: nullable(Type.Array(Text())),
+    // Rocket.Chat 8 sends it as a list (its web client sends []), §6.9.
+    statusVisibilityDenied: nullable(Type.Array(Text())),
     dontAskAgainList: nullable(
-      Type.Array(Type.Object({ action: Type.String(), label: Type.String() }, { additionalProperties: false })),
+      Type.Array(Type.Object({ action: Text(), label: Text() }, { additionalProperties: false })),
     ),
     featuresPreview: nullable(
-      Type.Array(Type.Object({ name: Type.String(), value: Type.Boolean() }, { additionalProperties: false })),
+      Type.Array(Type.Object({ name: Text(), value: Type.Boolean() }, { additionalProperties: false })),
     ),
   },
   { additionalProperties: false },

@@ -47,6 +47,8 @@ export class DdpConnection {
   subscriptions: Map<string, DdpSubscription> | undefined;
   /** @internal deliveries waiting for an async allowDeliver, so pushes keep their order. */
   deliveryTail: Promise<void> | undefined;
+  /** @internal bytes of frames waiting in `deliveryTail`; they count against `maxBufferedBytes` too. */
+  pendingBytes = 0;
 
   #tokens: Set<string> | undefined;
   #closeHooks: CloseHook[] | undefined;
@@ -116,10 +118,22 @@ export class DdpConnection {
   sendText(text: string): void {
     if (this.ended) return;
     this.socket.send(text);
-    if (this.socket.bufferedAmount > this.owner.maxBufferedBytes) {
-      this.socket.terminate();
-      this.end();
-    }
+    if (this.socket.bufferedAmount + this.pendingBytes > this.owner.maxBufferedBytes) this.terminate();
+  }
+
+  /** @internal Queues `bytes` more for delivery; false (and the socket is cut off) when over the bound. */
+  reserve(bytes: number): boolean {
+    if (this.ended) return false;
+    this.pendingBytes += bytes;
+    if (this.socket.bufferedAmount + this.pendingBytes <= this.owner.maxBufferedBytes) return true;
+    this.terminate();
+    return false;
+  }
+
+  /** @internal A slow consumer: no close handshake behind a full buffer. */
+  terminate(): void {
+    this.socket.terminate();
+    this.end();
   }
 
   /** @internal Marks the connection ended (idempotent) and lets the server clean up and run the hooks. */

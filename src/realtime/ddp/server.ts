@@ -48,6 +48,11 @@ export interface DdpServerOptions {
   /** A socket whose send buffer grows past this is terminated (R8: 1 MiB). */
   maxBufferedBytes?: number;
   logger?: DdpLogger;
+  /**
+   * The client's address for a new connection (`connection.clientAddress`, e.g. for rate limits keyed by
+   * IP). Default: the socket's peer address. Behind a reverse proxy, pass the same trust rule as REST's.
+   */
+  clientAddress?: (request: IncomingMessage) => string | undefined;
   /** prom-client registry for the `ddp_connections` and `ddp_subscriptions` gauges. */
   registry?: Registry;
 }
@@ -102,8 +107,11 @@ export class DdpServer implements ConnectionOwner {
   readonly maxBufferedBytes: number;
 
   readonly #log: DdpLogger;
+  readonly #clientAddress: (request: IncomingMessage) => string | undefined;
   readonly #methods = new Map<string, MethodEntry>();
   readonly #connections = new Set<DdpConnection>();
+  /** Every accepted socket until its 'close' event, including ones still in their closing handshake. */
+  readonly #sockets = new Set<WebSocket>();
   readonly #visitorConnections = new Map<string, number>();
   readonly #wss: WebSocketServer;
   #server: Server | undefined;
@@ -118,6 +126,7 @@ export class DdpServer implements ConnectionOwner {
     this.maxMethodsInFlight = options.maxMethodsInFlight ?? 20;
     this.maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
     this.#log = options.logger ?? silentLogger;
+    this.#clientAddress = options.clientAddress ?? ((request) => request.socket.remoteAddress);
     this.#wss = new WebSocketServer({
       noServer: true,
       clientTracking: false,
@@ -175,9 +184,8 @@ export class DdpServer implements ConnectionOwner {
   async close(graceMs = 1_000): Promise<void> {
     this.#closing = true;
     clearInterval(this.#sweepTimer);
-    const sockets = [...this.#connections].map((connection) => connection.socket);
     for (const connection of [...this.#connections]) connection.close(1001, 'Server shutting down');
-    const pending = sockets.filter((socket) => socket.readyState !== socket.CLOSED);
+    const pending = [...this.#sockets];
     if (pending.length === 0) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
@@ -232,15 +240,28 @@ export class DdpServer implements ConnectionOwner {
       ws.close(1001, 'Server shutting down');
       return;
     }
-    const connection = new DdpConnection(ws, this, request.socket.remoteAddress, Date.now());
+    let address: string | undefined;
+    try {
+      address = this.#clientAddress(request);
+    } catch (error) {
+      this.logError(error, 'DDP clientAddress failed');
+    }
+    const connection = new DdpConnection(ws, this, address ?? request.socket.remoteAddress, Date.now());
     (ws as SocketWithConnection)[CONNECTION] = connection;
     this.#connections.add(connection);
+    this.#sockets.add(ws);
     ws.on('message', this.#onMessage);
-    ws.on('close', onSocketClose);
+    ws.on('close', this.#onClose);
     // ws closes the socket itself on protocol violations (1009 too big, 1007 bad UTF-8, 1002).
     ws.on('error', ignoreSocketError);
     connection.sendText(SERVER_ID_FRAME);
   }
+
+  readonly #onClose = ((sockets: Set<WebSocket>) =>
+    function onClose(this: SocketWithConnection): void {
+      sockets.delete(this);
+      this[CONNECTION]?.end();
+    })(this.#sockets);
 
   /** One listener function for every socket (`this` is the socket): no closure per connection. */
   readonly #onMessage = ((server: DdpServer) =>
@@ -347,19 +368,19 @@ export class DdpServer implements ConnectionOwner {
 
   #answer(connection: DdpConnection, id: string, result: unknown, error: MeteorError | undefined, method?: string): void {
     if (connection.ended) return;
-    let text: string;
-    if (error) {
-      text = stringifyEJSON({ msg: 'result', id, error });
-    } else {
-      try {
-        text = stringifyEJSON(result === undefined ? { msg: 'result', id } : { msg: 'result', id, result });
-      } catch (failure) {
-        this.#log.error({ err: failure, method }, 'DDP method result could not be serialised');
-        text = stringifyEJSON({ msg: 'result', id, error: internalServerError() });
-      }
-    }
-    connection.sendText(text);
+    const frame = error ? { msg: 'result', id, error } : result === undefined ? { msg: 'result', id } : { msg: 'result', id, result };
+    connection.sendText(this.#serialise(frame, { msg: 'result', id, error: internalServerError() }, { method }));
     connection.sendText(`{"msg":"updated","methods":[${JSON.stringify(id)}]}`);
+  }
+
+  /** `frame` as EJSON text, or `fallback` when it cannot be serialised (a cycle, a BigInt in a result or details). */
+  #serialise(frame: object, fallback: object, context: object): string {
+    try {
+      return stringifyEJSON(frame);
+    } catch (failure) {
+      this.#log.error({ err: failure, ...context }, 'DDP frame could not be serialised');
+      return stringifyEJSON(fallback);
+    }
   }
 
   #clientError(error: unknown, context: object): MeteorError {
@@ -426,7 +447,8 @@ export class DdpServer implements ConnectionOwner {
   }
 
   #nosub(connection: DdpConnection, id: string, error?: MeteorError): void {
-    connection.sendText(stringifyEJSON(error ? { msg: 'nosub', id, error } : { msg: 'nosub', id }));
+    const frame = error ? { msg: 'nosub', id, error } : { msg: 'nosub', id };
+    connection.sendText(this.#serialise(frame, { msg: 'nosub', id, error: internalServerError() }, {}));
   }
 
   #unsub(connection: DdpConnection, frame: Frame): void {
@@ -443,7 +465,7 @@ export class DdpServer implements ConnectionOwner {
   #defineStreamWrite(name: string, definition: StreamDefinition): void {
     const write = definition.write;
     if (!write) return;
-    this.method(`stream-${name}`, (params: unknown[], connection) => {
+    this.method(name, (params: unknown[], connection) => {
       const [eventName, ...args] = params;
       if (typeof eventName !== 'string') throw matchFailed();
       return write.call(definition, connection, eventName, args);
@@ -470,10 +492,6 @@ export class DdpServer implements ConnectionOwner {
       },
     });
   }
-}
-
-function onSocketClose(this: SocketWithConnection): void {
-  this[CONNECTION]?.end();
 }
 
 function ignoreSocketError(): void {}

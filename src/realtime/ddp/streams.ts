@@ -23,8 +23,9 @@ export interface StreamDefinition {
   /** Checked for every delivery of every event (`false`, or a throw, drops that one delivery). */
   allowDeliver(connection: DdpConnection, subscription: DdpSubscription, event: StreamEvent): boolean | Promise<boolean>;
   /**
-   * Writes into the stream: the method `stream-<name>` with params `[eventName, ...args]`. Without it
-   * that method does not exist (404). The handler checks the writer and usually calls
+   * Writes into the stream: the method of the same name as the stream (Rocket.Chat's `stream-<name>`,
+   * e.g. `stream-notify-room`) with params `[eventName, ...args]`. Without it that method does not exist
+   * (404). The handler checks the writer and usually calls
    * `emit(name, eventName, args, {except: connection})`; its return value is the method's result.
    */
   write?(connection: DdpConnection, eventName: string, args: unknown[]): unknown;
@@ -79,7 +80,7 @@ export class StreamRegistry {
     private readonly onDefine: (name: string, definition: StreamDefinition) => void,
   ) {}
 
-  /** Declares a stream; a stream with `write` also gets the method `stream-<name>`. */
+  /** Declares a stream; a stream with `write` also gets a method of the stream's name (its writes). */
   define(name: string, definition: StreamDefinition): void {
     if (this.#streams.has(name)) throw new Error(`stream ${name} is already defined`);
     this.#streams.set(name, definition);
@@ -134,18 +135,22 @@ export class StreamRegistry {
       return;
     }
     // An earlier delivery is still being checked, or this one is async: queue behind it to keep the order.
+    // Frames waiting here count against the connection's buffer bound, so a stalled check cannot hoard memory.
+    // The verdict gets its handlers now: a rejection waiting behind an earlier delivery is never unhandled.
+    const decided = Promise.resolve(verdict).then(
+      (allowed) => allowed === true,
+      (error: unknown) => {
+        this.log.error({ err: error, stream: event.streamName }, 'allowDeliver failed; event dropped for one subscriber');
+        return false;
+      },
+    );
+    if (!connection.reserve(frame.length)) return;
     const previous = connection.deliveryTail ?? Promise.resolve();
     const next: Promise<void> = previous
-      .then(() => verdict)
-      .then(
-        (allowed) => {
-          if (allowed === true && subscription.active) connection.sendText(frame);
-        },
-        (error: unknown) => {
-          this.log.error({ err: error, stream: event.streamName }, 'allowDeliver failed; event dropped for one subscriber');
-        },
-      )
-      .then(() => {
+      .then(() => decided)
+      .then((allowed) => {
+        connection.pendingBytes -= frame.length;
+        if (allowed && subscription.active) connection.sendText(frame);
         if (connection.deliveryTail === next) connection.deliveryTail = undefined;
       });
     connection.deliveryTail = next;

@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect, sql, type SqlBool } from 'kysely';
 import pg from 'pg';
-import { ConflictError, ReferenceError, UnavailableError } from '../errors.js';
+import { ConflictError, InvalidValueError, ReferenceError, TransientError, UnavailableError } from '../errors.js';
 import type { SqlDialect } from '../sql/dialect.js';
 import { wrapDialect } from '../sql/driver-wrapper.js';
 import type { Database } from '../sql/schema.js';
@@ -31,9 +31,12 @@ export const postgresDialect: SqlDialect = {
     }
   },
   containsText(table, columns, term) {
-    const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const conditions = columns.map((c) => sql`${sql.ref(`${table}.${c}`)} ilike ${pattern} escape '\\'`);
+    const conditions = columns.map((c) => postgresDialect.containsTextScan(sql.ref(`${table}.${c}`), term));
     return sql<SqlBool>`(${sql.join(conditions, sql` or `)})`;
+  },
+  containsTextScan(column, term) {
+    const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return sql<SqlBool>`${column} ilike ${pattern} escape '\\'`;
   },
   binaryText: (expr) => sql<string | null>`${expr} collate "C"`,
   async transactionLock(db, key) {
@@ -58,6 +61,10 @@ export function mapPostgresError(error: unknown): unknown {
     return new ConflictError(e.table ?? 'unknown', columns, { cause: error });
   }
   if (e.code === '23503') return new ReferenceError('referenced row missing', { cause: error });
+  // Bad text (NUL: 22021 in text, 22P05 in json) and numeric overflow are the client's input.
+  if (e.code === '22021' || e.code === '22P05') return new InvalidValueError('text', { cause: error });
+  if (e.code === '22003') return new InvalidValueError('range', { cause: error });
+  if (e.code === '40P01' || e.code === '40001') return new TransientError('deadlock or serialization failure', { cause: error });
   if ((e.code && (UNAVAILABLE_SQLSTATE.test(e.code) || UNAVAILABLE_NODE_CODES.has(e.code))) || /Connection terminated/i.test(e.message)) {
     return new UnavailableError('database unavailable', { cause: error });
   }

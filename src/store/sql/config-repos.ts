@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { fromJson, toJson } from '../../lib/json.js';
 import { NotFoundError } from '../errors.js';
 import type {
@@ -8,14 +8,19 @@ import type {
   SettingRecord,
   SettingsRepo,
 } from '../store.js';
+import type { SqlDialect } from './dialect.js';
 import type { Database } from './schema.js';
 
 /** Settings, permissions and meta: small key-value tables read into caches. */
 export class SqlSettingsRepo implements SettingsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: SqlDialect,
+  ) {}
 
   async list(): Promise<SettingRecord[]> {
-    const rows = await this.db.selectFrom('settings').selectAll().orderBy('id').execute();
+    // Code-point order on every backend (PostgreSQL's collation would order ids differently).
+    const rows = await this.db.selectFrom('settings').selectAll().orderBy(this.dialect.binaryText(sql.ref('id'))).execute();
     return rows.map((r) => ({ id: r.id, value: fromJson(r.value, null), updatedAt: Number(r.updated_at) }));
   }
 
@@ -31,7 +36,8 @@ export class SqlSettingsRepo implements SettingsRepo {
   async setValue(id: string, value: unknown, now: number): Promise<SettingRecord> {
     const row = await this.db
       .updateTable('settings')
-      .set({ value: toJson(value), updated_at: now })
+      // Strictly forward per setting, even when another process's clock is behind (contract §1.1).
+      .set({ value: toJson(value), updated_at: this.dialect.nextUpdatedAt(now) })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();
@@ -41,10 +47,13 @@ export class SqlSettingsRepo implements SettingsRepo {
 }
 
 export class SqlPermissionsRepo implements PermissionsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: SqlDialect,
+  ) {}
 
   async list(): Promise<PermissionRecord[]> {
-    const rows = await this.db.selectFrom('permissions').selectAll().orderBy('id').execute();
+    const rows = await this.db.selectFrom('permissions').selectAll().orderBy(this.dialect.binaryText(sql.ref('id'))).execute();
     return rows.map((r) => ({ id: r.id, roles: fromJson(r.roles, []), updatedAt: Number(r.updated_at) }));
   }
 
@@ -60,7 +69,8 @@ export class SqlPermissionsRepo implements PermissionsRepo {
   async setRoles(id: string, roles: string[], now: number): Promise<PermissionRecord> {
     const row = await this.db
       .updateTable('permissions')
-      .set({ roles: toJson(roles), updated_at: now })
+      // Strictly forward per permission: permissions.listAll?updatedSince must not miss a change.
+      .set({ roles: toJson(roles), updated_at: this.dialect.nextUpdatedAt(now) })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();

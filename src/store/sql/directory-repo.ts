@@ -9,7 +9,7 @@ import type {
   UserSortKey,
 } from '../store.js';
 import type { SqlDialect } from './dialect.js';
-import { toRoomRecord } from './rooms-repo.js';
+import { toRoomRecord } from './room-rows.js';
 import type { Database } from './schema.js';
 
 /** Every match's count beside each row of the page: one pass computes page and `total`. */
@@ -24,7 +24,9 @@ function direction(dir: 1 | -1): OrderByModifiers {
  * Directory search (contract §7.8) over the `users` and `rooms` tables. The
  * substring condition comes from `SqlDialect.containsText` (FTS5 trigram /
  * pg_trgm). `total` comes with the page (`count(*) over ()`), or from a count
- * when the page is past the end; pages are ordered by the sort key, then `id`.
+ * when the page is past the end; pages are ordered by the sort key, then `id`
+ * (both in code-point order: ids mix letter cases, and a collation would break
+ * ties differently on PostgreSQL than on SQLite).
  */
 export class SqlDirectoryRepo implements DirectoryRepo {
   constructor(
@@ -58,7 +60,7 @@ export class SqlDirectoryRepo implements DirectoryRepo {
       .selectAll('rooms')
       .select(totalOverAll)
       .orderBy(sortColumn[query.sort.key], direction(query.sort.direction))
-      .orderBy('rooms.id')
+      .orderBy(this.dialect.binaryText(sql.ref<string>('rooms.id')))
       .limit(query.count)
       .offset(query.offset)
       .execute();
@@ -93,7 +95,7 @@ export class SqlDirectoryRepo implements DirectoryRepo {
       ])
       .select(totalOverAll)
       .orderBy(sortColumn[query.sort.key], direction(query.sort.direction))
-      .orderBy('users.id')
+      .orderBy(this.dialect.binaryText(sql.ref<string>('users.id')))
       .limit(query.count)
       .offset(query.offset)
       .execute();

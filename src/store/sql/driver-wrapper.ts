@@ -7,6 +7,7 @@ import type {
   QueryResult,
   TransactionSettings,
 } from 'kysely';
+import { TransientError, UnavailableError } from '../errors.js';
 
 export interface DriverHooks {
   /** Turns a driver error into a neutral store error (or returns it unchanged). */
@@ -38,7 +39,10 @@ export function wrapDialect(inner: Dialect, hooks: DriverHooks): Dialect {
 }
 
 class MappingConnection implements DatabaseConnection {
-  /** Between BEGIN and COMMIT/ROLLBACK: writes count at the commit, not before. */
+  /**
+   * True between BEGIN and COMMIT/ROLLBACK: then a transient failure is the
+   * transaction's to retry, and writes count at the commit, not before.
+   */
   inTransaction = false;
 
   constructor(
@@ -46,12 +50,27 @@ class MappingConnection implements DatabaseConnection {
     private readonly hooks: DriverHooks,
   ) {}
 
+  /**
+   * Runs the query; errors pass through `mapError`. Outside a transaction a
+   * statement that lost a deadlock or serialization conflict was rolled back on
+   * its own, so it runs once more; a second loss is UnavailableError. Inside a
+   * transaction the TransientError goes up to `SqlStore.transaction`, which
+   * retries the whole transaction.
+   */
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     let result: QueryResult<R>;
     try {
       result = await this.inner.executeQuery<R>(query);
     } catch (error) {
-      throw this.hooks.mapError(error);
+      const mapped = this.hooks.mapError(error);
+      if (!(mapped instanceof TransientError) || this.inTransaction) throw mapped;
+      try {
+        result = await this.inner.executeQuery<R>(query);
+      } catch (again) {
+        const mappedAgain = this.hooks.mapError(again);
+        if (mappedAgain instanceof TransientError) throw new UnavailableError('statement failed twice on a deadlock or conflict', { cause: mappedAgain });
+        throw mappedAgain;
+      }
     }
     // Raw SQL counts as a write: only a query built as a SELECT is known to read.
     if (!this.inTransaction && query.query.kind !== 'SelectQueryNode') this.hooks.onWrite?.();

@@ -1,7 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { fromJson, toJson } from '../../lib/json.js';
 import type {
-  LivechatRoomFields,
   NewRoom,
   NewSubscription,
   RoomRecord,
@@ -10,10 +9,10 @@ import type {
   SubscriptionRecord,
 } from '../store.js';
 import type { SqlDialect } from './dialect.js';
-import type { Database, RoomsTable, SubscriptionsTable } from './schema.js';
+import { toRoomRecord } from './room-rows.js';
+import type { Database, SubscriptionsTable } from './schema.js';
 import { caseKey } from './users-repo.js';
 
-type RoomRow = Selectable<RoomsTable>;
 type SubscriptionRow = Selectable<SubscriptionsTable>;
 
 export function toSubscriptionRecord(row: SubscriptionRow): SubscriptionRecord {
@@ -30,65 +29,6 @@ export function toSubscriptionRecord(row: SubscriptionRow): SubscriptionRecord {
     unread: row.unread,
     ts: Number(row.ts),
     updatedAt: Number(row.updated_at),
-  };
-}
-
-export function toRoomRecord(row: RoomRow): RoomRecord {
-  return {
-    id: row.id,
-    t: row.t as RoomType,
-    name: row.name,
-    fname: row.fname,
-    creator:
-      row.creator_id === null || row.creator_username === null
-        ? null
-        : { id: row.creator_id, username: row.creator_username },
-    ts: Number(row.ts),
-    updatedAt: Number(row.updated_at),
-    isDefault: row.is_default === 1,
-    readOnly: row.ro === 1,
-    featured: row.featured === 1,
-    archived: row.archived === 1,
-    customFields: fromJson(row.custom_fields, null),
-    topic: row.topic,
-    description: row.description,
-    usersCount: row.users_count,
-    msgs: row.msgs,
-    lm: row.lm === null ? null : Number(row.lm),
-    lastMessage: fromJson(row.last_message, null),
-    ...(row.t === 'l' ? { livechat: toLivechatFields(row) } : {}),
-  };
-}
-
-function toLivechatFields(row: RoomRow): LivechatRoomFields {
-  return {
-    open: row.open === 1,
-    visitor:
-      row.visitor_id === null
-        ? null
-        : {
-            id: row.visitor_id,
-            username: row.visitor_username ?? '',
-            token: row.visitor_token ?? '',
-            status: row.visitor_status ?? 'online',
-          },
-    servedBy:
-      row.served_by_id === null
-        ? null
-        : {
-            id: row.served_by_id,
-            username: row.served_by_username ?? '',
-            ts: row.served_by_ts === null ? null : Number(row.served_by_ts),
-          },
-    waitingResponse: row.waiting_response === 1,
-    departmentId: row.department_id,
-    sourceType: row.source_type,
-    closedAt: row.closed_at === null ? null : Number(row.closed_at),
-    closer: row.closer,
-    closedBy:
-      row.closed_by_id === null ? null : { id: row.closed_by_id, username: row.closed_by_username ?? '' },
-    surveyFeedback: fromJson(row.survey_feedback, null),
-    transferHistory: fromJson(row.transfer_history, null),
   };
 }
 
@@ -251,17 +191,21 @@ export class SqlRoomsRepo implements RoomsRepo {
       .selectAll('rooms')
       .where('subscriptions.user_id', '=', userId);
     if (updatedAfter !== null) query = query.where('rooms.updated_at', '>', updatedAfter);
-    const rows = await query.orderBy('rooms.id').execute();
+    // Code-point order of ids on every backend (ids mix cases; a collation would order them differently).
+    const rows = await query.orderBy(this.dialect.binaryText(sql.ref('rooms.id'))).execute();
     return rows.map(toRoomRecord);
   }
 
   async memberUsernames(rids: readonly string[], limit: number): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>(rids.map((rid) => [rid, []]));
     if (rids.length === 0) return out;
-    // One statement, one index range (rid, username) per room, each stopping at `limit`.
+    // One statement, one range of index `subscriptions_room` (rid, username in
+    // code-point order) per room, each stopping at `limit`. Code-point order
+    // (binaryText) decides which members are "the first `limit`": under
+    // PostgreSQL's collation (en-US…) they would be others than on SQLite.
     const parts = rids.map(
       (rid) =>
-        sql<{ rid: string; username: string }>`select * from (select rid, username from subscriptions where rid = ${rid} order by username limit ${limit}) as m`,
+        sql<{ rid: string; username: string }>`select * from (select rid, username from subscriptions where rid = ${rid} order by ${this.dialect.binaryText(sql.ref('username'))} limit ${limit}) as m`,
     );
     const rows = await sql<{ rid: string; username: string }>`${sql.join(parts, sql` union all `)}`.execute(this.db);
     for (const row of rows.rows) out.get(row.rid)?.push(row.username);

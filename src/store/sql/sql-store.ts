@@ -1,5 +1,5 @@
 import { Migrator, sql, type Kysely } from 'kysely';
-import { UnavailableError } from '../errors.js';
+import { TransientError, UnavailableError } from '../errors.js';
 import type { Backend, PoolStats, Store } from '../store.js';
 import { SqlMetaRepo, SqlPermissionsRepo, SqlSettingsRepo } from './config-repos.js';
 import type { SqlDialect } from './dialect.js';
@@ -49,8 +49,8 @@ export class SqlStore implements Store {
   ) {
     this.users = new SqlUsersRepo(db, dialect);
     this.tokens = new SqlTokensRepo(db, dialect);
-    this.settings = new SqlSettingsRepo(db);
-    this.permissions = new SqlPermissionsRepo(db);
+    this.settings = new SqlSettingsRepo(db, dialect);
+    this.permissions = new SqlPermissionsRepo(db, dialect);
     this.meta = new SqlMetaRepo(db);
     this.rooms = new SqlRoomsRepo(db, dialect);
     this.directory = new SqlDirectoryRepo(db, dialect);
@@ -74,9 +74,26 @@ export class SqlStore implements Store {
     return this.dialect.backend;
   }
 
+  /**
+   * Runs `fn` in one transaction (or inside the current one when already in a
+   * transaction). A transaction that loses a deadlock or a serialization
+   * conflict (TransientError) was rolled back whole, so it runs once more; a
+   * second loss is UnavailableError (503), never a 500.
+   */
   async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
     if (this.db.isTransaction) return fn(this);
-    return this.db.transaction().execute((trx) => fn(new SqlStore(trx, this.dialect, this.backendHooks)));
+    const run = () => this.db.transaction().execute((trx) => fn(new SqlStore(trx, this.dialect, this.backendHooks)));
+    try {
+      return await run();
+    } catch (error) {
+      if (!(error instanceof TransientError)) throw error;
+    }
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof TransientError) throw new UnavailableError('transaction failed twice on a deadlock or conflict', { cause: error });
+      throw error;
+    }
   }
 
   async ping(): Promise<void> {

@@ -185,6 +185,11 @@ export class SqlUsersRepo implements UsersRepo {
     return this.findOneWhere('id', id);
   }
 
+  async findByIdForUpdate(id: string): Promise<UserRecord | null> {
+    await this.dialect.lockRowById(this.db as unknown as Kysely<unknown>, 'users', id);
+    return this.findOneWhere('id', id);
+  }
+
   findByUsername(username: string): Promise<UserRecord | null> {
     return this.findOneWhere('username_key', caseKey(username));
   }
@@ -198,7 +203,7 @@ export class SqlUsersRepo implements UsersRepo {
       .selectFrom('user_roles')
       .select('role')
       .where('user_id', '=', row.id)
-      .orderBy('role')
+      .orderBy(this.dialect.binaryText(sql.ref('role')))
       .execute();
     return toUserRecord(
       row,

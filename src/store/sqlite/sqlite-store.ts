@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, Kysely, sql, SqliteAdapter, SqliteDialect, type SqlBool, type SqliteDatabase } from 'kysely';
-import { ConflictError, ReferenceError, UnavailableError } from '../errors.js';
+import { ConflictError, InvalidValueError, ReferenceError, UnavailableError } from '../errors.js';
 import type { SqlDialect } from '../sql/dialect.js';
 import { WalDurability } from './wal-durability.js';
 import { wrapDialect } from '../sql/driver-wrapper.js';
@@ -22,12 +22,8 @@ export const sqliteDialect: SqlDialect = {
     await createFtsIndex(db, 'rooms', 'rooms_search', ['name', 'fname']);
   },
   containsText(table, columns, term) {
-    const needle = term.toLowerCase();
-    // SQLite's lower() folds ASCII only: non-ASCII terms use JS's Unicode lowercasing (registered below).
-    // eslint-disable-next-line no-control-regex
-    const lower = /^[\x00-\x7f]*$/.test(term) ? 'lower' : 'parley_lower';
     const exact = sql.join(
-      columns.map((c) => sql`instr(${sql.raw(lower)}(${sql.ref(`${table}.${c}`)}), ${needle}) > 0`),
+      columns.map((c) => sqliteDialect.containsTextScan(sql.ref(`${table}.${c}`), term)),
       sql` or `,
     );
     // The trigram tokenizer indexes code points; fewer than 3 cannot use the index (scan).
@@ -35,6 +31,12 @@ export const sqliteDialect: SqlDialect = {
     const fts = sql.table(`${table}_search`);
     const match = `{${columns.join(' ')}} : "${term.replace(/"/g, '""')}"`;
     return sql<SqlBool>`(${sql.ref(`${table}.seq`)} in (select rowid from ${fts} where ${fts} match ${match}) and (${exact}))`;
+  },
+  containsTextScan(column, term) {
+    // SQLite's lower() folds ASCII only: non-ASCII terms use JS's Unicode lowercasing (registered below).
+    // eslint-disable-next-line no-control-regex
+    const lower = /^[\x00-\x7f]*$/.test(term) ? 'lower' : 'parley_lower';
+    return sql<SqlBool>`instr(${sql.raw(lower)}(${column}), ${term.toLowerCase()}) > 0`;
   },
   binaryText: (expr) => sql<string | null>`${expr}`,
   // BEGIN IMMEDIATE already serializes write transactions.
@@ -80,6 +82,8 @@ export function mapSqliteError(error: unknown): unknown {
     );
   }
   if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return new ReferenceError('referenced row missing', { cause: error });
+  // A string or blob over SQLite's length limit: the client's input, like PostgreSQL's 22xxx.
+  if (code === 'SQLITE_TOOBIG') return new InvalidValueError('text', { cause: error });
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED') || code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR')) {
     return new UnavailableError('database busy or unavailable', { cause: error });
   }

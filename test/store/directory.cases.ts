@@ -1,0 +1,174 @@
+/**
+ * Store suite: DirectoryRepo (src/store/rooms-store.ts), both methods against
+ * their documented contract. Each case searches for a tag unique to it, so
+ * rows of other cases in the shared database never match.
+ */
+import { describe, expect, it } from 'vitest';
+import { newId } from '../../src/lib/ids.js';
+import type { ChannelSearch, UserSearch } from '../../src/store/store.js';
+import { member, newRoom, newUser, type StoreGetter } from './core-fixtures.js';
+
+/** A tag of letters only, unique per call (ids may contain digits that other names share). */
+function tag(): string {
+  return newId()
+    .replace(/[^a-zA-Z]/g, '')
+    .slice(0, 8)
+    .toLowerCase();
+}
+
+const channels = (over: Partial<ChannelSearch>): ChannelSearch => ({
+  text: '',
+  callerId: 'nobody',
+  allPrivate: false,
+  sort: { key: 'name', direction: 1 },
+  offset: 0,
+  count: 100,
+  ...over,
+});
+
+const users = (over: Partial<UserSearch>): UserSearch => ({
+  text: '',
+  fields: ['username', 'name', 'bio', 'nickname'],
+  sort: { key: 'username', direction: 1 },
+  offset: 0,
+  count: 100,
+  ...over,
+});
+
+export function directoryCases(getStore: StoreGetter): void {
+  describe('DirectoryRepo.searchChannels', () => {
+    it('matches name or fname literally and case-insensitively; lists c rooms, never d or l', async () => {
+      const store = getStore();
+      const t = tag();
+      const byName = await store.rooms.insert(newRoom({ name: `x${t}1`, fname: 'Plain' }));
+      const byFname = await store.rooms.insert(newRoom({ name: `other${newId().slice(0, 6)}`, fname: `Shown ${t.toUpperCase()} Name` }));
+      await store.rooms.insert(newRoom({ t: 'd', name: `x${t}dm`, fname: `x${t}dm`, dmKey: newId() }));
+      const res = await store.directory.searchChannels(channels({ text: t }));
+      expect(res.total).toBe(2);
+      expect(res.rooms.map((r) => r.id).sort()).toEqual([byName.id, byFname.id].sort());
+    });
+
+    it('wildcards have no meaning: % and _ match only themselves', async () => {
+      const store = getStore();
+      const t = tag();
+      const literal = await store.rooms.insert(newRoom({ name: `${t}_100%`, fname: `${t}_100%` }));
+      await store.rooms.insert(newRoom({ name: `${t}x100y`, fname: `${t}x100y` }));
+      const res = await store.directory.searchChannels(channels({ text: `${t}_100%` }));
+      expect(res.rooms.map((r) => r.id)).toEqual([literal.id]);
+      expect((await store.directory.searchChannels(channels({ text: '%' + t }))).total).toBe(0);
+    });
+
+    it('private groups only for their members, or for everyone with allPrivate; archived rooms never', async () => {
+      const store = getStore();
+      const t = tag();
+      const group = await store.rooms.insert(newRoom({ t: 'p', name: `${t}grp`, fname: `${t}grp` }));
+      const pub = await store.rooms.insert(newRoom({ name: `${t}pub`, fname: `${t}pub` }));
+      const insider = await member(store, group.id);
+      const outsider = await store.users.insert(newUser());
+      const ids = async (q: Partial<ChannelSearch>) => (await store.directory.searchChannels(channels({ text: t, ...q }))).rooms.map((r) => r.id);
+      expect(await ids({ callerId: outsider.id })).toEqual([pub.id]);
+      expect(await ids({ callerId: insider.id })).toEqual([group.id, pub.id]);
+      expect(await ids({ callerId: outsider.id, allPrivate: true })).toEqual([group.id, pub.id]);
+    });
+
+    it('sorts by each key in both directions (ties broken by id) and pages with an exact total', async () => {
+      const store = getStore();
+      const t = tag();
+      const made = [];
+      for (const [i, suffix] of ['b', 'a', 'c'].entries()) {
+        const room = await store.rooms.insert(newRoom({ name: `${t}${suffix}`, fname: `${t}${suffix}`, ts: 1_000 + i }));
+        for (let m = 0; m < i; m++) await member(store, room.id);
+        made.push(room);
+      }
+      const names = async (q: Partial<ChannelSearch>) => (await store.directory.searchChannels(channels({ text: t, ...q }))).rooms.map((r) => r.name);
+      expect(await names({})).toEqual([`${t}a`, `${t}b`, `${t}c`]);
+      expect(await names({ sort: { key: 'name', direction: -1 } })).toEqual([`${t}c`, `${t}b`, `${t}a`]);
+      expect(await names({ sort: { key: 'ts', direction: 1 } })).toEqual([`${t}b`, `${t}a`, `${t}c`]);
+      expect(await names({ sort: { key: 'usersCount', direction: -1 } })).toEqual([`${t}c`, `${t}a`, `${t}b`]);
+      const page = await store.directory.searchChannels(channels({ text: t, offset: 1, count: 1 }));
+      expect(page).toMatchObject({ total: 3 });
+      expect(page.rooms.map((r) => r.name)).toEqual([`${t}b`]);
+      const past = await store.directory.searchChannels(channels({ text: t, offset: 10, count: 5 }));
+      expect(past).toEqual({ total: 3, rooms: [] });
+      expect(await store.directory.searchChannels(channels({ text: `${t}zzz` }))).toEqual({ total: 0, rooms: [] });
+    });
+
+    it('ties are broken by id in code-point order on every backend', async () => {
+      const store = getStore();
+      const t = tag();
+      const base = newId().slice(1);
+      await store.rooms.insert(newRoom({ id: `a${base}`, name: `${t}one`, fname: `${t}one` }));
+      await store.rooms.insert(newRoom({ id: `B${base}`, name: `${t}two`, fname: `${t}two` }));
+      const res = await store.directory.searchChannels(channels({ text: t, sort: { key: 'usersCount', direction: 1 } }));
+      expect(res.rooms.map((r) => r.id)).toEqual([`B${base}`, `a${base}`]);
+      const page2 = await store.directory.searchChannels(channels({ text: t, sort: { key: 'usersCount', direction: 1 }, offset: 1, count: 1 }));
+      expect(page2.rooms.map((r) => r.id)).toEqual([`a${base}`]);
+    });
+
+    it('short terms (1–2 characters) and non-ASCII terms match like long ones', async () => {
+      const store = getStore();
+      const t = tag();
+      const room = await store.rooms.insert(newRoom({ name: `${t}q`, fname: `Ölçü ${t}` }));
+      expect((await store.directory.searchChannels(channels({ text: 'ölÇ' }))).rooms.map((r) => r.id)).toContain(room.id);
+      const two = await store.directory.searchChannels(channels({ text: `${t}q`.slice(-2), count: 1000 }));
+      expect(two.rooms.map((r) => r.id)).toContain(room.id);
+    });
+  });
+
+  describe('DirectoryRepo.searchUsers', () => {
+    it('lists active users with a username, matching only the given fields', async () => {
+      const store = getStore();
+      const t = tag();
+      const byName = await store.users.insert(newUser({ name: `Name ${t}` }));
+      const byBio = await store.users.insert(newUser({ bio: `bio ${t}` }));
+      const byNick = await store.users.insert(newUser({ nickname: `${t.toUpperCase()}nick` }));
+      await store.users.insert(newUser({ name: `inactive ${t}`, active: false }));
+      const ids = async (fields: UserSearch['fields']) => (await store.directory.searchUsers(users({ text: t, fields }))).users.map((u) => u.id).sort();
+      expect(await ids(['username', 'name', 'bio', 'nickname'])).toEqual([byName.id, byBio.id, byNick.id].sort());
+      expect(await ids(['name'])).toEqual([byName.id]);
+      expect(await ids(['bio', 'nickname'])).toEqual([byBio.id, byNick.id].sort());
+      expect(await store.directory.searchUsers(users({ text: t, fields: [] }))).toEqual({ total: 0, users: [] });
+    });
+
+    it('ties are broken by id in code-point order on every backend', async () => {
+      const store = getStore();
+      const t = tag();
+      const base = newId().slice(1);
+      await store.users.insert(newUser({ id: `a${base}`, username: `${t}x`, createdAt: 7 }));
+      await store.users.insert(newUser({ id: `B${base}`, username: `${t}y`, createdAt: 7 }));
+      const res = await store.directory.searchUsers(users({ text: t, fields: ['username'], sort: { key: 'createdAt', direction: 1 } }));
+      expect(res.users.map((u) => u.id)).toEqual([`B${base}`, `a${base}`]);
+    });
+
+    it('returns the directory fields of each user', async () => {
+      const store = getStore();
+      const t = tag();
+      const user = await store.users.insert(newUser({ username: `${t}user`, name: 'N', bio: 'B', nickname: 'K', createdAt: 4_242 }));
+      expect(await store.directory.searchUsers(users({ text: `${t}user` }))).toEqual({
+        total: 1,
+        users: [{ id: user.id, createdAt: 4_242, username: `${t}user`, name: 'N', bio: 'B', nickname: 'K', email: user.email }],
+      });
+    });
+
+    it('sorts by username, name, createdAt, email and bio (missing values last ascending) and pages with a total', async () => {
+      const store = getStore();
+      const t = tag();
+      const a = await store.users.insert(newUser({ username: `${t}a`, name: 'Zed', bio: null, createdAt: 3, email: { address: `c${t}@x.org`, verified: false } }));
+      const b = await store.users.insert(newUser({ username: `${t}B`, name: 'Amy', bio: 'middle', createdAt: 1, email: { address: `a${t}@x.org`, verified: false } }));
+      const c = await store.users.insert(newUser({ username: `${t}c`, name: 'Kim', bio: 'alpha', createdAt: 2, email: { address: `b${t}@x.org`, verified: false } }));
+      const order = async (key: UserSearch['sort']['key'], direction: 1 | -1 = 1) =>
+        (await store.directory.searchUsers(users({ text: t, fields: ['username'], sort: { key, direction } }))).users.map((u) => u.id);
+      expect(await order('username')).toEqual([a.id, b.id, c.id]);
+      expect(await order('username', -1)).toEqual([c.id, b.id, a.id]);
+      expect(await order('name')).toEqual([b.id, c.id, a.id]);
+      expect(await order('createdAt')).toEqual([b.id, c.id, a.id]);
+      expect(await order('email')).toEqual([b.id, c.id, a.id]);
+      expect(await order('bio')).toEqual([c.id, b.id, a.id]);
+      expect(await order('bio', -1)).toEqual([a.id, b.id, c.id]);
+      const page = await store.directory.searchUsers(users({ text: t, fields: ['username'], offset: 2, count: 5 }));
+      expect(page.total).toBe(3);
+      expect(page.users.map((u) => u.id)).toEqual([c.id]);
+      expect(await store.directory.searchUsers(users({ text: t, fields: ['username'], offset: 5 }))).toEqual({ total: 3, users: [] });
+    });
+  });
+}

@@ -1,0 +1,299 @@
+/**
+ * Store suite: RoomsRepo (src/store/rooms-store.ts), every method against its
+ * documented contract. Livechat rooms' own methods are in the livechat cases.
+ */
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { newId } from '../../src/lib/ids.js';
+import { ConflictError, ReferenceError } from '../../src/store/errors.js';
+import type { SqlStore } from '../../src/store/sql/sql-store.js';
+import { member, newRoom, newUser, rejection, uniqueName, type StoreGetter } from './core-fixtures.js';
+
+export function roomsCases(getStore: StoreGetter): void {
+  describe('RoomsRepo', () => {
+    describe('insert / findById', () => {
+      it('stores a room with its defaults and returns it', async () => {
+        const store = getStore();
+        const creator = await store.users.insert(newUser());
+        const input = newRoom({ creator: { id: creator.id, username: creator.username! } });
+        const room = await store.rooms.insert(input);
+        expect(room).toEqual({
+          id: input.id,
+          t: 'c',
+          name: input.name,
+          fname: input.fname,
+          creator: { id: creator.id, username: creator.username },
+          ts: 1_000,
+          updatedAt: 1_000,
+          isDefault: false,
+          readOnly: false,
+          featured: false,
+          archived: false,
+          customFields: null,
+          topic: null,
+          description: null,
+          usersCount: 0,
+          msgs: 0,
+          lm: null,
+          lastMessage: null,
+        });
+        expect(await store.rooms.findById(input.id)).toEqual(room);
+        expect(await store.rooms.findById('absent')).toBeNull();
+      });
+
+      it('keeps the optional fields given (custom fields as any JSON)', async () => {
+        const store = getStore();
+        const room = await store.rooms.insert(
+          newRoom({ t: 'p', isDefault: true, readOnly: true, customFields: { n: 1, nested: { list: [true, null] } }, topic: 't', description: 'd' }),
+        );
+        expect(room).toMatchObject({ t: 'p', isDefault: true, readOnly: true, customFields: { n: 1, nested: { list: [true, null] } }, topic: 't', description: 'd' });
+      });
+
+      it('throws ConflictError on rooms.name_key for a name taken in c or p, any letter case', async () => {
+        const store = getStore();
+        const name = `Chan${newId().slice(0, 8)}`;
+        await store.rooms.insert(newRoom({ t: 'p', name, fname: name }));
+        const error = await rejection(store.rooms.insert(newRoom({ t: 'c', name: name.toUpperCase(), fname: name })));
+        expect(error).toBeInstanceOf(ConflictError);
+        expect((error as ConflictError).isOn('rooms', 'name_key')).toBe(true);
+      });
+
+      it('direct-message rooms may share a name (names are unique among c and p only)', async () => {
+        const store = getStore();
+        const name = uniqueName('dm');
+        await store.rooms.insert(newRoom({ t: 'd', name, dmKey: `${newId()},${newId()}` }));
+        await expect(store.rooms.insert(newRoom({ t: 'd', name, dmKey: `${newId()},${newId()}` }))).resolves.toBeTruthy();
+        expect(await store.rooms.findByName(name)).toBeNull();
+      });
+    });
+
+    describe('findByName / findByDmKey', () => {
+      it('findByName finds a channel or group case-insensitively; null when absent', async () => {
+        const store = getStore();
+        const room = await store.rooms.insert(newRoom({ t: 'p', name: `Grp${newId().slice(0, 8)}` }));
+        expect(await store.rooms.findByName(room.name!.toLowerCase())).toEqual(room);
+        expect(await store.rooms.findByName(room.name!.toUpperCase())).toEqual(room);
+        expect(await store.rooms.findByName(uniqueName('absent'))).toBeNull();
+      });
+
+      it('findByDmKey finds the direct-message room of a member key; null when absent', async () => {
+        const store = getStore();
+        const dmKey = [newId(), newId()].sort().join(',');
+        const room = await store.rooms.insert(newRoom({ t: 'd', name: null, fname: null, dmKey }));
+        expect(await store.rooms.findByDmKey(dmKey)).toEqual(room);
+        expect(await store.rooms.findByDmKey('absent,key')).toBeNull();
+      });
+
+      it('one DM room per member key (rooms_dm_key is unique)', async () => {
+        const store = getStore();
+        const dmKey = [newId(), newId()].sort().join(',');
+        await store.rooms.insert(newRoom({ t: 'd', name: null, fname: null, dmKey }));
+        expect(await rejection(store.rooms.insert(newRoom({ t: 'd', name: null, fname: null, dmKey })))).toBeInstanceOf(ConflictError);
+      });
+    });
+
+    it('defaultRoomIds lists every room marked default, and only those', async () => {
+      const store = getStore();
+      const yes = await store.rooms.insert(newRoom({ isDefault: true }));
+      const no = await store.rooms.insert(newRoom());
+      const ids = await store.rooms.defaultRoomIds();
+      expect(ids).toContain(yes.id);
+      expect(ids).not.toContain(no.id);
+    });
+
+    describe('subscribe / findSubscription / countMembersWithRole', () => {
+      it('creates the subscription with the room\'s name and type, counts the member, moves _updatedAt forward', async () => {
+        const store = getStore();
+        const room = await store.rooms.insert(newRoom({ t: 'p' }));
+        const user = await store.users.insert(newUser());
+        expect(await store.rooms.subscribe({ id: 'sub-' + room.id, rid: room.id, user: { id: user.id, username: user.username! }, ts: 1_500, roles: ['owner'] }, 1_000)).toBe(true);
+        expect(await store.rooms.findSubscription(room.id, user.id)).toEqual({
+          id: 'sub-' + room.id,
+          rid: room.id,
+          user: { id: user.id, username: user.username },
+          name: room.name,
+          fname: room.fname,
+          t: 'p',
+          roles: ['owner'],
+          open: true,
+          alert: false,
+          unread: 0,
+          ts: 1_500,
+          updatedAt: 1_000,
+        });
+        const after = (await store.rooms.findById(room.id))!;
+        expect(after.usersCount).toBe(1);
+        expect(after.updatedAt).toBeGreaterThan(room.updatedAt);
+      });
+
+      it('a subscription may carry its own shown name (direct messages)', async () => {
+        const store = getStore();
+        const room = await store.rooms.insert(newRoom({ t: 'd', name: null, fname: null, dmKey: newId() }));
+        const user = await store.users.insert(newUser());
+        await store.rooms.subscribe({ id: newId(), rid: room.id, user: { id: user.id, username: user.username! }, ts: 1, name: 'bob', fname: 'Bob B' }, 1);
+        expect(await store.rooms.findSubscription(room.id, user.id)).toMatchObject({ name: 'bob', fname: 'Bob B', t: 'd', roles: [] });
+      });
+
+      it('returns false and changes nothing when already subscribed', async () => {
+        const store = getStore();
+        const room = await store.rooms.insert(newRoom());
+        const user = await member(store, room.id);
+        const before = (await store.rooms.findById(room.id))!;
+        expect(await store.rooms.subscribe({ id: newId(), rid: room.id, user: { id: user.id, username: user.username! }, ts: 1 }, 9_000)).toBe(false);
+        expect(await store.rooms.findById(room.id)).toEqual(before);
+      });
+
+      it('returns false for a room that does not exist; throws StoreReferenceError for a user that does not exist', async () => {
+        const store = getStore();
+        const user = await store.users.insert(newUser());
+        expect(await store.rooms.subscribe({ id: newId(), rid: 'absent-room', user: { id: user.id, username: user.username! }, ts: 1 }, 1)).toBe(false);
+        const room = await store.rooms.insert(newRoom());
+        expect(await rejection(store.rooms.subscribe({ id: newId(), rid: room.id, user: { id: 'ghost', username: 'ghost' }, ts: 1 }, 1))).toBeInstanceOf(ReferenceError);
+        expect((await store.rooms.findById(room.id))!.usersCount).toBe(0);
+      });
+
+      it('concurrent subscriptions of different users all count (usersCount is exact)', async () => {
+        const store = getStore();
+        const room = await store.rooms.insert(newRoom());
+        const users = await Promise.all(Array.from({ length: 8 }, () => store.users.insert(newUser())));
+        await Promise.all(users.map((u) => store.transaction((tx) => tx.rooms.subscribe({ id: newId(), rid: room.id, user: { id: u.id, username: u.username! }, ts: 1 }, 2_000))));
+        expect((await store.rooms.findById(room.id))!.usersCount).toBe(8);
+      });
+
+      it('findSubscription is null without a subscription; countMembersWithRole counts exact role names', async () => {
+        const store = getStore();
+        const room = await store.rooms.insert(newRoom());
+        const outsider = await store.users.insert(newUser());
+        expect(await store.rooms.findSubscription(room.id, outsider.id)).toBeNull();
+        await member(store, room.id, {}, 2_000, ['owner']);
+        await member(store, room.id, {}, 2_000, ['owner', 'moderator']);
+        await member(store, room.id, {}, 2_000, ['co-owner']);
+        await member(store, room.id);
+        expect(await store.rooms.countMembersWithRole(room.id, 'owner')).toBe(2);
+        expect(await store.rooms.countMembersWithRole(room.id, 'moderator')).toBe(1);
+        expect(await store.rooms.countMembersWithRole(room.id, 'admin')).toBe(0);
+        expect(await store.rooms.countMembersWithRole('absent', 'owner')).toBe(0);
+      });
+    });
+
+    describe('unsubscribe / unsubscribeAll / removalsSince', () => {
+      it('unsubscribe removes the subscription, decrements usersCount and records the removal; false when there was none', async () => {
+        const store = getStore();
+        const room = await store.rooms.insert(newRoom());
+        const user = await member(store, room.id);
+        expect(await store.rooms.unsubscribe(room.id, user.id, 3_000)).toBe(true);
+        expect(await store.rooms.unsubscribe(room.id, user.id, 3_001)).toBe(false);
+        expect(await store.rooms.findSubscription(room.id, user.id)).toBeNull();
+        expect((await store.rooms.findById(room.id))!.usersCount).toBe(0);
+        expect(await store.rooms.removalsSince(user.id, 2_999)).toEqual([{ rid: room.id, removedAt: 3_000 }]);
+        expect(await store.rooms.removalsSince(user.id, 3_000)).toEqual([]);
+        expect(await store.rooms.unsubscribe('absent', user.id, 1)).toBe(false);
+      });
+
+      it('unsubscribeAll returns the former members, records their removals, keeps usersCount, bumps _updatedAt', async () => {
+        const store = getStore();
+        const room = await store.rooms.insert(newRoom());
+        const a = await member(store, room.id);
+        const b = await member(store, room.id);
+        const before = (await store.rooms.findById(room.id))!;
+        expect((await store.rooms.unsubscribeAll(room.id, 4_000)).sort()).toEqual([a.id, b.id].sort());
+        const after = (await store.rooms.findById(room.id))!;
+        expect(after.usersCount).toBe(before.usersCount);
+        expect(after.updatedAt).toBeGreaterThan(before.updatedAt);
+        for (const u of [a, b]) expect(await store.rooms.removalsSince(u.id, 0)).toEqual([{ rid: room.id, removedAt: 4_000 }]);
+        expect(await store.rooms.unsubscribeAll(room.id, 5_000)).toEqual([]);
+      });
+
+      it('removalsSince lists a user\'s removals in time order; subscribing again cancels one', async () => {
+        const store = getStore();
+        const user = await store.users.insert(newUser());
+        const rooms = await Promise.all([1, 2, 3].map(() => store.rooms.insert(newRoom())));
+        for (const [i, room] of rooms.entries()) {
+          await store.rooms.subscribe({ id: newId(), rid: room.id, user: { id: user.id, username: user.username! }, ts: 1 }, 1);
+          await store.rooms.unsubscribe(room.id, user.id, 10_000 - i * 100);
+        }
+        expect(await store.rooms.removalsSince(user.id, 0)).toEqual([
+          { rid: rooms[2]!.id, removedAt: 9_800 },
+          { rid: rooms[1]!.id, removedAt: 9_900 },
+          { rid: rooms[0]!.id, removedAt: 10_000 },
+        ]);
+        await store.rooms.subscribe({ id: newId(), rid: rooms[1]!.id, user: { id: user.id, username: user.username! }, ts: 1 }, 11_000);
+        expect((await store.rooms.removalsSince(user.id, 0)).map((r) => r.rid)).toEqual([rooms[2]!.id, rooms[0]!.id]);
+        // Leaving again records the new time, once.
+        await store.rooms.unsubscribe(rooms[1]!.id, user.id, 12_000);
+        expect(await store.rooms.removalsSince(user.id, 10_000)).toEqual([{ rid: rooms[1]!.id, removedAt: 12_000 }]);
+      });
+    });
+
+    describe('delete', () => {
+      it('removes the room and its subscriptions, records removals for the former members, returns them', async () => {
+        const store = getStore();
+        const room = await store.rooms.insert(newRoom());
+        const a = await member(store, room.id);
+        const b = await member(store, room.id);
+        const members = await store.transaction((tx) => tx.rooms.delete(room.id, 6_000));
+        expect(members.sort()).toEqual([a.id, b.id].sort());
+        expect(await store.rooms.findById(room.id)).toBeNull();
+        expect(await store.rooms.findSubscription(room.id, a.id)).toBeNull();
+        expect(await store.rooms.removalsSince(a.id, 5_000)).toEqual([{ rid: room.id, removedAt: 6_000 }]);
+        expect(await store.rooms.roomsOfUser(b.id, null)).toEqual([]);
+        // The name is free again.
+        await expect(store.rooms.insert(newRoom({ name: room.name }))).resolves.toBeTruthy();
+      });
+
+      it('returns [] when the room did not exist', async () => {
+        expect(await getStore().transaction((tx) => tx.rooms.delete('absent', 1))).toEqual([]);
+      });
+    });
+
+    describe('roomsOfUser / memberUsernames', () => {
+      it('roomsOfUser lists the user\'s rooms (ordered by id); with updatedAfter only the strictly later ones', async () => {
+        const store = getStore();
+        const user = await store.users.insert(newUser());
+        const other = await store.rooms.insert(newRoom());
+        // Ids that a collation would order the other way round ('B' < 'a' in code points only).
+        const base = newId().slice(1);
+        const rooms = await Promise.all(['a', 'B'].map((first) => store.rooms.insert(newRoom({ id: first + base }))));
+        for (const room of rooms) await store.rooms.subscribe({ id: newId(), rid: room.id, user: { id: user.id, username: user.username! }, ts: 1 }, 2_000);
+        const all = await store.rooms.roomsOfUser(user.id, null);
+        expect(all.map((r) => r.id)).toEqual([`B${base}`, `a${base}`]);
+        expect(all.map((r) => r.id)).not.toContain(other.id);
+        // Bump one room after 2_000.
+        await member(store, rooms[0]!.id, {}, 3_000);
+        const later = await store.rooms.roomsOfUser(user.id, 2_000);
+        expect(later.map((r) => r.id)).toEqual([rooms[0]!.id]);
+        expect(later[0]!.usersCount).toBe(2);
+        expect(await store.rooms.roomsOfUser(user.id, Number.MAX_SAFE_INTEGER)).toEqual([]);
+        expect(await store.rooms.roomsOfUser('absent', null)).toEqual([]);
+      });
+
+      it('memberUsernames gives up to `limit` usernames per room in code-point order; rooms without members map to []', async () => {
+        const store = getStore();
+        const room = await store.rooms.insert(newRoom());
+        const empty = await store.rooms.insert(newRoom());
+        const tag = newId().slice(0, 6);
+        for (const name of [`b${tag}`, `Z${tag}`, `a${tag}`, `é${tag}`]) await member(store, room.id, { username: name, email: null });
+        const names = await store.rooms.memberUsernames([room.id, empty.id], 3);
+        expect(names.get(room.id)).toEqual([`Z${tag}`, `a${tag}`, `b${tag}`]);
+        expect(names.get(empty.id)).toEqual([]);
+        expect((await store.rooms.memberUsernames([room.id], 10)).get(room.id)).toEqual([`Z${tag}`, `a${tag}`, `b${tag}`, `é${tag}`]);
+        expect(await store.rooms.memberUsernames([], 10)).toEqual(new Map());
+      });
+
+      it('memberUsernames walks the (rid, code-point username) index: no sort of a room\'s members', async () => {
+        const store = getStore() as SqlStore;
+        const query = sql`select rid, username from subscriptions where rid = ${'r'} order by ${store.dialect.binaryText(sql.ref('username'))} limit 100`;
+        const plan = await store.transaction(async (tx) => {
+          const db = (tx as SqlStore).db;
+          if (store.backend === 'sqlite') return (await sql<{ detail: string }>`explain query plan ${query}`.execute(db)).rows.map((r) => r.detail).join('\n');
+          // Forbid the alternatives so the plan shows whether the index can give the order at all.
+          await sql`set local enable_seqscan = off`.execute(db);
+          await sql`set local enable_sort = off`.execute(db);
+          return (await sql<{ 'QUERY PLAN': string }>`explain ${query}`.execute(db)).rows.map((r) => r['QUERY PLAN']).join('\n');
+        });
+        expect(plan).toMatch(/subscriptions_room/);
+        expect(plan).not.toMatch(/\bSort\b|TEMP B-TREE/);
+      });
+    });
+  });
+}

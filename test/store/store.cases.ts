@@ -1,0 +1,74 @@
+/**
+ * Store suite: the Store's own methods (src/store/store.ts) — transaction,
+ * ping, migrate, settle, poolStats — against their documented contract.
+ */
+import { describe, expect, it } from 'vitest';
+import { newUser, rejection, type StoreGetter } from './core-fixtures.js';
+
+export function storeCases(getStore: StoreGetter): void {
+  describe('Store', () => {
+    it('transaction commits every write together and returns fn\'s value', async () => {
+      const store = getStore();
+      const a = newUser();
+      const b = newUser();
+      const value = await store.transaction(async (tx) => {
+        await tx.users.insert(a);
+        await tx.users.insert(b);
+        return 'both';
+      });
+      expect(value).toBe('both');
+      expect(await store.users.findById(a.id)).not.toBeNull();
+      expect(await store.users.findById(b.id)).not.toBeNull();
+    });
+
+    it('transaction rolls back every write when fn throws, and rethrows the error', async () => {
+      const store = getStore();
+      const a = newUser();
+      const failure = new Error('abort');
+      expect(
+        await rejection(
+          store.transaction(async (tx) => {
+            await tx.users.insert(a);
+            await tx.users.update(a.id, { bio: 'x' }, 2_000);
+            throw failure;
+          }),
+        ),
+      ).toBe(failure);
+      expect(await store.users.findById(a.id)).toBeNull();
+    });
+
+    it('a nested transaction joins the outer one: an outer failure undoes the inner writes', async () => {
+      const store = getStore();
+      const inner = newUser();
+      await rejection(
+        store.transaction(async (tx) => {
+          await tx.transaction((nested) => nested.users.insert(inner));
+          throw new Error('outer fails');
+        }),
+      );
+      expect(await store.users.findById(inner.id)).toBeNull();
+    });
+
+    it('a store error thrown inside a transaction keeps its type (ConflictError, NotFoundError …)', async () => {
+      const store = getStore();
+      const user = await store.users.insert(newUser());
+      const error = await rejection(store.transaction((tx) => tx.users.insert(newUser({ username: user.username! }))));
+      expect((error as Error).name).toBe('ConflictError');
+    });
+
+    it('ping resolves while the database answers; migrate is idempotent; settle resolves after writes', async () => {
+      const store = getStore();
+      await store.ping();
+      await store.migrate();
+      await store.users.insert(newUser());
+      await expect(store.settle()).resolves.toBeUndefined();
+    });
+
+    it('poolStats is null for a single-connection backend, the pool\'s occupancy otherwise', () => {
+      const store = getStore();
+      const stats = store.poolStats();
+      if (store.backend === 'sqlite') expect(stats).toBeNull();
+      else expect(stats).toEqual({ total: expect.any(Number), idle: expect.any(Number), waiting: expect.any(Number) });
+    });
+  });
+}
