@@ -20,6 +20,7 @@ import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, createTestApp, type TestApp } from '../support/app.js';
+import { freePort } from '../support/server-process.js';
 
 // Page-side code inside page.evaluate/waitForFunction runs in the browser (the root tsconfig has no DOM lib).
 declare const document: any, window: any, localStorage: any, location: any;
@@ -38,10 +39,11 @@ const pageErrors: string[] = [];
 
 beforeAll(async () => {
   await build({ configFile: `${ROOT}console/vite.config.ts`, logLevel: 'warn', build: { outDir: OUT, emptyOutDir: true } });
-  t = await createTestApp({ config: { consoleDir: OUT } });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = t.app.server.address();
-  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  // SITE_URL is the server's own address: the widget previewed on the embed page calls back to it.
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  t = await createTestApp({ config: { consoleDir: OUT, siteUrl: base } });
+  await t.app.listen({ port, host: '127.0.0.1' });
   mkdirSync(SHOTS, { recursive: true });
   browser = await puppeteer.launch({
     executablePath: await chromium.executablePath(),
@@ -260,6 +262,12 @@ describe('the agent console in a browser', () => {
     ] as const) {
       await page.goto(`${base}${path}`, { waitUntil: 'networkidle0' });
       await page.waitForFunction((s) => document.body.innerText.includes(s) || !!document.querySelector('textarea')?.value.includes(s), { timeout: 20_000 }, text);
+      if (path === '/admin/embed') {
+        // The live preview is the real widget, framed from /livechat, with the current settings.
+        await page.waitForSelector('iframe.widget-preview');
+        const frame = await (await page.$('iframe.widget-preview'))!.contentFrame();
+        await frame!.waitForFunction(() => document.body?.innerText.includes('Live chat'), { timeout: 20_000 });
+      }
       await checkPage(path.slice(1).replace(/\//g, '-'));
     }
   });

@@ -43,7 +43,8 @@ export function EmbedPage() {
           Reload preview
         </button>
       </p>
-      {widget.data === true && <iframe key={previewKey} className="widget-preview" title="Live chat widget preview" src="/livechat" />}
+      {/* Popout mode: the widget renders standalone (without the embed script's host page around it). */}
+      {widget.data === true && <iframe key={previewKey} className="widget-preview" title="Live chat widget preview" src="/livechat?mode=popout" />}
       {widget.data === false && <p className="notice">This server does not serve the widget at /livechat, so there is nothing to preview.</p>}
     </section>
   );
