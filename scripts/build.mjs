@@ -14,9 +14,13 @@
 // - packages that read their own files at run time (@fastify/swagger-ui serves
 //   its static assets from its package folder);
 // - drivers loaded only on demand (pg, ioredis), so a SQLite start never reads them.
+// The agent console (`console/`, React + Vite) is built into `<outdir>/console/`,
+// which the server serves at `/` (src/http/routes/console.routes.ts).
+//
 // The bundle is not minified, so stack traces keep their function names; a
 // linked source map maps them back to src/ with `node --enable-source-maps`.
 import { build } from 'esbuild';
+import { build as viteBuild } from 'vite';
 import { readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,4 +47,11 @@ await build({
   banner: { js: "import { createRequire as __parleyRequire } from 'node:module'; const require = __parleyRequire(import.meta.url);" },
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',
+});
+
+// The console: Vite reads console/vite.config.ts; only the out dir differs per build.
+await viteBuild({
+  configFile: resolve(ROOT, 'console/vite.config.ts'),
+  logLevel: 'warn',
+  build: { outDir: resolve(ROOT, outdir, 'console'), emptyOutDir: true },
 });

@@ -1,4 +1,7 @@
 /** Environment configuration (contract §2). Everything is optional. */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { isSettingId, parseSettingOverride, type SettingId } from './services/settings.service.js';
 
 export interface Config {
@@ -34,6 +37,12 @@ export interface Config {
   requestTimeoutMs: number;
   headersTimeoutMs: number;
   keepAliveTimeoutMs: number;
+  /**
+   * `CONSOLE_DIR`: the built agent console (index.html + assets/) served at `/`.
+   * Default: `console/` beside the bundle (`dist/console`), or `dist/console` when
+   * running the sources. A folder without index.html serves a "not built" page.
+   */
+  consoleDir: string;
   /**
    * DDP keep-alive (the contract R2): a connection silent for `DDP_PING_INTERVAL_MS` (30 s) is pinged and
    * closed with 4000 when `DDP_PING_TIMEOUT_MS` (30 s) more pass without a frame. Tests shorten them.
@@ -80,6 +89,11 @@ function timeoutsFrom(env: NodeJS.ProcessEnv): Pick<Config, 'requestTimeoutMs' |
   return { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs };
 }
 
+function defaultConsoleDir(): string {
+  const candidates = [new URL('./console/', import.meta.url), new URL('../dist/console/', import.meta.url)].map((url) => fileURLToPath(url));
+  return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? candidates[candidates.length - 1]!;
+}
+
 /** Reads the configuration; throws with a clear message on a malformed value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const settingOverrides: Partial<Record<SettingId, unknown>> = {};
@@ -106,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: Math.max(1, intFrom(env, 'WORKERS', 1)),
     bodyLimitBytes: 1024 * 1024,
     ...timeoutsFrom(env),
+    consoleDir: env.CONSOLE_DIR ? resolve(env.CONSOLE_DIR) : defaultConsoleDir(),
     ddpPingIntervalMs: positiveIntFrom(env, 'DDP_PING_INTERVAL_MS', 30_000),
     ddpPingTimeoutMs: positiveIntFrom(env, 'DDP_PING_TIMEOUT_MS', 30_000),
     settingOverrides,

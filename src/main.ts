@@ -17,6 +17,7 @@ import closeWithGrace from 'close-with-grace';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
 import { buildApp } from './app.js';
 import { loadConfig, type Config } from './config.js';
+import { startBanner } from './lib/banner.js';
 import { LocalChangeBus, type ChangeBus } from './lib/change-bus.js';
 import type { Redis } from 'ioredis';
 import { ClusterMessageBus, relayClusterEvents } from './lib/cluster-message-bus.js';
@@ -68,7 +69,7 @@ async function runServer(config: Config, clustered: boolean): Promise<void> {
   await store.migrate();
   const bus = await changeBusFor(config, store);
   const eventTransport = await eventTransportFor(config, store, redis, clustered);
-  const { app, services } = await buildApp({ config, store, bus, eventTransport, rateLimitCounters: counters });
+  const { app, services, generatedAdminPassword } = await buildApp({ config, store, bus, eventTransport, rateLimitCounters: counters });
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down');
@@ -81,6 +82,11 @@ async function runServer(config: Config, clustered: boolean): Promise<void> {
     redis?.disconnect();
   });
   await app.listen({ port: config.port, host: config.host });
+  // On a terminal, a readable note (console URL, admin login, embed script) besides the JSON logs;
+  // under WORKERS=N the worker that seeded prints it, or else the first one.
+  if (process.stdout.isTTY && (!clustered || generatedAdminPassword || cluster.worker?.id === 1)) {
+    process.stdout.write(startBanner({ siteUrl: config.siteUrl, adminUsername: config.adminUsername, generatedPassword: generatedAdminPassword }));
+  }
 }
 
 function runPrimary(config: Config): void {

@@ -25,3 +25,5 @@ export function siteGroups(siteUrl: string): RouteGroup[] {
 }
 
 export { platformRoutes } from './platform.routes.js';
+/** The agent console at `/` (static files, outside `/api`). */
+export { consoleRoutes } from './console.routes.js';

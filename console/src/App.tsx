@@ -1,0 +1,88 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Redirect, Route, Router, Switch } from 'wouter';
+import type { Credentials } from './api/client.js';
+import { Layout } from './components/Layout.js';
+import { ConsoleProvider, isManager, useConsole } from './context.js';
+import type { TransportFactory } from './live/live.js';
+import { AgentsPage, ManagersPage } from './pages/RoleUsers.js';
+import { ChatsPage } from './pages/Chats.js';
+import { ClosedPage } from './pages/Closed.js';
+import { DepartmentsPage } from './pages/Departments.js';
+import { EmbedPage } from './pages/Embed.js';
+import { HomeRedirect, SetupPage } from './pages/Setup.js';
+import { LoginPage } from './pages/Login.js';
+import { QueuePage } from './pages/Queue.js';
+import { SettingsPage } from './pages/Settings.js';
+
+export interface AppProps {
+  transport?: (creds: Credentials) => TransportFactory;
+  fetchImpl?: typeof fetch;
+  storage?: Storage;
+  /** wouter location hook override (tests use memory locations). */
+  hook?: Parameters<typeof Router>[0]['hook'];
+}
+
+export function App({ transport, fetchImpl, storage, hook }: AppProps) {
+  const [queryClient] = useState(
+    () => new QueryClient({ defaultOptions: { queries: { retry: 1, staleTime: 1_000, refetchOnWindowFocus: true } } }),
+  );
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ConsoleProvider transport={transport} fetchImpl={fetchImpl} storage={storage}>
+        <Router hook={hook}>
+          <Routes />
+        </Router>
+      </ConsoleProvider>
+    </QueryClientProvider>
+  );
+}
+
+function Routes() {
+  const { creds, me, restoring } = useConsole();
+  if (restoring) {
+    return (
+      <main className="center-page" aria-busy="true">
+        <p>Loading…</p>
+      </main>
+    );
+  }
+  if (!creds || !me) {
+    return (
+      <Switch>
+        <Route path="/login" component={LoginPage} />
+        <Route>
+          <Redirect to="/login" replace />
+        </Route>
+      </Switch>
+    );
+  }
+  const manager = isManager(me);
+  return (
+    <Layout>
+      <Switch>
+        <Route path="/" component={HomeRedirect} />
+        <Route path="/login">
+          <Redirect to="/" replace />
+        </Route>
+        <Route path="/setup" component={SetupPage} />
+        <Route path="/queue" component={QueuePage} />
+        <Route path="/chats" component={ChatsPage} />
+        <Route path="/chats/:rid" component={ChatsPage} />
+        <Route path="/closed" component={ClosedPage} />
+        <Route path="/closed/:rid" component={ClosedPage} />
+        {manager && <Route path="/admin/agents" component={AgentsPage} />}
+        {manager && <Route path="/admin/managers" component={ManagersPage} />}
+        {manager && <Route path="/admin/departments" component={DepartmentsPage} />}
+        {manager && <Route path="/admin/settings" component={SettingsPage} />}
+        {manager && <Route path="/admin/embed" component={EmbedPage} />}
+        <Route>
+          <section className="page">
+            <h1>Page not found</h1>
+            <p>There is nothing at this address. Use the menu to go on.</p>
+          </section>
+        </Route>
+      </Switch>
+    </Layout>
+  );
+}

@@ -1,0 +1,133 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Link, useLocation } from 'wouter';
+import { useMyRooms, useQueue } from '../api/data.js';
+import { isAgent, isManager, useConsole } from '../context.js';
+import { titleWithUnread } from '../lib/format.js';
+import { useSeen } from '../lib/hooks.js';
+import { createArrivalTracker, notificationsSupported, notify } from '../lib/notify.js';
+import { unreadOf } from '../lib/unread.js';
+import { AvailabilityToggle } from './AvailabilityToggle.js';
+
+const BASE_TITLE = 'Parley console';
+
+function NavLink({ href, children, badge }: { href: string; children: ReactNode; badge?: number }) {
+  const [location] = useLocation();
+  const active = location === href || location.startsWith(`${href}/`);
+  return (
+    <Link href={href} className={active ? 'nav-link active' : 'nav-link'} aria-current={active ? 'page' : undefined}>
+      {children}
+      {badge ? (
+        <span className="badge" aria-label={`${badge} new`}>
+          {badge}
+        </span>
+      ) : null}
+    </Link>
+  );
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const { me, signOut, liveStatus } = useConsole();
+  const [, navigate] = useLocation();
+  const agent = isAgent(me);
+  const manager = isManager(me);
+  const queue = useQueue(agent || manager);
+  const rooms = useMyRooms();
+  const seen = useSeen();
+
+  const queueCount = queue.data?.inquiries.length ?? 0;
+  const myOpen = (rooms.data ?? []).filter((r) => r.t === 'l' && r.open === true);
+  const unread = myOpen.reduce((sum, r) => sum + unreadOf(r, seen), 0);
+
+  useEffect(() => {
+    document.title = titleWithUnread(BASE_TITLE, unread + queueCount);
+  }, [unread, queueCount]);
+
+  // Alerts: a chat entering the queue, or a new message in a chat I serve.
+  const queueTracker = useRef(createArrivalTracker());
+  useEffect(() => {
+    if (!queue.data) return;
+    for (const id of queueTracker.current(queue.data.inquiries.map((i) => i._id))) {
+      const inquiry = queue.data.inquiries.find((i) => i._id === id);
+      notify('New chat waiting', inquiry ? `${inquiry.name}: ${inquiry.message}` : 'A visitor is waiting', () => navigate('/queue'));
+    }
+  }, [queue.data, navigate]);
+  const lastCounts = useRef<Map<string, number> | null>(null);
+  useEffect(() => {
+    if (!rooms.data) return;
+    const next = new Map(myOpen.map((r) => [r._id, r.msgs ?? 0]));
+    const previous = lastCounts.current;
+    lastCounts.current = next;
+    if (!previous) return;
+    for (const room of myOpen) {
+      const before = previous.get(room._id);
+      const fromVisitor = room.lastMessage?.u?._id !== me?._id;
+      if ((before === undefined || (room.msgs ?? 0) > before) && fromVisitor && unreadOf(room, seen) > 0) {
+        notify(`New message from ${room.fname ?? room.v?.username ?? 'a visitor'}`, room.lastMessage?.msg ?? '', () => navigate(`/chats/${room._id}`));
+      }
+    }
+  }, [rooms.data]);
+
+  const [permission, setPermission] = useState(() => (notificationsSupported() ? Notification.permission : 'denied'));
+
+  return (
+    <div className="shell" data-live={liveStatus}>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <Link href="/" className="brand">
+          Parley
+        </Link>
+        <AvailabilityToggle />
+        <div className="topbar-user">
+          {permission === 'default' && (
+            <button type="button" className="ghost small" onClick={() => void Notification.requestPermission().then(setPermission)}>
+              Enable notifications
+            </button>
+          )}
+          <span className="muted user-name" title={me?.username}>
+            {me?.name || me?.username}
+          </span>
+          <button type="button" className="ghost small" onClick={() => void signOut()}>
+            Log out
+          </button>
+        </div>
+      </header>
+      <nav className="sidenav" aria-label="Main">
+        <NavLink href="/queue" badge={queueCount}>
+          Queue
+        </NavLink>
+        <NavLink href="/chats" badge={unread}>
+          My chats
+        </NavLink>
+        <NavLink href="/closed">Closed chats</NavLink>
+        {manager && (
+          <>
+            <span className="nav-heading" aria-hidden="true">
+              Manage
+            </span>
+            <NavLink href="/admin/agents">Agents</NavLink>
+            <NavLink href="/admin/managers">Managers</NavLink>
+            <NavLink href="/admin/departments">Departments</NavLink>
+            <NavLink href="/admin/settings">Settings</NavLink>
+            <NavLink href="/admin/embed">Embed widget</NavLink>
+            <NavLink href="/setup">Get started</NavLink>
+          </>
+        )}
+      </nav>
+      {liveStatus === 'reconnecting' && (
+        <div className="banner" role="status">
+          Connection lost — reconnecting… Chats keep updating every few seconds meanwhile.
+        </div>
+      )}
+      {(queue.error || rooms.error) && (queue.error as { status?: number } | null)?.status === 0 && (
+        <div className="banner" role="status">
+          The server cannot be reached. Retrying…
+        </div>
+      )}
+      <main id="main" className="content" tabIndex={-1}>
+        {children}
+      </main>
+    </div>
+  );
+}

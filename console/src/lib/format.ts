@@ -1,0 +1,99 @@
+/** Pure helpers of the console's lists and conversation (unit-tested in console/test). */
+import type { Inquiry, Message, RoomEntry } from '../api/types.js';
+
+/** "42s", "3m 05s", "1h 02m" — how long something has been waiting. */
+export function waitingTime(sinceIso: string, now: number): string {
+  const seconds = Math.max(0, Math.floor((now - Date.parse(sinceIso)) / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m ${String(seconds % 60).padStart(2, '0')}s`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours}h ${String(minutes % 60).padStart(2, '0')}m`;
+  return `${Math.floor(hours / 24)}d`;
+}
+
+/** Oldest first (the queue's order), by `ts`, ties by id so the order is stable. */
+export function sortQueue(inquiries: Inquiry[]): Inquiry[] {
+  return [...inquiries].sort((a, b) => Date.parse(a.ts) - Date.parse(b.ts) || a._id.localeCompare(b._id));
+}
+
+export function lastActivity(room: RoomEntry): number {
+  return Date.parse(room.lm ?? room.lastMessage?.ts ?? room._updatedAt ?? room.ts ?? '') || 0;
+}
+
+/** My open livechat chats, most recent activity first. */
+export function sortMyChats(rooms: RoomEntry[]): RoomEntry[] {
+  return rooms.filter((r) => r.t === 'l' && r.open === true).sort((a, b) => lastActivity(b) - lastActivity(a) || a._id.localeCompare(b._id));
+}
+
+export function preview(text: string | undefined, max = 80): string {
+  const flat = (text ?? '').replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+export function clockTime(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+}
+
+export function dateTime(iso: string | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '—' : d.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** The line shown for a system message (contract §8.8 types), or null for a normal message. */
+export function systemText(message: Message): string | null {
+  switch (message.t) {
+    case undefined:
+    case '':
+      return null;
+    case 'livechat-started':
+      return 'Chat started';
+    case 'livechat-close':
+      return message.msg ? `Chat closed: ${message.msg}` : 'Chat closed';
+    case 'livechat_transfer_history': {
+      const data = message.transferData;
+      const by = data?.transferredBy?.name ?? data?.transferredBy?.username;
+      const to = data?.nextDepartment?.name ?? data?.transferredTo?.name ?? data?.transferredTo?.username;
+      return `Chat transferred${by ? ` by ${by}` : ''}${to ? ` to ${to}` : ''}`;
+    }
+    case 'livechat_navigation_history':
+      return `Visitor navigated: ${message.msg}`;
+    default:
+      return message.msg || message.t || null;
+  }
+}
+
+/** Wire survey names → labels (the misspelled `agentResposiveness` is the wire name, contract §8.7). */
+export const SURVEY_LABELS: Record<string, string> = {
+  satisfaction: 'Satisfaction',
+  agentKnowledge: 'Agent knowledge',
+  agentResposiveness: 'Agent responsiveness',
+  agentFriendliness: 'Agent friendliness',
+  additionalFeedback: 'Comment',
+};
+
+/** Composer keys: Enter sends, Shift+Enter (or an IME composition) does not. */
+export function isSendKey(event: { key: string; shiftKey: boolean; isComposing?: boolean }): boolean {
+  return event.key === 'Enter' && !event.shiftKey && !event.isComposing;
+}
+
+/** The document title with the unread count in front: "(3) Parley console". */
+export function titleWithUnread(base: string, unread: number): string {
+  return unread > 0 ? `(${unread > 99 ? '99+' : unread}) ${base}` : base;
+}
+
+/** The widget's embed snippet for a server (contract R6: `<SITE_URL>/livechat` and its script). */
+export function embedSnippet(origin: string): string {
+  const base = origin.replace(/\/+$/, '');
+  return `<!-- Parley live chat -->
+<script type="text/javascript">
+(function(w, d, s, u) {
+  w.RocketChat = function(c) { w.RocketChat._.push(c) }; w.RocketChat._ = []; w.RocketChat.url = u;
+  var h = d.getElementsByTagName(s)[0], j = d.createElement(s);
+  j.async = true; j.src = '${base}/livechat/rocketchat-livechat.min.js?_=201903270000';
+  h.parentNode.insertBefore(j, h);
+})(window, document, 'script', '${base}/livechat');
+</script>`;
+}

@@ -1,0 +1,63 @@
+import { Link, useParams } from 'wouter';
+import { useMyRooms } from '../api/data.js';
+import { Conversation } from '../components/Conversation.js';
+import { clockTime, preview, sortMyChats } from '../lib/format.js';
+import { useSeen } from '../lib/hooks.js';
+import { unreadOf } from '../lib/unread.js';
+
+export function ChatsPage() {
+  const params = useParams<{ rid?: string }>();
+  const rooms = useMyRooms();
+  const seen = useSeen();
+  const chats = sortMyChats(rooms.data ?? []);
+  const selected = params.rid;
+
+  return (
+    <div className={selected ? 'split has-selection' : 'split'}>
+      <section className="split-list" aria-labelledby="chats-title">
+        <h1 id="chats-title">My chats</h1>
+        {rooms.isPending && <p>Loading…</p>}
+        {rooms.error && (
+          <p className="error" role="alert">
+            {(rooms.error as Error).message}
+          </p>
+        )}
+        {rooms.data && chats.length === 0 && <p className="empty">No open chats. Take one from the queue.</p>}
+        <ul className="list" aria-label="Open chats">
+          {chats.map((room) => {
+            const unread = unreadOf(room, seen);
+            return (
+              <li key={room._id}>
+                <Link
+                  href={`/chats/${room._id}`}
+                  className={room._id === selected ? 'list-item link selected' : 'list-item link'}
+                  aria-current={room._id === selected ? 'page' : undefined}
+                >
+                  <span className="list-main">
+                    <span className="list-title">{room.fname ?? room.v?.username}</span>
+                    <span className="list-preview">{preview(room.lastMessage?.msg) || 'No messages yet'}</span>
+                  </span>
+                  <span className="list-side">
+                    <span className="muted small">{clockTime(room.lm ?? room._updatedAt)}</span>
+                    {unread > 0 && (
+                      <span className="badge" aria-label={`${unread} unread`}>
+                        {unread}
+                      </span>
+                    )}
+                  </span>
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      </section>
+      <div className="split-detail">
+        {selected ? (
+          <Conversation key={selected} rid={selected} backHref="/chats" />
+        ) : (
+          <p className="empty placeholder">Choose a chat to read and answer it.</p>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,116 @@
+import { useState } from 'react';
+import { Link, useParams } from 'wouter';
+import { CLOSED_PAGE, isMissingEndpoint, useClosedRooms, useDepartments, useRoleUsers, type ClosedFilters } from '../api/data.js';
+import { Conversation } from '../components/Conversation.js';
+import { isManager, useConsole } from '../context.js';
+import { dateTime } from '../lib/format.js';
+
+export function ClosedPage() {
+  const params = useParams<{ rid?: string }>();
+  const { me } = useConsole();
+  const [filters, setFilters] = useState<ClosedFilters>({ offset: 0 });
+  const [draft, setDraft] = useState<ClosedFilters>({ offset: 0 });
+  const rooms = useClosedRooms(filters);
+  const departments = useDepartments();
+  const agents = useRoleUsers('agent', isManager(me));
+  if (params.rid) return <Conversation key={params.rid} rid={params.rid} backHref="/closed" />;
+
+  const total = rooms.data?.total ?? 0;
+  return (
+    <section className="page" aria-labelledby="closed-title">
+      <h1 id="closed-title">Closed chats</h1>
+      <form
+        className="filters"
+        aria-label="Filter closed chats"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setFilters({ ...draft, offset: 0 });
+        }}
+      >
+        <label>
+          From
+          <input type="date" value={draft.from ?? ''} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
+        </label>
+        <label>
+          To
+          <input type="date" value={draft.to ?? ''} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
+        </label>
+        <label>
+          Department
+          <select value={draft.departmentId ?? ''} onChange={(e) => setDraft({ ...draft, departmentId: e.target.value })}>
+            <option value="">Any</option>
+            {(departments.data ?? []).map((d) => (
+              <option key={d._id} value={d._id}>
+                {d.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Agent
+          <select value={draft.agentId ?? ''} onChange={(e) => setDraft({ ...draft, agentId: e.target.value })}>
+            <option value="">Any</option>
+            {(agents.data?.users ?? []).map((a) => (
+              <option key={a._id} value={a._id}>
+                {a.name || a.username}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Visitor
+          <input type="search" value={draft.visitor ?? ''} onChange={(e) => setDraft({ ...draft, visitor: e.target.value })} />
+        </label>
+        <button type="submit" className="primary small">
+          Search
+        </button>
+      </form>
+      {rooms.error && (
+        <p className="error" role="alert">
+          {isMissingEndpoint(rooms.error) ? 'This server does not list closed chats yet (livechat/rooms).' : (rooms.error as Error).message}
+        </p>
+      )}
+      {rooms.data && rooms.data.rooms.length === 0 && <p className="empty">No closed chats match.</p>}
+      {rooms.data && rooms.data.rooms.length > 0 && (
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">Closed chats</caption>
+            <thead>
+              <tr>
+                <th scope="col">Visitor</th>
+                <th scope="col">Agent</th>
+                <th scope="col">Department</th>
+                <th scope="col">Closed</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rooms.data.rooms.map((r) => (
+                <tr key={r._id}>
+                  <td>
+                    <Link href={`/closed/${r._id}`}>{r.fname ?? r.v.username}</Link>
+                  </td>
+                  <td>{r.servedBy?.username ?? '—'}</td>
+                  <td>{departments.data?.find((d) => d._id === r.departmentId)?.name ?? '—'}</td>
+                  <td>{dateTime(r.closedAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {total > CLOSED_PAGE && (
+        <nav className="row pager" aria-label="Pages">
+          <button type="button" className="ghost small" disabled={filters.offset === 0} onClick={() => setFilters({ ...filters, offset: Math.max(0, filters.offset - CLOSED_PAGE) })}>
+            Previous
+          </button>
+          <span className="muted small">
+            {filters.offset + 1}–{Math.min(total, filters.offset + CLOSED_PAGE)} of {total}
+          </span>
+          <button type="button" className="ghost small" disabled={filters.offset + CLOSED_PAGE >= total} onClick={() => setFilters({ ...filters, offset: filters.offset + CLOSED_PAGE })}>
+            Next
+          </button>
+        </nav>
+      )}
+    </section>
+  );
+}

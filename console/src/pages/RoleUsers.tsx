@@ -1,0 +1,127 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useRoleUsers } from '../api/data.js';
+import type { Paged } from '../api/types.js';
+import { useConsole } from '../context.js';
+
+/** Open chats an agent serves (`livechat/rooms?agents[]=&open=true`, its total). */
+function OpenChats({ agentId }: { agentId: string }) {
+  const { api } = useConsole();
+  const open = useQuery({
+    queryKey: ['agent-open', agentId],
+    queryFn: () => api<Paged>('livechat/rooms', { query: { agents: [agentId], open: true, count: 1 } }),
+    retry: false,
+  });
+  return <>{open.data ? open.data.total : '—'}</>;
+}
+
+function RoleUsersPage({ role }: { role: 'agent' | 'manager' }) {
+  const { api, me, refreshMe } = useConsole();
+  const queryClient = useQueryClient();
+  const users = useRoleUsers(role);
+  const [username, setUsername] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const title = role === 'agent' ? 'Agents' : 'Managers';
+
+  const refresh = async (affectsMe: boolean) => {
+    await queryClient.invalidateQueries({ queryKey: [`${role}s`] });
+    if (affectsMe) await refreshMe();
+  };
+  const add = useMutation({
+    mutationFn: (name: string) => api<{ user: { _id: string; username: string } }>(`livechat/users/${role}`, { method: 'POST', body: { username: name } }),
+    onSuccess: async (result) => {
+      setUsername('');
+      setMessage(`${result.user.username} is now ${role === 'agent' ? 'an agent' : 'a manager'}.`);
+      await refresh(result.user._id === me?._id);
+    },
+    onError: (e) => setError((e as Error).message),
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => api(`livechat/users/${role}/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    onSuccess: async (_r, id) => {
+      setMessage('Removed.');
+      await refresh(id === me?._id);
+    },
+    onError: (e) => setError((e as Error).message),
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    setMessage(null);
+    if (username.trim()) add.mutate(username.trim());
+  }
+
+  return (
+    <section className="page" aria-labelledby="role-title">
+      <h1 id="role-title">{title}</h1>
+      <form className="inline-form horizontal" onSubmit={submit}>
+        <label htmlFor="role-username">Add by username</label>
+        <input id="role-username" value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="off" required />
+        <button type="submit" className="primary small" disabled={add.isPending}>
+          Add
+        </button>
+      </form>
+      {me && role === 'agent' && !(users.data?.users ?? []).some((u) => u._id === me._id) && (
+        <button type="button" className="ghost small" onClick={() => add.mutate(me.username)}>
+          Make me an agent
+        </button>
+      )}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {message && (
+        <p className="success" role="status">
+          {message}
+        </p>
+      )}
+      {users.data && users.data.users.length === 0 && <p className="empty">No {title.toLowerCase()} yet.</p>}
+      {users.data && users.data.users.length > 0 && (
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">{title}</caption>
+            <thead>
+              <tr>
+                <th scope="col">User</th>
+                <th scope="col">Status</th>
+                {role === 'agent' && <th scope="col">Chats</th>}
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.data.users.map((u) => (
+                <tr key={u._id}>
+                  <td>
+                    {u.name || u.username} <span className="muted small">@{u.username}</span>
+                  </td>
+                  <td>
+                    {role === 'agent' ? (u.statusLivechat === 'available' ? 'Available' : 'Not available') : ''} {u.status ? <span className="muted small">({u.status})</span> : null}
+                  </td>
+                  {role === 'agent' && <td><OpenChats agentId={u._id} /></td>}
+                  <td>
+                    <button type="button" className="ghost small" onClick={() => remove.mutate(u._id)} aria-label={`Remove ${u.username}`}>
+                      Remove
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+export function AgentsPage() {
+  return <RoleUsersPage role="agent" />;
+}
+
+export function ManagersPage() {
+  return <RoleUsersPage role="manager" />;
+}

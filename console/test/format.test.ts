@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import type { Inquiry, Message, RoomEntry } from '../src/api/types.js';
+import { embedSnippet, isSendKey, preview, sortMyChats, sortQueue, systemText, titleWithUnread, waitingTime } from '../src/lib/format.js';
+
+const T0 = Date.parse('2026-11-23T10:00:00.000Z');
+
+describe('waiting time', () => {
+  it('ticks in seconds, then minutes, hours and days', () => {
+    const since = new Date(T0).toISOString();
+    expect(waitingTime(since, T0)).toBe('0s');
+    expect(waitingTime(since, T0 + 42_000)).toBe('42s');
+    expect(waitingTime(since, T0 + 185_000)).toBe('3m 05s');
+    expect(waitingTime(since, T0 + 3_720_000)).toBe('1h 02m');
+    expect(waitingTime(since, T0 + 3 * 86_400_000)).toBe('3d');
+    // A clock a little behind the server never shows a negative wait.
+    expect(waitingTime(since, T0 - 5_000)).toBe('0s');
+  });
+});
+
+describe('list order', () => {
+  const inquiry = (id: string, ts: number): Inquiry => ({ _id: id, rid: `r${id}`, name: id, message: '', status: 'queued', ts: new Date(ts).toISOString(), v: { _id: 'v', username: 'guest-1' } });
+
+  it('puts the longest-waiting chat first in the queue, ties by id', () => {
+    const sorted = sortQueue([inquiry('c', T0 + 2000), inquiry('b', T0), inquiry('a', T0), inquiry('d', T0 + 1000)]);
+    expect(sorted.map((i) => i._id)).toEqual(['a', 'b', 'd', 'c']);
+  });
+
+  it('lists only open livechat rooms under My chats, most recent activity first', () => {
+    const room = (id: string, extra: Partial<RoomEntry>): RoomEntry => ({ _id: id, t: 'l', open: true, _updatedAt: new Date(T0).toISOString(), ...extra });
+    const rooms = [
+      room('old', { lm: new Date(T0 + 1000).toISOString() }),
+      room('new', { lm: new Date(T0 + 9000).toISOString() }),
+      room('closed', { open: undefined, lm: new Date(T0 + 99_000).toISOString() }),
+      { _id: 'GENERAL', t: 'c', _updatedAt: new Date(T0 + 50_000).toISOString() } as RoomEntry,
+      room('no-lm', { _updatedAt: new Date(T0 + 5000).toISOString() }),
+    ];
+    expect(sortMyChats(rooms).map((r) => r._id)).toEqual(['new', 'no-lm', 'old']);
+  });
+});
+
+describe('messages', () => {
+  const message = (t: string | undefined, msg = '', extra: Partial<Message> = {}): Message => ({ _id: 'm', rid: 'r', msg, ts: new Date(T0).toISOString(), t, u: { _id: 'u', username: 'u' }, ...extra });
+
+  it('renders the livechat system messages as lines', () => {
+    expect(systemText(message(undefined, 'hello'))).toBeNull();
+    expect(systemText(message('livechat-started'))).toBe('Chat started');
+    expect(systemText(message('livechat-close', 'Solved, thanks'))).toBe('Chat closed: Solved, thanks');
+    expect(systemText(message('livechat-close', ''))).toBe('Chat closed');
+    expect(
+      systemText(message('livechat_transfer_history', '', { transferData: { transferredBy: { username: 'ann' }, nextDepartment: { name: 'Sales' }, scope: 'department' } })),
+    ).toBe('Chat transferred by ann to Sales');
+    expect(systemText(message('livechat_transfer_history', '', { transferData: { transferredBy: { name: 'Ann' }, transferredTo: { username: 'bob' } } }))).toBe(
+      'Chat transferred by Ann to bob',
+    );
+  });
+
+  it('flattens previews and cuts long ones', () => {
+    expect(preview('  two\nlines  ')).toBe('two lines');
+    expect(preview('x'.repeat(100), 10)).toBe(`${'x'.repeat(9)}…`);
+    expect(preview(undefined)).toBe('');
+  });
+
+  it('sends on Enter only: Shift+Enter and IME composition insert a line', () => {
+    expect(isSendKey({ key: 'Enter', shiftKey: false })).toBe(true);
+    expect(isSendKey({ key: 'Enter', shiftKey: true })).toBe(false);
+    expect(isSendKey({ key: 'Enter', shiftKey: false, isComposing: true })).toBe(false);
+    expect(isSendKey({ key: 'a', shiftKey: false })).toBe(false);
+  });
+});
+
+describe('title and embed snippet', () => {
+  it('shows the unread count in the tab title', () => {
+    expect(titleWithUnread('Parley console', 0)).toBe('Parley console');
+    expect(titleWithUnread('Parley console', 3)).toBe('(3) Parley console');
+    expect(titleWithUnread('Parley console', 250)).toBe('(99+) Parley console');
+  });
+
+  it('points the snippet at this server’s /livechat and its script', () => {
+    const snippet = embedSnippet('https://chat.example.com/');
+    expect(snippet).toContain("j.src = 'https://chat.example.com/livechat/rocketchat-livechat.min.js");
+    expect(snippet).toContain("'script', 'https://chat.example.com/livechat')");
+    expect(snippet).not.toContain('.com//');
+  });
+});

@@ -1,0 +1,333 @@
+/**
+ * The agent console end to end in a real browser (Chromium from npm:
+ * @sparticuz/chromium, driven by puppeteer-core), against the real app on this
+ * backend: the console is built with Vite into a scratch folder and served by
+ * Parley exactly as in production.
+ *
+ * Journey: log in as the admin → the setup steps → become an available agent →
+ * switch routing to manual (settings page) → a visitor opens a chat over REST →
+ * it appears in the queue → take it → the visitor's HTML is shown as text →
+ * answer with Enter → the visitor reads the answer. axe-core checks every page
+ * (no serious or critical violation), the pages are checked at 390 px wide, no
+ * CSP violation is reported, and screenshots go to .tmp/screenshots/console/.
+ */
+import chromium from '@sparticuz/chromium';
+import axe from 'axe-core';
+import { mkdirSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, createTestApp, type TestApp } from '../support/app.js';
+import { freePort } from '../support/server-process.js';
+
+// Page-side code inside page.evaluate/waitForFunction runs in the browser (the root tsconfig has no DOM lib).
+declare const document: any, window: any, localStorage: any, location: any;
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BACKEND = process.env.PARLEY_TEST_BACKEND ?? 'sqlite';
+const OUT = `${ROOT}.tmp/console-e2e-${BACKEND}-${process.pid}`;
+const SHOTS = `${ROOT}.tmp/screenshots/console`;
+
+let t: TestApp;
+let base: string;
+let browser: Browser;
+let page: Page;
+const cspViolations: string[] = [];
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  await build({ configFile: `${ROOT}console/vite.config.ts`, logLevel: 'warn', build: { outDir: OUT, emptyOutDir: true } });
+  // SITE_URL is the server's own address: the widget previewed on the embed page calls back to it.
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  t = await createTestApp({ config: { consoleDir: OUT, siteUrl: base } });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  mkdirSync(SHOTS, { recursive: true });
+  browser = await puppeteer.launch({
+    executablePath: await chromium.executablePath(),
+    args: [...chromium.args.filter((a) => a !== '--single-process'), '--no-sandbox'],
+    headless: 'shell',
+  });
+  page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 860 });
+  page.on('console', (msg) => {
+    if (/Content Security Policy/i.test(msg.text())) cspViolations.push(msg.text());
+  });
+  page.on('pageerror', (error) => pageErrors.push(`${String(error)} ${JSON.stringify(error)} ${(error as Error).stack ?? ''}`));
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+  rmSync(OUT, { recursive: true, force: true });
+});
+
+/** axe-core in the page (CDP evaluation is not subject to the page's CSP); serious/critical violations only. */
+async function seriousViolations(): Promise<string[]> {
+  await page.evaluate(axe.source);
+  const results = await page.evaluate(async () => {
+    const w = window as { axe: typeof axe };
+    return w.axe.run(document, { resultTypes: ['violations'] });
+  });
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+async function shot(name: string) {
+  await page.screenshot({ path: `${SHOTS}/${BACKEND}-${name}.png`, fullPage: true });
+}
+
+async function checkPage(name: string) {
+  expect(await seriousViolations(), `axe on ${name}`).toEqual([]);
+  await shot(name);
+}
+
+async function waitForText(text: string, timeout = 20_000) {
+  await page.waitForFunction((s) => document.body.innerText.includes(s), { timeout, polling: 100 }, text);
+}
+
+async function clickButton(label: string) {
+  const handle = await page.waitForSelector(`::-p-xpath(//button[normalize-space(.)=${JSON.stringify(label)}])`, { visible: true });
+  await handle!.click();
+}
+
+async function rest(path: string, init: { method?: string; body?: unknown } = {}) {
+  const res = await fetch(`${base}/api/v1/${path}`, {
+    method: init.method ?? 'GET',
+    headers: init.body ? { 'content-type': 'application/json' } : {},
+    body: init.body ? JSON.stringify(init.body) : undefined,
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+/** The visitor's side of the socket (what the widget does), as a raw DDP client. */
+async function visitorSocket(url: string) {
+  const ws = new WebSocket(url);
+  const frames: any[] = [];
+  const waiters: Array<{ match: (f: any) => boolean; resolve: (f: any) => void }> = [];
+  ws.on('message', (data) => {
+    const frame = JSON.parse(String(data));
+    frames.push(frame);
+    for (const w of [...waiters]) {
+      if (!w.match(frame)) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve(frame);
+    }
+  });
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  const next = (match: (f: any) => boolean, timeout = 20_000) =>
+    new Promise<any>((resolve, reject) => {
+      const found = frames.find(match);
+      if (found) return resolve(found);
+      const timer = setTimeout(() => reject(new Error('no such frame')), timeout);
+      waiters.push({
+        match,
+        resolve: (f) => {
+          clearTimeout(timer);
+          resolve(f);
+        },
+      });
+    });
+  let id = 0;
+  const call = async (method: string, params: unknown[]) => {
+    const mid = String(++id);
+    ws.send(JSON.stringify({ msg: 'method', method, params, id: mid }));
+    return next((f) => f.msg === 'result' && f.id === mid);
+  };
+  ws.send(JSON.stringify({ msg: 'connect', version: '1', support: ['1'] }));
+  await next((f) => f.msg === 'connected');
+  return { ws, frames, next, call };
+}
+
+describe('the agent console in a browser', () => {
+  let rid = '';
+  const token = `visitor-token-${BACKEND}-${process.pid}`;
+  const hostile = '<img src=x onerror="window.__pwned=1"><b>Hello</b> from Vera';
+
+  it('shows the login page first and signs the admin in to the setup steps', async () => {
+    await page.goto(`${base}/`, { waitUntil: 'networkidle0' });
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await checkPage('login');
+    await page.type('#login-user', ADMIN_USERNAME);
+    await page.type('#login-password', 'wrong-password');
+    await clickButton('Sign in');
+    await waitForText('Wrong username, email or password.');
+    await page.$eval('#login-password', (el) => ((el as any).value = ''));
+    await page.type('#login-password', ADMIN_PASSWORD);
+    await clickButton('Sign in');
+    await waitForText('Three steps to a working desk');
+    expect(new URL(page.url()).pathname).toBe('/setup');
+    // The token is kept for reloads, never in the URL.
+    const stored = await page.evaluate(() => localStorage.getItem('parley-console.session'));
+    expect(JSON.parse(stored!).userId).toBe(t.admin.userId);
+    expect(page.url()).not.toContain(JSON.parse(stored!).authToken);
+    await checkPage('setup');
+  });
+
+  it('makes the admin an available agent from the first step, and the toggle shows it', async () => {
+    await clickButton('Make me an available agent');
+    await waitForText('Done: you are an available agent.');
+    const toggle = await page.$eval('button[role=switch]', (el) => [el.getAttribute('aria-checked'), el.textContent?.trim()]);
+    expect(toggle).toEqual(['true', 'Available']);
+    const me = await t.api.get('/api/v1/me', { auth: t.admin });
+    expect(me.body.statusLivechat).toBe('available');
+    expect(me.body.roles).toContain('livechat-agent');
+  });
+
+  it('switches routing to manual on the settings page (saved through settings/:_id)', async () => {
+    await page.goto(`${base}/admin/settings`, { waitUntil: 'networkidle0' });
+    await page.waitForSelector('#setting-Livechat_Routing_Method');
+    await page.select('#setting-Livechat_Routing_Method', 'Manual_Selection');
+    await clickButton('Save changes');
+    await waitForText('in force now');
+    const setting = await t.api.get('/api/v1/settings/Livechat_Routing_Method', { auth: t.admin });
+    expect(setting.body.value).toBe('Manual_Selection');
+    await checkPage('settings');
+  });
+
+  it('shows a chat a visitor opens in the queue, with its waiting time', async () => {
+    expect((await rest('livechat/visitor', { method: 'POST', body: { visitor: { token, name: 'Vera Visitor' } } })).status).toBe(200);
+    const room = await rest(`livechat/room?token=${token}`);
+    expect(room.status).toBe(200);
+    rid = room.body.room._id;
+    expect(room.body.room.servedBy).toBeUndefined();
+    expect((await rest('livechat/message', { method: 'POST', body: { token, rid, msg: hostile } })).status).toBe(200);
+
+    await page.goto(`${base}/queue`, { waitUntil: 'networkidle0' });
+    await waitForText('Vera Visitor');
+    // The console is on the realtime socket (DDP login by resume), not on its polling fallback.
+    await page.waitForFunction(() => document.querySelector('.shell')?.getAttribute('data-live') === 'live', { timeout: 20_000 });
+    expect(await page.$eval('.waiting', (el) => /^\d+s$|^\d+m \d\ds$/.test(el.textContent ?? ''))).toBe(true);
+    await checkPage('queue');
+  });
+
+  it('takes the chat, shows the visitor HTML as text, and answers with Enter', async () => {
+    await clickButton('Take');
+    await page.waitForFunction((r) => location.pathname === `/chats/${r}`, { timeout: 20_000 }, rid);
+    await page.waitForSelector('.msg-text');
+    await waitForText('<b>Hello</b> from Vera');
+    expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
+    expect(await page.$$eval('.messages img, .messages b', (els) => els.length)).toBe(0);
+    await waitForText('Chat started');
+
+    const composer = `#composer-${rid}`;
+    await page.type(composer, 'Hi Vera, how can I help?');
+    await page.keyboard.down('Shift');
+    await page.keyboard.press('Enter');
+    await page.keyboard.up('Shift');
+    await page.type(composer, 'Second line.');
+    expect(await page.$eval(composer, (el) => (el as any).value)).toBe('Hi Vera, how can I help?\nSecond line.');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((sel) => (document.querySelector(sel) as any).value === '', {}, composer);
+    await waitForText('Second line.');
+
+    const history = await rest(`livechat/messages.history/${rid}?token=${token}`);
+    expect(history.body.messages.map((m: { msg: string }) => m.msg)).toContain('Hi Vera, how can I help?\nSecond line.');
+    await checkPage('conversation');
+  });
+
+  it('shows typing both ways between the console and the visitor', async () => {
+    const visitor = await visitorSocket(`${base.replace('http', 'ws')}/websocket`);
+    try {
+      const username = (await rest(`livechat/visitor/${token}`)).body.visitor.username as string;
+      await visitor.call('livechat:setUpConnection', [{ token }]);
+      visitor.ws.send(JSON.stringify({ msg: 'sub', id: 's1', name: 'stream-notify-room', params: [`${rid}/typing`, { useCollection: false, args: [{ token }] }] }));
+      await visitor.next((f) => f.msg === 'ready' && f.subs[0] === 's1');
+      // Visitor → console.
+      await visitor.call('stream-notify-room', [`${rid}/typing`, username, true, { token }]);
+      await waitForText(`${username} is typing…`);
+      // Console → visitor.
+      await page.type(`#composer-${rid}`, 'Let me check');
+      const typing = await visitor.next((f) => f.msg === 'changed' && f.fields?.eventName === `${rid}/typing` && f.fields.args[1] === true);
+      expect(typing.fields.args[0]).toBe(ADMIN_USERNAME);
+      expect(JSON.stringify(visitor.frames)).not.toContain(t.admin.authToken);
+    } finally {
+      visitor.ws.close();
+    }
+  });
+
+  it('lists the chat under My chats, and the manager pages pass axe', async () => {
+    await page.goto(`${base}/chats`, { waitUntil: 'networkidle0' });
+    await waitForText('Vera Visitor');
+    await checkPage('my-chats');
+    for (const [path, text] of [
+      ['/admin/agents', 'Add by username'],
+      ['/admin/managers', 'Add by username'],
+      ['/admin/departments', 'New department'],
+      ['/admin/embed', 'rocketchat-livechat.min.js'],
+      ['/closed', 'Closed chats'],
+    ] as const) {
+      await page.goto(`${base}${path}`, { waitUntil: 'networkidle0' });
+      await page.waitForFunction((s) => document.body.innerText.includes(s) || !!document.querySelector('textarea')?.value.includes(s), { timeout: 20_000 }, text);
+      if (path === '/admin/embed') {
+        // The live preview is the real widget, framed from /livechat, with the current settings.
+        await page.waitForSelector('iframe.widget-preview');
+        const frame = await (await page.$('iframe.widget-preview'))!.contentFrame();
+        await frame!.waitForFunction(() => document.body?.innerText.includes('Live chat'), { timeout: 20_000 });
+      }
+      await checkPage(path.slice(1).replace(/\//g, '-'));
+    }
+  });
+
+  it('lets the manager add an agent and create a department with agents, from the keyboard', async () => {
+    const bob = await t.createUser({ username: 'bob.agent' });
+    await page.goto(`${base}/admin/agents`, { waitUntil: 'networkidle0' });
+    await page.focus('#role-username');
+    await page.keyboard.type('bob.agent');
+    await page.keyboard.press('Enter');
+    await waitForText('bob.agent is now an agent.');
+    const agents = await t.api.get('/api/v1/livechat/users/agent', { auth: t.admin });
+    expect(agents.body.users.map((u: { username: string }) => u.username).sort()).toEqual(['admin', 'bob.agent']);
+
+    await page.goto(`${base}/admin/departments`, { waitUntil: 'networkidle0' });
+    await clickButton('New department');
+    await page.type('#new-name', 'Sales');
+    await page.type('#new-email', 'sales@example.com');
+    const bobBox = await page.waitForSelector('::-p-xpath(//label[contains(., "bob.agent")]/input)');
+    await bobBox!.click();
+    await clickButton('Create department');
+    await waitForText('1 agent');
+    const list = await t.api.get('/api/v1/livechat/department', { auth: t.admin });
+    const sales = list.body.departments.find((d: { name: string }) => d.name === 'Sales');
+    expect(sales).toMatchObject({ enabled: true, showOnRegistration: true, email: 'sales@example.com' });
+    const detail = await t.api.get(`/api/v1/livechat/department/${sales._id}`, { auth: t.admin });
+    expect(detail.body.agents.map((a: { agentId: string }) => a.agentId)).toEqual([bob.userId]);
+    await checkPage('departments-created');
+  });
+
+  it('works at 390 px wide: no sideways scrolling, the conversation and the toggle in view', async () => {
+    await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
+    for (const path of ['/queue', '/chats', `/chats/${rid}`, '/admin/settings']) {
+      await page.goto(`${base}${path}`, { waitUntil: 'networkidle0' });
+      await page.waitForSelector('main h1, main h2');
+      const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+      expect(widths[0], path).toBeLessThanOrEqual(widths[1]!);
+      const toggle = await page.$eval('button[role=switch]', (el) => el.getBoundingClientRect().right);
+      expect(toggle).toBeLessThanOrEqual(390);
+      await checkPage(path === `/chats/${rid}` ? 'mobile-conversation' : `mobile${path.replace(/\//g, '-')}`);
+    }
+    await page.setViewport({ width: 1280, height: 860 });
+  });
+
+  it('keeps the session across a reload, and logout clears it', async () => {
+    await page.goto(`${base}/queue`, { waitUntil: 'networkidle0' });
+    await page.reload({ waitUntil: 'networkidle0' });
+    await waitForText('Queue');
+    expect(new URL(page.url()).pathname).toBe('/queue');
+    const stored = JSON.parse((await page.evaluate(() => localStorage.getItem('parley-console.session')))!);
+    await clickButton('Log out');
+    await page.waitForFunction(() => location.pathname === '/login');
+    expect(await page.evaluate(() => localStorage.getItem('parley-console.session'))).toBeNull();
+    // The token is revoked on the server too.
+    const me = await t.api.get('/api/v1/me', { auth: stored });
+    expect(me.status).toBe(401);
+  });
+
+  it('ran without CSP violations or page errors', () => {
+    expect(cspViolations).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});
