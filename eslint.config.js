@@ -27,8 +27,8 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {
-    // The HTTP layer talks to services only: no SQL, no store internals.
-    files: ['src/http/**/*.ts'],
+    // The transports (HTTP, realtime) talk to services only: no SQL, no store internals.
+    files: ['src/http/**/*.ts', 'src/realtime/**/*.ts'],
     rules: {
       'no-restricted-imports': restrict(
         { group: ['kysely', 'better-sqlite3', 'pg', '**/store/sql/**', '**/store/sqlite/**', '**/store/postgres/**', '**/store/index.js'], message: 'Routes call services; they never touch the database.' },

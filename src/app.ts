@@ -20,7 +20,10 @@ import { ErrorBody } from './http/schemas/common.js';
 import type { App } from './http/types.js';
 import type { Clock } from './lib/time.js';
 import { DdpServer } from './realtime/ddp/index.js';
+import { registerRealtime } from './realtime/index.js';
 import type { ChangeBus } from './lib/change-bus.js';
+import type { MessageBus } from './lib/message-bus.js';
+import { EventBus, storeHydrator } from './services/events.js';
 import { serviceUnavailable } from './services/errors.js';
 import { bootstrapServices, createServices, type Services } from './services/index.js';
 import type { CounterStore } from './services/rate-limits.js';
@@ -31,6 +34,10 @@ export interface BuildOptions {
   store: Store;
   clock?: Clock;
   bus?: ChangeBus;
+  /** Cross-process transport of domain events (main.ts picks it: PostgreSQL, Redis or the cluster primary); none: this process only. */
+  eventTransport?: MessageBus | null;
+  /** False: the DDP server carries no Parley methods or streams (tests of the bare DDP layer). Default true. */
+  realtime?: boolean;
   /** Redis client for shared rate-limit counters (main.ts creates it from REDIS_URL). */
   redis?: Redis;
   /** Overrides where rate-limit counters live (main.ts: the cluster primary under WORKERS=N). */
@@ -138,7 +145,15 @@ const lazySerializers: SerializerSelector.SerializerFactory = (externalSchemas, 
 export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   const { config, store } = options;
   await store.migrate();
+  let logEventError: (error: unknown) => void = () => {};
+  const events = new EventBus({
+    transport: options.eventTransport ?? null,
+    hydrate: storeHydrator(store),
+    beforePublish: () => store.settle(),
+    onError: (error) => logEventError(error),
+  });
   const services = createServices({
+    events,
     store,
     siteUrl: config.siteUrl,
     rateLimit: config.rateLimit,
@@ -188,6 +203,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   app.setValidatorCompiler(validatorCompilers());
   app.addSchema(ErrorBody);
 
+  logEventError = (error) => app.log.error({ err: error }, 'domain event not delivered');
   registerErrorFunnel(app, config.bodyLimitBytes);
   registerWire(app);
   // Group commit (Store.settle): no response leaves before every write this process has
@@ -213,7 +229,12 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     pingTimeoutMs: config.ddpPingTimeoutMs,
   });
   ddp.attach(app.server);
-  app.addHook('preClose', () => ddp.close());
+  // Parley's methods and streams on it; domain events become pushes (src/realtime/index.ts).
+  const stopRealtime = options.realtime === false ? () => {} : registerRealtime(ddp, services, app.log);
+  app.addHook('preClose', async () => {
+    stopRealtime();
+    await ddp.close();
+  });
   await registerDocs(app);
 
   platformRoutes(metrics)(app, services);

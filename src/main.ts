@@ -18,6 +18,10 @@ import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
 import { buildApp } from './app.js';
 import { loadConfig, type Config } from './config.js';
 import { LocalChangeBus, type ChangeBus } from './lib/change-bus.js';
+import type { Redis } from 'ioredis';
+import { ClusterMessageBus, relayClusterEvents } from './lib/cluster-message-bus.js';
+import type { MessageBus } from './lib/message-bus.js';
+import { RedisMessageBus } from './lib/redis-message-bus.js';
 import { drainPasswordWork } from './services/passwords.js';
 import { PollingChangeBus } from './services/polling-change-bus.js';
 import type { CounterStore } from './services/rate-limits.js';
@@ -38,6 +42,20 @@ async function changeBusFor(config: Config, store: Store): Promise<ChangeBus> {
   return new LocalChangeBus();
 }
 
+/**
+ * How domain events reach the other processes (R7): Redis pub/sub when
+ * REDIS_URL is set, else PostgreSQL LISTEN/NOTIFY, else (WORKERS=N on SQLite)
+ * the cluster primary; a lone process keeps them in memory.
+ */
+async function eventTransportFor(config: Config, store: Store, redis: Redis | undefined, clustered: boolean): Promise<MessageBus | null> {
+  if (redis) return RedisMessageBus.connect(redis);
+  if (store.backend === 'postgres') {
+    const { PgNotifyMessageBus } = await import('./store/postgres/pg-message-bus.js');
+    return PgNotifyMessageBus.connect(config.databaseUrl);
+  }
+  return clustered ? new ClusterMessageBus() : null;
+}
+
 async function runServer(config: Config, clustered: boolean): Promise<void> {
   const store = await openStore(config.databaseUrl, { poolMax: config.databasePoolMax });
   // Shared rate-limit counters when REDIS_URL is set (ioredis loaded only then);
@@ -49,13 +67,15 @@ async function runServer(config: Config, clustered: boolean): Promise<void> {
   const counters: CounterStore = redis ? { kind: 'redis', client: redis } : clustered ? { kind: 'cluster' } : { kind: 'memory' };
   await store.migrate();
   const bus = await changeBusFor(config, store);
-  const { app } = await buildApp({ config, store, bus, rateLimitCounters: counters });
+  const eventTransport = await eventTransportFor(config, store, redis, clustered);
+  const { app, services } = await buildApp({ config, store, bus, eventTransport, rateLimitCounters: counters });
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down');
     // Requests waiting for a bcrypt slot get 503 now; the rest of the in-flight requests finish.
     drainPasswordWork();
     await app.close();
+    await services.events.close();
     await bus.close();
     await store.close();
     redis?.disconnect();
@@ -66,6 +86,8 @@ async function runServer(config: Config, clustered: boolean): Promise<void> {
 function runPrimary(config: Config): void {
   // Holds the rate-limit counters of all workers (used when REDIS_URL is unset).
   new RateLimiterClusterMaster();
+  // Relays domain events between workers when neither PostgreSQL nor Redis carries them.
+  if (!config.redisUrl && !config.databaseUrl.startsWith('postgres')) relayClusterEvents();
   let stopping = false;
   const fork = () => cluster.fork();
   for (let i = 0; i < config.workers; i++) fork();

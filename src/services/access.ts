@@ -1,5 +1,6 @@
 import type { UserRecord } from '../store/store.js';
 import { forbidden } from './errors.js';
+import type { RoomSnapshot } from './events.js';
 import type { PermissionsService } from './permissions.service.js';
 
 /**
@@ -19,6 +20,30 @@ export class Access {
   /** True when the user holds every listed permission. */
   hasAll(user: Pick<UserRecord, 'roles'>, permissions: readonly string[]): boolean {
     return permissions.every((p) => this.hasPermission(user, p));
+  }
+
+  /**
+   * Livechat read rule of the realtime streams (contract R4), on the room as it
+   * was when the event happened: the serving agent, holders of
+   * `view-livechat-rooms`, and — for the transfer message only — the agent the
+   * room was transferred away from.
+   */
+  mayReadLivechat(
+    user: Pick<UserRecord, 'id' | 'roles'>,
+    room: Pick<RoomSnapshot, 'servedById'>,
+    options: { previousServedById?: string | null; transferMessage?: boolean } = {},
+  ): boolean {
+    if (room.servedById === user.id) return true;
+    if (options.transferMessage && options.previousServedById === user.id) return true;
+    return this.hasPermission(user, 'view-livechat-rooms');
+  }
+
+  /**
+   * The visitor's read rule (R4): its own room while open, plus the room's
+   * `livechat-close` message (the widget's only sign that an agent closed).
+   */
+  visitorMayRead(visitorId: string, room: Pick<RoomSnapshot, 'visitorId' | 'open'>, options: { closeMessage?: boolean } = {}): boolean {
+    return room.visitorId === visitorId && (room.open || options.closeMessage === true);
   }
 
   /** Throws the 403 permission envelope unless the user holds every listed permission. */

@@ -1,4 +1,4 @@
-import type { Clock } from '../lib/time.js';
+import type { Clock, Millis } from '../lib/time.js';
 import type { Store } from '../store/store.js';
 import type { AuthService, Caller } from './auth.service.js';
 import { invalidParams, loginFailed } from './errors.js';
@@ -21,6 +21,20 @@ export interface LoginResult {
   userId: string;
   authToken: string;
   me: MeView;
+  /** When the token stops working (`Accounts_LoginExpiration` days after it was issued); DDP `tokenExpires`. */
+  tokenExpires: Millis;
+}
+
+/** Why a login was refused (REST answers all alike; DDP names it, contract R3). */
+export type LoginRefusal = 'user-not-found' | 'incorrect-password' | 'bad-token';
+
+/** The refusal reason carried by a `login` failure, or null for other errors. */
+export function loginRefusalOf(error: unknown): LoginRefusal | null {
+  return (error as { loginRefusal?: LoginRefusal } | null)?.loginRefusal ?? null;
+}
+
+function refused(why: LoginRefusal) {
+  return Object.assign(loginFailed(), { loginRefusal: why });
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -57,23 +71,34 @@ export class AccountsService {
     const ok = user !== null && user.active && digest !== null && (await verifyDigest(digest, user.passwordHash));
     if (!ok || !user) {
       if (limited) await this.limits.penalize('loginFailures', limitKey);
-      throw loginFailed();
+      throw refused(user?.active ? 'incorrect-password' : 'user-not-found');
     }
     const { token, user: updated } = await this.store.transaction(async (tx) => {
       const token = await this.auth.issueToken(user.id, tx);
       const updated = await tx.users.update(user.id, { lastLogin: this.clock.now() }, this.clock.now());
       return { token, user: updated ?? user };
     });
-    return { userId: user.id, authToken: token, me: meView(updated, this.siteUrl) };
+    return { userId: user.id, authToken: token, me: meView(updated, this.siteUrl), tokenExpires: this.expiry(this.clock.now()) };
   }
 
   private async resume(token: string): Promise<LoginResult> {
     const found = token === '' ? null : await this.store.tokens.findByHash(hashLoginToken(token));
-    if (!found || !found.user.active) throw loginFailed();
+    if (!found || !found.user.active) throw refused('bad-token');
     const maxAgeMs = this.settings.get('Accounts_LoginExpiration') * DAY_MS;
-    if (maxAgeMs > 0 && this.clock.now() - found.tokenCreatedAt > maxAgeMs) throw loginFailed();
+    if (maxAgeMs > 0 && this.clock.now() - found.tokenCreatedAt > maxAgeMs) throw refused('bad-token');
     const updated = await this.store.users.update(found.user.id, { lastLogin: this.clock.now() }, this.clock.now());
-    return { userId: found.user.id, authToken: token, me: meView(updated ?? found.user, this.siteUrl) };
+    return {
+      userId: found.user.id,
+      authToken: token,
+      me: meView(updated ?? found.user, this.siteUrl),
+      tokenExpires: this.expiry(found.tokenCreatedAt),
+    };
+  }
+
+  /** Expiry of a token issued at `issuedAt` (no expiry setting: 90 days, Rocket.Chat's default). */
+  private expiry(issuedAt: Millis): Millis {
+    const days = this.settings.get('Accounts_LoginExpiration');
+    return issuedAt + (days > 0 ? days : 90) * DAY_MS;
   }
 
   /** POST logout: removes only the token this request used. */

@@ -9,7 +9,10 @@ import { LocalChangeBus, type ChangeBus } from '../lib/change-bus.js';
 import { LivechatAdminService } from './livechat-admin.service.js';
 import { LivechatRouting } from './livechat-routing.js';
 import { LivechatService } from './livechat.service.js';
+import { LivechatWorkspaceService } from './livechat-workspace.service.js';
+import { LiveService } from './live.service.js';
 import { MessagesService } from './messages.service.js';
+import { EventBus } from './events.js';
 import { PermissionsService } from './permissions.service.js';
 import { RateLimits, type CounterStore } from './rate-limits.js';
 import { seedFirstStart, type SeedConfig, type SeedResult } from './seed.service.js';
@@ -21,6 +24,8 @@ export interface Services {
   store: Store;
   clock: Clock;
   bus: ChangeBus;
+  /** Domain events (R5), published after commit; transports subscribe. */
+  events: EventBus;
   settings: SettingsService;
   permissions: PermissionsService;
   access: Access;
@@ -32,6 +37,9 @@ export interface Services {
   users: UsersService;
   livechat: LivechatService;
   livechatAdmin: LivechatAdminService;
+  livechatWorkspace: LivechatWorkspaceService;
+  /** Reads and socket-driven changes of the realtime layer. */
+  live: LiveService;
   messages: MessagesService;
 }
 
@@ -45,26 +53,31 @@ export interface ServicesOptions {
   rateLimitCounters?: CounterStore;
   clock?: Clock;
   bus?: ChangeBus;
+  /** Domain-event bus; default: this process only, delivered once writes are durable (`store.settle`). */
+  events?: EventBus;
 }
 
 export function createServices(options: ServicesOptions): Services {
   const { store } = options;
   const clock = options.clock ?? systemClock;
   const bus = options.bus ?? new LocalChangeBus();
+  const events = options.events ?? new EventBus({ beforePublish: () => store.settle() });
   const settings = new SettingsService(store, clock, bus);
   const permissions = new PermissionsService(store, clock, bus);
   const access = new Access(permissions);
   const auth = new AuthService(store, settings, clock);
   const limits = new RateLimits(settings, access, options.rateLimit, options.rateLimitCounters);
   const accounts = new AccountsService(store, auth, settings, limits, clock, options.siteUrl);
-  const users = new UsersService(store, settings, access, clock, options.siteUrl);
-  const routing = new LivechatRouting(store, settings, clock);
-  const livechat = new LivechatService(store, settings, clock, routing, limits);
-  const livechatAdmin = new LivechatAdminService(store, settings, access, clock, routing);
-  const messages = new MessagesService(store, access, clock);
+  const users = new UsersService(store, settings, access, clock, options.siteUrl, events);
+  const routing = new LivechatRouting(store, settings, clock, events);
+  const livechat = new LivechatService(store, settings, clock, routing, limits, events);
+  const livechatAdmin = new LivechatAdminService(store, settings, access, clock, routing, events);
+  const livechatWorkspace = new LivechatWorkspaceService(store, settings, access, clock, events);
+  const live = new LiveService(store, access, clock, events);
+  const messages = new MessagesService(store, access, clock, events);
   const rooms = new RoomsService(store, settings, access, clock);
   const directory = new DirectoryService(store, settings, access);
-  return { store, clock, bus, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, messages };
+  return { store, clock, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages };
 }
 
 export interface BootstrapConfig extends SeedConfig {

@@ -6,8 +6,9 @@
  */
 import { newId } from '../lib/ids.js';
 import type { Clock } from '../lib/time.js';
-import type { LivechatCloser, LivechatRoom, MessageRecord, Store, SystemMessageType, VisitorRecord } from '../store/store.js';
+import type { InquiryRecord, LivechatCloser, LivechatRoom, MessageRecord, Store, SystemMessageType, VisitorRecord } from '../store/store.js';
 import { bareFailure, failure } from './errors.js';
+import { eventInquiry, eventMessage, livechatSnapshot, type DomainEvent, type EventBus } from './events.js';
 import type { SettingsService } from './settings.service.js';
 
 export interface Actor {
@@ -21,17 +22,38 @@ export class LivechatRouting {
     private readonly store: Store,
     private readonly settings: SettingsService,
     private readonly clock: Clock,
+    private readonly events: EventBus,
   ) {}
 
   private systemMessage(rid: string, t: SystemMessageType, msg: string, by: Actor, now: number): MessageRecord {
     return { id: newId(), rid, t, msg, ts: now, updatedAt: now, u: { id: by.id, username: by.username, name: by.name }, visitorToken: null };
   }
 
-  /** Serves the room to the agent: `servedBy`, subscription (usersCount +1), inquiry taken. */
-  private async assign(tx: Store, rid: string, agent: { id: string; username: string }, now: number): Promise<void> {
+  /**
+   * Serves the room to the agent: `servedBy`, subscription (usersCount +1),
+   * inquiry taken. Returns the subscription event, published after commit.
+   */
+  private async assign(tx: Store, rid: string, agent: { id: string; username: string }, now: number): Promise<DomainEvent[]> {
     await tx.livechatRooms.setServedBy(rid, { id: agent.id, username: agent.username, ts: now }, now);
-    await tx.rooms.subscribe({ id: newId(), rid, user: agent, ts: now }, now);
+    const subscriptionId = newId();
+    const added = await tx.rooms.subscribe({ id: subscriptionId, rid, user: agent, ts: now }, now);
     await tx.inquiries.markTaken(rid, agent.id, now);
+    return added ? [{ type: 'subscriptionChanged', userId: agent.id, rid, action: 'inserted', subscriptionId }] : [];
+  }
+
+  /** Removes the agent's subscription; returns its removal event. */
+  private async unassign(tx: Store, rid: string, agentId: string, now: number): Promise<DomainEvent[]> {
+    const subscription = await tx.rooms.findSubscription(rid, agentId);
+    const removed = await tx.rooms.unsubscribe(rid, agentId, now);
+    return removed ? [{ type: 'subscriptionChanged', userId: agentId, rid, action: 'removed', subscriptionId: subscription?.id ?? null }] : [];
+  }
+
+  /** The room as it is now (after a committed change), for the result and event snapshots. */
+  private async reread(rid: string): Promise<LivechatRoom> {
+    const room = await this.store.livechatRooms.findById(rid);
+    // Livechat rooms are never deleted, so a committed room is always there.
+    if (!room) throw new Error('livechat room vanished after a committed change');
+    return room;
   }
 
   /**
@@ -53,7 +75,7 @@ export class LivechatRouting {
     // Cheap pre-check outside the transaction (the decision is re-made inside).
     if (!acceptWithoutAgent && !(await this.store.agents.hasAvailable(candidates))) throw noAgent();
 
-    const id = await this.store.transaction(async (tx) => {
+    const { id, started, inquiry, subscriptionEvents } = await this.store.transaction(async (tx) => {
       const now = this.clock.now();
       // The room first: a concurrent second open fails here, before routing.
       const room = await tx.livechatRooms.insert({
@@ -65,7 +87,7 @@ export class LivechatRouting {
         sourceType: options.sourceType,
       });
       await tx.visitors.setStatus(visitor.id, 'online', now);
-      await tx.inquiries.insert({
+      const inquiry: InquiryRecord = {
         id: newId(),
         rid: room.id,
         name: room.fname,
@@ -75,20 +97,32 @@ export class LivechatRouting {
         visitor: { id: visitor.id, username: visitor.username, token: visitor.token, status: 'online' },
         departmentId,
         takenBy: null,
-      });
-      await tx.messages.insert(
+      };
+      await tx.inquiries.insert(inquiry);
+      const started = await tx.messages.insert(
         this.systemMessage(room.id, 'livechat-started', '', { id: visitor.id, username: visitor.username, name: visitor.name }, now),
       );
       // Last, so the routing lock (PostgreSQL) is held for as few statements as possible.
+      let subscriptionEvents: DomainEvent[] | null = null;
       if (auto) {
         const agent = await tx.agents.pick(candidates, now);
-        if (agent) await this.assign(tx, room.id, agent, now);
+        if (agent) subscriptionEvents = await this.assign(tx, room.id, agent, now);
         else if (!acceptWithoutAgent) throw noAgent();
       }
-      return room.id;
+      return { id: room.id, started, inquiry, subscriptionEvents };
     });
-    const room = await this.store.livechatRooms.findById(id);
-    if (!room) throw new Error('room vanished after creation');
+    const room = await this.reread(id);
+    const snapshot = livechatSnapshot(room);
+    const events: DomainEvent[] = [
+      { type: 'roomOpened', room: snapshot },
+      { type: 'messageCreated', room: snapshot, message: eventMessage(started, true) },
+    ];
+    if (subscriptionEvents && room.servedBy) {
+      events.push(...subscriptionEvents, { type: 'agentAssigned', room: snapshot, agentId: room.servedBy.id });
+    } else {
+      events.push({ type: 'inquiryQueued', inquiry: eventInquiry(inquiry) });
+    }
+    this.events.publish(...events);
     return room;
   }
 
@@ -98,7 +132,7 @@ export class LivechatRouting {
    * removed, every subscription removed (rooms.get `remove`), close message.
    */
   async close(room: LivechatRoom, options: { closer: LivechatCloser; by: Actor; comment: string }): Promise<void> {
-    await this.store.transaction(async (tx) => {
+    const done = await this.store.transaction(async (tx) => {
       const now = this.clock.now();
       const won = await tx.livechatRooms.close(
         room.id,
@@ -107,10 +141,24 @@ export class LivechatRouting {
       );
       if (!won) throw bareFailure('room-closed');
       await tx.visitors.setStatus(room.visitor.id, 'offline', now);
+      const inquiry = await tx.inquiries.findByRoom(room.id);
       await tx.inquiries.deleteByRoom(room.id);
-      await tx.rooms.unsubscribeAll(room.id, now);
-      await tx.messages.insert(this.systemMessage(room.id, 'livechat-close', options.comment, options.by, now));
+      const formerMemberIds = await tx.rooms.unsubscribeAll(room.id, now);
+      const message = await tx.messages.insert(this.systemMessage(room.id, 'livechat-close', options.comment, options.by, now));
+      return { inquiry, formerMemberIds, message };
     });
+    const closed = await this.reread(room.id);
+    const snapshot = livechatSnapshot(closed);
+    this.events.publish(
+      { type: 'messageCreated', room: snapshot, message: eventMessage(done.message, options.closer === 'visitor') },
+      { type: 'roomClosed', room: snapshot, formerMemberIds: done.formerMemberIds },
+      ...done.formerMemberIds.map(
+        (userId): DomainEvent => ({ type: 'subscriptionChanged', userId, rid: room.id, action: 'removed', subscriptionId: null }),
+      ),
+      ...(done.inquiry
+        ? [{ type: 'inquiryRemoved', inquiry: { id: done.inquiry.id, rid: room.id, departmentId: done.inquiry.departmentId } } as const]
+        : []),
+    );
   }
 
   /**
@@ -133,7 +181,7 @@ export class LivechatRouting {
     const noAgents = () => bareFailure('error-no-agents-online-in-department');
     if (!acceptWithoutAgent && !(await this.store.agents.hasAvailable(candidates))) throw noAgents();
 
-    await this.store.transaction(async (tx) => {
+    const done = await this.store.transaction(async (tx) => {
       const now = this.clock.now();
       await tx.rooms.lock(room.id);
       const current = await tx.livechatRooms.findById(room.id);
@@ -159,10 +207,11 @@ export class LivechatRouting {
         now,
       );
       const previous = current.servedBy;
-      if (previous && previous.id !== agent?.id) await tx.rooms.unsubscribe(room.id, previous.id, now);
+      const subscriptionEvents: DomainEvent[] = [];
+      if (previous && previous.id !== agent?.id) subscriptionEvents.push(...(await this.unassign(tx, room.id, previous.id, now)));
       if (agent && previous?.id !== agent.id) {
         await tx.inquiries.requeue(room.id, department.id, now);
-        await this.assign(tx, room.id, agent, now);
+        subscriptionEvents.push(...(await this.assign(tx, room.id, agent, now)));
       } else if (!agent) {
         await tx.livechatRooms.setServedBy(room.id, null, now);
         await tx.inquiries.requeue(room.id, department.id, now);
@@ -170,12 +219,36 @@ export class LivechatRouting {
         await tx.inquiries.requeue(room.id, department.id, now);
         await tx.inquiries.markTaken(room.id, agent.id, now);
       }
-      await tx.messages.insert(
+      const message = await tx.messages.insert(
         this.systemMessage(room.id, 'livechat_transfer_history', '', { id: by.id, username: by.username, name: by.name }, now),
       );
+      return { message, previousServedById: previous?.id ?? null, agent, subscriptionEvents };
     });
-    const updated = await this.store.livechatRooms.findById(room.id);
-    if (!updated) throw new Error('room vanished after transfer');
+    const updated = await this.reread(room.id);
+    const snapshot = livechatSnapshot(updated);
+    const transferData = {
+      transferredBy: { id: by.id, username: by.username, type: by.type },
+      transferredTo: done.agent ? { id: done.agent.id, username: done.agent.username } : null,
+      nextDepartment: { id: department.id, name: department.name },
+      scope: done.agent ? ('department' as const) : ('queue' as const),
+    };
+    const events: DomainEvent[] = [
+      {
+        type: 'messageCreated',
+        room: snapshot,
+        message: eventMessage(done.message, by.type === 'visitor', transferData),
+        previousServedById: done.previousServedById,
+      },
+      { type: 'roomTransferred', room: snapshot, previousServedById: done.previousServedById },
+      ...done.subscriptionEvents,
+    ];
+    if (updated.servedBy) {
+      events.push({ type: 'agentAssigned', room: snapshot, agentId: updated.servedBy.id });
+    } else {
+      const inquiry = await this.store.inquiries.findByRoom(room.id);
+      if (inquiry) events.push({ type: 'inquiryQueued', inquiry: eventInquiry(inquiry) });
+    }
+    this.events.publish(...events);
     return updated;
   }
 
@@ -184,7 +257,7 @@ export class LivechatRouting {
    * `status = 'queued'`); the room is served to the agent in the same transaction.
    */
   async take(inquiryId: string, agent: { id: string; username: string }): Promise<void> {
-    await this.store.transaction(async (tx) => {
+    const subscriptionEvents = await this.store.transaction(async (tx) => {
       const now = this.clock.now();
       const inquiry = await tx.inquiries.findById(inquiryId);
       if (!inquiry) throw failure('Inquiry not found', 'error-not-found');
@@ -198,8 +271,15 @@ export class LivechatRouting {
       }
       const room = await tx.livechatRooms.findById(inquiry.rid);
       if (!room?.open) throw bareFailure('room-closed');
-      if (room.servedBy && room.servedBy.id !== agent.id) await tx.rooms.unsubscribe(room.id, room.servedBy.id, now);
-      await this.assign(tx, room.id, agent, now);
+      const events: DomainEvent[] = [];
+      if (room.servedBy && room.servedBy.id !== agent.id) events.push(...(await this.unassign(tx, room.id, room.servedBy.id, now)));
+      events.push(...(await this.assign(tx, room.id, agent, now)));
+      const taken = await tx.inquiries.findById(inquiryId);
+      const snapshot = livechatSnapshot({ ...room, servedBy: { id: agent.id } });
+      if (taken) events.unshift({ type: 'inquiryTaken', inquiry: eventInquiry(taken), agentId: agent.id });
+      events.push({ type: 'agentAssigned', room: snapshot, agentId: agent.id });
+      return events;
     });
+    this.events.publish(...subscriptionEvents);
   }
 }

@@ -10,6 +10,7 @@ import { bareFailure, failure } from './errors.js';
 import type { LivechatRouting } from './livechat-routing.js';
 import type { RateLimitClient, RateLimits } from './rate-limits.js';
 import { codeOnly, departmentWire, livechatRoomWire, messageWire, visitorWire } from './livechat-wire.js';
+import { eventMessage, livechatSnapshot, type EventBus } from './events.js';
 import type { SettingsService } from './settings.service.js';
 
 export interface VisitorInput {
@@ -41,6 +42,7 @@ export class LivechatService {
     private readonly clock: Clock,
     private readonly routing: LivechatRouting,
     private readonly limits: RateLimits,
+    private readonly events: EventBus,
   ) {}
 
   private async visitorOf(token: string): Promise<VisitorRecord> {
@@ -271,6 +273,7 @@ export class LivechatService {
       this.clock.now(),
     );
     const stored = await insertOrDuplicate(this.store, message, { waitingResponse: true }, { requireOpen: true });
+    this.events.publish({ type: 'messageCreated', room: livechatSnapshot(room), message: eventMessage(stored, true) });
     return { message: messageWire(stored, true) };
   }
 

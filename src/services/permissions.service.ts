@@ -49,6 +49,7 @@ export const DEFAULT_PERMISSIONS: Record<string, string[]> = {
   'manage-livechat-managers': LIVECHAT_MANAGERS,
   'manage-livechat-departments': LIVECHAT_MANAGERS,
   'view-livechat-departments': LIVECHAT_MANAGERS,
+  'view-livechat-rooms': LIVECHAT_MANAGERS,
 };
 
 /** Permission → roles, cached in memory and reloaded on change notifications. */

@@ -1,3 +1,4 @@
+import { servedRoomIds, type EventBus } from './events.js';
 import { newId } from '../lib/ids.js';
 import type { Clock } from '../lib/time.js';
 import { ConflictError } from '../store/errors.js';
@@ -99,6 +100,7 @@ export class UsersService {
     private readonly access: Access,
     private readonly clock: Clock,
     private readonly siteUrl: string,
+    private readonly events: EventBus,
   ) {}
 
   /** POST users.create (permission `create-user`, checked by the route). */
@@ -245,6 +247,14 @@ export class UsersService {
     if (body.message !== undefined) patch.statusText = body.message.trim();
     const updated = await this.store.users.update(targetId, patch, this.clock.now());
     if (!updated) throw invalidUser();
+    if (body.status !== undefined && updated.roles.includes('livechat-agent')) {
+      this.events.publish({
+        type: 'agentStatusChanged',
+        agentId: targetId,
+        status: body.status,
+        roomIds: await servedRoomIds(this.store, targetId),
+      });
+    }
   }
 
   /** GET users.getPreferences: exactly what is stored. */

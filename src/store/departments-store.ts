@@ -55,4 +55,6 @@ export interface DepartmentsRepo {
     remove: string[],
     now: Millis,
   ): Promise<void>;
+  /** Ids of the departments the agent belongs to. */
+  ofAgent(agentId: string): Promise<string[]>;
 }

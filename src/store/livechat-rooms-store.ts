@@ -52,6 +52,19 @@ export interface CloseInfo {
   closedBy: { id: string; username: string };
 }
 
+/** Filters of `livechat/rooms` (contract §8.11). */
+export interface LivechatRoomFilter {
+  agentIds?: readonly string[];
+  departmentIds?: readonly string[];
+  open?: boolean;
+  /** Case-insensitive literal substring of `fname`. */
+  fnameContains?: string;
+  createdAt?: { start?: Millis; end?: Millis };
+  closedAt?: { start?: Millis; end?: Millis };
+}
+
+export type LivechatRoomSortKey = 'ts' | 'fname' | 'lm' | 'closedAt' | 'msgs' | '_updatedAt';
+
 export interface LivechatRoomsRepo {
   /**
    * Creates an open livechat room with usersCount 1 (the visitor). Throws
@@ -77,4 +90,11 @@ export interface LivechatRoomsRepo {
   recordTransfer(rid: string, entry: TransferEntry, now: Millis): Promise<void>;
   /** Stores the whole survey (already merged by the caller); bumps `_updatedAt`. */
   saveSurvey(rid: string, feedback: Record<string, string>, now: Millis): Promise<void>;
+  /** Livechat rooms matching the filter, sorted (ties by id). `total` counts every match. */
+  list(
+    filter: LivechatRoomFilter,
+    sort: { key: LivechatRoomSortKey; direction: 1 | -1 },
+    offset: number,
+    count: number,
+  ): Promise<{ rooms: LivechatRoom[]; total: number }>;
 }

@@ -2,7 +2,7 @@
 import type { Millis } from '../lib/time.js';
 
 /** The system messages' types (contract §8.8). */
-export type SystemMessageType = 'livechat-started' | 'livechat-close' | 'livechat_transfer_history';
+export type SystemMessageType = 'livechat-started' | 'livechat-close' | 'livechat_transfer_history' | 'livechat_navigation_history';
 
 /** A stored message (any room type); `visitorToken` is set on a visitor's own messages only. */
 export interface MessageRecord {
@@ -15,6 +15,14 @@ export interface MessageRecord {
   updatedAt: Millis;
   u: { id: string; username: string; name: string | null };
   visitorToken: string | null;
+}
+
+export interface MessagePageQuery {
+  before?: Millis;
+  text?: string;
+  offset: number;
+  limit: number;
+  direction: 'asc' | 'desc';
 }
 
 export interface MessagesRepo {
@@ -30,4 +38,12 @@ export interface MessagesRepo {
   insert(message: MessageRecord, options?: { waitingResponse?: boolean }): Promise<MessageRecord>;
   /** Messages of the room, newest first (ties by id, descending). */
   listByRoom(rid: string, offset: number, limit: number): Promise<MessageRecord[]>;
+  /** The message, or null. */
+  findById(id: string): Promise<MessageRecord | null>;
+  /**
+   * A page of the room's messages (system ones included): `before` keeps those
+   * older than it, `text` those whose `msg` contains it (case-insensitive,
+   * literal); ordered by `ts` (`direction`), ties by id. `total` counts every match.
+   */
+  page(rid: string, query: MessagePageQuery): Promise<{ messages: MessageRecord[]; total: number }>;
 }

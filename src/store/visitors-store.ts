@@ -1,7 +1,7 @@
 /** Livechat visitors (contract §8.1, §8.2). */
 import type { Millis } from '../lib/time.js';
 
-export type VisitorStatus = 'online' | 'offline';
+export type VisitorStatus = 'online' | 'away' | 'busy' | 'offline';
 
 export interface VisitorRecord {
   id: string;
@@ -15,6 +15,14 @@ export interface VisitorRecord {
   ts: Millis;
   updatedAt: Millis;
   livechatData: Record<string, string>;
+  /** The last page the widget reported (`livechat/page.visited`), or null. */
+  lastPage: VisitorPage | null;
+}
+
+export interface VisitorPage {
+  title: string;
+  href: string;
+  ts: Millis;
 }
 
 export interface NewVisitor {
@@ -51,4 +59,8 @@ export interface VisitorsRepo {
   setStatus(id: string, status: VisitorStatus, now: Millis): Promise<void>;
   /** Deletes the visitor; returns whether it existed. */
   delete(id: string): Promise<boolean>;
+  /** The visitor with this id, or null. */
+  findById(id: string): Promise<VisitorRecord | null>;
+  /** Stores the last visited page; bumps `_updatedAt`. */
+  setLastPage(id: string, page: VisitorPage, now: Millis): Promise<void>;
 }

@@ -34,7 +34,7 @@ function meteorError(error: number | string, reason: string) {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ realtime: false });
   const { ddp } = t;
   ddp.method('echo', (params) => params);
   ddp.method('nothing', () => undefined);
@@ -356,7 +356,7 @@ describe('keep-alive (R2)', () => {
   let k: TestApp;
   let kUrl: string;
   beforeAll(async () => {
-    k = await createTestApp({ config: { ddpPingIntervalMs: 150, ddpPingTimeoutMs: 300 } });
+    k = await createTestApp({ realtime: false, config: { ddpPingIntervalMs: 150, ddpPingTimeoutMs: 300 } });
     kUrl = await ddpUrl(k.app);
   });
   afterAll(async () => {
@@ -378,7 +378,7 @@ describe('keep-alive (R2)', () => {
   });
 
   it('keeps a connection that answers the pings', async () => {
-    const patient = await createTestApp({ config: { ddpPingIntervalMs: 100, ddpPingTimeoutMs: 3_000 } });
+    const patient = await createTestApp({ realtime: false, config: { ddpPingIntervalMs: 100, ddpPingTimeoutMs: 3_000 } });
     try {
       const socket = await DdpSocket.connect(await ddpUrl(patient.app));
       for (let i = 0; i < 3; i++) {
@@ -397,7 +397,7 @@ describe('keep-alive (R2)', () => {
 
 describe('shutdown', () => {
   it('closes open connections with 1001 when the app closes', async () => {
-    const other = await createTestApp();
+    const other = await createTestApp({ realtime: false });
     const socket = await DdpSocket.connect(await ddpUrl(other.app));
     const closing = other.close();
     expect((await socket.closed).code).toBe(1001);

@@ -43,7 +43,7 @@ function serverConnection(session: string): DdpConnection {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ realtime: false });
   const { ddp } = t;
   // Open to all; records the extra it was handed.
   ddp.streams.define('stream-open', {

@@ -40,11 +40,12 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   };
 }
 
-export async function createTestApp(options: { config?: Partial<Config>; database?: TestDatabase } = {}): Promise<TestApp> {
+/** `realtime: false` leaves Parley's DDP methods and streams out (tests of the bare DDP layer define their own). */
+export async function createTestApp(options: { config?: Partial<Config>; database?: TestDatabase; realtime?: boolean } = {}): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
   const store = database.open();
   const config = testConfig(options.config);
-  const { app, services, ddp } = await buildApp({ config, store, logger: false });
+  const { app, services, ddp } = await buildApp({ config, store, logger: false, realtime: options.realtime });
   const adminUser = await store.users.findByUsername(ADMIN_USERNAME);
   if (!adminUser) throw new Error('seed did not create the admin');
   const admin = { userId: adminUser.id, authToken: await services.auth.issueToken(adminUser.id) };

@@ -7,6 +7,7 @@ import { chatRoutes } from './chat.routes.js';
 import { directoryRoutes } from './directory.routes.js';
 import { livechatAgentsRoutes } from './livechat-agents.routes.js';
 import { livechatRoutes } from './livechat.routes.js';
+import { livechatWorkspaceRoutes } from './livechat-workspace.routes.js';
 import { permissionsRoutes } from './permissions.routes.js';
 import { roomsRoutes } from './rooms.routes.js';
 import { settingsRoutes } from './settings.routes.js';
@@ -14,6 +15,6 @@ import { usersRoutes } from './users.routes.js';
 import type { RouteGroup } from '../types.js';
 
 /** Groups mounted under `/api/v1`. */
-export const apiV1Groups: RouteGroup[] = [settingsRoutes, permissionsRoutes, roomsRoutes, directoryRoutes, accountsRoutes, usersRoutes, livechatRoutes, livechatAgentsRoutes, chatRoutes];
+export const apiV1Groups: RouteGroup[] = [settingsRoutes, permissionsRoutes, roomsRoutes, directoryRoutes, accountsRoutes, usersRoutes, livechatRoutes, livechatAgentsRoutes, livechatWorkspaceRoutes, chatRoutes];
 
 export { platformRoutes } from './platform.routes.js';

@@ -17,7 +17,7 @@ export function Str(options: StringOptions = {}) {
   return Type.String({ pattern: '^[^\\u0000]*$', ...options });
 }
 
-const VisitorStatus = StringEnum(['online', 'offline']);
+const VisitorStatus = StringEnum(['online', 'away', 'busy', 'offline']);
 
 export const Visitor = Type.Object({
   _id: Type.String(),
@@ -37,7 +37,7 @@ const messageFields = {
   _id: Type.String(),
   rid: Type.String(),
   /** System messages only (§8.8). */
-  t: Opt(StringEnum(['livechat-started', 'livechat-close', 'livechat_transfer_history'])),
+  t: Opt(StringEnum(['livechat-started', 'livechat-close', 'livechat_transfer_history', 'livechat_navigation_history'])),
   msg: Type.String(),
   ts: Timestamp,
   _updatedAt: Timestamp,

@@ -160,4 +160,9 @@ export class SqlDepartmentsRepo implements DepartmentsRepo {
       .where('id', '=', departmentId)
       .execute();
   }
+
+  async ofAgent(agentId: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('livechat_department_agents').select('department_id').where('agent_id', '=', agentId).execute();
+    return rows.map((r) => r.department_id);
+  }
 }

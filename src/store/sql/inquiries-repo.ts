@@ -89,4 +89,37 @@ export class SqlInquiriesRepo implements InquiriesRepo {
   async deleteByRoom(rid: string): Promise<void> {
     await this.db.deleteFrom('livechat_inquiries').where('rid', '=', rid).execute();
   }
+
+  async listQueued(query: {
+    departmentIds: readonly string[] | null;
+    departmentId?: string;
+    offset: number;
+    count: number;
+    direction: 'asc' | 'desc';
+  }): Promise<{ inquiries: InquiryRecord[]; total: number }> {
+    let q = this.db.selectFrom('livechat_inquiries').where('status', '=', 'queued');
+    if (query.departmentId !== undefined) q = q.where('department_id', '=', query.departmentId);
+    else if (query.departmentIds !== null) {
+      const ids = [...query.departmentIds];
+      q = q.where((eb) => (ids.length > 0 ? eb.or([eb('department_id', 'is', null), eb('department_id', 'in', ids)]) : eb('department_id', 'is', null)));
+    }
+    const [rows, count] = await Promise.all([
+      q.selectAll().orderBy('ts', query.direction).orderBy('id', query.direction).offset(query.offset).limit(query.count).execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
+    ]);
+    return { inquiries: rows.map(toInquiry), total: Number(count?.n ?? 0) };
+  }
+
+  async queuePosition(id: string): Promise<number | null> {
+    const inquiry = await this.findById(id);
+    if (!inquiry || inquiry.status !== 'queued') return null;
+    const ahead = await this.db
+      .selectFrom('livechat_inquiries')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 'queued')
+      .where((eb) => (inquiry.departmentId === null ? eb('department_id', 'is', null) : eb('department_id', '=', inquiry.departmentId)))
+      .where((eb) => eb.or([eb('ts', '<', inquiry.ts), eb.and([eb('ts', '=', inquiry.ts), eb('id', '<', inquiry.id)])]))
+      .executeTakeFirst();
+    return Number(ahead?.n ?? 0) + 1;
+  }
 }

@@ -1,16 +1,18 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import { fromJson, toJson } from '../../lib/json.js';
 import type {
   CloseInfo,
   LivechatCloser,
   LivechatRoom,
+  LivechatRoomFilter,
+  LivechatRoomSortKey,
   LivechatRoomsRepo,
   NewLivechatRoom,
   TransferEntry,
   VisitorStatus,
 } from '../store.js';
 import type { SqlDialect } from './dialect.js';
-import { fromStoredLastMessage } from './messages-repo.js';
+import { fromStoredLastMessage, likePattern } from './messages-repo.js';
 import { preparedQuery } from './prepared.js';
 import type { Database, RoomsTable } from './schema.js';
 
@@ -170,5 +172,30 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
       .set({ survey_feedback: toJson(feedback), updated_at: this.dialect.nextUpdatedAt(now) })
       .where('id', '=', rid)
       .execute();
+  }
+
+  async list(
+    filter: LivechatRoomFilter,
+    sort: { key: LivechatRoomSortKey; direction: 1 | -1 },
+    offset: number,
+    count: number,
+  ): Promise<{ rooms: LivechatRoom[]; total: number }> {
+    let q = this.db.selectFrom('rooms').where('t', '=', sql.lit('l'));
+    if (filter.agentIds && filter.agentIds.length > 0) q = q.where('served_by_id', 'in', [...filter.agentIds]);
+    if (filter.departmentIds && filter.departmentIds.length > 0) q = q.where('department_id', 'in', [...filter.departmentIds]);
+    if (filter.open === true) q = q.where('open', '=', 1);
+    if (filter.open === false) q = q.where('open', 'is', null);
+    if (filter.fnameContains) q = q.where(sql<SqlBool>`lower(fname) like ${likePattern(filter.fnameContains)} escape '\\'`);
+    if (filter.createdAt?.start !== undefined) q = q.where('ts', '>=', filter.createdAt.start);
+    if (filter.createdAt?.end !== undefined) q = q.where('ts', '<=', filter.createdAt.end);
+    if (filter.closedAt?.start !== undefined) q = q.where('closed_at', '>=', filter.closedAt.start);
+    if (filter.closedAt?.end !== undefined) q = q.where('closed_at', '<=', filter.closedAt.end);
+    const column = ({ ts: 'ts', fname: 'fname', lm: 'lm', closedAt: 'closed_at', msgs: 'msgs', _updatedAt: 'updated_at' } as const)[sort.key];
+    const direction = sort.direction === 1 ? 'asc' : 'desc';
+    const [rows, total] = await Promise.all([
+      q.selectAll().orderBy(column, direction).orderBy('id', direction).offset(offset).limit(count).execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
+    ]);
+    return { rooms: rows.map(toLivechatRoom), total: Number(total?.n ?? 0) };
   }
 }

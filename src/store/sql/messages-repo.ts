@@ -1,9 +1,14 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import { fromJson, toJson } from '../../lib/json.js';
 import { iso } from '../../lib/time.js';
-import type { MessageRecord, MessagesRepo, StoredLastMessage, SystemMessageType } from '../store.js';
+import type { MessagePageQuery, MessageRecord, MessagesRepo, StoredLastMessage, SystemMessageType } from '../store.js';
 import type { SqlDialect } from './dialect.js';
 import type { Database, MessagesTable } from './schema.js';
+
+/** `%text%` for a case-insensitive literal LIKE (`%`, `_` and backslash escaped; compared lowercased). */
+export function likePattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
 
 function toMessage(row: Selectable<MessagesTable>): MessageRecord {
   return {
@@ -105,5 +110,21 @@ export class SqlMessagesRepo implements MessagesRepo {
       .limit(limit)
       .execute();
     return rows.map(toMessage);
+  }
+
+  async findById(id: string): Promise<MessageRecord | null> {
+    const row = await this.db.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toMessage(row) : null;
+  }
+
+  async page(rid: string, query: MessagePageQuery): Promise<{ messages: MessageRecord[]; total: number }> {
+    let q = this.db.selectFrom('messages').where('rid', '=', rid);
+    if (query.before !== undefined) q = q.where('ts', '<', query.before);
+    if (query.text) q = q.where(sql<SqlBool>`lower(msg) like ${likePattern(query.text)} escape '\\'`);
+    const [rows, count] = await Promise.all([
+      q.selectAll().orderBy('ts', query.direction).orderBy('id', query.direction).offset(query.offset).limit(query.limit).execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
+    ]);
+    return { messages: rows.map(toMessage), total: Number(count?.n ?? 0) };
   }
 }

@@ -166,6 +166,8 @@ export interface LivechatVisitorsTable {
   ts: number;
   updated_at: number;
   livechat_data: string | null;
+  /** JSON `{title, href, ts}` (migration 0002). */
+  last_page: string | null;
 }
 
 export interface LivechatInquiriesTable {

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { fromJson, toJson } from '../../lib/json.js';
-import type { NewVisitor, VisitorPatch, VisitorRecord, VisitorsRepo, VisitorStatus } from '../store.js';
+import type { NewVisitor, VisitorPage, VisitorPatch, VisitorRecord, VisitorsRepo, VisitorStatus } from '../store.js';
 import type { SqlDialect } from './dialect.js';
 import { preparedQuery } from './prepared.js';
 import type { Database, LivechatVisitorsTable } from './schema.js';
@@ -20,6 +20,7 @@ function toVisitor(row: Selectable<LivechatVisitorsTable>): VisitorRecord {
     ts: Number(row.ts),
     updatedAt: Number(row.updated_at),
     livechatData: fromJson(row.livechat_data, {}),
+    lastPage: fromJson<VisitorPage | null>(row.last_page ?? null, null),
   };
 }
 
@@ -100,5 +101,18 @@ export class SqlVisitorsRepo implements VisitorsRepo {
   async delete(id: string): Promise<boolean> {
     const result = await this.db.deleteFrom('livechat_visitors').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
+  }
+
+  async findById(id: string): Promise<VisitorRecord | null> {
+    const row = await this.db.selectFrom('livechat_visitors').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toVisitor(row) : null;
+  }
+
+  async setLastPage(id: string, page: VisitorPage, now: number): Promise<void> {
+    await this.db
+      .updateTable('livechat_visitors')
+      .set({ last_page: toJson(page), updated_at: this.dialect.nextUpdatedAt(now) })
+      .where('id', '=', id)
+      .execute();
   }
 }

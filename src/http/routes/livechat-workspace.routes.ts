@@ -1,0 +1,171 @@
+import { Type } from '@sinclair/typebox';
+import { callerOf } from '../plugins/auth.js';
+import { errorResponses, PagingQuery, StringEnum, Success, Timestamp } from '../schemas/common.js';
+import { AgentRoom, Inquiry, Message, Str } from '../schemas/livechat.js';
+import { RoomObject } from '../schemas/rooms.js';
+import type { RouteGroup } from '../types.js';
+
+const tags = ['livechat'];
+const Opt = Type.Optional;
+
+/** A visitor as agents see it (§8.11): no token. */
+const AgentVisitor = Type.Object({
+  _id: Type.String(),
+  username: Type.String(),
+  name: Opt(Type.String()),
+  visitorEmails: Opt(Type.Array(Type.Object({ address: Type.String() }))),
+  phone: Opt(Type.Array(Type.Object({ phoneNumber: Type.String() }))),
+  department: Opt(Type.String()),
+  status: Type.String(),
+  ts: Timestamp,
+  _updatedAt: Timestamp,
+  livechatData: Type.Record(Type.String(), Type.String()),
+  lastPage: Opt(Type.Object({ title: Type.String(), href: Type.String(), ts: Timestamp })),
+});
+
+const PageFields = { count: Type.Integer(), offset: Type.Integer(), total: Type.Integer() };
+/** Items may be narrowed by `fields` (§1.4), hence partial. */
+const RoomsList = Success({ rooms: Type.Array(Type.Partial(AgentRoom)), ...PageFields });
+const InquiriesList = Success({ inquiries: Type.Array(Type.Partial(Inquiry)), ...PageFields });
+
+/** Contract §8.11: the agent workspace (room lists, messages, queue, visitor info, rooms.info) and widget helpers. */
+export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) => {
+  app.get(
+    '/livechat/rooms',
+    {
+      schema: {
+        tags,
+        summary: 'Livechat rooms, filtered (agents never see visitor tokens)',
+        querystring: Type.Object({
+          ...PagingQuery,
+          agents: Opt(Type.Array(Str())),
+          departmentId: Opt(Type.Union([Str(), Type.Array(Str())])),
+          open: Opt(Type.Boolean()),
+          roomName: Opt(Str()),
+          createdAt: Opt(Str()),
+          closedAt: Opt(Str()),
+        }),
+        response: { 200: RoomsList, ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['view-livechat-rooms'] },
+    },
+    async (request) => ({ ...(await livechatWorkspace.listRooms(request.query)), success: true as const }),
+  );
+
+  app.get(
+    '/livechat/:rid/messages',
+    {
+      schema: {
+        tags,
+        summary: "A livechat room's messages, newest first (system messages included)",
+        params: Type.Object({ rid: Str() }),
+        querystring: Type.Object({ ...PagingQuery, searchTerm: Opt(Str()) }),
+        response: {
+          200: Success({ messages: Type.Array(Message), ...PageFields }),
+          ...errorResponses(400, 401, 403),
+        },
+      },
+      config: { permissions: ['view-l-room'] },
+    },
+    async (request) => ({
+      ...(await livechatWorkspace.roomMessages(callerOf(request).user, request.params.rid, request.query)),
+      success: true as const,
+    }),
+  );
+
+  app.get(
+    '/livechat/inquiries.queuedForUser',
+    {
+      schema: {
+        tags,
+        summary: 'Queued inquiries the caller may take, oldest first',
+        querystring: Type.Object({ ...PagingQuery, department: Opt(Str()) }),
+        response: { 200: InquiriesList, ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['view-l-room'] },
+    },
+    async (request) => ({
+      ...(await livechatWorkspace.queuedForUser(callerOf(request).user, request.query.department || undefined, request.query)),
+      success: true as const,
+    }),
+  );
+
+  app.get(
+    '/livechat/visitors.info',
+    {
+      schema: {
+        tags,
+        summary: 'A visitor (without token), with custom fields and last page',
+        querystring: Type.Object({ visitorId: Str() }),
+        response: { 200: Success({ visitor: AgentVisitor }), ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['view-l-room'] },
+    },
+    async (request) => ({ ...(await livechatWorkspace.visitorInfo(request.query.visitorId)), success: true as const }),
+  );
+
+  app.get(
+    '/rooms.info',
+    {
+      schema: {
+        tags: ['rooms'],
+        summary: 'Any room the caller may read',
+        querystring: Type.Object({ roomId: Opt(Str()), roomName: Opt(Str()) }),
+        response: { 200: Success({ room: RoomObject }), ...errorResponses(400, 401) },
+      },
+      config: { auth: 'required' },
+    },
+    async (request) => ({ room: await livechatWorkspace.roomInfo(callerOf(request).user, request.query), success: true as const }),
+  );
+
+  app.post(
+    '/livechat/visitor.status',
+    {
+      schema: {
+        tags,
+        summary: "Sets the visitor's status (widget)",
+        body: Type.Object({ token: Str(), status: StringEnum(['online', 'away', 'busy', 'offline']) }),
+        response: { 200: Success({ token: Type.String(), status: Type.String() }), ...errorResponses(400) },
+      },
+    },
+    async (request) => ({ ...(await livechatWorkspace.setVisitorStatus(request.body.token, request.body.status)), success: true as const }),
+  );
+
+  app.post(
+    '/livechat/page.visited',
+    {
+      schema: {
+        tags,
+        summary: 'Records the page the visitor is on (widget)',
+        body: Type.Object({
+          token: Str(),
+          rid: Opt(Str()),
+          pageInfo: Type.Object({
+            change: Opt(Str()),
+            title: Opt(Str()),
+            location: Type.Object({ href: Str() }),
+          }),
+        }),
+        response: {
+          200: Success({
+            page: Opt(
+              Type.Object({
+                msg: Type.String(),
+                navigation: Type.Object({
+                  page: Type.Object({ title: Type.String(), location: Type.Object({ href: Type.String() }) }),
+                  token: Type.String(),
+                }),
+              }),
+            ),
+          }),
+          ...errorResponses(400),
+        },
+      },
+    },
+    async (request) => {
+      const { token, rid, pageInfo } = request.body;
+      const result = await livechatWorkspace.pageVisited(token, rid, { title: pageInfo.title ?? '', href: pageInfo.location.href });
+      return { ...result, success: true as const };
+    },
+  );
+};

@@ -1,0 +1,117 @@
+/**
+ * Per-process state of the realtime module: who is on each connection (the
+ * logged-in user, the visitors whose tokens it proved), connections by session
+ * (to skip a typing writer's own socket when its event comes back over the
+ * bus), and the visitor subscriptions of queued rooms (for `queueData`).
+ */
+import type { UserRecord } from '../store/store.js';
+import type { Services } from '../services/index.js';
+import type { DdpConnection, DdpServer, DdpSubscription } from './ddp/index.js';
+
+export interface ConnectionState {
+  user: UserRecord | null;
+  /** Proven visitor tokens → visitor id. */
+  visitors: Map<string, string>;
+}
+
+export interface Logger {
+  error(object: object, message: string): void;
+}
+
+export class RealtimeContext {
+  private readonly states = new WeakMap<DdpConnection, ConnectionState>();
+  private readonly bySession = new Map<string, WeakRef<DdpConnection>>();
+  /** rid → visitor subscriptions of `stream-livechat-room` in this process (pruned as they end). */
+  readonly roomWatchers = new Map<string, Set<DdpSubscription>>();
+  /** The watched rooms known to wait in the queue (they get `queueData` when the queue moves). */
+  readonly queuedRooms = new Set<string>();
+
+  watchRoom(subscription: DdpSubscription): void {
+    const rid = subscription.eventName;
+    let watchers = this.roomWatchers.get(rid);
+    if (!watchers) this.roomWatchers.set(rid, (watchers = new Set()));
+    watchers.add(subscription);
+    subscription.connection.onClose(() => {
+      this.watchersOf(rid);
+    });
+  }
+
+  /** The live visitor subscriptions watching the room (ended ones dropped). */
+  watchersOf(rid: string): DdpSubscription[] {
+    const watchers = this.roomWatchers.get(rid);
+    if (!watchers) return [];
+    for (const s of watchers) if (!s.active) watchers.delete(s);
+    if (watchers.size === 0) {
+      this.roomWatchers.delete(rid);
+      this.queuedRooms.delete(rid);
+      return [];
+    }
+    return [...watchers];
+  }
+
+  constructor(
+    readonly ddp: DdpServer,
+    readonly services: Services,
+    readonly log: Logger,
+  ) {}
+
+  state(connection: DdpConnection): ConnectionState {
+    let state = this.states.get(connection);
+    if (!state) {
+      state = { user: null, visitors: new Map() };
+      this.states.set(connection, state);
+      const session = connection.session;
+      if (session) {
+        this.bySession.set(session, new WeakRef(connection));
+        connection.onClose(() => {
+          this.bySession.delete(session);
+        });
+      }
+    }
+    return state;
+  }
+
+  connectionBySession(session: string): DdpConnection | undefined {
+    return this.bySession.get(session)?.deref();
+  }
+
+  userOf(connection: DdpConnection): UserRecord | null {
+    return this.states.get(connection)?.user ?? null;
+  }
+
+  /** The visitor id a connection proved for `token`, or undefined. */
+  visitorOf(connection: DdpConnection, token: unknown): string | undefined {
+    return typeof token === 'string' ? this.states.get(connection)?.visitors.get(token) : undefined;
+  }
+
+  /**
+   * Proves `token` on the connection when it belongs to a visitor: remembers
+   * the visitor id (and the DDP layer counts the connection for the token, so
+   * the visitor goes offline when its last connection closes). Returns the id.
+   */
+  async proveVisitor(connection: DdpConnection, token: unknown): Promise<string | null> {
+    if (typeof token !== 'string' || token === '') return null;
+    const known = this.visitorOf(connection, token);
+    if (known) return known;
+    const visitor = await this.services.live.visitorByToken(token);
+    if (!visitor || !connection.open) return null;
+    const state = this.state(connection);
+    if (!state.visitors.has(token)) {
+      state.visitors.set(token, visitor.id);
+      const first = this.ddp.visitorConnectionCount(token) === 0;
+      connection.addVisitorToken(token);
+      connection.onClose(() => {
+        if (this.ddp.visitorConnectionCount(token) > 0) return;
+        this.services.live.visitorDisconnected(visitor.id).catch((error: unknown) => this.log.error({ err: error }, 'visitor status not updated'));
+      });
+      if (first) await this.services.live.visitorConnected(visitor.id);
+    }
+    return visitor.id;
+  }
+
+  /** The visitor token a sub's extra names (`visitorToken` or `token`), if any. */
+  static extraToken(extra: Readonly<Record<string, unknown>>): string | undefined {
+    const token = extra.visitorToken ?? extra.token;
+    return typeof token === 'string' && token !== '' ? token : undefined;
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * DDP shapes of what streams push (contract R4): the REST shapes with EJSON
+ * dates (`Date` objects here; the DDP layer writes them as `{$date}`). Nothing
+ * here ever carries a visitor token: events have none, and REST views given to
+ * agents have none.
+ */
+import type { EventInquiry, EventMessage } from '../services/events.js';
+import { toEJSON } from './ddp/index.js';
+
+/** Timestamp fields of REST objects turned into EJSON dates. */
+const DATE_FIELDS = ['ts', '_updatedAt', 'lm', 'ls', 'closedAt', 'jitsiTimeout'];
+
+/** A REST-shaped object (ISO strings) with EJSON dates. */
+export function ejson<T>(value: T): unknown {
+  return toEJSON(value, DATE_FIELDS);
+}
+
+/** A message on `stream-room-messages` (REST §8.8 shape, EJSON dates, `transferData` on transfers). */
+export function messageDoc(m: EventMessage) {
+  return {
+    _id: m.id,
+    rid: m.rid,
+    ...(m.t !== null && { t: m.t }),
+    msg: m.msg ?? '',
+    ts: new Date(m.ts),
+    _updatedAt: new Date(m.updatedAt),
+    u: { _id: m.u.id, username: m.u.username, ...(m.u.name !== null && { name: m.u.name }) },
+    ...(m.transferData && {
+      transferData: {
+        transferredBy: { _id: m.transferData.transferredBy.id, username: m.transferData.transferredBy.username, type: m.transferData.transferredBy.type },
+        ...(m.transferData.transferredTo && {
+          transferredTo: { _id: m.transferData.transferredTo.id, username: m.transferData.transferredTo.username },
+        }),
+        ...(m.transferData.nextDepartment && {
+          nextDepartment: { _id: m.transferData.nextDepartment.id, name: m.transferData.nextDepartment.name },
+        }),
+        scope: m.transferData.scope,
+      },
+    }),
+  };
+}
+
+/** An inquiry on the queue streams (no token). */
+export function inquiryDoc(q: EventInquiry) {
+  return {
+    _id: q.id,
+    rid: q.rid,
+    ...(q.name !== null && { name: q.name }),
+    message: q.message,
+    t: 'l' as const,
+    status: q.status,
+    ts: new Date(q.ts),
+    _updatedAt: new Date(q.updatedAt),
+    v: { _id: q.visitor.id, username: q.visitor.username, status: q.visitor.status },
+    ...(q.departmentId !== null && { department: q.departmentId }),
+    estimatedWaitingTimeQueue: 0,
+    priorityWeight: 0,
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * What the realtime layer (src/realtime/) reads to check a stream subscription
+ * and to render a push: visitors by token, rooms, subscriptions, the serving
+ * agent, queue positions, history, and the visitor's presence on its sockets.
+ * Writes reachable over DDP use the same service methods as REST (they live in
+ * their own services); only the socket-driven visitor status lives here.
+ */
+import type { Clock, Millis } from '../lib/time.js';
+import type { RoomRecord, Store, UserRecord } from '../store/store.js';
+import type { Access } from './access.js';
+import { forbidden } from './errors.js';
+import type { EventBus, RoomSnapshot } from './events.js';
+import { messageWire } from './livechat-wire.js';
+import { roomView, subscriptionView } from './rooms.service.js';
+
+/** The access-relevant state of any room, now. */
+export function snapshotOf(room: RoomRecord): RoomSnapshot {
+  const l = room.livechat;
+  return {
+    id: room.id,
+    t: room.t,
+    open: room.t === 'l' ? Boolean(l?.open) : true,
+    visitorId: l?.visitor?.id ?? null,
+    servedById: l?.servedBy?.id ?? null,
+    departmentId: l?.departmentId ?? null,
+  };
+}
+
+export class LiveService {
+  constructor(
+    private readonly store: Store,
+    private readonly access: Access,
+    private readonly clock: Clock,
+    private readonly events: EventBus,
+  ) {}
+
+  /** The visitor holding this token: id and username, or null. */
+  async visitorByToken(token: string): Promise<{ id: string; username: string } | null> {
+    if (token === '') return null;
+    const visitor = await this.store.visitors.findByToken(token);
+    return visitor ? { id: visitor.id, username: visitor.username } : null;
+  }
+
+  /** An active user by id (the DDP login's user), or null. */
+  async user(id: string): Promise<UserRecord | null> {
+    const user = await this.store.users.findById(id);
+    return user?.active ? user : null;
+  }
+
+  /** The room's state now, or null. */
+  async room(rid: string): Promise<RoomSnapshot | null> {
+    const room = await this.store.rooms.findById(rid);
+    return room ? snapshotOf(room) : null;
+  }
+
+  async isSubscribed(rid: string, userId: string): Promise<boolean> {
+    return (await this.store.rooms.findSubscription(rid, userId)) !== null;
+  }
+
+  /**
+   * May this user read the room's messages and activity? Livechat: the serving
+   * agent (or, for one transfer message, the agent transferred away) and
+   * `view-livechat-rooms`; other rooms: members.
+   */
+  async userMayRead(user: UserRecord, room: RoomSnapshot, options: { previousServedById?: string | null; transferMessage?: boolean } = {}): Promise<boolean> {
+    if (room.t === 'l') return this.access.mayReadLivechat(user, room, options);
+    return this.isSubscribed(room.id, user.id);
+  }
+
+  /** Ids of the departments the agent belongs to. */
+  departmentsOf(agentId: string): Promise<string[]> {
+    return this.store.departments.ofAgent(agentId);
+  }
+
+  /** The serving agent as R4's `agentData` shows it, or null. */
+  async agent(agentId: string): Promise<{ _id: string; username: string; name?: string; status: string } | null> {
+    const agent = await this.store.agents.findUser(agentId);
+    if (!agent) return null;
+    return { _id: agent.id, username: agent.username, ...(agent.name !== null && { name: agent.name }), status: agent.status };
+  }
+
+  /** The user's subscription to the room as REST shows it, with the livechat `v` (no token), or null. */
+  async subscription(userId: string, rid: string) {
+    const [sub, room] = await Promise.all([this.store.rooms.findSubscription(rid, userId), this.store.rooms.findById(rid)]);
+    if (!sub || !room) return null;
+    const visitor = room.livechat?.visitor;
+    return {
+      ...subscriptionView(sub),
+      userMentions: 0,
+      groupMentions: 0,
+      ...(visitor && { v: { _id: visitor.id, username: visitor.username, status: visitor.status } }),
+    };
+  }
+
+  /** The room as REST shows it to agents (no visitor token), or null. */
+  async roomView(rid: string) {
+    const room = await this.store.rooms.findById(rid);
+    return room ? roomView(room) : null;
+  }
+
+  /** The queue entry of a queued room: `{spot, estimatedWaitTimeSeconds, message}`, or null when not queued. */
+  async queueData(rid: string): Promise<{ spot: number; estimatedWaitTimeSeconds: number; message: string } | null> {
+    const inquiry = await this.store.inquiries.findByRoom(rid);
+    if (!inquiry || inquiry.status !== 'queued') return null;
+    const spot = await this.store.inquiries.queuePosition(inquiry.id);
+    return spot === null ? null : { spot, estimatedWaitTimeSeconds: 0, message: '' };
+  }
+
+  /**
+   * DDP `loadHistory`: messages of a room the user may read, older than `end`
+   * (null: the newest), newest first. Not readable or unknown → 403.
+   */
+  async history(user: UserRecord, rid: string, end: Millis | null, limit: number) {
+    const room = await this.room(rid);
+    if (!room || !(await this.userMayRead(user, room))) throw forbidden();
+    const { messages } = await this.store.messages.page(rid, {
+      ...(end !== null && { before: end }),
+      offset: 0,
+      limit: Math.max(1, Math.min(limit, 1000)),
+      direction: 'desc',
+    });
+    return { messages: messages.map((m) => messageWire(m)) };
+  }
+
+  /** A visitor's socket proved its token: online. */
+  async visitorConnected(visitorId: string): Promise<void> {
+    await this.store.visitors.setStatus(visitorId, 'online', this.clock.now());
+    this.events.publish({ type: 'visitorStatusChanged', visitorId, status: 'online' });
+  }
+
+  /** The visitor's last live connection (in this process) closed: offline. */
+  async visitorDisconnected(visitorId: string): Promise<void> {
+    await this.store.visitors.setStatus(visitorId, 'offline', this.clock.now());
+    this.events.publish({ type: 'visitorStatusChanged', visitorId, status: 'offline' });
+  }
+}

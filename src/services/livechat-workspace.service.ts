@@ -1,0 +1,231 @@
+/**
+ * The agent workspace and widget helpers (contract §8.11): room lists, a room's
+ * messages, the queue an agent may take from, visitor info, rooms.info, the
+ * visitor's status and last page. Livechat rooms and messages given to agents
+ * never carry the visitor's token (§8.8).
+ */
+import { newId } from '../lib/ids.js';
+import { parseTimestamp, type Clock, type Millis } from '../lib/time.js';
+import type { LivechatRoomFilter, LivechatRoomSortKey, RoomRecord, Store, UserRecord, VisitorRecord, VisitorStatus } from '../store/store.js';
+import type { Access } from './access.js';
+import { bareFailure, failure, forbidden, invalidParams } from './errors.js';
+import { eventMessage, livechatSnapshot, type EventBus } from './events.js';
+import { insertOrDuplicate } from './livechat.service.js';
+import { inquiryWire, livechatRoomWire, messageWire } from './livechat-wire.js';
+import { parsePaging, project, type PagingQuery } from './paging.js';
+import { roomView } from './rooms.service.js';
+import type { SettingsService } from './settings.service.js';
+import { iso } from '../lib/time.js';
+
+export interface LivechatRoomsQuery extends PagingQuery {
+  agents?: string[];
+  departmentId?: string | string[];
+  open?: boolean;
+  roomName?: string;
+  createdAt?: string;
+  closedAt?: string;
+}
+
+const ROOM_SORT_KEYS: Record<string, LivechatRoomSortKey> = {
+  ts: 'ts',
+  fname: 'fname',
+  lm: 'lm',
+  closedAt: 'closedAt',
+  msgs: 'msgs',
+  _updatedAt: '_updatedAt',
+};
+
+const roomNotFound = () =>
+  failure('The required "roomId" or "roomName" param provided does not match any channel', 'error-room-not-found');
+
+/** `{"start","end"}` ISO bounds of `createdAt`/`closedAt` (§8.11); bad JSON or dates → invalid-params. */
+function parseRange(raw: string | undefined, name: string): { start?: Millis; end?: Millis } | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const bad = () => invalidParams(`The "${name}" query parameter must be a JSON object with ISO "start" and "end"`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw bad();
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw bad();
+  const out: { start?: Millis; end?: Millis } = {};
+  for (const key of ['start', 'end'] as const) {
+    const value = (parsed as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    const ms = typeof value === 'string' ? parseTimestamp(value) : null;
+    if (ms === null) throw bad();
+    out[key] = ms;
+  }
+  return out;
+}
+
+/** A visitor as agents see it (§8.11): never the token; with `livechatData` and `lastPage`. */
+export function visitorForAgents(v: VisitorRecord) {
+  return {
+    _id: v.id,
+    username: v.username,
+    ...(v.name !== null && { name: v.name }),
+    ...(v.email !== null && { visitorEmails: [{ address: v.email }] }),
+    ...(v.phone !== null && { phone: [{ phoneNumber: v.phone }] }),
+    ...(v.departmentId !== null && { department: v.departmentId }),
+    status: v.status,
+    ts: iso(v.ts),
+    _updatedAt: iso(v.updatedAt),
+    livechatData: v.livechatData,
+    ...(v.lastPage && { lastPage: { title: v.lastPage.title, href: v.lastPage.href, ts: iso(v.lastPage.ts) } }),
+  };
+}
+
+export class LivechatWorkspaceService {
+  constructor(
+    private readonly store: Store,
+    private readonly settings: SettingsService,
+    private readonly access: Access,
+    private readonly clock: Clock,
+    private readonly events: EventBus,
+  ) {}
+
+  /** `GET livechat/rooms` (route: `view-livechat-rooms`). */
+  async listRooms(query: LivechatRoomsQuery) {
+    const paging = parsePaging(query, this.settings);
+    if (paging.sort.length > 1) throw failure('This method support only one "sort" parameter', 'error-invalid-sort');
+    const [sortKey, direction] = paging.sort[0] ?? ['ts', -1];
+    const key = ROOM_SORT_KEYS[sortKey];
+    if (!key) throw failure(`Invalid sort parameter provided: ${JSON.stringify(query.sort)}`, 'error-invalid-sort');
+    const departmentIds = query.departmentId === undefined ? undefined : [query.departmentId].flat().filter((d) => d !== '');
+    const filter: LivechatRoomFilter = {
+      ...(query.agents && { agentIds: query.agents.filter((a) => a !== '') }),
+      ...(departmentIds && { departmentIds }),
+      ...(query.open !== undefined && { open: query.open }),
+      ...(query.roomName && { fnameContains: query.roomName }),
+      createdAt: parseRange(query.createdAt, 'createdAt'),
+      closedAt: parseRange(query.closedAt, 'closedAt'),
+    };
+    const { rooms, total } = await this.store.livechatRooms.list(filter, { key, direction }, paging.offset, paging.count);
+    return {
+      rooms: rooms.map((r) => project(livechatRoomWire(r, false), paging.fields)),
+      count: rooms.length,
+      offset: paging.offset,
+      total,
+    };
+  }
+
+  /** May this user read the livechat room (the serving agent, or `view-livechat-rooms`)? */
+  private canReadLivechat(caller: UserRecord, room: { servedBy: { id: string } | null }): boolean {
+    return room.servedBy?.id === caller.id || this.access.hasPermission(caller, 'view-livechat-rooms');
+  }
+
+  /** `GET livechat/:rid/messages` (route: `view-l-room`); unknown or not readable → 403. */
+  async roomMessages(caller: UserRecord, rid: string, query: PagingQuery & { searchTerm?: string }) {
+    const paging = parsePaging(query, this.settings);
+    const room = await this.store.livechatRooms.findById(rid);
+    if (!room || !this.canReadLivechat(caller, room)) throw forbidden();
+    const [sortKey, direction] = paging.sort[0] ?? ['ts', -1];
+    if (sortKey !== 'ts' || paging.sort.length > 1) throw failure(`Invalid sort parameter provided: ${JSON.stringify(query.sort)}`, 'error-invalid-sort');
+    const { messages, total } = await this.store.messages.page(rid, {
+      text: query.searchTerm || undefined,
+      offset: paging.offset,
+      limit: paging.count,
+      direction: direction === 1 ? 'asc' : 'desc',
+    });
+    return { messages: messages.map((m) => messageWire(m)), count: messages.length, offset: paging.offset, total };
+  }
+
+  /**
+   * `GET livechat/inquiries.queuedForUser` (route: `view-l-room`): queued
+   * inquiries of the caller's departments and those without one; managers
+   * (`view-livechat-manager`) see all. With `department`: only that one's.
+   */
+  async queuedForUser(caller: UserRecord, department: string | undefined, query: PagingQuery) {
+    const paging = parsePaging(query, this.settings);
+    const [sortKey, direction] = paging.sort[0] ?? ['ts', 1];
+    if (sortKey !== 'ts' || paging.sort.length > 1) throw failure(`Invalid sort parameter provided: ${JSON.stringify(query.sort)}`, 'error-invalid-sort');
+    const manager = this.access.hasPermission(caller, 'view-livechat-manager');
+    const own = manager ? null : await this.store.departments.ofAgent(caller.id);
+    if (department && own && !own.includes(department)) {
+      return { inquiries: [], count: 0, offset: paging.offset, total: 0 };
+    }
+    const { inquiries, total } = await this.store.inquiries.listQueued({
+      departmentIds: own,
+      ...(department ? { departmentId: department } : {}),
+      offset: paging.offset,
+      count: paging.count,
+      direction: direction === 1 ? 'asc' : 'desc',
+    });
+    return { inquiries: inquiries.map((q) => project(inquiryWire(q), paging.fields)), count: inquiries.length, offset: paging.offset, total };
+  }
+
+  /** `GET livechat/visitors.info` (route: `view-l-room`). */
+  async visitorInfo(visitorId: string) {
+    const visitor = await this.store.visitors.findById(visitorId);
+    if (!visitor) throw bareFailure('visitor-not-found');
+    return { visitor: visitorForAgents(visitor) };
+  }
+
+  /**
+   * `GET rooms.info`: any room the caller may read — channels with `view-c-room`
+   * or membership, groups and DMs by membership, livechat rooms by the serving
+   * agent or `view-livechat-rooms`. Unknown and unreadable answer alike (Parley rule).
+   */
+  async roomInfo(caller: UserRecord, ref: { roomId?: string; roomName?: string }) {
+    if (!ref.roomId && !ref.roomName) throw failure('The parameter "roomId" or "roomName" is required', 'error-roomid-param-not-provided');
+    const room: RoomRecord | null = ref.roomId ? await this.store.rooms.findById(ref.roomId) : await this.store.rooms.findByName(ref.roomName ?? '');
+    if (!room || !(await this.canRead(caller, room))) throw roomNotFound();
+    return roomView(room);
+  }
+
+  private async canRead(caller: UserRecord, room: RoomRecord): Promise<boolean> {
+    if (room.t === 'l') return this.canReadLivechat(caller, { servedBy: room.livechat?.servedBy ?? null });
+    if (room.t === 'c' && this.access.hasPermission(caller, 'view-c-room')) return true;
+    return (await this.store.rooms.findSubscription(room.id, caller.id)) !== null;
+  }
+
+  /** `POST livechat/visitor.status`. */
+  async setVisitorStatus(token: string, status: VisitorStatus) {
+    const visitor = token === '' ? null : await this.store.visitors.findByToken(token);
+    if (!visitor) throw bareFailure('invalid-token');
+    await this.store.visitors.setStatus(visitor.id, status, this.clock.now());
+    this.events.publish({ type: 'visitorStatusChanged', visitorId: visitor.id, status });
+    return { token, status };
+  }
+
+  /**
+   * `POST livechat/page.visited`: keeps the last page on the visitor; with
+   * `Livechat_Visitor_navigation_as_a_message` adds a `livechat_navigation_history`
+   * message to the visitor's open room (the given `rid` when it is that room).
+   */
+  async pageVisited(token: string, rid: string | undefined, page: { title: string; href: string }) {
+    const visitor = token === '' ? null : await this.store.visitors.findByToken(token);
+    if (!visitor) throw bareFailure('invalid-token');
+    const now = this.clock.now();
+    await this.store.visitors.setLastPage(visitor.id, { title: page.title, href: page.href, ts: now }, now);
+    if (!this.navigationAsMessage()) return {};
+    const room = await this.store.livechatRooms.findOpenOfVisitor(visitor.id);
+    if (!room || (rid !== undefined && rid !== room.id)) return {};
+    const msg = `${page.title} - ${page.href}`;
+    const stored = await insertOrDuplicate(
+      this.store,
+      {
+        id: newId(),
+        rid: room.id,
+        t: 'livechat_navigation_history',
+        msg,
+        ts: now,
+        updatedAt: now,
+        u: { id: visitor.id, username: visitor.username, name: visitor.name },
+        visitorToken: null,
+      },
+      {},
+      { requireOpen: true },
+    );
+    this.events.publish({ type: 'messageCreated', room: livechatSnapshot(room), message: eventMessage(stored, true) });
+    return { page: { msg, navigation: { page: { title: page.title, location: { href: page.href } }, token } } };
+  }
+
+  /** The setting may not exist in this build's settings list yet: absent means off (its default). */
+  private navigationAsMessage(): boolean {
+    const get = this.settings.get as (id: string) => unknown;
+    return get.call(this.settings, 'Livechat_Visitor_navigation_as_a_message') === true;
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * Domain events (contract R5): each REST cause publishes its events after the
+ * commit, never for refused or rolled-back work, and never with a visitor token.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EventBus, shrink, type DomainEvent } from '../../src/services/events.js';
+import type { MessageBus } from '../../src/lib/message-bus.js';
+import type { TestApp } from '../support/app.js';
+import { createDepartment, createLivechatApp, makeAgent, onlyAvailable, openRoom, registerVisitor, setSetting, type Agent } from './livechat-support.js';
+
+let t: TestApp;
+let seen: DomainEvent[] = [];
+let agent: Agent;
+let unsubscribe: () => void;
+
+beforeAll(async () => {
+  t = await createLivechatApp();
+  unsubscribe = t.services.events.subscribe((e) => void seen.push(e));
+  agent = await makeAgent(t);
+  await onlyAvailable(t, [agent]);
+  await events();
+  seen = [];
+});
+afterAll(async () => {
+  unsubscribe();
+  await t.close();
+});
+afterEach(() => {
+  seen = [];
+});
+
+/** Events published so far (waits for the bus to hand them over). */
+async function events(): Promise<DomainEvent[]> {
+  await t.services.events.flushed();
+  await new Promise((r) => setImmediate(r));
+  return seen;
+}
+
+function types(list: DomainEvent[]): string[] {
+  return list.map((e) => (e.type === 'subscriptionChanged' ? `${e.type}:${e.action}` : e.type));
+}
+
+describe('events of the livechat life cycle (Auto_Selection)', () => {
+  it('opening a room: roomOpened, livechat-started, subscription inserted and agentData to the agent', async () => {
+    const { token, visitor } = await registerVisitor(t);
+    const room = await openRoom(t, token);
+    const list = await events();
+    expect(types(list)).toEqual(['roomOpened', 'messageCreated', 'subscriptionChanged:inserted', 'agentAssigned']);
+    const snapshot = { id: room._id, t: 'l', open: true, visitorId: visitor._id, servedById: agent.userId, departmentId: null };
+    expect(list[0]).toEqual({ type: 'roomOpened', room: snapshot });
+    expect(list[1]).toMatchObject({ type: 'messageCreated', room: snapshot, message: { rid: room._id, t: 'livechat-started', byVisitor: true } });
+    expect(list[2]).toMatchObject({ userId: agent.userId, rid: room._id });
+    expect(list[3]).toEqual({ type: 'agentAssigned', room: snapshot, agentId: agent.userId });
+    expect(JSON.stringify(list)).not.toContain(token);
+  });
+
+  it('messages from both doors, a refused message publishes nothing, close publishes once', async () => {
+    const { token } = await registerVisitor(t);
+    const room = await openRoom(t, token);
+    seen = [];
+    const sent = await t.api.post('/api/v1/livechat/message', { token, rid: room._id, msg: 'hello' });
+    expect(sent.status).toBe(200);
+    const reply = await t.api.post('/api/v1/chat.sendMessage', { message: { rid: room._id, msg: 'hi there' } }, { auth: agent });
+    expect(reply.status).toBe(200);
+    let list = await events();
+    expect(list.map((e) => e.type === 'messageCreated' && [e.message.msg, e.message.byVisitor, e.message.u.id])).toEqual([
+      ['hello', true, sent.body.message.u._id],
+      ['hi there', false, agent.userId],
+    ]);
+    expect(JSON.stringify(list)).not.toContain(token);
+
+    seen = [];
+    const closed = await t.api.post('/api/v1/livechat/room.closeByUser', { rid: room._id, comment: 'bye' }, { auth: agent });
+    expect(closed.status).toBe(200);
+    list = await events();
+    expect(types(list)).toEqual(['messageCreated', 'roomClosed', 'subscriptionChanged:removed', 'inquiryRemoved']);
+    expect(list[0]).toMatchObject({ room: { open: false, servedById: agent.userId }, message: { t: 'livechat-close', msg: 'bye', byVisitor: false } });
+    expect(list[1]).toMatchObject({ formerMemberIds: [agent.userId] });
+
+    seen = [];
+    expect((await t.api.post('/api/v1/livechat/room.close', { rid: room._id, token })).body).toEqual({ success: false, error: 'room-closed' });
+    expect((await t.api.post('/api/v1/livechat/message', { token, rid: room._id, msg: 'late' })).body.error).toBe('room-closed');
+    expect(await events()).toEqual([]);
+  });
+
+  it('agent presence: agentStatus for the rooms it serves', async () => {
+    const { token } = await registerVisitor(t);
+    const room = await openRoom(t, token);
+    seen = [];
+    expect((await t.api.post('/api/v1/users.setStatus', { status: 'away' }, { auth: agent })).status).toBe(200);
+    const list = await events();
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ type: 'agentStatusChanged', agentId: agent.userId, status: 'away' });
+    expect((list[0] as { roomIds: string[] }).roomIds).toContain(room._id);
+    await t.api.post('/api/v1/users.setStatus', { status: 'online' }, { auth: agent });
+    await t.api.post('/api/v1/livechat/room.closeByUser', { rid: room._id }, { auth: agent });
+  });
+});
+
+describe('events with a queue (Manual_Selection) and transfers', () => {
+  beforeAll(async () => setSetting(t, 'Livechat_Routing_Method', 'Manual_Selection'));
+  afterAll(async () => setSetting(t, 'Livechat_Routing_Method', 'Auto_Selection'));
+
+  it('queued, taken (inquiry changed, subscription inserted, agentData), a second take publishes nothing', async () => {
+    const { token } = await registerVisitor(t);
+    const room = await openRoom(t, token);
+    let list = await events();
+    expect(types(list)).toEqual(['roomOpened', 'messageCreated', 'inquiryQueued']);
+    const inquiry = (list[2] as Extract<DomainEvent, { type: 'inquiryQueued' }>).inquiry;
+    expect(inquiry).toMatchObject({ rid: room._id, status: 'queued' });
+    expect(JSON.stringify(list)).not.toContain(token);
+
+    seen = [];
+    expect((await t.api.post('/api/v1/livechat/inquiries.take', { inquiryId: inquiry.id }, { auth: agent })).status).toBe(200);
+    list = await events();
+    expect(types(list)).toEqual(['inquiryTaken', 'subscriptionChanged:inserted', 'agentAssigned']);
+    expect(list[0]).toMatchObject({ inquiry: { id: inquiry.id, status: 'taken' }, agentId: agent.userId });
+
+    seen = [];
+    const again = await t.api.post('/api/v1/livechat/inquiries.take', { inquiryId: inquiry.id }, { auth: agent });
+    expect(again.body.errorType).toBe('error-inquiry-taken');
+    expect(await events()).toEqual([]);
+
+    seen = [];
+    await t.api.post('/api/v1/livechat/room.close', { rid: room._id, token });
+    list = await events();
+    expect(types(list)).toEqual(['messageCreated', 'roomClosed', 'subscriptionChanged:removed', 'inquiryRemoved']);
+    expect(list[0]).toMatchObject({ message: { t: 'livechat-close', byVisitor: true } });
+  });
+
+  it('a transfer by the visitor: transfer message (with the agent transferred away), subscription removed, requeued', async () => {
+    const sales = await createDepartment(t, `sales${Date.now()}`, [agent]);
+    const { token } = await registerVisitor(t);
+    const room = await openRoom(t, token);
+    const inquiryId = ((await events()).find((e) => e.type === 'inquiryQueued') as Extract<DomainEvent, { type: 'inquiryQueued' }>).inquiry.id;
+    await t.api.post('/api/v1/livechat/inquiries.take', { inquiryId }, { auth: agent });
+    const support = await createDepartment(t, `support${Date.now()}`, [agent]);
+    seen = [];
+    const moved = await t.api.post('/api/v1/livechat/visitor/department.transfer', { rid: room._id, token, department: support._id });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const list = await events();
+    expect(types(list)).toEqual(['messageCreated', 'roomTransferred', 'subscriptionChanged:removed', 'inquiryQueued']);
+    expect(list[0]).toMatchObject({
+      room: { servedById: null, departmentId: support._id },
+      previousServedById: agent.userId,
+      message: { t: 'livechat_transfer_history', transferData: { scope: 'queue', nextDepartment: { id: support._id } } },
+    });
+    expect(sales._id).not.toBe(support._id);
+    await t.api.post('/api/v1/livechat/room.close', { rid: room._id, token });
+  });
+});
+
+describe('the bus', () => {
+  it('shrinks a message too large for NOTIFY and a hydrator restores it on the receiving side', async () => {
+    const published: string[] = [];
+    const handlers: Array<(p: string) => void> = [];
+    const transport: MessageBus = {
+      maxPayloadBytes: 7900,
+      publish: async (p) => {
+        published.push(p);
+        for (const h of handlers) h(p);
+      },
+      subscribe: (h) => void handlers.push(h),
+      close: async () => {},
+    };
+    const received: DomainEvent[] = [];
+    const bus = new EventBus({
+      transport,
+      hydrate: async (e) => (e.type === 'messageCreated' ? { ...e, message: { ...e.message, msg: 'x'.repeat(10_000) } } : e),
+    });
+    bus.subscribe((e) => void received.push(e));
+    const room = { id: 'r', t: 'l' as const, open: true, visitorId: 'v', servedById: null, departmentId: null };
+    const message = { id: 'm', rid: 'r', t: null, msg: 'x'.repeat(10_000), ts: 1, updatedAt: 1, u: { id: 'v', username: 'g', name: null }, byVisitor: true };
+    bus.publish({ type: 'messageCreated', room, message });
+    await bus.flushed();
+    await new Promise((r) => setImmediate(r));
+    expect(Buffer.byteLength(published[0]!)).toBeLessThanOrEqual(7900);
+    expect(JSON.parse(published[0]!).message.msg).toBeNull();
+    expect(received).toEqual([{ type: 'messageCreated', room, message }]);
+    expect(shrink({ type: 'roomOpened', room }, 10)).toBeNull();
+  });
+
+  it('a failing transport loses the event, never the request', async () => {
+    const errors: unknown[] = [];
+    const bus = new EventBus({
+      transport: { maxPayloadBytes: Infinity, publish: async () => Promise.reject(new Error('down')), subscribe: () => {}, close: async () => {} },
+      onError: (e) => void errors.push(e),
+    });
+    bus.publish({ type: 'visitorStatusChanged', visitorId: 'v', status: 'offline' });
+    await bus.flushed();
+    expect(errors).toHaveLength(1);
+  });
+});

@@ -1,0 +1,217 @@
+/** Contract §8.11: the agent workspace and widget helpers. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/app.js';
+import { createDepartment, createLivechatApp, ISO, makeAgent, onlyAvailable, openRoom, registerVisitor, setSetting, type Agent } from './livechat-support.js';
+
+let t: TestApp;
+let agent: Agent;
+let other: Agent;
+let manager: Awaited<ReturnType<TestApp['createUser']>>;
+let plain: Awaited<ReturnType<TestApp['createUser']>>;
+
+const V = '/api/v1/livechat';
+const FORBIDDEN = { success: false, error: 'User does not have the permissions required for this action [error-unauthorized]' };
+const ROOM_NOT_FOUND = {
+  success: false,
+  error: 'The required "roomId" or "roomName" param provided does not match any channel [error-room-not-found]',
+  errorType: 'error-room-not-found',
+};
+
+beforeAll(async () => {
+  t = await createLivechatApp();
+  agent = await makeAgent(t);
+  other = await makeAgent(t);
+  manager = await t.createUser({ roles: ['user', 'livechat-manager'] });
+  plain = await t.createUser();
+  await onlyAvailable(t, [agent]);
+});
+afterAll(async () => t.close());
+
+describe('GET livechat/rooms', () => {
+  it('needs a login and view-livechat-rooms (agents get 403)', async () => {
+    expect((await t.api.get(`${V}/rooms`)).status).toBe(401);
+    expect((await t.api.get(`${V}/rooms`, { auth: agent })).body).toEqual(FORBIDDEN);
+  });
+
+  it('filters by agent, open, name, department and creation time; never the visitor token', async () => {
+    const dep = await createDepartment(t, `dep-${Date.now()}`, [agent]);
+    const a = await registerVisitor(t, { name: 'Alice Cooper', department: dep._id });
+    const roomA = await openRoom(t, a.token);
+    const b = await registerVisitor(t, { name: 'Bob Dylan' });
+    const roomB = await openRoom(t, b.token);
+    await t.api.post(`${V}/room.close`, { rid: roomB._id, token: b.token });
+
+    const all = await t.api.get(`${V}/rooms`, { auth: manager, query: { count: '100' } });
+    expect(all.status).toBe(200);
+    expect(all.body.success).toBe(true);
+    expect(JSON.stringify(all.body)).not.toContain(a.token);
+    const ids = all.body.rooms.map((r: any) => r._id);
+    expect(ids.indexOf(roomB._id)).toBeLessThan(ids.indexOf(roomA._id)); // default {ts:-1}
+    expect(all.body.total).toBe(all.body.rooms.length);
+
+    const open = await t.api.get(`${V}/rooms?open=true&roomName=alice%20coo&agents[]=${agent.userId}`, { auth: manager });
+    expect(open.body.rooms.map((r: any) => r._id)).toEqual([roomA._id]);
+    expect(open.body.rooms[0].v).toEqual({ _id: a.visitor._id, username: a.visitor.username, status: 'online' });
+    expect(open.body).toMatchObject({ count: 1, offset: 0, total: 1 });
+
+    const closed = await t.api.get(`${V}/rooms?open=false&roomName=BOB`, { auth: manager });
+    expect(closed.body.rooms.map((r: any) => r._id)).toEqual([roomB._id]);
+    expect(closed.body.rooms[0].open).toBeUndefined();
+
+    const byDep = await t.api.get(`${V}/rooms?departmentId=${dep._id}`, { auth: manager });
+    expect(byDep.body.rooms.map((r: any) => r._id)).toEqual([roomA._id]);
+
+    const future = JSON.stringify({ start: new Date(Date.now() + 3_600_000).toISOString() });
+    expect((await t.api.get(`${V}/rooms`, { auth: manager, query: { createdAt: future } })).body.total).toBe(0);
+
+    const fields = await t.api.get(`${V}/rooms`, { auth: manager, query: { fields: '{"fname":1}', roomName: 'alice cooper' } });
+    expect(fields.body.rooms).toEqual([{ _id: roomA._id, fname: 'Alice Cooper' }]);
+  });
+
+  it('bad sort, fields and ranges → 400 and nothing else', async () => {
+    expect((await t.api.get(`${V}/rooms`, { auth: manager, query: { sort: '{"ts":2}' } })).body.errorType).toBe('error-invalid-sort');
+    expect((await t.api.get(`${V}/rooms`, { auth: manager, query: { sort: '{"secret":1}' } })).body.errorType).toBe('error-invalid-sort');
+    expect((await t.api.get(`${V}/rooms`, { auth: manager, query: { fields: '{' } })).body.errorType).toBe('error-invalid-fields');
+    const range = await t.api.get(`${V}/rooms`, { auth: manager, query: { createdAt: '{"start":"not a date"}' } });
+    expect(range.status).toBe(400);
+    expect(range.body.errorType).toBe('invalid-params');
+    expect((await t.api.get(`${V}/rooms`, { auth: manager, query: { open: 'maybe' } })).body.errorType).toBe('invalid-params');
+  });
+});
+
+describe('GET livechat/:rid/messages', () => {
+  it('the serving agent and view-livechat-rooms read it (search, paging); others get 403', async () => {
+    const { token } = await registerVisitor(t);
+    const room = await openRoom(t, token);
+    await t.api.post(`${V}/message`, { token, rid: room._id, msg: 'Hello World' });
+    await t.api.post('/api/v1/chat.sendMessage', { message: { rid: room._id, msg: 'hi, how can I help?' } }, { auth: agent });
+    expect((await t.api.get(`${V}/${room._id}/messages`)).status).toBe(401);
+    expect((await t.api.get(`${V}/${room._id}/messages`, { auth: plain })).body).toEqual(FORBIDDEN);
+    expect((await t.api.get(`${V}/${room._id}/messages`, { auth: other })).body).toEqual(FORBIDDEN);
+    expect((await t.api.get(`${V}/unknown-room/messages`, { auth: other })).body).toEqual(FORBIDDEN);
+
+    const res = await t.api.get(`${V}/${room._id}/messages`, { auth: agent });
+    expect(res.status).toBe(200);
+    expect(res.body.messages.map((m: any) => m.msg)).toEqual(['hi, how can I help?', 'Hello World', '']);
+    expect(res.body.messages[2].t).toBe('livechat-started');
+    expect(res.body).toMatchObject({ count: 3, offset: 0, total: 3, success: true });
+    expect(JSON.stringify(res.body)).not.toContain(token);
+
+    const search = await t.api.get(`${V}/${room._id}/messages`, { auth: manager, query: { searchTerm: 'WORLD' } });
+    expect(search.body.messages.map((m: any) => m.msg)).toEqual(['Hello World']);
+    expect(search.body.total).toBe(1);
+    const literal = await t.api.get(`${V}/${room._id}/messages`, { auth: manager, query: { searchTerm: '%' } });
+    expect(literal.body.total).toBe(0);
+    const page = await t.api.get(`${V}/${room._id}/messages`, { auth: agent, query: { count: '1', offset: '1', sort: '{"ts":1}' } });
+    expect(page.body.messages.map((m: any) => m.msg)).toEqual(['Hello World']);
+    expect(page.body).toMatchObject({ count: 1, offset: 1, total: 3 });
+  });
+});
+
+describe('GET livechat/inquiries.queuedForUser', () => {
+  beforeAll(async () => {
+    await setSetting(t, 'Livechat_Routing_Method', 'Manual_Selection');
+    await onlyAvailable(t, [agent, other]);
+  });
+  afterAll(async () => {
+    await setSetting(t, 'Livechat_Routing_Method', 'Auto_Selection');
+    await onlyAvailable(t, [agent]);
+  });
+
+  it("an agent sees its departments' and undepartmented inquiries, oldest first; managers see all", async () => {
+    expect((await t.api.get(`${V}/inquiries.queuedForUser`)).status).toBe(401);
+    expect((await t.api.get(`${V}/inquiries.queuedForUser`, { auth: plain })).body).toEqual(FORBIDDEN);
+    const mine = await createDepartment(t, `mine-${Date.now()}`, [agent]);
+    const theirs = await createDepartment(t, `theirs-${Date.now()}`, [other]);
+    const v1 = await registerVisitor(t);
+    const r1 = await openRoom(t, v1.token);
+    const v2 = await registerVisitor(t, { department: mine._id });
+    const r2 = await openRoom(t, v2.token);
+    const v3 = await registerVisitor(t, { department: theirs._id });
+    const r3 = await openRoom(t, v3.token);
+
+    const forAgent = await t.api.get(`${V}/inquiries.queuedForUser`, { auth: agent, query: { count: '100' } });
+    expect(forAgent.status).toBe(200);
+    const rids = forAgent.body.inquiries.map((q: any) => q.rid);
+    expect(rids).toContain(r1._id);
+    expect(rids).toContain(r2._id);
+    expect(rids).not.toContain(r3._id);
+    expect(rids.indexOf(r1._id)).toBeLessThan(rids.indexOf(r2._id));
+    expect(JSON.stringify(forAgent.body)).not.toContain(v1.token);
+
+    const onlyMine = await t.api.get(`${V}/inquiries.queuedForUser`, { auth: agent, query: { department: mine._id } });
+    expect(onlyMine.body.inquiries.map((q: any) => q.rid)).toEqual([r2._id]);
+    expect(onlyMine.body).toMatchObject({ count: 1, total: 1, offset: 0 });
+    const notMine = await t.api.get(`${V}/inquiries.queuedForUser`, { auth: agent, query: { department: theirs._id } });
+    expect(notMine.body.inquiries).toEqual([]);
+
+    const all = await t.api.get(`${V}/inquiries.queuedForUser`, { auth: manager, query: { count: '100' } });
+    expect(all.body.inquiries.map((q: any) => q.rid)).toEqual(expect.arrayContaining([r1._id, r2._id, r3._id]));
+    for (const r of [[r1, v1], [r2, v2], [r3, v3]] as const) await t.api.post(`${V}/room.close`, { rid: r[0]._id, token: r[1].token });
+  });
+});
+
+describe('visitor helpers', () => {
+  it('visitor.status sets the status; unknown token and bad status refused', async () => {
+    const { token, visitor } = await registerVisitor(t);
+    expect((await t.api.post(`${V}/visitor.status`, { token, status: 'away' })).body).toEqual({ token, status: 'away', success: true });
+    expect((await t.api.get(`${V}/visitor/${token}`)).body.visitor.status).toBe('away');
+    expect((await t.api.post(`${V}/visitor.status`, { token: 'nope', status: 'away' })).body).toEqual({ success: false, error: 'invalid-token' });
+    expect((await t.api.post(`${V}/visitor.status`, { token, status: 'sleeping' })).body.errorType).toBe('invalid-params');
+    const info = await t.api.get(`${V}/visitors.info`, { auth: agent, query: { visitorId: visitor._id } });
+    expect(info.body.visitor.status).toBe('away');
+  });
+
+  it('page.visited keeps the last page for agents (visitors.info, without token)', async () => {
+    const { token, visitor } = await registerVisitor(t, { name: 'Pat' });
+    const res = await t.api.post(`${V}/page.visited`, { token, pageInfo: { change: 'url', title: 'Pricing', location: { href: 'https://shop.example/pricing' } } });
+    expect(res.body).toEqual({ success: true });
+    expect((await t.api.post(`${V}/page.visited`, { token: 'nope', pageInfo: { location: { href: 'x' } } })).body).toEqual({ success: false, error: 'invalid-token' });
+    expect((await t.api.post(`${V}/page.visited`, { token })).body.errorType).toBe('invalid-params');
+
+    expect((await t.api.get(`${V}/visitors.info`, { query: { visitorId: visitor._id } })).status).toBe(401);
+    expect((await t.api.get(`${V}/visitors.info`, { auth: plain, query: { visitorId: visitor._id } })).body).toEqual(FORBIDDEN);
+    const info = await t.api.get(`${V}/visitors.info`, { auth: agent, query: { visitorId: visitor._id } });
+    expect(info.body).toEqual({
+      visitor: {
+        _id: visitor._id,
+        username: visitor.username,
+        name: 'Pat',
+        status: 'online',
+        ts: expect.stringMatching(ISO),
+        _updatedAt: expect.stringMatching(ISO),
+        livechatData: {},
+        lastPage: { title: 'Pricing', href: 'https://shop.example/pricing', ts: expect.stringMatching(ISO) },
+      },
+      success: true,
+    });
+    expect((await t.api.get(`${V}/visitors.info`, { auth: agent, query: { visitorId: 'nobody' } })).body).toEqual({
+      success: false,
+      error: 'visitor-not-found',
+    });
+  });
+});
+
+describe('GET rooms.info', () => {
+  it('readable rooms only; unknown and unreadable answer alike', async () => {
+    expect((await t.api.get('/api/v1/rooms.info', { query: { roomId: 'x' } })).status).toBe(401);
+    const { token } = await registerVisitor(t);
+    const room = await openRoom(t, token);
+    const served = await t.api.get('/api/v1/rooms.info', { auth: agent, query: { roomId: room._id } });
+    expect(served.status).toBe(200);
+    expect(served.body.room).toMatchObject({ _id: room._id, t: 'l', open: true, servedBy: { _id: agent.userId } });
+    expect(JSON.stringify(served.body)).not.toContain(token);
+    expect((await t.api.get('/api/v1/rooms.info', { auth: manager, query: { roomId: room._id } })).status).toBe(200);
+    expect((await t.api.get('/api/v1/rooms.info', { auth: other, query: { roomId: room._id } })).body).toEqual(ROOM_NOT_FOUND);
+    expect((await t.api.get('/api/v1/rooms.info', { auth: other, query: { roomId: 'no-such-room' } })).body).toEqual(ROOM_NOT_FOUND);
+
+    const group = await t.api.post('/api/v1/groups.create', { name: `secret-${Date.now()}` }, { auth: t.admin });
+    const gid = group.body.group._id;
+    expect((await t.api.get('/api/v1/rooms.info', { auth: t.admin, query: { roomId: gid } })).body.room._id).toBe(gid);
+    expect((await t.api.get('/api/v1/rooms.info', { auth: plain, query: { roomName: group.body.group.name } })).body).toEqual(ROOM_NOT_FOUND);
+    const channel = await t.api.post('/api/v1/channels.create', { name: `open-${Date.now()}` }, { auth: t.admin });
+    expect((await t.api.get('/api/v1/rooms.info', { auth: plain, query: { roomId: channel.body.channel._id } })).body.room.t).toBe('c');
+    expect((await t.api.get('/api/v1/rooms.info', { auth: plain })).body.errorType).toBe('error-roomid-param-not-provided');
+    await t.api.post(`${V}/room.close`, { rid: room._id, token });
+  });
+});

@@ -1,0 +1,373 @@
+/**
+ * Parley's realtime side through raw WebSockets (contract R3, R4, R5): methods
+ * as doors onto the REST services, stream read rules at subscribe time and at
+ * delivery, two visitors isolated, no visitor token in anything an agent
+ * receives, and every R5 event from its REST cause.
+ */
+import { createHash } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/app.js';
+import { DdpSocket, ddpUrl } from '../support/ddp-socket.js';
+import { createDepartment, createLivechatApp, makeAgent, onlyAvailable, registerVisitor, setSetting, type Agent } from '../api/livechat-support.js';
+
+let t: TestApp;
+let url: string;
+let agent: Agent;
+let other: Agent;
+let sockets: DdpSocket[] = [];
+
+const V = '/api/v1/livechat';
+
+beforeAll(async () => {
+  t = await createLivechatApp();
+  url = await ddpUrl(t.app);
+  agent = await makeAgent(t);
+  other = await makeAgent(t);
+  await onlyAvailable(t, [agent]);
+});
+afterAll(async () => t.close());
+afterEach(() => {
+  for (const s of sockets) s.close();
+  sockets = [];
+});
+
+async function connect(): Promise<DdpSocket & { session: string }> {
+  const socket = await DdpSocket.connect(url);
+  sockets.push(socket);
+  return socket;
+}
+
+function meteorError(error: number | string, reason: string) {
+  return { isClientSafe: true, error, reason, message: `${reason} [${error}]`, errorType: 'Meteor.Error' };
+}
+
+const opts = (extra?: Record<string, unknown>) => ({ useCollection: false, args: extra ? [extra] : [] });
+const isChanged = (collection: string, eventName: string) => (f: any) => f.msg === 'changed' && f.collection === collection && f.fields.eventName === eventName;
+
+async function agentSocket(a: Agent): Promise<DdpSocket & { session: string }> {
+  const socket = await connect();
+  const res = await socket.call('login', [{ resume: a.authToken }]);
+  expect(res.result.id).toBe(a.userId);
+  return socket;
+}
+
+/** A registered visitor with an open room, and its socket set up the way the widget does. */
+async function visitorWithRoom(fields: Record<string, unknown> = {}) {
+  const { token, visitor } = await registerVisitor(t, fields);
+  const res = await t.api.get(`${V}/room`, { query: { token } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const socket = await connect();
+  expect(await socket.call('livechat:setUpConnection', [{ token }])).toEqual({ msg: 'result', id: expect.any(String) });
+  return { token, visitor, room: res.body.room, socket };
+}
+
+async function settle(): Promise<void> {
+  await t.services.events.flushed();
+  await new Promise((r) => setImmediate(r));
+}
+
+describe('login and logout (R3)', () => {
+  it('resume: {id, token, tokenExpires:{$date}, type:"resume"}; a bad token is refused with 403', async () => {
+    const socket = await connect();
+    const res = await socket.call('login', [{ resume: agent.authToken }]);
+    expect(res.result).toEqual({ id: agent.userId, token: agent.authToken, tokenExpires: { $date: expect.any(Number) }, type: 'resume' });
+    expect(res.result.tokenExpires.$date).toBeGreaterThan(Date.now());
+    const bad = await socket.call('login', [{ resume: 'not-a-token' }]);
+    expect(bad.error).toEqual(meteorError(403, "You've been logged out by the server. Please log in again."));
+    expect((await socket.call('login', [{ resume: 42 }])).error).toEqual(meteorError(400, 'Match failed'));
+    expect((await socket.call('login', ['x'])).error).toEqual(meteorError(400, 'Match failed'));
+  });
+
+  it('password (sha-256 digest): a new token; unknown user and wrong password named', async () => {
+    const user = await t.createUser({ password: 'pw-Secret-1' });
+    const socket = await connect();
+    const digest = createHash('sha256').update('pw-Secret-1').digest('hex');
+    const ok = await socket.call('login', [{ user: { username: user.username }, password: { digest, algorithm: 'sha-256' } }]);
+    expect(ok.result).toEqual({ id: user.userId, token: expect.any(String), tokenExpires: { $date: expect.any(Number) }, type: 'password' });
+    const me = await t.api.get('/api/v1/me', { auth: { userId: user.userId, authToken: ok.result.token } });
+    expect(me.status).toBe(200);
+    const wrong = createHash('sha256').update('nope').digest('hex');
+    expect((await socket.call('login', [{ user: { username: user.username }, password: { digest: wrong, algorithm: 'sha-256' } }])).error).toEqual(
+      meteorError(403, 'Incorrect password'),
+    );
+    expect((await socket.call('login', [{ user: { username: 'nobody-at-all' }, password: { digest, algorithm: 'sha-256' } }])).error).toEqual(
+      meteorError(403, 'User not found'),
+    );
+  });
+
+  it('logout forgets the user on the connection (the token stays valid)', async () => {
+    const socket = await agentSocket(agent);
+    expect(await socket.call('logout', [])).toEqual({ msg: 'result', id: expect.any(String) });
+    expect(await socket.sub('stream-notify-user', [`${agent.userId}/subscriptions-changed`, opts()])).toMatchObject({ msg: 'nosub' });
+    expect((await t.api.get('/api/v1/me', { auth: agent })).status).toBe(200);
+  });
+
+  it('methods needing a user answer the REST 401 without one', async () => {
+    const socket = await connect();
+    expect((await socket.call('sendMessage', [{ rid: 'x', msg: 'hi' }])).error).toEqual(meteorError(401, 'You must be logged in to do this.'));
+    expect((await socket.call('livechat:takeInquiry', ['x'])).error).toEqual(meteorError(401, 'You must be logged in to do this.'));
+    expect((await socket.call('loadHistory', ['x', null, 10])).error).toEqual(meteorError(401, 'You must be logged in to do this.'));
+  });
+});
+
+describe('a conversation (Auto_Selection)', () => {
+  it('visitor and agent exchange messages, typing both ways; no token ever reaches the agent', async () => {
+    const v = await visitorWithRoom({ name: 'Vera' });
+    const agentWs = await agentSocket(agent);
+    expect(await v.socket.sub('stream-room-messages', [v.room._id, opts({ token: v.token, visitorToken: v.token })])).toMatchObject({ msg: 'ready' });
+    expect(await v.socket.sub('stream-notify-room', [`${v.room._id}/typing`, opts({ token: v.token })])).toMatchObject({ msg: 'ready' });
+    expect(await agentWs.sub('stream-room-messages', [v.room._id, opts()])).toMatchObject({ msg: 'ready' });
+    expect(await agentWs.sub('stream-notify-room', [`${v.room._id}/typing`, opts()])).toMatchObject({ msg: 'ready' });
+    expect(await agentWs.sub('stream-notify-room', [`${v.room._id}/user-activity`, opts()])).toMatchObject({ msg: 'ready' });
+    expect(await agentWs.sub('stream-notify-user', [`${agent.userId}/notification`, opts()])).toMatchObject({ msg: 'ready' });
+    expect(await agentWs.sub('stream-notify-user', [`${agent.userId}/rooms-changed`, opts()])).toMatchObject({ msg: 'ready' });
+
+    // The visitor types: the agent sees it as typing and user-activity, the writer gets nothing back.
+    const typed = await v.socket.call('stream-notify-room', [`${v.room._id}/typing`, 'ignored-name', true, { token: v.token }]);
+    expect(typed.error).toBeUndefined();
+    expect(await agentWs.next(isChanged('stream-notify-room', `${v.room._id}/typing`))).toEqual({
+      msg: 'changed',
+      collection: 'stream-notify-room',
+      id: 'id',
+      fields: { eventName: `${v.room._id}/typing`, args: [v.visitor.username, true] },
+    });
+    expect((await agentWs.next(isChanged('stream-notify-room', `${v.room._id}/user-activity`))).fields.args).toEqual([v.visitor.username, ['user-typing']]);
+
+    // The visitor writes (REST): both sockets get the message (the widget shows its own only from this echo).
+    const sent = await t.api.post(`${V}/message`, { token: v.token, rid: v.room._id, msg: 'Hello there' });
+    expect(sent.status).toBe(200);
+    const expected = {
+      _id: sent.body.message._id,
+      rid: v.room._id,
+      msg: 'Hello there',
+      ts: { $date: Date.parse(sent.body.message.ts) },
+      _updatedAt: { $date: Date.parse(sent.body.message._updatedAt) },
+      u: { _id: v.visitor._id, username: v.visitor.username, name: 'Vera' },
+    };
+    expect((await v.socket.next(isChanged('stream-room-messages', v.room._id))).fields.args).toEqual([expected]);
+    expect((await agentWs.next(isChanged('stream-room-messages', v.room._id))).fields.args).toEqual([expected]);
+    const notification = await agentWs.next(isChanged('stream-notify-user', `${agent.userId}/notification`));
+    expect(notification.fields.args[0]).toMatchObject({ title: 'Vera', text: 'Hello there', payload: { _id: expected._id, rid: v.room._id, type: 'l', message: { msg: 'Hello there' } } });
+    const changedRoom = await agentWs.next(isChanged('stream-notify-user', `${agent.userId}/rooms-changed`));
+    expect(changedRoom.fields.args[0]).toBe('updated');
+    expect(changedRoom.fields.args[1]).toMatchObject({ _id: v.room._id, t: 'l', msgs: 1, v: { _id: v.visitor._id }, _updatedAt: { $date: expect.any(Number) } });
+
+    // The agent answers over DDP (the same service as chat.sendMessage) and types; the visitor sees both.
+    const reply = await agentWs.call('sendMessage', [{ rid: v.room._id, msg: 'How can I help?', tmid: 'ignored', bot: false }]);
+    expect(reply.result).toMatchObject({ rid: v.room._id, msg: 'How can I help?', ts: { $date: expect.any(Number) }, u: { _id: agent.userId } });
+    expect((await v.socket.next(isChanged('stream-room-messages', v.room._id))).fields.args[0]).toEqual(reply.result);
+    await agentWs.call('stream-notify-room', [`${v.room._id}/user-activity`, agent.username, ['user-typing']]);
+    expect((await v.socket.next(isChanged('stream-notify-room', `${v.room._id}/typing`))).fields.args).toEqual([agent.username, true]);
+    const history = await t.api.get(`${V}/messages.history/${v.room._id}`, { query: { token: v.token } });
+    expect(history.body.messages.map((m: any) => m.msg)).toEqual(['How can I help?', 'Hello there', '']);
+
+    // loadHistory: newest first, older than `end`.
+    const loaded = await agentWs.call('loadHistory', [v.room._id, null, 10, null]);
+    expect(loaded.result.messages.map((m: any) => m.msg)).toEqual(['How can I help?', 'Hello there', '']);
+    const older = await agentWs.call('loadHistory', [v.room._id, { $date: reply.result.ts.$date }, 10]);
+    expect(older.result.messages.map((m: any) => m.msg)).toEqual(['Hello there', '']);
+    expect(older.result.messages[0].ts).toEqual({ $date: expect.any(Number) });
+
+    await agentWs.barrier();
+    expect(JSON.stringify(agentWs.frames)).not.toContain(v.token);
+    const everything = JSON.stringify([typed, reply, loaded, older, notification, changedRoom]);
+    expect(everything).not.toContain(v.token);
+    await t.api.post(`${V}/room.close`, { rid: v.room._id, token: v.token });
+  });
+
+  it('bad sendMessage params are 400, domain errors keep their REST codes', async () => {
+    const v = await visitorWithRoom();
+    const agentWs = await agentSocket(agent);
+    expect((await agentWs.call('sendMessage', [{ rid: v.room._id }])).error).toEqual(meteorError(400, 'Match failed'));
+    expect((await agentWs.call('sendMessage', [{ rid: v.room._id, msg: '' }])).error).toEqual(meteorError(400, 'Match failed'));
+    expect((await agentWs.call('sendMessage', [{ rid: 'nope', msg: 'x' }])).error).toEqual(meteorError('error-invalid-room', 'Room not found'));
+    const otherWs = await agentSocket(other);
+    expect((await otherWs.call('sendMessage', [{ rid: v.room._id, msg: 'x' }])).error).toMatchObject({ error: 'error-unauthorized' });
+    await t.api.post(`${V}/room.close`, { rid: v.room._id, token: v.token });
+    expect((await agentWs.call('sendMessage', [{ rid: v.room._id, msg: 'x' }])).error).toEqual(meteorError('room-closed', 'room-closed'));
+  });
+});
+
+describe('read rules (R4)', () => {
+  it('two visitors are isolated; refusals do not tell whether a room exists', async () => {
+    const a = await visitorWithRoom();
+    const b = await visitorWithRoom();
+    const notAllowed = meteorError('not-allowed', 'Not allowed');
+    expect(await b.socket.sub('stream-room-messages', [a.room._id, opts({ token: b.token, visitorToken: b.token })])).toEqual({ msg: 'nosub', id: expect.any(String), error: notAllowed });
+    expect(await b.socket.sub('stream-room-messages', ['no-such-room', opts({ token: b.token })])).toEqual({ msg: 'nosub', id: expect.any(String), error: notAllowed });
+    expect(await b.socket.sub('stream-livechat-room', [a.room._id, opts({ visitorToken: b.token })])).toMatchObject({ msg: 'nosub' });
+    expect(await b.socket.sub('stream-notify-room', [`${a.room._id}/typing`, opts({ token: b.token })])).toMatchObject({ msg: 'nosub' });
+    expect(await b.socket.sub('stream-room-messages', [a.room._id, opts({ token: a.token.slice(0, -1) })])).toMatchObject({ msg: 'nosub' });
+    // B may not write into A's room either.
+    expect((await b.socket.call('stream-notify-room', [`${a.room._id}/typing`, 'x', true, { token: b.token }])).error).toEqual(notAllowed);
+
+    expect(await a.socket.sub('stream-room-messages', [a.room._id, opts({ token: a.token })])).toMatchObject({ msg: 'ready' });
+    expect(await b.socket.sub('stream-room-messages', [b.room._id, opts({ token: b.token })])).toMatchObject({ msg: 'ready' });
+    await t.api.post(`${V}/message`, { token: a.token, rid: a.room._id, msg: 'for a only' });
+    await t.api.post(`${V}/message`, { token: b.token, rid: b.room._id, msg: 'for b only' });
+    expect((await a.socket.next(isChanged('stream-room-messages', a.room._id))).fields.args[0].msg).toBe('for a only');
+    expect((await b.socket.next(isChanged('stream-room-messages', b.room._id))).fields.args[0].msg).toBe('for b only');
+    await a.socket.barrier();
+    expect(JSON.stringify(a.socket.frames)).not.toContain('for b only');
+    expect(JSON.stringify(b.socket.frames)).not.toContain('for a only');
+    for (const x of [a, b]) await t.api.post(`${V}/room.close`, { rid: x.room._id, token: x.token });
+  });
+
+  it('users: only the serving agent or view-livechat-rooms; stream-notify-user only for oneself', async () => {
+    const v = await visitorWithRoom();
+    const otherWs = await agentSocket(other);
+    const anonymous = await connect();
+    expect(await otherWs.sub('stream-room-messages', [v.room._id, opts()])).toMatchObject({ msg: 'nosub' });
+    expect(await otherWs.sub('stream-livechat-room', [v.room._id, opts()])).toMatchObject({ msg: 'nosub' });
+    expect(await anonymous.sub('stream-room-messages', [v.room._id, opts()])).toMatchObject({ msg: 'nosub' });
+    expect(await otherWs.sub('stream-notify-user', [`${agent.userId}/subscriptions-changed`, opts()])).toMatchObject({ msg: 'nosub' });
+    expect(await otherWs.sub('stream-notify-user', [`${other.userId}/otr`, opts()])).toMatchObject({ msg: 'ready' });
+    expect(await anonymous.sub('stream-livechat-inquiry-queue-observer', ['public', opts()])).toMatchObject({ msg: 'nosub' });
+    const manager = await t.createUser({ roles: ['user', 'livechat-manager'] });
+    const managerWs = await connect();
+    await managerWs.call('login', [{ resume: manager.authToken }]);
+    expect(await managerWs.sub('stream-room-messages', [v.room._id, opts()])).toMatchObject({ msg: 'ready' });
+    await t.api.post(`${V}/room.close`, { rid: v.room._id, token: v.token });
+  });
+
+  it('after close, the visitor gets the livechat-close message and nothing after; the agent loses the subscription', async () => {
+    const v = await visitorWithRoom();
+    const agentWs = await agentSocket(agent);
+    expect(await v.socket.sub('stream-room-messages', [v.room._id, opts({ token: v.token, visitorToken: v.token })])).toMatchObject({ msg: 'ready' });
+    expect(await agentWs.sub('stream-notify-user', [`${agent.userId}/subscriptions-changed`, opts()])).toMatchObject({ msg: 'ready' });
+    expect(await agentWs.sub('stream-notify-user', [`${agent.userId}/rooms-changed`, opts()])).toMatchObject({ msg: 'ready' });
+    expect((await t.api.post(`${V}/room.closeByUser`, { rid: v.room._id, comment: 'Bye!' }, { auth: agent })).status).toBe(200);
+    const close = await v.socket.next(isChanged('stream-room-messages', v.room._id));
+    expect(close.fields.args[0]).toMatchObject({ t: 'livechat-close', msg: 'Bye!', u: { _id: agent.userId } });
+    const removed = await agentWs.next(isChanged('stream-notify-user', `${agent.userId}/subscriptions-changed`));
+    expect(removed.fields.args).toEqual(['removed', { _id: expect.any(String), rid: v.room._id, u: { _id: agent.userId } }]);
+    expect((await agentWs.next(isChanged('stream-notify-user', `${agent.userId}/rooms-changed`))).fields.args).toEqual(['removed', { _id: v.room._id }]);
+    // A late event of the closed room (a survey does not post; inject an agent-side typing) reaches no one.
+    await agentWs.call('stream-notify-room', [`${v.room._id}/typing`, agent.username, true]);
+    await v.socket.barrier();
+    expect(v.socket.frames.filter((f) => f.msg === 'changed')).toEqual([]);
+  });
+});
+
+describe('queue, take and transfer (Manual_Selection)', () => {
+  beforeAll(async () => setSetting(t, 'Livechat_Routing_Method', 'Manual_Selection'));
+  afterAll(async () => setSetting(t, 'Livechat_Routing_Method', 'Auto_Selection'));
+
+  it('queued: inquiry added and queueData; taken: changed/removed, subscriptions-changed inserted, agentData', async () => {
+    const agentWs = await agentSocket(agent);
+    expect(await agentWs.sub('stream-livechat-inquiry-queue-observer', ['public', opts()])).toMatchObject({ msg: 'ready' });
+    expect(await agentWs.sub('stream-notify-user', [`${agent.userId}/subscriptions-changed`, opts()])).toMatchObject({ msg: 'ready' });
+    const first = await visitorWithRoom({ name: 'First' });
+    const added = await agentWs.next(isChanged('stream-livechat-inquiry-queue-observer', 'public'));
+    expect(added.fields.args[0]).toMatchObject({ type: 'added', rid: first.room._id, status: 'queued', t: 'l', ts: { $date: expect.any(Number) } });
+    expect(added.fields.args[0].v).toEqual({ _id: first.visitor._id, username: first.visitor.username, status: 'online' });
+    const second = await visitorWithRoom({ name: 'Second' });
+    const secondAdded = await agentWs.next(isChanged('stream-livechat-inquiry-queue-observer', 'public'));
+
+    // The second visitor waits second; when the first is taken it moves up.
+    expect(await second.socket.sub('stream-livechat-room', [second.room._id, opts({ visitorToken: second.token })])).toMatchObject({ msg: 'ready' });
+    const spot = await second.socket.next(isChanged('stream-livechat-room', second.room._id));
+    expect(spot.fields.args).toEqual([{ type: 'queueData', data: { spot: 2, estimatedWaitTimeSeconds: 0, message: '' } }]);
+    expect(await first.socket.sub('stream-livechat-room', [first.room._id, opts({ visitorToken: first.token })])).toMatchObject({ msg: 'ready' });
+    await first.socket.next(isChanged('stream-livechat-room', first.room._id));
+
+    const taken = await agentWs.call('livechat:takeInquiry', [added.fields.args[0]._id, { clientAction: true }]);
+    expect(taken.error).toBeUndefined();
+    expect(taken.result).toMatchObject({ _id: added.fields.args[0]._id, status: 'taken' });
+    expect((await agentWs.next(isChanged('stream-livechat-inquiry-queue-observer', 'public'))).fields.args[0]).toMatchObject({ type: 'changed', status: 'taken' });
+    expect((await agentWs.next(isChanged('stream-livechat-inquiry-queue-observer', 'public'))).fields.args[0]).toEqual({
+      type: 'removed',
+      _id: added.fields.args[0]._id,
+      rid: first.room._id,
+    });
+    const inserted = await agentWs.next(isChanged('stream-notify-user', `${agent.userId}/subscriptions-changed`));
+    expect(inserted.fields.args[0]).toBe('inserted');
+    expect(inserted.fields.args[1]).toMatchObject({
+      rid: first.room._id,
+      t: 'l',
+      open: true,
+      u: { _id: agent.userId, username: agent.username },
+      v: { _id: first.visitor._id, username: first.visitor.username },
+      ts: { $date: expect.any(Number) },
+      userMentions: 0,
+      groupMentions: 0,
+    });
+    const agentData = await first.socket.next(isChanged('stream-livechat-room', first.room._id));
+    expect(agentData.fields.args).toEqual([{ type: 'agentData', data: { _id: agent.userId, username: agent.username, name: agent.username, status: 'online' } }]);
+    expect((await second.socket.next(isChanged('stream-livechat-room', second.room._id))).fields.args).toEqual([
+      { type: 'queueData', data: { spot: 1, estimatedWaitTimeSeconds: 0, message: '' } },
+    ]);
+    // Taking again keeps the REST error code.
+    expect((await agentWs.call('livechat:takeInquiry', [added.fields.args[0]._id])).error).toEqual(meteorError('error-inquiry-taken', 'Inquiry already taken'));
+
+    // agentStatus on the rooms the agent serves.
+    await t.api.post('/api/v1/users.setStatus', { status: 'busy' }, { auth: agent });
+    expect((await first.socket.next(isChanged('stream-livechat-room', first.room._id))).fields.args).toEqual([{ type: 'agentStatus', status: 'busy' }]);
+    await t.api.post('/api/v1/users.setStatus', { status: 'online' }, { auth: agent });
+    await first.socket.next(isChanged('stream-livechat-room', first.room._id));
+
+    await agentWs.barrier();
+    expect(JSON.stringify(agentWs.frames)).not.toContain(first.token);
+    expect(JSON.stringify([added, secondAdded, inserted, taken])).not.toContain(first.token);
+    expect(JSON.stringify([added, secondAdded])).not.toContain(second.token);
+    for (const x of [first, second]) await t.api.post(`${V}/room.close`, { rid: x.room._id, token: x.token });
+  });
+
+  it('transfer: the agent transferred away gets the transfer message and nothing after', async () => {
+    const dep = await createDepartment(t, `dep-rt-${Date.now()}`, [other]);
+    await onlyAvailable(t, [agent, other]);
+    const v = await visitorWithRoom();
+    const inquiry = (await t.api.get(`${V}/inquiries.getOne`, { auth: agent, query: { roomId: v.room._id } })).body.inquiry;
+    await t.api.post(`${V}/inquiries.take`, { inquiryId: inquiry._id }, { auth: agent });
+    const agentWs = await agentSocket(agent);
+    expect(await agentWs.sub('stream-room-messages', [v.room._id, opts()])).toMatchObject({ msg: 'ready' });
+    expect(await agentWs.sub('stream-notify-user', [`${agent.userId}/subscriptions-changed`, opts()])).toMatchObject({ msg: 'ready' });
+    expect(await v.socket.sub('stream-room-messages', [v.room._id, opts({ token: v.token })])).toMatchObject({ msg: 'ready' });
+
+    const moved = await t.api.post(`${V}/visitor/department.transfer`, { rid: v.room._id, token: v.token, department: dep._id });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const transfer = await agentWs.next(isChanged('stream-room-messages', v.room._id));
+    expect(transfer.fields.args[0]).toMatchObject({
+      t: 'livechat_transfer_history',
+      transferData: { transferredBy: { _id: v.visitor._id, type: 'visitor' }, nextDepartment: { _id: dep._id }, scope: 'queue' },
+    });
+    expect((await agentWs.next(isChanged('stream-notify-user', `${agent.userId}/subscriptions-changed`))).fields.args[0]).toBe('removed');
+    await v.socket.next(isChanged('stream-room-messages', v.room._id));
+
+    await t.api.post(`${V}/message`, { token: v.token, rid: v.room._id, msg: 'after the transfer' });
+    expect((await v.socket.next(isChanged('stream-room-messages', v.room._id))).fields.args[0].msg).toBe('after the transfer');
+    await agentWs.barrier();
+    expect(JSON.stringify(agentWs.frames)).not.toContain('after the transfer');
+    await t.api.post(`${V}/room.close`, { rid: v.room._id, token: v.token });
+    await onlyAvailable(t, [agent]);
+  });
+});
+
+describe('visitor presence', () => {
+  it('the visitor goes offline when its last socket closes', async () => {
+    const { token } = await registerVisitor(t);
+    const one = await connect();
+    const two = await connect();
+    await one.call('livechat:setUpConnection', [{ token }]);
+    await two.call('livechat:setUpConnection', [{ token }]);
+    expect((await t.api.get(`${V}/visitor/${token}`)).body.visitor.status).toBe('online');
+    one.close();
+    await one.closed;
+    await two.barrier();
+    expect((await t.api.get(`${V}/visitor/${token}`)).body.visitor.status).toBe('online');
+    two.close();
+    await two.closed;
+    for (let i = 0; i < 100; i++) {
+      if ((await t.api.get(`${V}/visitor/${token}`)).body.visitor.status === 'offline') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect((await t.api.get(`${V}/visitor/${token}`)).body.visitor.status).toBe('offline');
+    await settle();
+  });
+
+  it('setUpConnection answers for unknown tokens too and refuses malformed params', async () => {
+    const socket = await connect();
+    expect(await socket.call('livechat:setUpConnection', [{ token: 'not-registered-yet' }])).toEqual({ msg: 'result', id: expect.any(String) });
+    expect((await socket.call('livechat:setUpConnection', [{}])).error).toEqual(meteorError(400, 'Match failed'));
+  });
+});
