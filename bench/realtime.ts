@@ -37,7 +37,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -69,6 +69,7 @@ const FANOUT_WATCHERS = 100;
 const FANOUT_SENDS = QUICK ? 40 : 300;
 const AGENTS = QUICK ? 10 : 20;
 const DEADLINE_MS = Number(args.deadline ?? (QUICK ? 600 : 2_400)) * 1000;
+const START_LOAD = loadavg();
 const PARTS = new Set(args.parts!.split(','));
 const BACKENDS = args.backends!.split(',') as Array<'sqlite' | 'postgres'>;
 const CORES = cpus().length;
@@ -213,6 +214,27 @@ function rssKiB(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** CPU seconds (user + system) used so far by a process and its children (the WORKERS=N workers). */
+function cpuSeconds(pid: number): number {
+  const stat = (p: string) => {
+    try {
+      // Fields after the command name: state is field 3; utime and stime are fields 14 and 15.
+      const text = readFileSync(`/proc/${p}/stat`, 'utf8');
+      return text.slice(text.lastIndexOf(')') + 2).split(' ');
+    } catch {
+      return null;
+    }
+  };
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const f = stat(entry);
+    if (!f) continue;
+    if (entry === String(pid) || f[1] === String(pid)) ticks += Number(f[11]) + Number(f[12]);
+  }
+  return ticks / 100; // USER_HZ
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -501,6 +523,13 @@ interface ThroughputResult {
   failed: number;
   lost: number;
   server_rss_mib: number;
+  /** CPU used during the measuring window, in cores (1 = one core fully busy): saturation shows who limits. */
+  server_cpu_cores: number | null;
+  generator_cpu_cores: number | null;
+  /** Server CPU time per delivered message (ms): what one core could carry is 1000 / this, whatever the machine's load. */
+  server_cpu_ms_per_msg: number | null;
+  /** The measuring window on CLOCK_MONOTONIC (µs), the clock of V8's CPU profiles: to cut the profile to it. */
+  monotonic_window_us?: [number, number];
 }
 
 interface FanoutResult {
@@ -524,6 +553,8 @@ interface IdleResult {
   rss_before_mib: number;
   rss_after_mib: number;
   rss_per_connection_kib: number;
+  /** V8 heap in use (prom-client `nodejs_heap_size_used_bytes`; no forced GC, so garbage counts too). */
+  heap_used_per_connection_kib: number | null;
   idle_seconds: number;
   eventloop_lag_p50_ms: number | null;
   eventloop_lag_p99_ms: number | null;
@@ -624,7 +655,16 @@ async function throughput(server: Server, backend: string, processes: number, se
   const started = performance.now();
   window.from = started + WARMUP_MS;
   window.to = window.from + DURATION_MS;
-  await sleep(WARMUP_MS + DURATION_MS);
+  await sleep(WARMUP_MS);
+  const serverCpu0 = cpuSeconds(server.child.pid!);
+  const generatorCpu0 = process.cpuUsage();
+  const monotonicFrom = Number(process.hrtime.bigint() / 1000n);
+  await sleep(DURATION_MS);
+  const monotonicTo = Number(process.hrtime.bigint() / 1000n);
+  const serverCpuSeconds = cpuSeconds(server.child.pid!) - serverCpu0;
+  const serverCpu = serverCpuSeconds / (DURATION_MS / 1000);
+  const generatorUsage = process.cpuUsage(generatorCpu0);
+  const generatorCpu = (generatorUsage.user + generatorUsage.system) / 1e6 / (DURATION_MS / 1000);
   stopped = true;
   const rss = Math.round(rssKiB(server.child.pid!) / 1024);
   // Every loop ends after its current exchange (bounded by the delivery timeout).
@@ -649,8 +689,12 @@ async function throughput(server: Server, backend: string, processes: number, se
     failed,
     lost,
     server_rss_mib: rss,
+    server_cpu_cores: round(serverCpu, 2),
+    generator_cpu_cores: round(generatorCpu, 2),
+    server_cpu_ms_per_msg: all.length > 0 ? round((serverCpuSeconds * 1000) / all.length, 3) : null,
+    monotonic_window_us: [monotonicFrom, monotonicTo],
   };
-  log(`${backend} x${processes}: ${result.msg_per_s} msg/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms (v→a ${v2a.delivered}, a→v ${a2v.delivered}; failed ${failed}, lost ${lost})`);
+  log(`${backend} x${processes}: ${result.msg_per_s} msg/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms (v→a ${v2a.delivered}, a→v ${a2v.delivered}; failed ${failed}, lost ${lost}); CPU: server ${result.server_cpu_cores}, generator ${result.generator_cpu_cores} cores; server ${result.server_cpu_ms_per_msg} ms CPU per message`);
   return result;
 }
 
@@ -753,6 +797,7 @@ async function idle(server: Server, backend: string): Promise<IdleResult> {
   for (const c of warm) c.close();
   await sleep(2_000);
   const before = rssKiB(server.child.pid!);
+  const heapBefore = (await metrics(server.url)).get('nodejs_heap_size_used_bytes') ?? NaN;
   const connectStarted = performance.now();
   const clients = await pool(rooms, 100, async (r, i) => {
     const c = await DdpClient.connect(server.wsUrl, localAddress(i));
@@ -787,6 +832,7 @@ async function idle(server: Server, backend: string): Promise<IdleResult> {
     rss_before_mib: round(before / 1024)!,
     rss_after_mib: round(after / 1024)!,
     rss_per_connection_kib: round((after - before) / n)!,
+    heap_used_per_connection_kib: round(((m.get('nodejs_heap_size_used_bytes') ?? NaN) - heapBefore) / 1024 / n),
     idle_seconds: IDLE_WINDOW_MS / 1000,
     eventloop_lag_p50_ms: ms('nodejs_eventloop_lag_p50_seconds'),
     eventloop_lag_p99_ms: ms('nodejs_eventloop_lag_p99_seconds'),
@@ -807,25 +853,50 @@ interface ProfileNode {
   hitCount?: number;
 }
 
-function summariseProfile(dir: string, top = 20): Array<{ function: string; self_percent: number }> {
+interface ProfileSummary {
+  /** Samples inside the window that were not idle, as a share of all samples inside it. */
+  busy_percent: number;
+  /** Self time as a share of the busy samples. */
+  top: Array<{ function: string; self_percent: number }>;
+}
+
+function summariseProfile(dir: string, window: [number, number] | undefined, top = 20): ProfileSummary | undefined {
   const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
-  if (files.length === 0) return [];
-  const profile = JSON.parse(readFileSync(join(dir, files.sort().at(-1)!), 'utf8')) as { nodes: ProfileNode[]; samples: number[] };
+  if (files.length === 0) return undefined;
+  const profile = JSON.parse(readFileSync(join(dir, files.sort().at(-1)!), 'utf8')) as {
+    nodes: ProfileNode[];
+    samples: number[];
+    timeDeltas: number[];
+    startTime: number;
+  };
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<string, number>();
-  for (const id of profile.samples) {
-    const node = byId.get(id);
+  let at = profile.startTime;
+  let inWindow = 0;
+  let idle = 0;
+  for (let i = 0; i < profile.samples.length; i++) {
+    at += profile.timeDeltas[i] ?? 0;
+    if (window && (at < window[0] || at > window[1])) continue;
+    inWindow++;
+    const node = byId.get(profile.samples[i]!);
     if (!node) continue;
+    if (node.callFrame.functionName === '(idle)') {
+      idle++;
+      continue;
+    }
     const f = node.callFrame;
     const file = f.url.replace(/^file:\/\//, '').replace(ROOT, '');
     const key = `${f.functionName || '(anonymous)'} ${file}${file ? `:${f.lineNumber + 1}` : ''}`;
     self.set(key, (self.get(key) ?? 0) + 1);
   }
-  const total = profile.samples.length;
-  return [...self.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, top)
-    .map(([fn, hits]) => ({ function: fn, self_percent: Math.round((hits / total) * 1000) / 10 }));
+  const busy = inWindow - idle;
+  return {
+    busy_percent: inWindow > 0 ? Math.round((busy / inWindow) * 1000) / 10 : 0,
+    top: [...self.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([fn, hits]) => ({ function: fn, self_percent: Math.round((hits / Math.max(1, busy)) * 1000) / 10 })),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -836,18 +907,22 @@ function markdown(report: { throughput: ThroughputResult[]; fanout: FanoutResult
   const lines = [
     `## Realtime benchmark (${QUICK ? 'quick' : 'full'}; ${CORES} cores, Node ${process.version}; server on core 0, load generator and every client socket on core ${CORES - 1})`,
     '',
+    `Machine load average when the run started: ${START_LOAD
+      .map((l) => l.toFixed(1))
+      .join(' / ')} (1 / 5 / 15 min; above ${CORES} means other processes competed for the cores).`,
+    '',
   ];
   if (report.throughput.length > 0) {
     lines.push(
       `### Delivered messages per second (${ROOMS} rooms, each a visitor socket and an agent socket; ${DURATION_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up)`,
       '',
-      '| backend | processes | msg/s | p50 ms | p99 ms | visitor→agent p50/p99 ms | agent→visitor p50/p99 ms | failed / lost | target (≥ 5,000 msg/s, p99 ≤ 50 ms) |',
-      '|---|---|---|---|---|---|---|---|---|',
+      '| backend | processes | msg/s | p50 ms | p99 ms | visitor→agent p50/p99 ms | agent→visitor p50/p99 ms | failed / lost | server CPU ms per msg | CPU cores server / generator | target (≥ 5,000 msg/s, p99 ≤ 50 ms) |',
+      '|---|---|---|---|---|---|---|---|---|---|---|',
     );
     for (const r of report.throughput) {
       const target = `${mark(r.msg_per_s >= TARGET.msgPerSecond)}; p99: ${mark(r.p99_ms !== null && r.p99_ms <= TARGET.p99Ms)}${r.backend === 'sqlite' && r.processes === 1 ? '' : ' (target set for SQLite, 1 process)'}`;
       lines.push(
-        `| ${r.backend} | ${r.processes} | ${r.msg_per_s} | ${r.p50_ms} | ${r.p99_ms} | ${r.visitor_to_agent.p50_ms} / ${r.visitor_to_agent.p99_ms} | ${r.agent_to_visitor.p50_ms} / ${r.agent_to_visitor.p99_ms} | ${r.failed} / ${r.lost} | ${target} |`,
+        `| ${r.backend} | ${r.processes} | ${r.msg_per_s} | ${r.p50_ms} | ${r.p99_ms} | ${r.visitor_to_agent.p50_ms} / ${r.visitor_to_agent.p99_ms} | ${r.agent_to_visitor.p50_ms} / ${r.agent_to_visitor.p99_ms} | ${r.failed} / ${r.lost} | ${r.server_cpu_ms_per_msg} | ${r.server_cpu_cores} / ${r.generator_cpu_cores} | ${target} |`,
       );
     }
     lines.push('');
@@ -856,12 +931,12 @@ function markdown(report: { throughput: ThroughputResult[]; fanout: FanoutResult
     lines.push(
       '### Idle connections held (one process; each a widget: setUpConnection + 6 subscriptions)',
       '',
-      '| backend | connections | server subs | RSS before → after MiB | RSS per connection KiB | event-loop lag p50 / p99 / max ms | ping RTT p50 / p99 ms | target (≤ 20 KiB per connection) |',
-      '|---|---|---|---|---|---|---|---|',
+      '| backend | connections | server subs | RSS before → after MiB | RSS per connection KiB | heap used per connection KiB | event-loop lag p50 / p99 / max ms | ping RTT p50 / p99 ms | target (≤ 20 KiB per connection) |',
+      '|---|---|---|---|---|---|---|---|---|',
     );
     for (const r of report.idle) {
       lines.push(
-        `| ${r.backend} | ${r.connections} | ${r.server_subscriptions} | ${r.rss_before_mib} → ${r.rss_after_mib} | ${r.rss_per_connection_kib} | ${r.eventloop_lag_p50_ms} / ${r.eventloop_lag_p99_ms} / ${r.eventloop_lag_max_ms} | ${r.ping_rtt_p50_ms} / ${r.ping_rtt_p99_ms} | ${mark(r.rss_per_connection_kib <= TARGET.rssPerConnectionKiB)} |`,
+        `| ${r.backend} | ${r.connections} | ${r.server_subscriptions} | ${r.rss_before_mib} → ${r.rss_after_mib} | ${r.rss_per_connection_kib} | ${r.heap_used_per_connection_kib} | ${r.eventloop_lag_p50_ms} / ${r.eventloop_lag_p99_ms} / ${r.eventloop_lag_max_ms} | ${r.ping_rtt_p50_ms} / ${r.ping_rtt_p99_ms} | ${mark(r.rss_per_connection_kib <= TARGET.rssPerConnectionKiB)} |`,
       );
     }
     lines.push('');
@@ -887,14 +962,14 @@ async function main(): Promise<void> {
     execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
   }
   const report = {
-    machine: { cores: CORES, node: process.version },
+    machine: { cores: CORES, node: process.version, load_average_at_start: START_LOAD.map((l) => round(l, 2)) },
     quick: QUICK,
     settings: { rooms: ROOMS, duration_s: DURATION_MS / 1000, warmup_s: WARMUP_MS / 1000, idle_connections: IDLE_CONNECTIONS, fanout_watchers: FANOUT_WATCHERS, agents: AGENTS },
     targets: { msg_per_s: TARGET.msgPerSecond, p99_ms: TARGET.p99Ms, rss_per_connection_kib: TARGET.rssPerConnectionKiB },
     throughput: [] as ThroughputResult[],
     fanout: [] as FanoutResult[],
     idle: [] as IdleResult[],
-    profile: undefined as Array<{ function: string; self_percent: number }> | undefined,
+    profile: undefined as ProfileSummary | undefined,
   };
 
   // Throughput (and fan-out) per configuration; each on a fresh scratch database.
@@ -923,8 +998,14 @@ async function main(): Promise<void> {
         await database.drop();
       }
       if (profileDir) {
-        report.profile = summariseProfile(profileDir);
-        log(`CPU profile (SQLite, 1 process, throughput${PARTS.has('fanout') ? ' + fan-out' : ''}), top self time:\n${report.profile.map((p) => `  ${p.self_percent}%  ${p.function}`).join('\n')}`);
+        const window = report.throughput.find((r) => r.backend === 'sqlite' && r.processes === 1)?.monotonic_window_us;
+        report.profile = summariseProfile(profileDir, window);
+        if (report.profile) {
+          log(
+            `CPU profile of the SQLite 1-process server during the measuring window (busy ${report.profile.busy_percent}% of the samples), top self time of the busy samples:\n` +
+              report.profile.top.map((p) => `  ${p.self_percent}%  ${p.function}`).join('\n'),
+          );
+        }
       }
     }
   }
