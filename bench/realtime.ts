@@ -66,6 +66,8 @@ const DURATION_MS = Number(args.duration ?? (QUICK ? 4 : 15)) * 1000;
 const WARMUP_MS = QUICK ? 1_000 : 3_000;
 const IDLE_WINDOW_MS = QUICK ? 4_000 : 15_000;
 const FANOUT_WATCHERS = 100;
+/** prom-client's default `eventLoopMonitoringPrecision` (the server does not change it). */
+const PROM_LAG_INTERVAL_MS = 10;
 const FANOUT_SENDS = QUICK ? 40 : 300;
 const AGENTS = QUICK ? 10 : 20;
 const DEADLINE_MS = Number(args.deadline ?? (QUICK ? 600 : 2_400)) * 1000;
@@ -528,6 +530,8 @@ interface ThroughputResult {
   generator_cpu_cores: number | null;
   /** Server CPU time per delivered message (ms): what one core could carry is 1000 / this, whatever the machine's load. */
   server_cpu_ms_per_msg: number | null;
+  /** PostgreSQL pool, sampled mid-window from /metrics (one worker's when WORKERS=N). */
+  db_pool_mid_window?: { total: number; idle: number; waiting: number };
   /** The measuring window on CLOCK_MONOTONIC (µs), the clock of V8's CPU profiles: to cut the profile to it. */
   monotonic_window_us?: [number, number];
 }
@@ -556,9 +560,17 @@ interface IdleResult {
   /** V8 heap in use (prom-client `nodejs_heap_size_used_bytes`; no forced GC, so garbage counts too). */
   heap_used_per_connection_kib: number | null;
   idle_seconds: number;
+  /**
+   * prom-client's `nodejs_eventloop_lag_{p50,p99,max}_seconds` over the idle window, as read. Node's
+   * monitorEventLoopDelay records the whole interval of its sampling timer (prom-client: 10 ms), so an idle loop
+   * reads about 10 ms; `eventloop_delay_*` subtract that interval.
+   */
   eventloop_lag_p50_ms: number | null;
   eventloop_lag_p99_ms: number | null;
   eventloop_lag_max_ms: number | null;
+  eventloop_delay_p50_ms: number | null;
+  eventloop_delay_p99_ms: number | null;
+  eventloop_delay_max_ms: number | null;
   ping_rtt_p50_ms: number | null;
   ping_rtt_p99_ms: number | null;
 }
@@ -659,7 +671,10 @@ async function throughput(server: Server, backend: string, processes: number, se
   const serverCpu0 = cpuSeconds(server.child.pid!);
   const generatorCpu0 = process.cpuUsage();
   const monotonicFrom = Number(process.hrtime.bigint() / 1000n);
-  await sleep(DURATION_MS);
+  await sleep(DURATION_MS / 2);
+  // Mid-window: requests waiting for a database connection (PostgreSQL pool; the primary answers with WORKERS=N).
+  const mid = await metrics(server.url).catch(() => new Map<string, number>());
+  await sleep(DURATION_MS / 2);
   const monotonicTo = Number(process.hrtime.bigint() / 1000n);
   const serverCpuSeconds = cpuSeconds(server.child.pid!) - serverCpu0;
   const serverCpu = serverCpuSeconds / (DURATION_MS / 1000);
@@ -693,8 +708,15 @@ async function throughput(server: Server, backend: string, processes: number, se
     generator_cpu_cores: round(generatorCpu, 2),
     server_cpu_ms_per_msg: all.length > 0 ? round((serverCpuSeconds * 1000) / all.length, 3) : null,
     monotonic_window_us: [monotonicFrom, monotonicTo],
+    ...(mid.has('db_pool_connections{state="total"}') && {
+      db_pool_mid_window: {
+        total: mid.get('db_pool_connections{state="total"}')!,
+        idle: mid.get('db_pool_connections{state="idle"}') ?? 0,
+        waiting: mid.get('db_pool_connections{state="waiting"}') ?? 0,
+      },
+    }),
   };
-  log(`${backend} x${processes}: ${result.msg_per_s} msg/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms (v→a ${v2a.delivered}, a→v ${a2v.delivered}; failed ${failed}, lost ${lost}); CPU: server ${result.server_cpu_cores}, generator ${result.generator_cpu_cores} cores; server ${result.server_cpu_ms_per_msg} ms CPU per message`);
+  log(`${backend} x${processes}: ${result.msg_per_s} msg/s, p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms (v→a ${v2a.delivered}, a→v ${a2v.delivered}; failed ${failed}, lost ${lost}); CPU: server ${result.server_cpu_cores}, generator ${result.generator_cpu_cores} cores; server ${result.server_cpu_ms_per_msg} ms CPU per message${result.db_pool_mid_window ? `; pool mid-window ${JSON.stringify(result.db_pool_mid_window)}` : ''}`);
   return result;
 }
 
@@ -772,13 +794,15 @@ async function fanout(server: Server, backend: string, setup: Setup): Promise<Fa
 // ---------------------------------------------------------------------------------------------------------------
 // 2. Idle connections.
 
-/** `name value` lines of the Prometheus text format (no labels needed here). */
+/** Samples of the Prometheus text format, by `name` (its first sample) and by `name{labels}`. */
 async function metrics(base: string): Promise<Map<string, number>> {
   const res = await rest(base, 'GET', '/metrics');
   const out = new Map<string, number>();
   for (const line of String(res.body).split('\n')) {
-    const m = /^([a-z0-9_]+)(?:\{[^}]*\})?\s+(\S+)$/.exec(line);
-    if (m && !out.has(m[1]!)) out.set(m[1]!, Number(m[2]));
+    const m = /^([a-z0-9_]+)(\{[^}]*\})?\s+(\S+)$/.exec(line);
+    if (!m) continue;
+    if (!out.has(m[1]!)) out.set(m[1]!, Number(m[3]));
+    if (m[2]) out.set(m[1]! + m[2], Number(m[3]));
   }
   return out;
 }
@@ -818,6 +842,7 @@ async function idle(server: Server, backend: string): Promise<IdleResult> {
   const after = rssKiB(server.child.pid!);
   const m = await metrics(server.url);
   const ms = (name: string) => (m.has(name) ? round(m.get(name)! * 1000, 2) : null);
+  const beyondInterval = (value: number | null) => (value === null ? null : round(Math.max(0, value - PROM_LAG_INTERVAL_MS), 2));
   const closedEarly = clients.filter((c) => c.closed).length;
   if (closedEarly > 0) log(`${backend}: ${closedEarly} idle sockets were closed by the server`);
   for (const c of clients) c.close();
@@ -837,6 +862,9 @@ async function idle(server: Server, backend: string): Promise<IdleResult> {
     eventloop_lag_p50_ms: ms('nodejs_eventloop_lag_p50_seconds'),
     eventloop_lag_p99_ms: ms('nodejs_eventloop_lag_p99_seconds'),
     eventloop_lag_max_ms: ms('nodejs_eventloop_lag_max_seconds'),
+    eventloop_delay_p50_ms: beyondInterval(ms('nodejs_eventloop_lag_p50_seconds')),
+    eventloop_delay_p99_ms: beyondInterval(ms('nodejs_eventloop_lag_p99_seconds')),
+    eventloop_delay_max_ms: beyondInterval(ms('nodejs_eventloop_lag_max_seconds')),
     ping_rtt_p50_ms: round(percentile(rtts, 50), 2),
     ping_rtt_p99_ms: round(percentile(rtts, 99), 2),
   };
@@ -931,12 +959,12 @@ function markdown(report: { throughput: ThroughputResult[]; fanout: FanoutResult
     lines.push(
       '### Idle connections held (one process; each a widget: setUpConnection + 6 subscriptions)',
       '',
-      '| backend | connections | server subs | RSS before → after MiB | RSS per connection KiB | heap used per connection KiB | event-loop lag p50 / p99 / max ms | ping RTT p50 / p99 ms | target (≤ 20 KiB per connection) |',
+      '| backend | connections | server subs | RSS before → after MiB | RSS per connection KiB | heap used per connection KiB | event-loop delay p50 / p99 / max ms (prom-client, minus its 10 ms sampling interval) | ping RTT p50 / p99 ms | target (≤ 20 KiB per connection) |',
       '|---|---|---|---|---|---|---|---|---|',
     );
     for (const r of report.idle) {
       lines.push(
-        `| ${r.backend} | ${r.connections} | ${r.server_subscriptions} | ${r.rss_before_mib} → ${r.rss_after_mib} | ${r.rss_per_connection_kib} | ${r.heap_used_per_connection_kib} | ${r.eventloop_lag_p50_ms} / ${r.eventloop_lag_p99_ms} / ${r.eventloop_lag_max_ms} | ${r.ping_rtt_p50_ms} / ${r.ping_rtt_p99_ms} | ${mark(r.rss_per_connection_kib <= TARGET.rssPerConnectionKiB)} |`,
+        `| ${r.backend} | ${r.connections} | ${r.server_subscriptions} | ${r.rss_before_mib} → ${r.rss_after_mib} | ${r.rss_per_connection_kib} | ${r.heap_used_per_connection_kib} | ${r.eventloop_delay_p50_ms} / ${r.eventloop_delay_p99_ms} / ${r.eventloop_delay_max_ms} | ${r.ping_rtt_p50_ms} / ${r.ping_rtt_p99_ms} | ${mark(r.rss_per_connection_kib <= TARGET.rssPerConnectionKiB)} |`,
       );
     }
     lines.push('');
