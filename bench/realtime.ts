@@ -24,7 +24,7 @@
  * Prints a markdown table with the targets beside the figures, writes `bench/results/realtime.json`.
  *
  *   npm run bench:realtime                    300 rooms, 15 s, 10,000 idle widgets, all configurations
- *   npm run bench:realtime -- --quick         100 rooms, 4 s, 2,000 idle widgets, WORKERS=2 on SQLite only
+ *   npm run bench:realtime -- --quick         100 rooms, 4 s, 2,000 idle widgets, 40 fan-out sends
  *   --backends=sqlite,postgres  --parts=throughput,idle,fanout  --rooms=N  --idle=N  --no-build
  *   --profile                    CPU profile (node --cpu-prof) of the SQLite 1-process throughput server; the
  *                                top self-time functions are printed, the profile is left in .tmp/cpu-prof/
@@ -1003,7 +1003,7 @@ async function main(): Promise<void> {
   // Throughput (and fan-out) per configuration; each on a fresh scratch database.
   const configurations: Array<{ backend: 'sqlite' | 'postgres'; workers: number }> = [];
   for (const backend of BACKENDS) configurations.push({ backend, workers: 1 });
-  for (const backend of BACKENDS) if (!QUICK || backend === 'sqlite') configurations.push({ backend, workers: 2 });
+  for (const backend of BACKENDS) configurations.push({ backend, workers: 2 });
   if (PARTS.has('throughput') || PARTS.has('fanout')) {
     for (const { backend, workers } of configurations) {
       if (workers > 1 && !PARTS.has('throughput')) continue;
