@@ -15,7 +15,7 @@ import { registerDocs } from './http/plugins/docs.js';
 import { handleClientError, handleError, registerErrorFunnel } from './http/plugins/errors.js';
 import { registerMetrics } from './http/plugins/metrics.js';
 import { bodyShapeError, parseQueryString, registerWire, requestIdFrom } from './http/plugins/wire.js';
-import { apiV1Groups, platformRoutes } from './http/routes/index.js';
+import { apiV1Groups, platformRoutes, siteGroups } from './http/routes/index.js';
 import { ErrorBody } from './http/schemas/common.js';
 import type { App } from './http/types.js';
 import type { Clock } from './lib/time.js';
@@ -238,6 +238,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   await registerDocs(app);
 
   platformRoutes(metrics)(app, services);
+  for (const group of siteGroups(config.siteUrl)) group(app, services);
   await app.register(
     async (v1) => {
       for (const group of apiV1Groups) group(v1 as App, services);

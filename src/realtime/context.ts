@@ -90,7 +90,7 @@ export class RealtimeContext {
    * the visitor goes offline when its last connection closes). Returns the id.
    */
   async proveVisitor(connection: DdpConnection, token: unknown): Promise<string | null> {
-    if (typeof token !== 'string' || token === '') return null;
+    if (!isLookupKey(token)) return null;
     const known = this.visitorOf(connection, token);
     if (known) return known;
     const visitor = await this.services.live.visitorByToken(token);
@@ -114,4 +114,13 @@ export class RealtimeContext {
     const token = extra.visitorToken ?? extra.token;
     return typeof token === 'string' && token !== '' ? token : undefined;
   }
+}
+
+/**
+ * True for a string a client may use as an id or token in a lookup: not empty,
+ * at most 512 characters, no NUL (PostgreSQL text cannot hold it; such input
+ * must be refused like any other unknown id, never reach the driver as a 500).
+ */
+export function isLookupKey(value: unknown): value is string {
+  return typeof value === 'string' && value !== '' && value.length <= 512 && !value.includes('\u0000');
 }

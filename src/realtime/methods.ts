@@ -6,7 +6,7 @@
 import { Type } from '@sinclair/typebox';
 import { loginRefusalOf } from '../services/accounts.service.js';
 import type { UserRecord } from '../store/store.js';
-import type { RealtimeContext } from './context.js';
+import { isLookupKey, type RealtimeContext } from './context.js';
 import { matchFailed, MeteorError, type DdpConnection } from './ddp/index.js';
 import { ejson } from './wire.js';
 
@@ -32,14 +32,14 @@ export function defineMethods(ctx: RealtimeContext): void {
     const resume = input.resume;
     let credentials: Parameters<typeof services.accounts.login>[0];
     if (resume !== undefined) {
-      if (typeof resume !== 'string') throw matchFailed();
+      if (typeof resume !== 'string' || resume.includes('\u0000')) throw matchFailed();
       credentials = { resume };
     } else {
       const user = input.user;
       const password = input.password;
       if (!isObject(user) || (typeof password !== 'string' && !isObject(password))) throw matchFailed();
       const identifier = typeof user.username === 'string' ? { username: user.username } : typeof user.email === 'string' ? { email: user.email } : null;
-      if (!identifier) throw matchFailed();
+      if (!identifier || identifier.username?.includes('\u0000') || identifier.email?.includes('\u0000')) throw matchFailed();
       if (isObject(password) && (typeof password.digest !== 'string' || typeof password.algorithm !== 'string')) throw matchFailed();
       credentials = { ...identifier, password: password as string | { digest: string; algorithm: string } };
     }
@@ -78,7 +78,7 @@ export function defineMethods(ctx: RealtimeContext): void {
 
   ddp.method('livechat:takeInquiry', async (params, connection) => {
     const [inquiryId] = params;
-    if (typeof inquiryId !== 'string' || inquiryId === '') throw matchFailed();
+    if (!isLookupKey(inquiryId)) throw matchFailed();
     const user = userOf(connection);
     services.access.assert(user, 'view-l-room');
     const { inquiry } = await services.livechatAdmin.takeInquiry(user, inquiryId, undefined);
@@ -87,9 +87,9 @@ export function defineMethods(ctx: RealtimeContext): void {
 
   ddp.method('sendMessage', async (params, connection) => {
     const [message] = params;
-    if (!isObject(message) || typeof message.rid !== 'string' || typeof message.msg !== 'string' || message.msg === '') throw matchFailed();
-    if (message._id !== undefined && (typeof message._id !== 'string' || message._id === '')) throw matchFailed();
-    if (message.rid.includes('\u0000') || message.msg.includes('\u0000')) throw matchFailed();
+    if (!isObject(message) || !isLookupKey(message.rid) || typeof message.msg !== 'string' || message.msg === '') throw matchFailed();
+    if (message._id !== undefined && !isLookupKey(message._id)) throw matchFailed();
+    if (message.msg.includes('\u0000')) throw matchFailed();
     const user = userOf(connection);
     const { message: stored } = await services.messages.send(user, {
       rid: message.rid,
@@ -101,7 +101,7 @@ export function defineMethods(ctx: RealtimeContext): void {
 
   ddp.method('loadHistory', async (params, connection) => {
     const [rid, end, limit] = params;
-    if (typeof rid !== 'string' || rid === '') throw matchFailed();
+    if (!isLookupKey(rid)) throw matchFailed();
     if (end !== null && end !== undefined && !(end instanceof Date)) throw matchFailed();
     if (limit !== undefined && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 0)) throw matchFailed();
     const user = userOf(connection);

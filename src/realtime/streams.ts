@@ -12,7 +12,7 @@
  * have none, and typing events are re-emitted as `[username, value]` only.
  */
 import type { DomainEvent, RoomSnapshot } from '../services/events.js';
-import { RealtimeContext } from './context.js';
+import { isLookupKey, RealtimeContext } from './context.js';
 import { notAllowed, type DdpConnection, type DdpSubscription, type StreamEvent } from './ddp/index.js';
 import { ejson, inquiryDoc, messageDoc } from './wire.js';
 
@@ -51,6 +51,7 @@ export function defineStreams(ctx: RealtimeContext): void {
 
   /** Subscribe-time rule shared by the room streams: the room's visitor (token in extra) or a user who may read it. */
   async function mayWatchRoom(connection: DdpConnection, rid: string, extra: Readonly<Record<string, unknown>>, options: { openOnly: boolean }) {
+    if (!isLookupKey(rid)) return false;
     const room = await live.room(rid);
     if (!room) return false;
     const token = RealtimeContext.extraToken(extra);
@@ -107,7 +108,7 @@ export function defineStreams(ctx: RealtimeContext): void {
     write: async (connection, eventName, args) => {
       ctx.state(connection); // registers the session, so the bus echo skips this writer
       const parts = splitRoomEvent(eventName);
-      if (!parts || (parts.activity !== 'typing' && parts.activity !== 'user-activity')) throw notAllowed();
+      if (!parts || (parts.activity !== 'typing' && parts.activity !== 'user-activity') || !isLookupKey(parts.rid)) throw notAllowed();
       const [, value, extra] = args;
       const room = await live.room(parts.rid);
       if (!room || !room.open) throw notAllowed();
@@ -175,7 +176,8 @@ export function defineStreams(ctx: RealtimeContext): void {
       if (!user || !access.hasPermission(user, 'view-l-room')) return false;
       const manager = access.hasPermission(user, 'view-livechat-manager');
       if (eventName.startsWith('department/')) {
-        return manager || (await live.departmentsOf(user.id)).includes(eventName.slice('department/'.length));
+        const departmentId = eventName.slice('department/'.length);
+        return manager || (isLookupKey(departmentId) && (await live.departmentsOf(user.id)).includes(departmentId));
       }
       if (eventName.startsWith('agent/')) return manager || eventName === `agent/${user.id}`;
       return true;

@@ -2,9 +2,10 @@
  * `GET directory` (contract §7.8): search users or channels.
  */
 import { iso } from '../lib/time.js';
-import type { ChannelSortKey, DirectoryUser, RoomRecord, RoomType, Store, StoredLastMessage, UserRecord, UserSearchField, UserSortKey } from '../store/store.js';
+import type { ChannelSortKey, DirectoryUser, RoomRecord, RoomType, Store, UserRecord, UserSearchField, UserSortKey } from '../store/store.js';
 import type { Access } from './access.js';
 import { bareFailure, failure } from './errors.js';
+import { messageWire, type MessageWire } from './message-wire.js';
 import { parsePaging, project, type PagingQuery } from './paging.js';
 import { hasNul } from './rooms.service.js';
 import type { SettingsService } from './settings.service.js';
@@ -39,7 +40,7 @@ export interface DirectoryChannelEntry {
   default: boolean;
   featured?: true;
   archived: boolean;
-  lastMessage?: StoredLastMessage;
+  lastMessage?: MessageWire;
   usernames: string[];
 }
 
@@ -188,7 +189,7 @@ function channelEntry(room: RoomRecord, usernames: string[]): DirectoryChannelEn
     default: room.isDefault,
     featured: room.featured ? true : undefined,
     archived: room.archived,
-    lastMessage: optional(room.lastMessage),
+    lastMessage: room.lastMessage ? messageWire(room.lastMessage) : undefined,
     usernames,
   };
 }

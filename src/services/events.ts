@@ -224,6 +224,8 @@ function isDomainEvent(value: unknown): value is DomainEvent {
 export class EventBus {
   private readonly handlers = new Set<EventHandler>();
   private tail: Promise<void> = Promise.resolve();
+  private rxTail: Promise<void> = Promise.resolve();
+  private pendingHydrations = 0;
   private closed = false;
 
   constructor(private readonly options: EventBusOptions = {}) {
@@ -273,14 +275,26 @@ export class EventBus {
     if (!isDomainEvent(event)) return;
     const needsHydration =
       (event.type === 'messageCreated' && event.message.msg === null) || (event.type === 'agentStatusChanged' && event.roomIds === null);
-    if (needsHydration && this.options.hydrate) {
-      this.options
-        .hydrate(event)
-        .then((full) => full && this.dispatch(full))
-        .catch((error: unknown) => this.options.onError?.(error));
+    // Received events are dispatched in arrival order: one being read back holds the ones behind it.
+    if (!needsHydration && this.pendingHydrations === 0) {
+      this.dispatch(event);
       return;
     }
-    this.dispatch(event);
+    const hydrate = this.options.hydrate;
+    // Started now (reads run concurrently), settled here so a failure is never an unhandled rejection.
+    const ready: Promise<DomainEvent | null> = (needsHydration && hydrate ? hydrate(event) : Promise.resolve(event)).catch((error: unknown) => {
+      this.options.onError?.(error);
+      return null;
+    });
+    this.pendingHydrations++;
+    this.rxTail = this.rxTail
+      .then(() => ready)
+      .then((full) => {
+        if (full) this.dispatch(full);
+      })
+      .finally(() => {
+        this.pendingHydrations--;
+      });
   }
 
   private dispatch(event: DomainEvent): void {

@@ -3,6 +3,7 @@ import type { Store } from '../store/store.js';
 import { Access } from './access.js';
 import { AccountsService } from './accounts.service.js';
 import { AuthService } from './auth.service.js';
+import { AvatarService } from './avatar.service.js';
 import { DirectoryService } from './directory.service.js';
 import { RoomsService } from './rooms.service.js';
 import { LocalChangeBus, type ChangeBus } from '../lib/change-bus.js';
@@ -41,6 +42,7 @@ export interface Services {
   /** Reads and socket-driven changes of the realtime layer. */
   live: LiveService;
   messages: MessagesService;
+  avatars: AvatarService;
 }
 
 export interface ServicesOptions {
@@ -73,11 +75,12 @@ export function createServices(options: ServicesOptions): Services {
   const livechat = new LivechatService(store, settings, clock, routing, limits, events);
   const livechatAdmin = new LivechatAdminService(store, settings, access, clock, routing, events);
   const livechatWorkspace = new LivechatWorkspaceService(store, settings, access, clock, events);
-  const live = new LiveService(store, access, clock, events);
+  const live = new LiveService(store, access, settings, clock, events);
   const messages = new MessagesService(store, access, clock, events);
   const rooms = new RoomsService(store, settings, access, clock);
   const directory = new DirectoryService(store, settings, access);
-  return { store, clock, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages };
+  const avatars = new AvatarService(store);
+  return { store, clock, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars };
 }
 
 export interface BootstrapConfig extends SeedConfig {

@@ -10,7 +10,9 @@ import type { RoomRecord, Store, UserRecord } from '../store/store.js';
 import type { Access } from './access.js';
 import { forbidden } from './errors.js';
 import type { EventBus, RoomSnapshot } from './events.js';
-import { messageWire } from './livechat-wire.js';
+import { visitorFacingAgent } from './livechat-wire.js';
+import { messageWire } from './message-wire.js';
+import type { SettingsService } from './settings.service.js';
 import { roomView, subscriptionView } from './rooms.service.js';
 
 /** The access-relevant state of any room, now. */
@@ -30,6 +32,7 @@ export class LiveService {
   constructor(
     private readonly store: Store,
     private readonly access: Access,
+    private readonly settings: SettingsService,
     private readonly clock: Clock,
     private readonly events: EventBus,
   ) {}
@@ -72,11 +75,11 @@ export class LiveService {
     return this.store.departments.ofAgent(agentId);
   }
 
-  /** The serving agent as R4's `agentData` shows it, or null. */
-  async agent(agentId: string): Promise<{ _id: string; username: string; name?: string; status: string } | null> {
-    const agent = await this.store.agents.findUser(agentId);
-    if (!agent) return null;
-    return { _id: agent.id, username: agent.username, ...(agent.name !== null && { name: agent.name }), status: agent.status };
+  /** The serving agent as R4's `agentData` shows it to the visitor (the `Livechat_show_agent_*` settings apply), or null. */
+  async agent(agentId: string) {
+    const user = await this.store.users.findById(agentId);
+    if (!user) return null;
+    return visitorFacingAgent(user, { info: this.settings.get('Livechat_show_agent_info'), email: this.settings.get('Livechat_show_agent_email') });
   }
 
   /** The user's subscription to the room as REST shows it, with the livechat `v` (no token), or null. */

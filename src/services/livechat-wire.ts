@@ -9,11 +9,12 @@ import type {
   DepartmentRecord,
   InquiryRecord,
   LivechatRoom,
-  MessageRecord,
   TransferEntry,
+  UserRecord,
   VisitorRecord,
 } from '../store/store.js';
 import { ApiError } from './errors.js';
+import { messageWire } from './message-wire.js';
 
 /** 400 whose text is only the bracketed code, e.g. `"[invalid-token]"`, errorType the code. */
 export function codeOnly(code: string): ApiError {
@@ -33,23 +34,6 @@ export function visitorWire(v: VisitorRecord) {
     ts: iso(v.ts),
     _updatedAt: iso(v.updatedAt),
     livechatData: v.livechatData,
-  };
-}
-
-/**
- * A message. `token` only when `forVisitor` and the message is the visitor's
- * own (Parley rule §8.8: agents never see the token).
- */
-export function messageWire(m: MessageRecord, forVisitor = false) {
-  return {
-    _id: m.id,
-    rid: m.rid,
-    ...(m.t !== null && { t: m.t }),
-    msg: m.msg,
-    ts: iso(m.ts),
-    _updatedAt: iso(m.updatedAt),
-    u: { _id: m.u.id, username: m.u.username, ...(m.u.name !== null && { name: m.u.name }) },
-    ...(forVisitor && m.visitorToken !== null && { token: m.visitorToken }),
   };
 }
 
@@ -74,7 +58,7 @@ export function livechatRoomWire(r: LivechatRoom, withToken: boolean): RoomWire 
   return roomWire(r, withToken);
 }
 
-type RoomWire = ReturnType<typeof roomWire>;
+export type RoomWire = ReturnType<typeof roomWire>;
 
 function roomWire(r: LivechatRoom, withToken: boolean) {
   return {
@@ -137,4 +121,23 @@ export function departmentWire(d: DepartmentRecord) {
 
 export function departmentAgentWire(a: DepartmentAgentRecord) {
   return { agentId: a.agentId, departmentId: a.departmentId, username: a.username, count: a.count, order: a.order };
+}
+
+/**
+ * The serving agent as a visitor may see it (`livechat/config` `agent`, `agent.info`, the
+ * `agentData` stream event; REALTIME R4): `{_id, username, name, status}`, plus `emails` when
+ * `Livechat_show_agent_email` is on; only `{hiddenInfo: true}` when `Livechat_show_agent_info` is off.
+ */
+export function visitorFacingAgent(
+  user: Pick<UserRecord, 'id' | 'username' | 'name' | 'status' | 'email'>,
+  show: { info: boolean; email: boolean },
+) {
+  if (!show.info) return { hiddenInfo: true as const };
+  return {
+    _id: user.id,
+    username: user.username ?? '',
+    ...(user.name !== null && { name: user.name }),
+    status: user.status,
+    ...(show.email && user.email !== null && { emails: [{ address: user.email.address }] }),
+  };
 }

@@ -11,7 +11,8 @@ import type { Access } from './access.js';
 import { bareFailure, failure, forbidden, invalidParams } from './errors.js';
 import { eventMessage, livechatSnapshot, type EventBus } from './events.js';
 import { insertOrDuplicate } from './livechat.service.js';
-import { inquiryWire, livechatRoomWire, messageWire } from './livechat-wire.js';
+import { inquiryWire, livechatRoomWire } from './livechat-wire.js';
+import { messageWire } from './message-wire.js';
 import { parsePaging, project, type PagingQuery } from './paging.js';
 import { roomView } from './rooms.service.js';
 import type { SettingsService } from './settings.service.js';
@@ -200,7 +201,7 @@ export class LivechatWorkspaceService {
     if (!visitor) throw bareFailure('invalid-token');
     const now = this.clock.now();
     await this.store.visitors.setLastPage(visitor.id, { title: page.title, href: page.href, ts: now }, now);
-    if (!this.navigationAsMessage()) return {};
+    if (!this.settings.get('Livechat_Visitor_navigation_as_a_message')) return {};
     const room = await this.store.livechatRooms.findOpenOfVisitor(visitor.id);
     if (!room || (rid !== undefined && rid !== room.id)) return {};
     const msg = `${page.title} - ${page.href}`;
@@ -221,11 +222,5 @@ export class LivechatWorkspaceService {
     );
     this.events.publish({ type: 'messageCreated', room: livechatSnapshot(room), message: eventMessage(stored, true) });
     return { page: { msg, navigation: { page: { title: page.title, location: { href: page.href } }, token } } };
-  }
-
-  /** The setting may not exist in this build's settings list yet: absent means off (its default). */
-  private navigationAsMessage(): boolean {
-    const get = this.settings.get as (id: string) => unknown;
-    return get.call(this.settings, 'Livechat_Visitor_navigation_as_a_message') === true;
   }
 }

@@ -9,7 +9,8 @@ import type { LivechatRoom, MessageRecord, Store, VisitorRecord } from '../store
 import { bareFailure, failure } from './errors.js';
 import type { LivechatRouting } from './livechat-routing.js';
 import type { RateLimitClient, RateLimits } from './rate-limits.js';
-import { codeOnly, departmentWire, livechatRoomWire, messageWire, visitorWire } from './livechat-wire.js';
+import { codeOnly, departmentWire, livechatRoomWire, visitorFacingAgent, visitorWire } from './livechat-wire.js';
+import { messageWire } from './message-wire.js';
 import { eventMessage, livechatSnapshot, type EventBus } from './events.js';
 import type { SettingsService } from './settings.service.js';
 
@@ -26,13 +27,19 @@ export interface VisitorInput {
 export const SURVEY_ITEMS = ['satisfaction', 'agentKnowledge', 'agentResposiveness', 'agentFriendliness'] as const;
 export const SURVEY_VALUES = ['1', '2', '3', '4', '5'] as const;
 
-/** Widget config flags (§8.10): fixed, as Parley has no registration-form settings. */
+/**
+ * Widget config flags (§8.10, §8.11): the registration form is always shown with name and
+ * email, and Parley has no uploads, transcripts or consent form. The rest come from settings.
+ */
 const WIDGET_SETTINGS = {
   registrationForm: true,
   nameFieldRegistrationForm: true,
   emailFieldRegistrationForm: true,
   allowSwitchingDepartments: true,
   showConnecting: false,
+  fileUpload: false,
+  transcript: false,
+  forceAcceptDataProcessingConsent: false,
 };
 
 export class LivechatService {
@@ -121,18 +128,28 @@ export class LivechatService {
     }
   }
 
+  /**
+   * Applies the fields and merges the custom fields into the visitor's stored
+   * `livechatData` under a row lock, so concurrent upserts of different keys all
+   * survive (contract §10 invariant 10; PostgreSQL's READ COMMITTED alone would
+   * let the last writer drop the others' keys).
+   */
   private async update(
     visitor: VisitorRecord,
     fields: { name?: string; email?: string | null; phone?: string | null; departmentId?: string },
     mergeData: (d: Record<string, string>) => Record<string, string>,
     now: number,
   ): Promise<VisitorRecord> {
-    const updated = await this.store.visitors.update(
-      visitor.id,
-      { ...fields, livechatData: mergeData(visitor.livechatData) },
-      now,
-    );
-    return updated ?? visitor;
+    return this.store.transaction(async (tx) => {
+      await tx.visitors.lock(visitor.id);
+      const current = (await tx.visitors.findByToken(visitor.token)) ?? visitor;
+      const updated = await tx.visitors.update(
+        visitor.id,
+        { ...fields, livechatData: mergeData(current.livechatData) },
+        now,
+      );
+      return updated ?? current;
+    });
   }
 
   async getVisitor(token: string) {
@@ -217,16 +234,9 @@ export class LivechatService {
       name: visitor.name,
       type: 'visitor',
     });
-    return {
-      room: {
-        _id: updated.id,
-        ...(updated.servedBy && {
-          servedBy: { _id: updated.servedBy.id, username: updated.servedBy.username, ts: new Date(updated.servedBy.ts).toISOString() },
-        }),
-        ...(updated.open && { open: true as const }),
-        ...(updated.departmentId !== null && { departmentId: updated.departmentId }),
-      },
-    };
+    // The seed's transferred-room shape: four fields of the one livechat room wire object.
+    const wire = livechatRoomWire(updated, false);
+    return { room: { _id: wire._id, servedBy: wire.servedBy, open: wire.open, departmentId: wire.departmentId } };
   }
 
   // ── §8.7 survey ──
@@ -294,37 +304,54 @@ export class LivechatService {
 
   // ── §8.10 config ──
 
+  /**
+   * The widget's whole configuration (§8.10, §8.11): `settings`, `theme`, `messages`,
+   * `triggers` and `resources` are always present (the widget destructures them), also when
+   * livechat is disabled. `settings.agentHiddenInfo` (Rocket.Chat's name, contract silent) is
+   * `!Livechat_show_agent_info`: the widget reads it to hide the agent of streamed messages.
+   */
   async config(token: string | undefined, department: string | undefined) {
-    const enabled = this.settings.get('Livechat_enabled');
+    const s = this.settings;
+    const enabled = s.get('Livechat_enabled');
     const { departments } = await this.store.departments.list({ enabledOnly: true, offset: 0, count: 1000 });
     const online = enabled && (await this.store.agents.hasAvailable({ departmentId: department || null }));
     const visitor = token ? await this.store.visitors.findByToken(token) : null;
     const room = visitor ? await this.store.livechatRooms.findOpenOfVisitor(visitor.id) : null;
-    const agent = room?.servedBy ? await this.store.agents.findUser(room.servedBy.id) : null;
+    const agent = room?.servedBy ? await this.store.users.findById(room.servedBy.id) : null;
     return {
       config: {
         enabled,
         online,
-        settings: WIDGET_SETTINGS,
+        settings: {
+          ...WIDGET_SETTINGS,
+          displayOfflineForm: s.get('Livechat_display_offline_form'),
+          limitTextLength: s.get('Livechat_enable_message_character_limit') ? s.get('Livechat_message_character_limit') : (false as const),
+          agentHiddenInfo: !s.get('Livechat_show_agent_info'),
+        },
+        theme: {
+          title: s.get('Livechat_title'),
+          color: s.get('Livechat_title_color'),
+          offlineTitle: s.get('Livechat_offline_title'),
+          offlineColor: s.get('Livechat_offline_title_color'),
+        },
+        messages: {},
+        triggers: [],
+        resources: {},
         departments: departments.map((d) => {
           const w = departmentWire(d);
-          return { _id: w._id, name: w.name, showOnRegistration: w.showOnRegistration };
+          return { _id: w._id, name: w.name, showOnRegistration: w.showOnRegistration, showOnOfflineForm: w.showOnOfflineForm };
         }),
         survey: { items: [...SURVEY_ITEMS], values: [...SURVEY_VALUES] },
         ...(visitor && { guest: visitorWire(visitor) }),
         ...(room && { room: livechatRoomWire(room, true) }),
-        ...(agent && { agent: { _id: agent.id, username: agent.username, ...(agent.name !== null && { name: agent.name }) } }),
+        ...(agent && {
+          agent: visitorFacingAgent(agent, { info: s.get('Livechat_show_agent_info'), email: s.get('Livechat_show_agent_email') }),
+        }),
       },
     };
   }
 }
 
-/**
- * Inserts a plain message and updates the room in one transaction. With
- * `requireOpen` the room row is locked and re-checked so a message never lands
- * in a room closed concurrently. A client-chosen `_id` already used →
- * `"Message id already exists [error-duplicate-message-id]"` (contract silent).
- */
 /** A plain text message (no system type) by `u`; `visitorToken` only for a visitor's own messages. */
 export function textMessage(
   input: { rid: string; msg: string; _id?: string },
@@ -335,6 +362,12 @@ export function textMessage(
   return { id: input._id ?? newId(), rid: input.rid, t: null, msg: input.msg, ts: now, updatedAt: now, u, visitorToken };
 }
 
+/**
+ * Inserts a plain message and updates the room in one transaction. The room
+ * row is locked first (`ts` stays strictly increasing); with `requireOpen` it is re-checked so a message never lands
+ * in a room closed concurrently. A client-chosen `_id` already used →
+ * `"Message id already exists [error-duplicate-message-id]"` (contract silent).
+ */
 export async function insertOrDuplicate(
   store: Store,
   message: MessageRecord,

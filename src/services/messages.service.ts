@@ -4,7 +4,7 @@ import type { RoomRecord, Store, UserRecord } from '../store/store.js';
 import type { Access } from './access.js';
 import { bareFailure, failure, forbidden } from './errors.js';
 import { insertOrDuplicate, textMessage } from './livechat.service.js';
-import { messageWire } from './livechat-wire.js';
+import { messageWire } from './message-wire.js';
 import { eventMessage, type EventBus, type RoomSnapshot } from './events.js';
 
 export class MessagesService {

@@ -5,13 +5,21 @@
 import { newId } from '../lib/ids.js';
 import { iso, parseTimestamp, type Clock, type Millis } from '../lib/time.js';
 import { ConflictError } from '../store/errors.js';
-import type { RoomRecord, RoomType, Store, StoredLastMessage, SubscriptionRecord, UserRecord } from '../store/store.js';
+import type { RoomRecord, RoomType, Store, SubscriptionRecord, UserRecord } from '../store/store.js';
 import type { Access } from './access.js';
 import { bareFailure, failure, forbidden } from './errors.js';
+import { livechatRoomWire, type RoomWire } from './livechat-wire.js';
+import { messageWire, type MessageWire } from './message-wire.js';
 import type { SettingsService } from './settings.service.js';
 
-/** A room as responses show it (§7.1). Never `joinCode`, never the visitor's token. */
-export interface RoomView {
+/**
+ * A room as responses show it (§7.1): a channel, group or direct message, or
+ * (t = 'l') the livechat room of §8.1 without the visitor's token. Never `joinCode`.
+ */
+export type RoomView = ChannelView | RoomWire;
+
+/** A `c`, `p` or `d` room as responses show it (§7.1). */
+export interface ChannelView {
   _id: string;
   t: RoomType;
   name?: string;
@@ -27,19 +35,13 @@ export interface RoomView {
   usersCount: number;
   msgs: number;
   lm?: string;
-  lastMessage?: StoredLastMessage;
+  lastMessage?: MessageWire;
   archived?: boolean;
   featured?: true;
-  // livechat (t = 'l'), §7.7 / §8.8: `v` without the visitor's token
-  open?: true;
-  v?: { _id: string; username: string; status: string };
-  servedBy?: { _id: string; username: string; ts?: string };
-  departmentId?: string;
-  waitingResponse?: boolean;
 }
 
 /** `im.create`'s room: the room plus `rid` and the members' `usernames` (Rocket.Chat's shape). */
-export interface DirectRoomView extends RoomView {
+export interface DirectRoomView extends ChannelView {
   rid: string;
   usernames: string[];
 }
@@ -86,9 +88,14 @@ function present<T>(value: T | null | undefined): T | undefined {
   return value === null ? undefined : value;
 }
 
-/** The wire room of §7.1 (each optional field only when the room has it). */
+/** The wire room of §7.1 (each optional field only when the room has it); livechat rooms as §8.1. */
 export function roomView(room: RoomRecord): RoomView {
-  const view: RoomView = {
+  if (room.livechat) return livechatRoomWire(room.livechat, false);
+  return channelView(room);
+}
+
+function channelView(room: RoomRecord): ChannelView {
+  return {
     _id: room.id,
     t: room.t,
     name: present(room.name),
@@ -96,32 +103,18 @@ export function roomView(room: RoomRecord): RoomView {
     u: room.creator ? { _id: room.creator.id, username: room.creator.username } : undefined,
     ts: iso(room.ts),
     _updatedAt: iso(room.updatedAt),
+    default: room.isDefault,
+    ro: room.readOnly,
     customFields: present(room.customFields),
     topic: present(room.topic),
     description: present(room.description),
     usersCount: room.usersCount,
     msgs: room.msgs,
     lm: room.lm === null ? undefined : iso(room.lm),
-    lastMessage: present(room.lastMessage),
+    lastMessage: room.lastMessage ? messageWire(room.lastMessage) : undefined,
+    archived: room.archived,
     featured: room.featured ? true : undefined,
   };
-  if (room.t !== 'l') {
-    view.default = room.isDefault;
-    view.ro = room.readOnly;
-    view.archived = room.archived;
-  }
-  const lc = room.livechat;
-  if (lc) {
-    if (lc.open) view.open = true;
-    if (lc.visitor) view.v = { _id: lc.visitor.id, username: lc.visitor.username, status: lc.visitor.status };
-    if (lc.servedBy) {
-      view.servedBy = { _id: lc.servedBy.id, username: lc.servedBy.username };
-      if (lc.servedBy.ts !== null) view.servedBy.ts = iso(lc.servedBy.ts);
-    }
-    if (lc.departmentId !== null) view.departmentId = lc.departmentId;
-    view.waitingResponse = lc.waitingResponse;
-  }
-  return view;
 }
 
 export function subscriptionView(sub: SubscriptionRecord): SubscriptionView {
@@ -248,7 +241,7 @@ export class RoomsService {
     const members = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
     const dmKey = members.map((m) => m.id).join(',');
     const usernames = members.map((m) => m.username).sort();
-    const view = (room: RoomRecord): DirectRoomView => ({ ...roomView(room), rid: room.id, usernames });
+    const view = (room: RoomRecord): DirectRoomView => ({ ...channelView(room), rid: room.id, usernames });
 
     const existing = await this.store.rooms.findByDmKey(dmKey);
     if (existing) return view(existing);

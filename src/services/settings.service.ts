@@ -36,6 +36,16 @@ export const SETTING_DEFAULTS = {
   API_Upper_Count_Limit: 100,
   API_Enable_Rate_Limiter: true,
   Language: 'en',
+  // The widget's look and behaviour (contract §3, read by `livechat/config`).
+  Livechat_title: 'Live chat',
+  Livechat_title_color: '#C1272D',
+  Livechat_offline_title: 'Leave a message',
+  Livechat_offline_title_color: '#666666',
+  Livechat_display_offline_form: true,
+  Livechat_show_agent_email: false,
+  Livechat_show_agent_info: true,
+  Livechat_AllowedDomainsList: '',
+  Livechat_Visitor_navigation_as_a_message: false,
 };
 
 export type SettingId = keyof typeof SETTING_DEFAULTS;
@@ -49,13 +59,42 @@ const ENUMS: Partial<Record<SettingId, readonly string[]>> = {
 /** Settings whose string value is a regular expression source (must compile). */
 const REGEX_SETTINGS: ReadonlySet<SettingId> = new Set(['UTF8_User_Names_Validation', 'UTF8_Channel_Names_Validation']);
 
+/** Settings whose value is a CSS colour the widget paints with. */
+const COLOUR_SETTINGS: ReadonlySet<SettingId> = new Set(['Livechat_title_color', 'Livechat_offline_title_color']);
+
+/**
+ * A colour as the widget's theme takes it: `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, a CSS colour
+ * name, or an `rgb()/rgba()/hsl()/hsla()` call. Anything else (contract silent) is refused: the
+ * value is written into the widget's styles on every visitor's page.
+ */
+const COLOUR = /^(?:#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})|[a-z]{3,30}|(?:rgba?|hsla?)\([0-9.,%\s/+-]{1,60}\))$/i;
+
+/**
+ * One entry of `Livechat_AllowedDomainsList`: a CSP host-source (`example.com`, `*.example.com`,
+ * `https://shop.example.com:8443`, `localhost:3000`). The list becomes the widget's
+ * `Content-Security-Policy: frame-ancestors` header, so quotes, `;`, spaces inside an entry and
+ * control characters — which would add directives or break the header — are refused when stored.
+ */
+const HOST_SOURCE = /^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::(?:\d{1,5}|\*))?(?:\/[\w.~%!$&()*+=:@/-]*)?$/i;
+
+/** The entries of `Livechat_AllowedDomainsList` (comma-separated, trimmed, empty ones dropped). */
+export function allowedDomains(list: string): string[] {
+  return list
+    .split(',')
+    .map((d) => d.trim())
+    .filter((d) => d !== '');
+}
+
+/** Every string setting: no NUL (PostgreSQL text cannot hold it; contract §10.11). */
+const NO_NUL = '^[^\\u0000]*$';
+
 function schemaFor(id: SettingId): object {
   const enumValues = ENUMS[id];
   if (enumValues) return { enum: enumValues };
   const def = SETTING_DEFAULTS[id];
   if (typeof def === 'boolean') return { type: 'boolean' };
   if (typeof def === 'number') return { type: 'integer' };
-  return { type: 'string' };
+  return { type: 'string', pattern: NO_NUL };
 }
 
 export function isSettingId(id: string): id is SettingId {
@@ -80,6 +119,8 @@ export function parseSettingOverride(id: SettingId, raw: string): unknown {
   if (enumValues && !enumValues.includes(raw)) {
     throw new Error(`OVERWRITE_SETTING_${id} must be one of ${enumValues.join(', ')}`);
   }
+  const problem = typeof value === 'string' ? formatProblem(id, value) : null;
+  if (problem) throw new Error(`OVERWRITE_SETTING_${id}: ${problem}`);
   return value;
 }
 
@@ -151,7 +192,8 @@ export class SettingsService {
     if (!validate(value)) {
       throw invalidParams(validate.errors?.[0]?.message ?? 'invalid value');
     }
-    if (REGEX_SETTINGS.has(id)) assertRegex(value as string);
+    const problem = typeof value === 'string' ? formatProblem(id, value) : null;
+    if (problem) throw failure(problem, 'error-invalid-setting-value');
     await this.store.settings.setValue(id, value, this.clock.now());
     (this.values as Record<string, unknown>)[id] = value;
     await this.bus.publish('settings');
@@ -162,10 +204,19 @@ function settingNotFound() {
   return failure('Setting not found', 'error-invalid-setting');
 }
 
-function assertRegex(source: string): void {
-  try {
-    new RegExp(`^${source}$`);
-  } catch {
-    throw failure('The value is not a valid regular expression', 'error-invalid-setting-value');
+/** Checks a string setting's format beyond its type; the reason it is refused, or null. */
+function formatProblem(id: SettingId, value: string): string | null {
+  if (value.includes('\u0000')) return 'The value must not contain NUL characters';
+  if (REGEX_SETTINGS.has(id)) {
+    try {
+      new RegExp(`^${value}$`);
+    } catch {
+      return 'The value is not a valid regular expression';
+    }
   }
+  if (COLOUR_SETTINGS.has(id) && !COLOUR.test(value)) return 'The value is not a valid colour';
+  if (id === 'Livechat_AllowedDomainsList' && !allowedDomains(value).every((d) => d.length <= 253 && HOST_SOURCE.test(d))) {
+    return 'The value is not a comma-separated list of domains';
+  }
+  return null;
 }

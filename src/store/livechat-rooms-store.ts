@@ -86,9 +86,15 @@ export interface LivechatRoomsRepo {
   close(rid: string, info: CloseInfo, now: Millis): Promise<boolean>;
   /** Sets (or clears) the serving agent; bumps `_updatedAt`. */
   setServedBy(rid: string, agent: { id: string; username: string; ts: Millis } | null, now: Millis): Promise<void>;
-  /** Sets the department and appends the transfer entry; bumps `_updatedAt`. */
+  /**
+   * Sets the department and appends the transfer entry; bumps `_updatedAt`.
+   * Locks the room row first: call inside a transaction, and concurrent appends all survive.
+   */
   recordTransfer(rid: string, entry: TransferEntry, now: Millis): Promise<void>;
-  /** Stores the whole survey (already merged by the caller); bumps `_updatedAt`. */
+  /**
+   * Stores the whole survey (already merged by the caller, who holds `rooms.lock`
+   * since reading it: that is what keeps concurrent answers); bumps `_updatedAt`.
+   */
   saveSurvey(rid: string, feedback: Record<string, string>, now: Millis): Promise<void>;
   /** Livechat rooms matching the filter, sorted (ties by id). `total` counts every match. */
   list(

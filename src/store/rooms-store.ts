@@ -1,5 +1,7 @@
 /** Rooms, subscriptions and the per-user removal log behind rooms.get. */
 import type { Millis } from '../lib/time.js';
+import type { LivechatRoom } from './livechat-rooms-store.js';
+import type { MessageRecord } from './messages-store.js';
 
 export type RoomType = 'c' | 'p' | 'd' | 'l';
 
@@ -20,19 +22,6 @@ export interface NewRoom {
   dmKey?: string | null;
 }
 
-/**
- * `rooms.last_message`: the message in its wire shape (`_id`, ISO `ts`, `u._id`,
- * never a visitor token), the same for every room type, so any reader can return it as is.
- */
-export interface StoredLastMessage {
-  _id: string;
-  rid: string;
-  msg: string;
-  ts: string;
-  _updatedAt: string;
-  u: { _id: string; username: string; name?: string };
-}
-
 export interface RoomRecord {
   id: string;
   t: RoomType;
@@ -51,27 +40,10 @@ export interface RoomRecord {
   usersCount: number;
   msgs: number;
   lm: Millis | null;
-  /** The last message as stored (JSON, its wire shape), or null. */
-  lastMessage: StoredLastMessage | null;
-  /** Livechat fields (contract §8.1): present only on rooms with `t: 'l'`. */
-  livechat?: LivechatRoomFields;
-}
-
-/** The livechat part of a room (`t: 'l'`), read from the room's livechat columns. */
-export interface LivechatRoomFields {
-  /** True while open (the column is 1 or NULL: closed rooms have no `open`). */
-  open: boolean;
-  /** The visitor, `token` included: callers decide whether it may be shown (§8.8). */
-  visitor: { id: string; username: string; token: string; status: string } | null;
-  servedBy: { id: string; username: string; ts: Millis | null } | null;
-  waitingResponse: boolean;
-  departmentId: string | null;
-  sourceType: string | null;
-  closedAt: Millis | null;
-  closer: string | null;
-  closedBy: { id: string; username: string } | null;
-  surveyFeedback: Record<string, string> | null;
-  transferHistory: unknown[] | null;
+  /** The last plain message (never with a visitor token), or null. */
+  lastMessage: MessageRecord | null;
+  /** The room as a livechat room (contract §8.1): present only on rooms with `t: 'l'`. */
+  livechat?: LivechatRoom;
 }
 
 export interface NewSubscription {

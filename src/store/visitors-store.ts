@@ -53,10 +53,19 @@ export interface VisitorsRepo {
   insert(visitor: NewVisitor): Promise<VisitorRecord>;
   /** The visitor with exactly this token, or null. */
   findByToken(token: string): Promise<VisitorRecord | null>;
+  /** The visitor with exactly this username (`guest-<N>` or chosen), or null. */
+  findByUsername(username: string): Promise<VisitorRecord | null>;
   /** Applies the patch, bumps `_updatedAt`; returns the visitor or null when absent. */
   update(id: string, patch: VisitorPatch, now: Millis): Promise<VisitorRecord | null>;
   /** Sets the status; bumps `_updatedAt` only when it changes. */
   setStatus(id: string, status: VisitorStatus, now: Millis): Promise<void>;
+  /**
+   * Inside a transaction: makes the visitor's row the caller's until the
+   * transaction ends (PostgreSQL `SELECT … FOR UPDATE`; SQLite write transactions
+   * are already serialized), so a read-merge-write of `livechatData` loses no
+   * concurrent update. No-op when absent.
+   */
+  lock(id: string): Promise<void>;
   /** Deletes the visitor; returns whether it existed. */
   delete(id: string): Promise<boolean>;
   /** The visitor with this id, or null. */

@@ -57,7 +57,18 @@ describe('POST chat.sendMessage', () => {
     });
     const row = await roomRow(t, room._id);
     expect(row).toMatchObject({ msgs: 2, waiting_response: 0, lm: Date.parse(res.body.message.ts) });
-    expect(JSON.parse(row!.last_message!)).toEqual(res.body.message);
+    // stored as a record (no wire shape, no token); the wire shape is built on the way out
+    const m = res.body.message;
+    expect(JSON.parse(row!.last_message!)).toEqual({
+      id: m._id,
+      rid: m.rid,
+      msg: m.msg,
+      ts: Date.parse(m.ts),
+      updatedAt: Date.parse(m._updatedAt),
+      u: { id: m.u._id, username: m.u.username, name: m.u.name },
+    });
+    const info = await t.api.get('/api/v1/channels.info', { auth: agent, query: { roomId: room._id } });
+    expect(info.body.channel.lastMessage).toEqual(m);
     expect(Number(row!.updated_at)).toBeGreaterThan(Date.parse(room._updatedAt));
     // visible to the visitor in their history, without a token on the agent's message
     const history = await t.api.get(`/api/v1/livechat/messages.history/${room._id}`, { query: { token } });

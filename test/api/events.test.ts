@@ -3,7 +3,9 @@
  * commit, never for refused or rolled-back work, and never with a visitor token.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EventBus, shrink, type DomainEvent } from '../../src/services/events.js';
+import { EventBus, shrink, storeHydrator, type DomainEvent } from '../../src/services/events.js';
+import { PgNotifyMessageBus } from '../../src/store/postgres/pg-message-bus.js';
+import { backend } from '../support/backend.js';
 import type { MessageBus } from '../../src/lib/message-bus.js';
 import type { TestApp } from '../support/app.js';
 import { createDepartment, createLivechatApp, makeAgent, onlyAvailable, openRoom, registerVisitor, setSetting, type Agent } from './livechat-support.js';
@@ -149,6 +151,40 @@ describe('events with a queue (Manual_Selection) and transfers', () => {
     await t.api.post('/api/v1/livechat/room.close', { rid: room._id, token });
   });
 });
+
+// PostgreSQL's NOTIFY transport for real: a message too long for a payload arrives whole (read back by id).
+if (backend === 'postgres') {
+  describe('PostgreSQL LISTEN/NOTIFY transport', () => {
+    it('carries events between two buses on one database; long messages are shrunk and read back', async () => {
+      const { token } = await registerVisitor(t);
+      const room = await openRoom(t, token);
+      const long = 'é'.repeat(6000); // 12000 bytes of UTF-8
+      const sent = await t.api.post('/api/v1/livechat/message', { token, rid: room._id, msg: long });
+      expect(sent.status).toBe(200);
+      const a = new EventBus({ transport: await PgNotifyMessageBus.connect(t.database.url), hydrate: storeHydrator(t.store) });
+      const b = new EventBus({ transport: await PgNotifyMessageBus.connect(t.database.url), hydrate: storeHydrator(t.store) });
+      try {
+        const received: DomainEvent[] = [];
+        const arrived = new Promise<void>((resolve) =>
+          b.subscribe((e) => {
+            received.push(e);
+            if (received.length === 2) resolve();
+          }),
+        );
+        const snapshot = { id: room._id, t: 'l' as const, open: true, visitorId: null, servedById: null, departmentId: null };
+        const message = { id: sent.body.message._id, rid: room._id, t: null, msg: long, ts: 1, updatedAt: 1, u: { id: 'v', username: 'g', name: null }, byVisitor: true };
+        a.publish({ type: 'messageCreated', room: snapshot, message }, { type: 'roomOpened', room: snapshot });
+        await arrived;
+        expect(received[0]).toEqual({ type: 'messageCreated', room: snapshot, message });
+        expect(received[1]).toEqual({ type: 'roomOpened', room: snapshot });
+      } finally {
+        await a.close();
+        await b.close();
+      }
+      await t.api.post('/api/v1/livechat/room.close', { rid: room._id, token });
+    });
+  });
+}
 
 describe('the bus', () => {
   it('shrinks a message too large for NOTIFY and a hydrator restores it on the receiving side', async () => {

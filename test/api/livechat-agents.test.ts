@@ -80,6 +80,30 @@ describe('livechat/users/agent|manager', () => {
     expect((await t.api.get(`${V}/users/manager`, { auth: t.admin })).body.total).toBe(0);
     expect((await t.api.delete(`${V}/users/agent/nobody`, { auth: t.admin })).body).toEqual(INVALID_USER);
   });
+
+  it('removing the agent role also removes the agent from its departments and clears its status; re-adding keeps a status', async () => {
+    const agent = await makeAgent(t);
+    await t.api.post(`${V}/users/manager`, { username: agent.username }, { auth: t.admin });
+    // adding the role again keeps the agent's current status
+    await t.api.post(`${V}/users/agent`, { username: agent.username }, { auth: t.admin });
+    const status = async () =>
+      (await db(t.store).selectFrom('users').select('status_livechat').where('id', '=', agent.userId).executeTakeFirst())?.status_livechat;
+    expect(await status()).toBe('available');
+    const dep = await createDepartment(t, `cascade-${agent.username}`, [agent]);
+    expect(dep.numAgents).toBe(1);
+    // removing another role changes nothing of the agent's
+    expect((await t.api.delete(`${V}/users/manager/${agent.userId}`, { auth: t.admin })).body).toEqual({ success: true });
+    expect((await t.api.get(`${V}/department/${dep._id}`, { auth: t.admin })).body.agents).toHaveLength(1);
+    expect((await t.api.delete(`${V}/users/agent/${agent.userId}`, { auth: t.admin })).body).toEqual({ success: true });
+    expect(await rolesOf(agent.userId)).toEqual(['user']);
+    expect(await status()).toBeNull();
+    const after = (await t.api.get(`${V}/department/${dep._id}`, { auth: t.admin })).body;
+    expect(after.agents).toEqual([]);
+    expect(after.department.numAgents).toBe(0);
+    expect(Date.parse(after.department._updatedAt)).toBeGreaterThan(Date.parse(dep._updatedAt));
+    // (the departments tests below list every department)
+    expect((await t.api.delete(`${V}/department/${dep._id}`, { auth: t.admin })).body).toEqual({ success: true });
+  });
 });
 
 describe('POST livechat/agent.status', () => {
@@ -201,6 +225,26 @@ describe('departments', () => {
     });
     await t.api.post(`${V}/room.close`, { rid: room._id, token });
     expect((await t.api.delete(`${V}/department/${dep._id}`, { auth: t.admin })).body).toEqual({ success: true });
+  });
+
+  it('text search is a literal, case-insensitive substring beyond ASCII, alike on both backends; ordered by code point', async () => {
+    const tag = `q${Date.now().toString(36)}`;
+    const names = [`${tag} Öffnung`, `${tag} öl`, `${tag} Ärger`, `${tag} ärmel`, `${tag} Zebra`, `${tag} apfel`, `${tag} 100%_off`];
+    for (const name of names) await createDepartment(t, name);
+    const search = async (text: string) => {
+      const res = await t.api.get(`${V}/department`, { auth: t.admin, query: { text, count: 50 } });
+      expect(res.status).toBe(200);
+      expect(res.body.total).toBe(res.body.departments.length);
+      return res.body.departments.map((d: any) => d.name);
+    };
+    // Code-point order: upper case before lower case, non-ASCII last (not the database collation).
+    expect(await search(tag)).toEqual([`${tag} 100%_off`, `${tag} Zebra`, `${tag} apfel`, `${tag} Ärger`, `${tag} Öffnung`, `${tag} ärmel`, `${tag} öl`]);
+    expect(await search(`${tag} ö`)).toEqual([`${tag} Öffnung`, `${tag} öl`]);
+    expect(await search(`${tag} Ö`)).toEqual([`${tag} Öffnung`, `${tag} öl`]);
+    expect(await search(`${tag} ÄR`)).toEqual([`${tag} Ärger`, `${tag} ärmel`]);
+    expect(await search(`${tag} öFFn`)).toEqual([`${tag} Öffnung`]);
+    expect(await search('%_off')).toEqual([`${tag} 100%_off`]);
+    expect(await search(`${tag} _`)).toEqual([]);
   });
 });
 

@@ -192,6 +192,27 @@ describe('visitor helpers', () => {
   });
 });
 
+describe('navigation as messages', () => {
+  beforeAll(async () => setSetting(t, 'Livechat_Visitor_navigation_as_a_message', true));
+  afterAll(async () => setSetting(t, 'Livechat_Visitor_navigation_as_a_message', false));
+
+  it('with the setting on, page.visited adds a livechat_navigation_history message to the open room', async () => {
+    const { token } = await registerVisitor(t);
+    const room = await openRoom(t, token);
+    const res = await t.api.post(`${V}/page.visited`, { token, rid: room._id, pageInfo: { change: 'url', title: 'Docs', location: { href: 'https://x.example/docs' } } });
+    expect(res.body).toEqual({
+      page: { msg: 'Docs - https://x.example/docs', navigation: { page: { title: 'Docs', location: { href: 'https://x.example/docs' } }, token } },
+      success: true,
+    });
+    const messages = await t.api.get(`${V}/${room._id}/messages`, { auth: agent });
+    expect(messages.body.messages[0]).toMatchObject({ t: 'livechat_navigation_history', msg: 'Docs - https://x.example/docs' });
+    expect(JSON.stringify(messages.body)).not.toContain(token);
+    // No open room: only the last page is kept.
+    await t.api.post(`${V}/room.close`, { rid: room._id, token });
+    expect((await t.api.post(`${V}/page.visited`, { token, pageInfo: { title: 'Later', location: { href: 'https://x.example/' } } })).body).toEqual({ success: true });
+  });
+});
+
 describe('GET rooms.info', () => {
   it('readable rooms only; unknown and unreadable answer alike', async () => {
     expect((await t.api.get('/api/v1/rooms.info', { query: { roomId: 'x' } })).status).toBe(401);

@@ -666,40 +666,7 @@ describe('GET livechat/agent.info/:rid/:token', () => {
   });
 });
 
-describe('GET livechat/config', () => {
-  it('without a token: enabled, online, settings, departments, survey', async () => {
-    const res = await t.api.get(`${V}/config`);
-    expect(res.body).toEqual({
-      config: {
-        enabled: true,
-        online: true,
-        settings: {
-          registrationForm: true,
-          nameFieldRegistrationForm: true,
-          emailFieldRegistrationForm: true,
-          allowSwitchingDepartments: true,
-          showConnecting: false,
-        },
-        departments: expect.any(Array),
-        survey: { items: ['satisfaction', 'agentKnowledge', 'agentResposiveness', 'agentFriendliness'], values: ['1', '2', '3', '4', '5'] },
-      },
-      success: true,
-    });
-    await onlyAvailable(t, []);
-    expect((await t.api.get(`${V}/config`)).body.config.online).toBe(false);
-  });
-
-  it('with a token: guest, open room and agent', async () => {
-    const dep = await createDepartment(t, 'config-dep');
-    const { token, visitor } = await registerVisitor(t);
-    const room = await openRoom(t, token);
-    const res = await t.api.get(`${V}/config`, { query: { token } });
-    expect(res.body.config.guest).toEqual({ ...visitor, _updatedAt: expect.stringMatching(ISO) });
-    expect(res.body.config.room).toEqual({ ...room, _updatedAt: expect.stringMatching(ISO) });
-    expect(res.body.config.agent).toEqual({ _id: agent.userId, username: agent.username, name: agent.username });
-    expect(res.body.config.departments).toContainEqual({ _id: dep._id, name: 'config-dep', showOnRegistration: true });
-  });
-});
+// GET livechat/config: test/api/livechat-config.test.ts.
 
 describe('a full visitor journey', () => {
   it('register → open → message ×3 → transfer → close → survey twice (merge) → history', async () => {

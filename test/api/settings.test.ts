@@ -49,6 +49,24 @@ describe('GET settings/:_id', () => {
     }
   });
 
+  it('has the livechat widget settings of §3 with their defaults', async () => {
+    const expected = {
+      Livechat_title: 'Live chat',
+      Livechat_title_color: '#C1272D',
+      Livechat_offline_title: 'Leave a message',
+      Livechat_offline_title_color: '#666666',
+      Livechat_display_offline_form: true,
+      Livechat_show_agent_email: false,
+      Livechat_show_agent_info: true,
+      Livechat_AllowedDomainsList: '',
+      Livechat_Visitor_navigation_as_a_message: false,
+    };
+    for (const [id, value] of Object.entries(expected)) {
+      const res = await t.api.get(`/api/v1/settings/${id}`, { auth: t.admin });
+      expect(res.body).toEqual({ _id: id, value, success: true });
+    }
+  });
+
   it('applies OVERWRITE_SETTING_<id> at start-up, stored for every process', async () => {
     const res = await t.api.get('/api/v1/settings/Language', { auth: t.admin });
     expect(res.body).toEqual({ _id: 'Language', value: 'de', success: true });
@@ -79,6 +97,13 @@ describe('POST settings/:_id', () => {
     ['Accounts_SearchFields', 3, 'must be string'],
     ['Livechat_Routing_Method', 'Random', 'must be equal to one of the allowed values'],
     ['Accounts_RegistrationForm', null, 'must be equal to one of the allowed values'],
+    ['Livechat_title', 5, 'must be string'],
+    ['Livechat_title', 'a\u0000b', 'must match pattern "^[^\\u0000]*$"'],
+    ['Livechat_display_offline_form', 'true', 'must be boolean'],
+    ['Livechat_show_agent_email', 0, 'must be boolean'],
+    ['Livechat_show_agent_info', null, 'must be boolean'],
+    ['Livechat_AllowedDomainsList', ['a.com'], 'must be string'],
+    ['Livechat_Visitor_navigation_as_a_message', 'no', 'must be boolean'],
   ])('refuses %s = %j with "%s"', async (id, value, message) => {
     const before = await storedValue(id);
     const res = await t.api.post(`/api/v1/settings/${id}`, { value }, { auth: t.admin });
@@ -104,6 +129,40 @@ describe('POST settings/:_id', () => {
     expect(res.status).toBe(400);
     expect(res.body.errorType).toBe('error-invalid-setting-value');
     expect(await storedValue('UTF8_User_Names_Validation')).toBe('[0-9a-zA-Z-_.]+');
+  });
+
+  it.each([
+    ['Livechat_title_color', 'red; background: url(x)', 'The value is not a valid colour'],
+    ['Livechat_title_color', '', 'The value is not a valid colour'],
+    ['Livechat_offline_title_color', '#12345', 'The value is not a valid colour'],
+    ['Livechat_AllowedDomainsList', "example.com, 'none'", 'The value is not a comma-separated list of domains'],
+    ['Livechat_AllowedDomainsList', 'example.com; script-src *', 'The value is not a comma-separated list of domains'],
+    ['Livechat_AllowedDomainsList', 'a.com\r\nSet-Cookie: x=1', 'The value is not a comma-separated list of domains'],
+    ['Livechat_AllowedDomainsList', 'a.com b.com', 'The value is not a comma-separated list of domains'],
+  ])('refuses the malformed %s %j', async (id, value, reason) => {
+    const before = await storedValue(id);
+    const res = await t.api.post(`/api/v1/settings/${id}`, { value }, { auth: t.admin });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      success: false,
+      error: `${reason} [error-invalid-setting-value]`,
+      errorType: 'error-invalid-setting-value',
+    });
+    expect(await storedValue(id)).toEqual(before);
+  });
+
+  it.each([
+    ['Livechat_title_color', '#0a0'],
+    ['Livechat_title_color', 'rgba(10, 20, 30, 0.5)'],
+    ['Livechat_offline_title_color', 'darkslateblue'],
+    ['Livechat_AllowedDomainsList', 'example.com, *.shop.example.com,https://partner.example.org:8443, localhost:3000'],
+    ['Livechat_AllowedDomainsList', ''],
+    ['Livechat_title', 'Talk to us ☕'],
+  ])('accepts %s = %j', async (id, value) => {
+    const res = await t.api.post(`/api/v1/settings/${id}`, { value }, { auth: t.admin });
+    expect(res.body).toEqual({ success: true });
+    expect(await storedValue(id)).toBe(value);
+    expect(t.services.settings.read(id).value).toBe(value);
   });
 
   it('stores the value and it takes effect at once', async () => {
@@ -143,6 +202,8 @@ describe('configuration', () => {
     expect(() => loadConfig({ OVERWRITE_SETTING_API_Default_Count: 'ten' })).toThrow(/integer/);
     expect(() => loadConfig({ OVERWRITE_SETTING_Livechat_Routing_Method: 'x' })).toThrow(/one of/);
     expect(() => loadConfig({ OVERWRITE_SETTING_Nope: '1' })).toThrow(/unknown setting/);
+    expect(() => loadConfig({ OVERWRITE_SETTING_Livechat_AllowedDomainsList: "'none'" })).toThrow(/list of domains/);
+    expect(() => loadConfig({ OVERWRITE_SETTING_Livechat_title_color: 'url(x)' })).toThrow(/colour/);
   });
 
   it('has the contract defaults', () => {

@@ -223,9 +223,13 @@ describe('@rocket.chat/rest-typings 8.x', () => {
     // rest-typings gives `config` an index signature `string | boolean` that Rocket.Chat's own
     // config (objects `settings`, `theme`, arrays `departments`…) does not satisfy either;
     // only its named members `room` and `agent` are checked. `room` as in livechat/room;
-    // `agent` is {_id, username, name} as in agent.info.
+    // `agent` is the visitor-facing agent of §8.11 ({_id, username, name, status, emails?}, or
+    // only {hiddenInfo: true} when Livechat_show_agent_info is off): a subset of ILivechatAgent.
     expectTypeOf<Config['enabled']>().toExtend<RcConfig[string]>();
     expectTypeOf<NonNullable<Config['room']>>().toExtend<Body<typeof LivechatRoomResponse>['room']>();
-    expectTypeOf<NonNullable<Config['agent']>>().toEqualTypeOf<Body<typeof AgentInfoResponse>['agent']>();
+    type Agent = AsEnum<Omit<NonNullable<Config['agent']>, 'hiddenInfo' | 'emails'>, 'status', UserStatus>;
+    expectTypeOf<Agent>().toExtend<
+      Partial<Pick<Wire<ILivechatAgent>, '_id' | 'username' | 'name' | 'status'>>
+    >();
   });
 });

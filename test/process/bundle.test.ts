@@ -97,6 +97,20 @@ describe('the production bundle', () => {
     expect((await script.text()).length).toBeGreaterThan(100_000);
   });
 
+  it('serves the livechat widget from the package in node_modules (REALTIME R6)', async () => {
+    const page = await fetch(`${server.url}/livechat`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await page.text()).toContain(`<body><script>SERVER_URL = '`);
+    const embed = await fetch(`${server.url}/livechat/rocketchat-livechat.min.js`);
+    expect(embed.status).toBe(200);
+    expect(embed.headers.get('cache-control')).toBe('no-cache');
+    expect((await embed.text()).length).toBeGreaterThan(1000);
+    expect((await fetch(`${server.url}/livechat/no-such-file.js`)).status).toBe(404);
+    const avatar = await fetch(`${server.url}/avatar/admin`);
+    expect(avatar.headers.get('content-type')).toBe('image/svg+xml');
+  });
+
   it('exits 0 on SIGTERM', async () => {
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);

@@ -18,7 +18,7 @@ const previousWebSocket = g.WebSocket;
 beforeAll(async () => {
   // Node 20 has no global WebSocket without a flag; the client takes the global one.
   g.WebSocket = WebSocket;
-  t = await createTestApp();
+  t = await createTestApp({ realtime: false });
   t.ddp.method('hello', ([name]) => ({ greeting: `hello ${String(name)}`, at: new Date(42) }));
   t.ddp.method('refuse', () => {
     throw new MeteorError('error-not-allowed', 'Not allowed');

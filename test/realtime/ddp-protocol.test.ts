@@ -405,7 +405,7 @@ describe('shutdown', () => {
   });
 
   it('does not wait for clients that never answer the closing handshake', async () => {
-    const other = await createTestApp();
+    const other = await createTestApp({ realtime: false });
     const silent = await DdpSocket.connect(await ddpUrl(other.app));
     const answering = await DdpSocket.connect(await ddpUrl(other.app));
     // This peer stops reading, so it never sees or answers the server's close frame.

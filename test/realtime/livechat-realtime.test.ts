@@ -343,6 +343,32 @@ describe('queue, take and transfer (Manual_Selection)', () => {
   });
 });
 
+describe('hostile input', () => {
+  it('NUL, over-long and wrongly typed ids are refused as unknown (never a 500), and change nothing', async () => {
+    const v = await visitorWithRoom();
+    const agentWs = await agentSocket(agent);
+    const nul = `${v.room._id}\u0000`;
+    const long = 'x'.repeat(5000);
+    for (const rid of [nul, long]) {
+      expect(await agentWs.sub('stream-room-messages', [rid, opts()])).toMatchObject({ msg: 'nosub', error: { error: 'not-allowed' } });
+      expect(await v.socket.sub('stream-livechat-room', [rid, opts({ visitorToken: v.token })])).toMatchObject({ msg: 'nosub', error: { error: 'not-allowed' } });
+      expect((await agentWs.call('sendMessage', [{ rid, msg: 'x' }])).error).toEqual(meteorError(400, 'Match failed'));
+      expect((await agentWs.call('loadHistory', [rid, null, 10])).error).toEqual(meteorError(400, 'Match failed'));
+      expect((await agentWs.call('livechat:takeInquiry', [rid])).error).toEqual(meteorError(400, 'Match failed'));
+      expect((await agentWs.call('stream-notify-room', [`${rid}/typing`, 'x', true])).error).toEqual(meteorError('not-allowed', 'Not allowed'));
+    }
+    expect(await v.socket.sub('stream-room-messages', [v.room._id, opts({ token: `${v.token}\u0000` })])).toMatchObject({ msg: 'nosub' });
+    expect((await v.socket.call('livechat:setUpConnection', [{ token: `\u0000${long}` }])).error).toBeUndefined();
+    expect((await agentWs.call('sendMessage', [{ rid: v.room._id, msg: 'a\u0000b' }])).error).toEqual(meteorError(400, 'Match failed'));
+    expect((await agentWs.call('loadHistory', [v.room._id, 'yesterday', 10])).error).toEqual(meteorError(400, 'Match failed'));
+    expect((await agentWs.call('loadHistory', [v.room._id, null, -1])).error).toEqual(meteorError(400, 'Match failed'));
+    expect((await agentWs.call('login', [{ resume: 'a\u0000' }])).error).toEqual(meteorError(400, 'Match failed'));
+    const history = await t.api.get(`${V}/messages.history/${v.room._id}`, { query: { token: v.token } });
+    expect(history.body.messages.map((m: any) => m.t)).toEqual(['livechat-started']);
+    await t.api.post(`${V}/room.close`, { rid: v.room._id, token: v.token });
+  });
+});
+
 describe('visitor presence', () => {
   it('the visitor goes offline when its last socket closes', async () => {
     const { token } = await registerVisitor(t);

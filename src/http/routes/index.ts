@@ -3,6 +3,7 @@
  * `<name>.routes.ts` exporting a RouteGroup and add it here.
  */
 import { accountsRoutes } from './accounts.routes.js';
+import { avatarRoutes } from './avatar.routes.js';
 import { chatRoutes } from './chat.routes.js';
 import { directoryRoutes } from './directory.routes.js';
 import { livechatAgentsRoutes } from './livechat-agents.routes.js';
@@ -12,9 +13,15 @@ import { permissionsRoutes } from './permissions.routes.js';
 import { roomsRoutes } from './rooms.routes.js';
 import { settingsRoutes } from './settings.routes.js';
 import { usersRoutes } from './users.routes.js';
+import { widgetRoutes } from './widget.routes.js';
 import type { RouteGroup } from '../types.js';
 
 /** Groups mounted under `/api/v1`. */
 export const apiV1Groups: RouteGroup[] = [settingsRoutes, permissionsRoutes, roomsRoutes, directoryRoutes, accountsRoutes, usersRoutes, livechatRoutes, livechatAgentsRoutes, livechatWorkspaceRoutes, chatRoutes];
+
+/** Groups mounted at the site root, outside `/api/v1`: the livechat widget (REALTIME R6) and avatars (§8.11). */
+export function siteGroups(siteUrl: string): RouteGroup[] {
+  return [widgetRoutes(siteUrl), avatarRoutes];
+}
 
 export { platformRoutes } from './platform.routes.js';

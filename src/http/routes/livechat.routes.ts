@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, Success } from '../schemas/common.js';
-import { AgentSummary, Department, Str, Visitor, VisitorMessage, VisitorRoom } from '../schemas/livechat.js';
+import { AgentSummary, LivechatConfig, Str, Visitor, VisitorMessage, VisitorRoom } from '../schemas/livechat.js';
 import type { RouteGroup } from '../types.js';
 
 /**
@@ -40,24 +40,7 @@ export const RoomSurveyResponse = Success({ rid: Type.String(), data: Type.Recor
 export const LivechatMessageResponse = Success({ message: VisitorMessage });
 export const MessagesHistoryResponse = Success({ messages: Type.Array(VisitorMessage) });
 export const AgentInfoResponse = Success({ agent: AgentSummary });
-export const LivechatConfigResponse = Success({
-  config: Type.Object({
-    enabled: Type.Boolean(),
-    online: Type.Boolean(),
-    settings: Type.Object({
-      registrationForm: Type.Boolean(),
-      nameFieldRegistrationForm: Type.Boolean(),
-      emailFieldRegistrationForm: Type.Boolean(),
-      allowSwitchingDepartments: Type.Boolean(),
-      showConnecting: Type.Boolean(),
-    }),
-    departments: Type.Array(Type.Pick(Department, ['_id', 'name', 'showOnRegistration'])),
-    survey: Type.Object({ items: Type.Array(Type.String()), values: Type.Array(Type.String()) }),
-    guest: Type.Optional(Visitor),
-    room: Type.Optional(VisitorRoom),
-    agent: Type.Optional(AgentSummary),
-  }),
-});
+export const LivechatConfigResponse = Success({ config: LivechatConfig });
 
 /** Contract §8.2–8.8, §8.10: the anonymous visitor's endpoints (no auth; the token is the credential). */
 export const livechatRoutes: RouteGroup = (app, { livechat }) => {

@@ -10,9 +10,15 @@ import {
   RoomsGetResult,
   SubscriptionObject,
 } from '../schemas/rooms.js';
+import { AgentRoom } from '../schemas/livechat.js';
 import type { RouteGroup } from '../types.js';
 
 const ChannelResult = Success({ channel: RoomObject });
+/**
+ * channels.info (§7.4): a livechat room is the whole §8.1 object without `v.token`
+ * (`AgentRoom`, tried first: only a `t: 'l'` room matches it), any other room §7.1.
+ */
+const ChannelInfoResult = Success({ channel: Type.Union([AgentRoom, RoomObject]) });
 export const RoomsGetResponse = Success(RoomsGetResult);
 
 /** Contract §7.2–7.7: channels.*, groups.create, im.create, subscriptions.getOne, rooms.get. */
@@ -66,7 +72,7 @@ export const roomsRoutes: RouteGroup = (app, { rooms }) => {
         tags: ['rooms'],
         summary: 'A channel by id or name',
         querystring: RoomRefBody,
-        response: { 200: ChannelResult, ...errorResponses(400, 401, 403) },
+        response: { 200: ChannelInfoResult, ...errorResponses(400, 401, 403) },
       },
       config: { auth: 'required' },
     },

@@ -5,6 +5,7 @@
  */
 import { Type, type StringOptions, type TSchema } from '@sinclair/typebox';
 import { StringEnum, Timestamp } from './common.js';
+import { UserStatus } from './users.js';
 
 const Opt = Type.Optional;
 
@@ -146,4 +147,42 @@ export const DepartmentBody = Type.Object({
     description: Opt(Str()),
   }),
   agents: Opt(Type.Array(Type.Object({ agentId: Str(), username: Opt(Str()) }))),
+});
+
+/** The serving agent as `livechat/config` shows it to a visitor (only `hiddenInfo` when agent info is hidden). */
+export const VisitorFacingAgent = Type.Object({
+  _id: Opt(Type.String()),
+  username: Opt(Type.String()),
+  name: Opt(Type.String()),
+  status: Opt(UserStatus),
+  emails: Opt(Type.Array(Type.Object({ address: Type.String() }))),
+  hiddenInfo: Opt(Type.Literal(true)),
+});
+
+/** `livechat/config` `config` (contract §8.10, §8.11). */
+export const LivechatConfig = Type.Object({
+  enabled: Type.Boolean(),
+  online: Type.Boolean(),
+  settings: Type.Object({
+    registrationForm: Type.Boolean(),
+    nameFieldRegistrationForm: Type.Boolean(),
+    emailFieldRegistrationForm: Type.Boolean(),
+    allowSwitchingDepartments: Type.Boolean(),
+    showConnecting: Type.Boolean(),
+    displayOfflineForm: Type.Boolean(),
+    fileUpload: Type.Boolean(),
+    transcript: Type.Boolean(),
+    limitTextLength: Type.Union([Type.Integer(), Type.Literal(false)]),
+    forceAcceptDataProcessingConsent: Type.Boolean(),
+    agentHiddenInfo: Type.Boolean(),
+  }),
+  theme: Type.Object({ title: Type.String(), color: Type.String(), offlineTitle: Type.String(), offlineColor: Type.String() }),
+  messages: Type.Object({}),
+  triggers: Type.Array(Type.Unknown(), { maxItems: 0 }),
+  resources: Type.Object({}),
+  departments: Type.Array(Type.Pick(Department, ['_id', 'name', 'showOnRegistration', 'showOnOfflineForm'])),
+  survey: Type.Object({ items: Type.Array(Type.String()), values: Type.Array(Type.String()) }),
+  guest: Opt(Visitor),
+  room: Opt(VisitorRoom),
+  agent: Opt(VisitorFacingAgent),
 });

@@ -31,9 +31,12 @@ export const postgresDialect: SqlDialect = {
     }
   },
   containsText(table, columns, term) {
-    const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const conditions = columns.map((c) => sql`${sql.ref(`${table}.${c}`)} ilike ${pattern} escape '\\'`);
+    const conditions = columns.map((c) => postgresDialect.containsTextScan(sql.ref(`${table}.${c}`), term));
     return sql<SqlBool>`(${sql.join(conditions, sql` or `)})`;
+  },
+  containsTextScan(column, term) {
+    const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return sql<SqlBool>`${column} ilike ${pattern} escape '\\'`;
   },
   binaryText: (expr) => sql<string | null>`${expr} collate "C"`,
   async transactionLock(db, key) {

@@ -29,11 +29,6 @@ function departmentColumns(f: DepartmentFields) {
   };
 }
 
-/** LIKE pattern for a literal, case-insensitive substring (matched against `lower(column)`). */
-function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /** Livechat departments and their agent lists (contract §8.9). */
 export class SqlDepartmentsRepo implements DepartmentsRepo {
   constructor(
@@ -79,10 +74,17 @@ export class SqlDepartmentsRepo implements DepartmentsRepo {
 
   async list(o: { text?: string; enabledOnly?: boolean; offset: number; count: number }) {
     let base = this.db.selectFrom('livechat_departments');
-    if (o.text) base = base.where(sql<boolean>`lower(name) LIKE ${containsPattern(o.text)} ESCAPE '\\'`);
+    // Literal, case-insensitive (Unicode) substring, the same on both backends; ordered by code point.
+    if (o.text) base = base.where(this.dialect.containsTextScan(sql.ref('livechat_departments.name'), o.text));
     if (o.enabledOnly) base = base.where('enabled', '=', 1);
     const [rows, total] = await Promise.all([
-      base.selectAll().orderBy('name').orderBy('id').offset(o.offset).limit(o.count).execute(),
+      base
+        .selectAll()
+        .orderBy(this.dialect.binaryText(sql.ref('livechat_departments.name')))
+        .orderBy('id')
+        .offset(o.offset)
+        .limit(o.count)
+        .execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { departments: rows.map(toDepartment), total: Number(total.n) };

@@ -35,6 +35,12 @@ export interface SqlDialect {
    * `%`, `_` and `\` escaped, answered by the pg_trgm GIN indexes.
    */
   containsText(table: 'users' | 'rooms', columns: readonly string[], term: string): RawBuilder<SqlBool>;
+  /**
+   * The same literal, case-insensitive substring test as `containsText`, on any
+   * text column and without a search index (a scan; for small tables such as
+   * departments). Both backends fold case alike, also beyond ASCII.
+   */
+  containsTextScan(column: Expression<string | null>, term: string): RawBuilder<SqlBool>;
   /** Orders text by code point on every backend (PostgreSQL's collation would differ from SQLite's). */
   binaryText(expr: Expression<string | null>): RawBuilder<string | null>;
   /**

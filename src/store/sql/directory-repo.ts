@@ -9,7 +9,7 @@ import type {
   UserSortKey,
 } from '../store.js';
 import type { SqlDialect } from './dialect.js';
-import { toRoomRecord } from './rooms-repo.js';
+import { toRoomRecord } from './room-rows.js';
 import type { Database } from './schema.js';
 
 /** Every match's count beside each row of the page: one pass computes page and `total`. */

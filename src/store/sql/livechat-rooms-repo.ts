@@ -1,53 +1,11 @@
-import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import { sql, type Kysely, type SqlBool } from 'kysely';
 import { fromJson, toJson } from '../../lib/json.js';
-import type {
-  CloseInfo,
-  LivechatCloser,
-  LivechatRoom,
-  LivechatRoomFilter,
-  LivechatRoomSortKey,
-  LivechatRoomsRepo,
-  NewLivechatRoom,
-  TransferEntry,
-  VisitorStatus,
-} from '../store.js';
+import type { CloseInfo, LivechatRoom, LivechatRoomFilter, LivechatRoomSortKey, LivechatRoomsRepo, NewLivechatRoom, TransferEntry } from '../store.js';
 import type { SqlDialect } from './dialect.js';
-import { fromStoredLastMessage, likePattern } from './messages-repo.js';
+import { likePattern } from './messages-repo.js';
 import { preparedQuery } from './prepared.js';
-import type { Database, RoomsTable } from './schema.js';
-
-function toLivechatRoom(row: Selectable<RoomsTable>): LivechatRoom {
-  return {
-    id: row.id,
-    fname: row.fname,
-    ts: Number(row.ts),
-    updatedAt: Number(row.updated_at),
-    msgs: row.msgs,
-    usersCount: row.users_count,
-    lm: row.lm === null ? null : Number(row.lm),
-    lastMessage: fromStoredLastMessage(row.last_message),
-    open: row.open === 1,
-    visitor: {
-      id: row.visitor_id ?? '',
-      username: row.visitor_username ?? '',
-      token: row.visitor_token ?? '',
-      status: (row.visitor_status ?? 'online') as VisitorStatus,
-    },
-    servedBy:
-      row.served_by_id === null
-        ? null
-        : { id: row.served_by_id, username: row.served_by_username ?? '', ts: Number(row.served_by_ts ?? row.ts) },
-    waitingResponse: row.waiting_response === 1,
-    departmentId: row.department_id,
-    sourceType: row.source_type === 'widget' ? 'widget' : 'api',
-    closedAt: row.closed_at === null ? null : Number(row.closed_at),
-    closer: row.closer as LivechatCloser | null,
-    closedBy:
-      row.closed_by_id === null ? null : { id: row.closed_by_id, username: row.closed_by_username ?? '' },
-    surveyFeedback: fromJson<Record<string, string> | null>(row.survey_feedback, null),
-    transferHistory: fromJson<TransferEntry[]>(row.transfer_history, []),
-  };
-}
+import { toLivechatRoom } from './room-rows.js';
+import type { Database } from './schema.js';
 
 /**
  * The visitor's open livechat room (prepared). `t` and `open` are SQL literals,
@@ -152,6 +110,8 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
   }
 
   async recordTransfer(rid: string, entry: TransferEntry, now: number): Promise<void> {
+    // Read-append-write of a JSON column: hold the row so no concurrent entry is lost.
+    await this.dialect.lockRowById(this.db as unknown as Kysely<unknown>, 'rooms', rid);
     const row = await this.db.selectFrom('rooms').select('transfer_history').where('id', '=', rid).executeTakeFirst();
     const history = fromJson<TransferEntry[]>(row?.transfer_history, []);
     history.push(entry);

@@ -1,8 +1,7 @@
 import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
-import { fromJson, toJson } from '../../lib/json.js';
-import { iso } from '../../lib/time.js';
-import type { MessagePageQuery, MessageRecord, MessagesRepo, StoredLastMessage, SystemMessageType } from '../store.js';
+import type { MessagePageQuery, MessageRecord, MessagesRepo, SystemMessageType } from '../store.js';
 import type { SqlDialect } from './dialect.js';
+import { lastMessageColumn } from './room-rows.js';
 import type { Database, MessagesTable } from './schema.js';
 
 /** `%text%` for a case-insensitive literal LIKE (`%`, `_` and backslash escaped; compared lowercased). */
@@ -20,34 +19,6 @@ function toMessage(row: Selectable<MessagesTable>): MessageRecord {
     updatedAt: Number(row.updated_at),
     u: { id: row.u_id, username: row.u_username, name: row.u_name },
     visitorToken: row.visitor_token,
-  };
-}
-
-// `rooms.last_message` holds the message in its wire shape (StoredLastMessage, rooms-store.ts).
-
-function toStoredLastMessage(m: MessageRecord): StoredLastMessage {
-  return {
-    _id: m.id,
-    rid: m.rid,
-    msg: m.msg,
-    ts: iso(m.ts),
-    _updatedAt: iso(m.updatedAt),
-    u: { _id: m.u.id, username: m.u.username, ...(m.u.name !== null && { name: m.u.name }) },
-  };
-}
-
-export function fromStoredLastMessage(text: string | null): MessageRecord | null {
-  const s = fromJson<StoredLastMessage | null>(text, null);
-  if (!s) return null;
-  return {
-    id: s._id,
-    rid: s.rid,
-    t: null,
-    msg: s.msg,
-    ts: Date.parse(s.ts),
-    updatedAt: Date.parse(s._updatedAt),
-    u: { id: s.u._id, username: s.u.username, name: s.u.name ?? null },
-    visitorToken: null,
   };
 }
 
@@ -90,7 +61,7 @@ export class SqlMessagesRepo implements MessagesRepo {
       .set({
         msgs: sql<number>`msgs + 1`,
         lm: m.ts,
-        last_message: toJson(toStoredLastMessage(m)),
+        last_message: lastMessageColumn(m),
         updated_at: this.dialect.nextUpdatedAt(m.ts),
         ...(options.waitingResponse !== undefined && { waiting_response: options.waitingResponse ? 1 : 0 }),
       })

@@ -1,7 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { fromJson, toJson } from '../../lib/json.js';
 import type {
-  LivechatRoomFields,
   NewRoom,
   NewSubscription,
   RoomRecord,
@@ -10,10 +9,10 @@ import type {
   SubscriptionRecord,
 } from '../store.js';
 import type { SqlDialect } from './dialect.js';
-import type { Database, RoomsTable, SubscriptionsTable } from './schema.js';
+import { toRoomRecord } from './room-rows.js';
+import type { Database, SubscriptionsTable } from './schema.js';
 import { caseKey } from './users-repo.js';
 
-type RoomRow = Selectable<RoomsTable>;
 type SubscriptionRow = Selectable<SubscriptionsTable>;
 
 export function toSubscriptionRecord(row: SubscriptionRow): SubscriptionRecord {
@@ -30,65 +29,6 @@ export function toSubscriptionRecord(row: SubscriptionRow): SubscriptionRecord {
     unread: row.unread,
     ts: Number(row.ts),
     updatedAt: Number(row.updated_at),
-  };
-}
-
-export function toRoomRecord(row: RoomRow): RoomRecord {
-  return {
-    id: row.id,
-    t: row.t as RoomType,
-    name: row.name,
-    fname: row.fname,
-    creator:
-      row.creator_id === null || row.creator_username === null
-        ? null
-        : { id: row.creator_id, username: row.creator_username },
-    ts: Number(row.ts),
-    updatedAt: Number(row.updated_at),
-    isDefault: row.is_default === 1,
-    readOnly: row.ro === 1,
-    featured: row.featured === 1,
-    archived: row.archived === 1,
-    customFields: fromJson(row.custom_fields, null),
-    topic: row.topic,
-    description: row.description,
-    usersCount: row.users_count,
-    msgs: row.msgs,
-    lm: row.lm === null ? null : Number(row.lm),
-    lastMessage: fromJson(row.last_message, null),
-    ...(row.t === 'l' ? { livechat: toLivechatFields(row) } : {}),
-  };
-}
-
-function toLivechatFields(row: RoomRow): LivechatRoomFields {
-  return {
-    open: row.open === 1,
-    visitor:
-      row.visitor_id === null
-        ? null
-        : {
-            id: row.visitor_id,
-            username: row.visitor_username ?? '',
-            token: row.visitor_token ?? '',
-            status: row.visitor_status ?? 'online',
-          },
-    servedBy:
-      row.served_by_id === null
-        ? null
-        : {
-            id: row.served_by_id,
-            username: row.served_by_username ?? '',
-            ts: row.served_by_ts === null ? null : Number(row.served_by_ts),
-          },
-    waitingResponse: row.waiting_response === 1,
-    departmentId: row.department_id,
-    sourceType: row.source_type,
-    closedAt: row.closed_at === null ? null : Number(row.closed_at),
-    closer: row.closer,
-    closedBy:
-      row.closed_by_id === null ? null : { id: row.closed_by_id, username: row.closed_by_username ?? '' },
-    surveyFeedback: fromJson(row.survey_feedback, null),
-    transferHistory: fromJson(row.transfer_history, null),
   };
 }
 

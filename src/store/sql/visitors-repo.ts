@@ -72,6 +72,11 @@ export class SqlVisitorsRepo implements VisitorsRepo {
     return row ? toVisitor(row) : null;
   }
 
+  async findByUsername(username: string): Promise<VisitorRecord | null> {
+    const row = await this.db.selectFrom('livechat_visitors').selectAll().where('username', '=', username).executeTakeFirst();
+    return row ? toVisitor(row) : null;
+  }
+
   async update(id: string, patch: VisitorPatch, now: number): Promise<VisitorRecord | null> {
     const row = await this.db
       .updateTable('livechat_visitors')
@@ -96,6 +101,10 @@ export class SqlVisitorsRepo implements VisitorsRepo {
       .where('id', '=', id)
       .where('status', '!=', status)
       .execute();
+  }
+
+  async lock(id: string): Promise<void> {
+    await this.dialect.lockRowById(this.db as unknown as Kysely<unknown>, 'livechat_visitors', id);
   }
 
   async delete(id: string): Promise<boolean> {

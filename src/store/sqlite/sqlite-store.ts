@@ -22,12 +22,8 @@ export const sqliteDialect: SqlDialect = {
     await createFtsIndex(db, 'rooms', 'rooms_search', ['name', 'fname']);
   },
   containsText(table, columns, term) {
-    const needle = term.toLowerCase();
-    // SQLite's lower() folds ASCII only: non-ASCII terms use JS's Unicode lowercasing (registered below).
-    // eslint-disable-next-line no-control-regex
-    const lower = /^[\x00-\x7f]*$/.test(term) ? 'lower' : 'parley_lower';
     const exact = sql.join(
-      columns.map((c) => sql`instr(${sql.raw(lower)}(${sql.ref(`${table}.${c}`)}), ${needle}) > 0`),
+      columns.map((c) => sqliteDialect.containsTextScan(sql.ref(`${table}.${c}`), term)),
       sql` or `,
     );
     // The trigram tokenizer indexes code points; fewer than 3 cannot use the index (scan).
@@ -35,6 +31,12 @@ export const sqliteDialect: SqlDialect = {
     const fts = sql.table(`${table}_search`);
     const match = `{${columns.join(' ')}} : "${term.replace(/"/g, '""')}"`;
     return sql<SqlBool>`(${sql.ref(`${table}.seq`)} in (select rowid from ${fts} where ${fts} match ${match}) and (${exact}))`;
+  },
+  containsTextScan(column, term) {
+    // SQLite's lower() folds ASCII only: non-ASCII terms use JS's Unicode lowercasing (registered below).
+    // eslint-disable-next-line no-control-regex
+    const lower = /^[\x00-\x7f]*$/.test(term) ? 'lower' : 'parley_lower';
+    return sql<SqlBool>`instr(${sql.raw(lower)}(${column}), ${term.toLowerCase()}) > 0`;
   },
   binaryText: (expr) => sql<string | null>`${expr}`,
   // BEGIN IMMEDIATE already serializes write transactions.

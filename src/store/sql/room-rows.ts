@@ -1,0 +1,120 @@
+/**
+ * The one mapping between a `rooms` row and its records: `toRoomRecord` (any
+ * room type) and `toLivechatRoom` (the livechat view of a `t = 'l'` row, also
+ * what `RoomRecord.livechat` holds), plus the `last_message` column codec.
+ */
+import type { Selectable } from 'kysely';
+import { fromJson, toJson } from '../../lib/json.js';
+import type { LivechatCloser, LivechatRoom, MessageRecord, RoomRecord, RoomType, TransferEntry, VisitorStatus } from '../store.js';
+import type { RoomsTable } from './schema.js';
+
+type RoomRow = Selectable<RoomsTable>;
+
+/** `rooms.last_message` as stored: a plain message record (never a visitor token), JSON. */
+interface StoredLastMessage {
+  id: string;
+  rid: string;
+  msg: string;
+  ts: number;
+  updatedAt: number;
+  u: { id: string; username: string; name: string | null };
+}
+
+/** Rows written before records were stored held the wire shape (`_id`, ISO times). */
+interface LegacyLastMessage {
+  _id: string;
+  rid: string;
+  msg: string;
+  ts: string;
+  _updatedAt: string;
+  u: { _id: string; username: string; name?: string };
+}
+
+export function lastMessageColumn(m: MessageRecord): string {
+  const stored: StoredLastMessage = { id: m.id, rid: m.rid, msg: m.msg, ts: m.ts, updatedAt: m.updatedAt, u: m.u };
+  return toJson(stored);
+}
+
+export function lastMessageOf(text: string | null): MessageRecord | null {
+  const s = fromJson<StoredLastMessage | LegacyLastMessage | null>(text, null);
+  if (!s) return null;
+  if ('_id' in s) {
+    return {
+      id: s._id,
+      rid: s.rid,
+      t: null,
+      msg: s.msg,
+      ts: Date.parse(s.ts),
+      updatedAt: Date.parse(s._updatedAt),
+      u: { id: s.u._id, username: s.u.username, name: s.u.name ?? null },
+      visitorToken: null,
+    };
+  }
+  return { ...s, u: { ...s.u }, t: null, visitorToken: null };
+}
+
+export function toRoomRecord(row: RoomRow): RoomRecord {
+  const lastMessage = lastMessageOf(row.last_message);
+  return {
+    id: row.id,
+    t: row.t as RoomType,
+    name: row.name,
+    fname: row.fname,
+    creator:
+      row.creator_id === null || row.creator_username === null
+        ? null
+        : { id: row.creator_id, username: row.creator_username },
+    ts: Number(row.ts),
+    updatedAt: Number(row.updated_at),
+    isDefault: row.is_default === 1,
+    readOnly: row.ro === 1,
+    featured: row.featured === 1,
+    archived: row.archived === 1,
+    customFields: fromJson(row.custom_fields, null),
+    topic: row.topic,
+    description: row.description,
+    usersCount: row.users_count,
+    msgs: row.msgs,
+    lm: row.lm === null ? null : Number(row.lm),
+    lastMessage,
+    ...(row.t === 'l' ? { livechat: livechatRoom(row, lastMessage) } : {}),
+  };
+}
+
+/** A `t = 'l'` row as a livechat room (contract §8.1). */
+export function toLivechatRoom(row: RoomRow): LivechatRoom {
+  return livechatRoom(row, lastMessageOf(row.last_message));
+}
+
+function livechatRoom(row: RoomRow, lastMessage: MessageRecord | null): LivechatRoom {
+  return {
+    id: row.id,
+    fname: row.fname,
+    ts: Number(row.ts),
+    updatedAt: Number(row.updated_at),
+    msgs: row.msgs,
+    usersCount: row.users_count,
+    lm: row.lm === null ? null : Number(row.lm),
+    lastMessage,
+    open: row.open === 1,
+    visitor: {
+      id: row.visitor_id ?? '',
+      username: row.visitor_username ?? '',
+      token: row.visitor_token ?? '',
+      status: (row.visitor_status ?? 'online') as VisitorStatus,
+    },
+    servedBy:
+      row.served_by_id === null
+        ? null
+        : { id: row.served_by_id, username: row.served_by_username ?? '', ts: Number(row.served_by_ts ?? row.ts) },
+    waitingResponse: row.waiting_response === 1,
+    departmentId: row.department_id,
+    sourceType: row.source_type === 'widget' ? 'widget' : 'api',
+    closedAt: row.closed_at === null ? null : Number(row.closed_at),
+    closer: row.closer as LivechatCloser | null,
+    closedBy:
+      row.closed_by_id === null ? null : { id: row.closed_by_id, username: row.closed_by_username ?? '' },
+    surveyFeedback: fromJson<Record<string, string> | null>(row.survey_feedback, null),
+    transferHistory: fromJson<TransferEntry[]>(row.transfer_history, []),
+  };
+}

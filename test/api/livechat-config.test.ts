@@ -1,0 +1,149 @@
+/** Contract §8.10 and §8.11: the widget's whole `livechat/config`, driven by the livechat settings of §3. */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/app.js';
+import { createDepartment, createLivechatApp, ISO, makeAgent, onlyAvailable, openRoom, registerVisitor, setSetting, type Agent } from './livechat-support.js';
+
+let t: TestApp;
+let agent: Agent;
+beforeAll(async () => {
+  t = await createLivechatApp();
+  agent = await makeAgent(t);
+});
+afterAll(async () => {
+  await t.close();
+});
+beforeEach(async () => {
+  await onlyAvailable(t, [agent]);
+});
+
+const CONFIG = '/api/v1/livechat/config';
+const DEFAULT_SETTINGS = {
+  registrationForm: true,
+  nameFieldRegistrationForm: true,
+  emailFieldRegistrationForm: true,
+  allowSwitchingDepartments: true,
+  showConnecting: false,
+  displayOfflineForm: true,
+  fileUpload: false,
+  transcript: false,
+  limitTextLength: false,
+  forceAcceptDataProcessingConsent: false,
+  agentHiddenInfo: false,
+};
+const DEFAULT_THEME = { title: 'Live chat', color: '#C1272D', offlineTitle: 'Leave a message', offlineColor: '#666666' };
+const SURVEY = { items: ['satisfaction', 'agentKnowledge', 'agentResposiveness', 'agentFriendliness'], values: ['1', '2', '3', '4', '5'] };
+
+async function withSetting<T>(id: string, value: unknown, fn: () => Promise<T>): Promise<T> {
+  const before = t.services.settings.read(id).value;
+  await setSetting(t, id, value);
+  try {
+    return await fn();
+  } finally {
+    await setSetting(t, id, before);
+  }
+}
+
+describe('GET livechat/config', () => {
+  it('without a token: the whole config with the §3 defaults, and no guest, room or agent', async () => {
+    const res = await t.api.get(CONFIG);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.body).toEqual({
+      config: {
+        enabled: true,
+        online: true,
+        settings: DEFAULT_SETTINGS,
+        theme: DEFAULT_THEME,
+        messages: {},
+        triggers: [],
+        resources: {},
+        departments: expect.any(Array),
+        survey: SURVEY,
+      },
+      success: true,
+    });
+    await onlyAvailable(t, []);
+    expect((await t.api.get(CONFIG)).body.config.online).toBe(false);
+  });
+
+  it('keeps settings, theme, messages, triggers and resources when livechat is disabled', async () => {
+    const body = await withSetting('Livechat_enabled', false, async () => (await t.api.get(CONFIG)).body);
+    expect(body.config).toMatchObject({
+      enabled: false,
+      online: false,
+      settings: DEFAULT_SETTINGS,
+      theme: DEFAULT_THEME,
+      messages: {},
+      triggers: [],
+      resources: {},
+    });
+  });
+
+  it('theme and settings follow the livechat settings at once', async () => {
+    await setSetting(t, 'Livechat_title', 'Talk to ACME');
+    await setSetting(t, 'Livechat_title_color', '#112233');
+    await setSetting(t, 'Livechat_offline_title', 'We are away');
+    await setSetting(t, 'Livechat_offline_title_color', 'rgb(1, 2, 3)');
+    await setSetting(t, 'Livechat_display_offline_form', false);
+    await setSetting(t, 'Livechat_enable_message_character_limit', true);
+    await setSetting(t, 'Livechat_message_character_limit', 140);
+    await setSetting(t, 'Livechat_show_agent_info', false);
+    try {
+      const { config } = (await t.api.get(CONFIG)).body;
+      expect(config.theme).toEqual({ title: 'Talk to ACME', color: '#112233', offlineTitle: 'We are away', offlineColor: 'rgb(1, 2, 3)' });
+      expect(config.settings).toEqual({ ...DEFAULT_SETTINGS, displayOfflineForm: false, limitTextLength: 140, agentHiddenInfo: true });
+    } finally {
+      await setSetting(t, 'Livechat_title', 'Live chat');
+      await setSetting(t, 'Livechat_title_color', '#C1272D');
+      await setSetting(t, 'Livechat_offline_title', 'Leave a message');
+      await setSetting(t, 'Livechat_offline_title_color', '#666666');
+      await setSetting(t, 'Livechat_display_offline_form', true);
+      await setSetting(t, 'Livechat_enable_message_character_limit', false);
+      await setSetting(t, 'Livechat_message_character_limit', 0);
+      await setSetting(t, 'Livechat_show_agent_info', true);
+    }
+    expect((await t.api.get(CONFIG)).body.config.settings).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it('lists enabled departments with showOnRegistration and showOnOfflineForm', async () => {
+    const shown = await createDepartment(t, 'config-dep');
+    const offlineOnly = await createDepartment(t, 'config-offline', [], { showOnRegistration: false, showOnOfflineForm: true });
+    const disabled = await createDepartment(t, 'config-disabled', [], { enabled: false });
+    const { departments } = (await t.api.get(CONFIG)).body.config;
+    expect(departments).toContainEqual({ _id: shown._id, name: 'config-dep', showOnRegistration: true, showOnOfflineForm: true });
+    expect(departments).toContainEqual({ _id: offlineOnly._id, name: 'config-offline', showOnRegistration: false, showOnOfflineForm: true });
+    expect(departments.map((d: { _id: string }) => d._id)).not.toContain(disabled._id);
+  });
+
+  it('with a token: guest, open room and the agent as agent.info shows it', async () => {
+    const { token, visitor } = await registerVisitor(t, { name: 'Config Visitor' });
+    const room = await openRoom(t, token);
+    const res = await t.api.get(CONFIG, { query: { token } });
+    expect(res.body.config.guest).toEqual({ ...visitor, _updatedAt: expect.stringMatching(ISO) });
+    expect(res.body.config.room).toEqual({ ...room, _updatedAt: expect.stringMatching(ISO) });
+    expect(res.body.config.agent).toEqual({ _id: agent.userId, username: agent.username, name: agent.username, status: 'online' });
+
+    const withEmail = await withSetting('Livechat_show_agent_email', true, async () => (await t.api.get(CONFIG, { query: { token } })).body);
+    expect(withEmail.config.agent).toEqual({
+      _id: agent.userId,
+      username: agent.username,
+      name: agent.username,
+      status: 'online',
+      emails: [{ address: `${agent.username}@example.com` }],
+    });
+    const hidden = await withSetting('Livechat_show_agent_info', false, async () => (await t.api.get(CONFIG, { query: { token } })).body);
+    expect(hidden.config.agent).toEqual({ hiddenInfo: true });
+    expect(hidden.config.settings.agentHiddenInfo).toBe(true);
+  });
+
+  it('an unknown token is no guest; unknown query parameters and businessUnit are ignored', async () => {
+    const res = await t.api.get(CONFIG, { query: { token: 'no-such-token', businessUnit: 'x', department: 'nope' } });
+    expect(res.status).toBe(200);
+    expect(res.body.config.guest).toBeUndefined();
+    expect(res.body.config.room).toBeUndefined();
+    expect(res.body.config.agent).toBeUndefined();
+    const nul = await t.api.get(CONFIG, { query: { token: 'a\u0000b' } });
+    expect(nul.status).toBe(400);
+    expect(nul.body.errorType).toBe('invalid-params');
+  });
+});

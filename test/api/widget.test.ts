@@ -1,0 +1,143 @@
+/** REALTIME R6: Rocket.Chat's livechat widget served at /livechat. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IMMUTABLE, widgetBuildDir, widgetPage } from '../../src/http/routes/widget.routes.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+
+const SITE = 'https://chat.example.com';
+const NOT_FOUND = { success: false, status: 'error', error: 'API endpoint does not exist', message: 'API endpoint does not exist' };
+const BUILD = widgetBuildDir();
+const INDEX = readFileSync(join(BUILD, 'index.html'), 'utf8');
+const SERVER_URL_SCRIPT = `<script>SERVER_URL = '${SITE}';</script>`;
+
+let t: TestApp;
+beforeAll(async () => {
+  // A trailing slash in SITE_URL never reaches SERVER_URL.
+  t = await createTestApp({ config: { siteUrl: `${SITE}/` } });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
+
+describe('GET /livechat', () => {
+  it.each(['/livechat', '/livechat?mode=popout', '/livechat?mode=popout&x=1', '/livechat/index.html'])(
+    '%s is the package index.html with SERVER_URL right after <body>, no redirect',
+    async (url) => {
+      const res = await get(url);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.headers.location).toBeUndefined();
+      expect(res.body).toBe(INDEX.replace('<body>', `<body>${SERVER_URL_SCRIPT}`));
+      expect(res.body).toContain(`<body>${SERVER_URL_SCRIPT}<script src="livechat/`);
+    },
+  );
+
+  it('never sends X-Frame-Options, and no CSP while Livechat_AllowedDomainsList is empty', async () => {
+    const res = await get('/livechat');
+    expect(res.headers['x-frame-options']).toBeUndefined();
+    expect(res.headers['content-security-policy']).toBeUndefined();
+  });
+
+  it('answers HEAD like GET without a body', async () => {
+    const res = await t.app.inject({ method: 'HEAD', url: '/livechat' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.body).toBe('');
+  });
+
+  it('/livechat/ (trailing slash, where the relative script paths would break) is a 308 to /livechat, query kept', async () => {
+    expect((await get('/livechat/')).headers.location).toBe('/livechat');
+    const res = await get('/livechat/?mode=popout');
+    expect(res.statusCode).toBe(308);
+    expect(res.headers.location).toBe('/livechat?mode=popout');
+  });
+
+  it('sends frame-ancestors from Livechat_AllowedDomainsList, in force at once on every /livechat response', async () => {
+    const set = (value: string) => t.api.post('/api/v1/settings/Livechat_AllowedDomainsList', { value }, { auth: t.admin });
+    expect((await set(' shop.example.com, *.example.org ,https://partner.example.net:8443')).status).toBe(200);
+    try {
+      const csp = 'frame-ancestors shop.example.com *.example.org https://partner.example.net:8443';
+      for (const url of ['/livechat', '/livechat?mode=popout', '/livechat/rocketchat-livechat.min.js', '/livechat/bundle.31a95.js']) {
+        const res = await get(url);
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-security-policy']).toBe(csp);
+        expect(res.headers['x-frame-options']).toBeUndefined();
+      }
+    } finally {
+      await set('');
+    }
+    expect((await get('/livechat')).headers['content-security-policy']).toBeUndefined();
+  });
+
+  it('keeps SERVER_URL a plain JavaScript string whatever SITE_URL holds', () => {
+    const page = widgetPage('<html><body></body></html>', "https://x.test/a'b\\c</script>\n");
+    expect(page).toBe("<html><body><script>SERVER_URL = 'https://x.test/a\\u0027b\\u005cc\\u003c/script>\\u000a';</script></body></html>");
+  });
+});
+
+describe('GET /livechat/<file>', () => {
+  it('serves every build file; hashed names are immutable, the embed script and other fixed names no-cache', async () => {
+    const files = readdirSync(BUILD).filter((f) => f !== 'index.html' && !f.endsWith('.map'));
+    expect(files).toContain('rocketchat-livechat.min.js');
+    for (const file of files) {
+      const res = await get(`/livechat/${file}`);
+      expect(res.statusCode, file).toBe(200);
+      expect(res.rawPayload.equals(readFileSync(join(BUILD, file))), file).toBe(true);
+      const hashed = /\.[0-9a-f]{5}\.(js|css)$|^[0-9a-f]{32}\./.test(file);
+      expect(res.headers['cache-control'], file).toBe(hashed ? IMMUTABLE : 'no-cache');
+    }
+  });
+
+  it.each([
+    ['bundle.31a95.js', 'application/javascript; charset=utf-8', IMMUTABLE],
+    ['4.chunk.df723.css', 'text/css; charset=utf-8', IMMUTABLE],
+    ['e9ae7973e9fdbbe4aa91df9a6a684116.png', 'image/png', IMMUTABLE],
+    ['rocketchat-livechat.min.js', 'application/javascript; charset=utf-8', 'no-cache'],
+  ])('%s: %s, %s', async (file, type, cache) => {
+    const res = await get(`/livechat/${file}`);
+    expect(res.headers['content-type']).toBe(type);
+    expect(res.headers['cache-control']).toBe(cache);
+    expect(res.headers['x-frame-options']).toBeUndefined();
+  });
+
+  it('revalidates with ETag (304)', async () => {
+    const first = await get('/livechat/rocketchat-livechat.min.js');
+    const etag = first.headers.etag as string;
+    expect(etag).toBeTruthy();
+    const again = await get('/livechat/rocketchat-livechat.min.js', { 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+  });
+
+  it.each([
+    '/livechat/no-such-file.js',
+    '/livechat/bundle.00000.js',
+    '/livechat/../package.json',
+    '/livechat/%2e%2e/package.json',
+    '/livechat/%2e%2e%2fpackage.json',
+    '/livechat/..%5cpackage.json',
+    '/livechat/.hidden',
+    '/livechat/sub/dir/file.js',
+    '/livechat/bundle.31a95.js/',
+    '/livechat/%00',
+    '/livechatx',
+  ])('unknown file %s → the JSON 404 envelope', async (url) => {
+    const res = await get(url);
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(JSON.parse(res.body)).toEqual(NOT_FOUND);
+  });
+
+  it('other methods under /livechat are 404 too, and change nothing', async () => {
+    for (const method of ['POST', 'PUT', 'DELETE'] as const) {
+      const res = await t.app.inject({ method, url: '/livechat/bundle.31a95.js', payload: '{}' });
+      expect([404, 405]).toContain(res.statusCode);
+      expect(JSON.parse(res.body).success).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,145 @@
+/**
+ * REALTIME R6/R9.2: Rocket.Chat's own widget, in real Chromium, on a customer's page
+ * with the embed snippet, against a live Parley server. This journey is REST only
+ * (registration and the first message); the live parts (agent replies, typing,
+ * reconnects) are the realtime suite's. Screenshots: .tmp/screenshots/widget-*.
+ */
+import type { Browser } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createAvailableAgent,
+  domClick,
+  launchBrowser,
+  recordNetwork,
+  screenshots,
+  startHostPage,
+  startWidgetServer,
+  typeInto,
+  waitForText,
+  waitVisible,
+  widgetFrame,
+  type HostPage,
+  type WidgetServer,
+} from '../support/browser.js';
+import { backend } from '../support/backend.js';
+
+let server: WidgetServer;
+let host: HostPage;
+let browser: Browser;
+let agent: { userId: string; authToken: string };
+
+beforeAll(async () => {
+  server = await startWidgetServer();
+  agent = await createAvailableAgent(server, { username: 'agent.smith', name: 'Agent Smith' });
+  host = await startHostPage(server.url);
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await host?.close();
+  await server?.close();
+});
+
+describe('the livechat widget in Chromium', () => {
+  it('loads on a host page, opens, registers the visitor and sends a first message that is stored', async () => {
+    const shots = screenshots(`widget-first-message-${backend}`);
+    const page = await browser.newPage();
+    const network = recordNetwork(page);
+    try {
+      await page.goto(host.url);
+      const frame = await widgetFrame(page, server.url);
+      await waitVisible(frame, '[class*="screen__chat-button"]');
+      await shots.take(page, 'minimized');
+
+      await domClick(frame, '[class*="screen__chat-button"]');
+      await waitVisible(frame, 'input[name="name"]');
+      await waitForText(frame, 'Live chat'); // Livechat_title, from livechat/config's theme
+      await shots.take(page, 'registration-form');
+
+      await typeInto(frame, 'input[name="name"]', 'Vera Visitor');
+      await typeInto(frame, 'input[name="email"]', 'vera@example.com');
+      await domClick(frame, 'button[type="submit"]:not([disabled])');
+      await waitVisible(frame, '[contenteditable="true"]');
+      await shots.take(page, 'chat-open');
+
+      await typeInto(frame, '[contenteditable="true"]', 'Hello, I need help with my order');
+      await page.keyboard.press('Enter');
+
+      // The widget's token is the credential of its REST calls (livechat/config?token=...).
+      const configCall = network.find((n) => n.url.startsWith(`${server.url}/api/v1/livechat/config?token=`));
+      expect(configCall).toBeDefined();
+      const token = new URL(configCall!.url).searchParams.get('token')!;
+      expect(token).toMatch(/^\w{20,}$/);
+
+      // Wait for the widget's own POST livechat/message (polling the network log, generous bound;
+      // asking livechat/room before the widget has opened its room would open one for it).
+      await expect
+        .poll(() => network.some((n) => n.method === 'POST' && n.url === `${server.url}/api/v1/livechat/message` && n.status === 200), {
+          timeout: 30_000,
+          interval: 100,
+        })
+        .toBe(true);
+      const opened = await server.api.get('/api/v1/livechat/room', { query: { token } });
+      expect(opened.body.newRoom).toBe(false);
+      const rid: string = opened.body.room._id;
+      const history = await server.api.get(`/api/v1/livechat/messages.history/${rid}`, { query: { token } });
+      expect(history.body.messages.map((m: { t?: string; msg: string }) => [m.t ?? null, m.msg])).toEqual([
+        [null, 'Hello, I need help with my order'],
+        ['livechat-started', ''],
+      ]);
+
+      const visitor = await server.api.get(`/api/v1/livechat/visitor/${token}`);
+      expect(visitor.body.visitor).toMatchObject({ name: 'Vera Visitor', visitorEmails: [{ address: 'vera@example.com' }] });
+      const room = await server.api.get('/api/v1/livechat/room', { query: { token, rid } });
+      expect(room.body.room).toMatchObject({
+        _id: rid,
+        open: true,
+        msgs: 1,
+        fname: 'Vera Visitor',
+        servedBy: { _id: agent.userId, username: 'agent.smith' },
+        // The widget sets the cookies rc_room_type=l and rc_is_widget=t (contract §8.3).
+        source: { type: 'widget' },
+      });
+
+      // The visitor sees it in the widget, with the serving agent named in the header.
+      await waitForText(frame, 'Hello, I need help with my order');
+      await waitForText(frame, 'Agent Smith');
+      await shots.take(page, 'first-message');
+
+      // Every widget file loaded; nothing answered with a 5xx.
+      const files = network.filter((n) => n.url.startsWith(`${server.url}/livechat`));
+      expect(files.length).toBeGreaterThan(5);
+      for (const f of files) expect(f.status, f.url).toBe(200);
+      expect(network.filter((n) => n.status >= 500)).toEqual([]);
+      expect(network.some((n) => n.url === `${server.url}/avatar/agent.smith` && n.status === 200)).toBe(true);
+      // REST endpoints the widget called that this server does not have (listed, for the record).
+      const missing = network.filter((n) => n.status === 404).map((n) => `${n.method} ${new URL(n.url).pathname}`);
+      if (missing.length > 0) console.info(`widget calls not served here: ${[...new Set(missing)].join(', ')}`);
+    } finally {
+      await page.close();
+    }
+    expect(shots.saved).toHaveLength(4);
+  }, 120_000);
+
+  it('shows the offline form with the offline theme when no agent is available', async () => {
+    const shots = screenshots(`widget-offline-${backend}`);
+    expect((await server.api.post('/api/v1/livechat/agent.status', { status: 'not-available' }, { auth: agent })).status).toBe(200);
+    await server.api.post('/api/v1/settings/Livechat_offline_title', { value: 'We are away' }, { auth: server.admin });
+    // A fresh browser context: a new visitor (the first test's token lives in the other context's storage).
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    try {
+      await page.goto(host.url);
+      const frame = await widgetFrame(page, server.url);
+      await domClick(frame, '[class*="screen__chat-button"]');
+      await waitForText(frame, 'We are away');
+      await waitVisible(frame, 'textarea[name="message"]');
+      await shots.take(page, 'offline-form');
+    } finally {
+      await context.close();
+      await server.api.post('/api/v1/settings/Livechat_offline_title', { value: 'Leave a message' }, { auth: server.admin });
+      await server.api.post('/api/v1/livechat/agent.status', { status: 'available' }, { auth: agent });
+    }
+  }, 120_000);
+});

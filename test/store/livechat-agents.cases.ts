@@ -1,0 +1,133 @@
+/** AgentsRepo (src/store/agents-store.ts): livechat roles, agent status, availability and Auto_Selection. */
+import { expect, it } from 'vitest';
+import { newId } from '../../src/lib/ids.js';
+import type { Store } from '../../src/store/store.js';
+import { concurrently, departmentFields, insertAgent, insertUser, kdb, openRoom, type LivechatCaseContext } from './livechat-fixtures.js';
+
+async function departmentOf(store: Store, agents: Array<{ id: string; username: string | null }>): Promise<string> {
+  const id = newId();
+  await store.departments.insert(id, departmentFields(`dep ${id}`), 1);
+  await store.departments.changeAgents(id, agents.map((a) => ({ agentId: a.id, username: a.username! })), [], 1);
+  return id;
+}
+
+export function agentsCases(ctx: LivechatCaseContext): void {
+  it('addRole: idempotent, false (and nothing stored) for a missing user; leaves statusLivechat alone', async () => {
+    const store = ctx.store();
+    const user = await insertUser(store);
+    expect(await store.agents.addRole(user.id, 'livechat-agent')).toBe(true);
+    expect(await store.agents.addRole(user.id, 'livechat-agent')).toBe(true);
+    expect(await store.agents.addRole(user.id, 'livechat-manager')).toBe(true);
+    const found = (await store.agents.findUser(user.id))!;
+    expect(found.roles.sort()).toEqual(['livechat-agent', 'livechat-manager', 'user']);
+    expect(found.statusLivechat).toBeNull();
+    expect(await store.agents.addRole('missing', 'livechat-agent')).toBe(false);
+    expect(await kdb(store).selectFrom('user_roles').select('role').where('user_id', '=', 'missing').execute()).toEqual([]);
+  });
+
+  it('removeRole removes that role only; no-op when not held; department memberships stay (the departments repo owns them)', async () => {
+    const store = ctx.store();
+    const agent = await insertAgent(store);
+    const dep = await departmentOf(store, [agent]);
+    await store.agents.addRole(agent.id, 'livechat-manager');
+    await store.agents.removeRole(agent.id, 'livechat-agent');
+    await store.agents.removeRole(agent.id, 'livechat-agent');
+    expect((await store.agents.findUser(agent.id))!.roles.sort()).toEqual(['livechat-manager', 'user']);
+    expect((await store.departments.agents(dep)).map((a) => a.agentId)).toEqual([agent.id]);
+  });
+
+  it('usersWithRole: holders of the role by username, paged, with the total', async () => {
+    const store = ctx.store();
+    const role = 'livechat-manager';
+    const before = await store.agents.usersWithRole(role, 0, 1000);
+    const users = [await insertUser(store, { username: `mgr${newId()}` }), await insertUser(store, { username: `mgr${newId()}` })];
+    for (const u of users) await store.agents.addRole(u.id, role);
+    const all = await store.agents.usersWithRole(role, 0, 1000);
+    expect(all.total).toBe(before.total + 2);
+    expect(all.users.map((u) => u.username)).toEqual([...all.users.map((u) => u.username)].sort());
+    const mine = all.users.filter((u) => users.some((x) => x.id === u.id));
+    expect(mine).toEqual(
+      users
+        .map((u) => ({ id: u.id, username: u.username!, name: u.name, status: 'offline', statusLivechat: null }))
+        .sort((a, b) => (a.username < b.username ? -1 : 1)),
+    );
+    const page = await store.agents.usersWithRole(role, 1, 1);
+    expect(page).toEqual({ users: [all.users[1]], total: all.total });
+  });
+
+  it('findUser: the user with roles and statusLivechat, null when absent', async () => {
+    const store = ctx.store();
+    const agent = await insertAgent(store, { livechat: 'not-available' });
+    expect(await store.agents.findUser(agent.id)).toEqual({
+      id: agent.id,
+      username: agent.username,
+      name: agent.name,
+      status: 'online',
+      statusLivechat: 'not-available',
+      roles: expect.arrayContaining(['user', 'livechat-agent']),
+    });
+    expect(await store.agents.findUser('missing')).toBeNull();
+  });
+
+  it('setStatus sets and clears; initStatus sets only when unset', async () => {
+    const store = ctx.store();
+    const user = await insertUser(store);
+    await store.agents.initStatus(user.id, 'not-available');
+    expect((await store.agents.findUser(user.id))!.statusLivechat).toBe('not-available');
+    await store.agents.setStatus(user.id, 'available');
+    await store.agents.initStatus(user.id, 'not-available');
+    expect((await store.agents.findUser(user.id))!.statusLivechat).toBe('available');
+    await store.agents.setStatus(user.id, null);
+    expect((await store.agents.findUser(user.id))!.statusLivechat).toBeNull();
+  });
+
+  it('hasAvailable: agent role, statusLivechat available, not offline, active; by department or by agent', async () => {
+    const store = ctx.store();
+    const ok = await insertAgent(store);
+    const offline = await insertAgent(store, { status: 'offline' });
+    const away = await insertAgent(store, { livechat: 'not-available' });
+    const inactive = await insertAgent(store, { active: false });
+    const notAgent = await insertUser(store);
+    await kdb(store).updateTable('users').set({ status: 'online', status_livechat: 'available' }).where('id', '=', notAgent.id).execute();
+    for (const u of [offline, away, inactive, notAgent]) {
+      expect(await store.agents.hasAvailable({ departmentId: null, agentId: u.id })).toBe(false);
+      expect(await store.agents.hasAvailable({ departmentId: await departmentOf(store, [u]) })).toBe(false);
+    }
+    expect(await store.agents.hasAvailable({ departmentId: null, agentId: ok.id })).toBe(true);
+    expect(await store.agents.hasAvailable({ departmentId: await departmentOf(store, [ok, away]) })).toBe(true);
+    expect(await store.agents.hasAvailable({ departmentId: null })).toBe(true);
+  });
+
+  it('pick: fewest open served rooms, ties by the oldest assignment, stamps it; null when none', async () => {
+    const store = ctx.store();
+    const a = await insertAgent(store);
+    const b = await insertAgent(store);
+    const c = await insertAgent(store, { livechat: 'not-available' });
+    const dep = await departmentOf(store, [a, b, c]);
+    const pick = (now: number) => store.transaction((tx) => tx.agents.pick({ departmentId: dep }, now));
+    // a serves one open room: b has fewer
+    const { room } = await openRoom(store);
+    await store.livechatRooms.setServedBy(room.id, { id: a.id, username: a.username!, ts: 1 }, 1);
+    expect(await pick(100)).toEqual({ id: b.id, username: b.username });
+    // equal load (a's room closed): the oldest assignment wins (a never assigned, b at 100)
+    await store.livechatRooms.close(room.id, { closedAt: 2, closer: 'user', closedBy: { id: a.id, username: a.username! } }, 2);
+    expect(await pick(200)).toEqual({ id: a.id, username: a.username });
+    expect(await pick(300)).toEqual({ id: b.id, username: b.username });
+    const stamps = await kdb(store).selectFrom('users').select(['id', 'livechat_last_assigned_at']).where('id', 'in', [a.id, b.id, c.id]).execute();
+    expect(Object.fromEntries(stamps.map((r) => [r.id, r.livechat_last_assigned_at === null ? null : Number(r.livechat_last_assigned_at)]))).toEqual({
+      [a.id]: 200,
+      [b.id]: 300,
+      [c.id]: null,
+    });
+    expect(await store.transaction((tx) => tx.agents.pick({ departmentId: null, agentId: c.id }, 400))).toBeNull();
+    expect(await store.transaction((tx) => tx.agents.pick({ departmentId: null, agentId: a.id }, 400))).toEqual({ id: a.id, username: a.username });
+  });
+
+  it('pick: concurrent picks in transactions are serialized (each sees the previous stamp)', async () => {
+    const store = ctx.store();
+    const agents = [await insertAgent(store), await insertAgent(store), await insertAgent(store)];
+    const dep = await departmentOf(store, agents);
+    const picked = await concurrently(3, (i) => store.transaction((tx) => tx.agents.pick({ departmentId: dep }, 1_000 + i)));
+    expect(new Set(picked.map((p) => p!.id)).size).toBe(3);
+  });
+}

@@ -1,0 +1,112 @@
+/** DepartmentsRepo (src/store/departments-store.ts). */
+import { expect, it } from 'vitest';
+import { newId } from '../../src/lib/ids.js';
+import { departmentFields, insertAgent, type LivechatCaseContext } from './livechat-fixtures.js';
+
+export function departmentsCases(ctx: LivechatCaseContext): void {
+  it('insert, findById round-trip (numAgents 0, _updatedAt = now); null when absent', async () => {
+    const store = ctx.store();
+    const id = newId();
+    const fields = { ...departmentFields('Sales'), email: 'sales@example.com', description: 'd' };
+    const created = await store.departments.insert(id, fields, 1_000);
+    expect(created).toEqual({ id, ...fields, numAgents: 0, updatedAt: 1_000 });
+    expect(await store.departments.findById(id)).toEqual(created);
+    expect(await store.departments.findById('missing')).toBeNull();
+  });
+
+  it('update replaces the fields and bumps _updatedAt strictly; null when absent', async () => {
+    const store = ctx.store();
+    const id = newId();
+    const created = await store.departments.insert(id, departmentFields('Before'), 1_000);
+    const fields = { name: 'After', enabled: false, showOnRegistration: false, showOnOfflineForm: true, email: 'x@example.com', description: null };
+    expect(await store.departments.update(id, fields, 1_000)).toEqual({ ...created, ...fields, updatedAt: 1_001 });
+    expect(await store.departments.update('missing', fields, 1_000)).toBeNull();
+  });
+
+  it('findByIdOrName: by id first, else by exact name (lowest id among equal names)', async () => {
+    const store = ctx.store();
+    const name = `Named ${newId()}`;
+    const [low, high] = ['0' + newId().slice(1), 'z' + newId().slice(1)];
+    await store.departments.insert(high, departmentFields(name), 1);
+    await store.departments.insert(low, departmentFields(name), 1);
+    expect((await store.departments.findByIdOrName(high))!.id).toBe(high);
+    expect((await store.departments.findByIdOrName(name))!.id).toBe(low);
+    expect(await store.departments.findByIdOrName(name.toUpperCase())).toBeNull();
+    // an id wins over another department's name
+    await store.departments.insert(newId(), departmentFields(high), 1);
+    expect((await store.departments.findByIdOrName(high))!.id).toBe(high);
+  });
+
+  it('list: text substring (case-insensitive, literal), enabledOnly, paging with total, code-point order', async () => {
+    const store = ctx.store();
+    const tag = `t${newId().slice(0, 8)}`;
+    const names = [`${tag} Éclair`, `${tag} éte`, `${tag} beta`, `${tag} Alpha`, `${tag} 50%`];
+    for (const name of names) await store.departments.insert(newId(), departmentFields(name), 1);
+    await store.departments.insert(newId(), { ...departmentFields(`${tag} off`), enabled: false }, 1);
+    const names$ = async (o: { text?: string; enabledOnly?: boolean; offset?: number; count?: number }) => {
+      const r = await store.departments.list({ offset: 0, count: 100, ...o });
+      return { names: r.departments.map((d) => d.name), total: r.total };
+    };
+    expect(await names$({ text: tag })).toEqual({ names: [`${tag} 50%`, `${tag} Alpha`, `${tag} beta`, `${tag} off`, `${tag} Éclair`, `${tag} éte`], total: 6 });
+    expect(await names$({ text: tag, enabledOnly: true })).toEqual({ names: [`${tag} 50%`, `${tag} Alpha`, `${tag} beta`, `${tag} Éclair`, `${tag} éte`], total: 5 });
+    expect(await names$({ text: `${tag} É` })).toEqual({ names: [`${tag} Éclair`, `${tag} éte`], total: 2 });
+    expect(await names$({ text: `${tag} é` })).toEqual({ names: [`${tag} Éclair`, `${tag} éte`], total: 2 });
+    expect(await names$({ text: `${tag} ALP` })).toEqual({ names: [`${tag} Alpha`], total: 1 });
+    expect(await names$({ text: `${tag} 5_` })).toEqual({ names: [], total: 0 });
+    expect(await names$({ text: `0%` })).toMatchObject({ names: expect.arrayContaining([`${tag} 50%`]) });
+    expect(await names$({ text: tag, offset: 1, count: 2 })).toEqual({ names: [`${tag} Alpha`, `${tag} beta`], total: 6 });
+  });
+
+  it('delete: true once, then false; its agent list goes with it', async () => {
+    const store = ctx.store();
+    const id = newId();
+    const agent = await insertAgent(store);
+    await store.departments.insert(id, departmentFields('Gone'), 1);
+    await store.departments.changeAgents(id, [{ agentId: agent.id, username: agent.username! }], [], 2);
+    expect(await store.departments.delete(id)).toBe(true);
+    expect(await store.departments.delete(id)).toBe(false);
+    expect(await store.departments.findById(id)).toBeNull();
+    expect(await store.departments.agents(id)).toEqual([]);
+  });
+
+  it('changeAgents upserts and removes, recounts numAgents, bumps _updatedAt; agents() by order then username', async () => {
+    const store = ctx.store();
+    const id = newId();
+    const [a, b, c] = [await insertAgent(store), await insertAgent(store), await insertAgent(store)];
+    await store.departments.insert(id, departmentFields('Team'), 1_000);
+    await store.departments.changeAgents(
+      id,
+      [
+        { agentId: a.id, username: a.username!, order: 2 },
+        { agentId: b.id, username: b.username!, count: 3, order: 1 },
+        { agentId: c.id, username: c.username! },
+      ],
+      [],
+      1_000,
+    );
+    expect(await store.departments.agents(id)).toEqual([
+      { departmentId: id, agentId: c.id, username: c.username, count: 0, order: 0 },
+      { departmentId: id, agentId: b.id, username: b.username, count: 3, order: 1 },
+      { departmentId: id, agentId: a.id, username: a.username, count: 0, order: 2 },
+    ]);
+    expect(await store.departments.findById(id)).toMatchObject({ numAgents: 3, updatedAt: 1_001 });
+    await store.departments.changeAgents(id, [{ agentId: a.id, username: a.username!, order: 0, count: 9 }], [b.id, c.id], 5_000);
+    expect(await store.departments.agents(id)).toEqual([{ departmentId: id, agentId: a.id, username: a.username, count: 9, order: 0 }]);
+    expect(await store.departments.findById(id)).toMatchObject({ numAgents: 1, updatedAt: 5_000 });
+  });
+
+  it('removeAgentEverywhere: out of every department, each recounted and bumped; returns their ids', async () => {
+    const store = ctx.store();
+    const [a, b] = [await insertAgent(store), await insertAgent(store)];
+    const [d1, d2, d3] = [newId(), newId(), newId()];
+    for (const d of [d1, d2, d3]) await store.departments.insert(d, departmentFields(`D ${d}`), 1);
+    await store.departments.changeAgents(d1, [{ agentId: a.id, username: a.username! }, { agentId: b.id, username: b.username! }], [], 1);
+    await store.departments.changeAgents(d2, [{ agentId: a.id, username: a.username! }], [], 1);
+    await store.departments.changeAgents(d3, [{ agentId: b.id, username: b.username! }], [], 1);
+    expect((await store.departments.removeAgentEverywhere(a.id, 9_000)).sort()).toEqual([d1, d2].sort());
+    expect(await store.departments.findById(d1)).toMatchObject({ numAgents: 1, updatedAt: 9_000 });
+    expect(await store.departments.findById(d2)).toMatchObject({ numAgents: 0, updatedAt: 9_000 });
+    expect(await store.departments.findById(d3)).toMatchObject({ numAgents: 1, updatedAt: 2 });
+    expect(await store.departments.removeAgentEverywhere(a.id, 9_500)).toEqual([]);
+  });
+}

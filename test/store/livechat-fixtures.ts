@@ -1,0 +1,108 @@
+/**
+ * Fixtures of the livechat store cases (`livechat-*.cases.ts`): the store under
+ * test and record builders. Rows the livechat repositories do not own (users'
+ * presence) are set through Kysely, as the services' other repositories would.
+ */
+import type { Kysely } from 'kysely';
+import { newId } from '../../src/lib/ids.js';
+import type { Database } from '../../src/store/sql/schema.js';
+import type { SqlStore } from '../../src/store/sql/sql-store.js';
+import type { MessageRecord, NewLivechatRoom, NewUser, NewVisitor, Store, UserRecord, VisitorRecord } from '../../src/store/store.js';
+
+export interface LivechatCaseContext {
+  /** The store under test (opened by the runner). */
+  store(): Store;
+}
+
+export function kdb(store: Store): Kysely<Database> {
+  return (store as unknown as SqlStore).db;
+}
+
+export function newVisitor(overrides: Partial<NewVisitor> = {}): NewVisitor {
+  const id = newId();
+  return {
+    id,
+    token: `tok-${id}`,
+    username: `guest-${id}`,
+    name: null,
+    email: null,
+    phone: null,
+    departmentId: null,
+    ts: 1_000,
+    livechatData: {},
+    ...overrides,
+  };
+}
+
+export async function insertVisitor(store: Store, overrides: Partial<NewVisitor> = {}): Promise<VisitorRecord> {
+  return store.visitors.insert(newVisitor(overrides));
+}
+
+export function newRoom(visitor: VisitorRecord, overrides: Partial<NewLivechatRoom> = {}): NewLivechatRoom {
+  return {
+    id: newId(),
+    fname: visitor.name ?? visitor.username,
+    ts: 2_000,
+    visitor: { id: visitor.id, username: visitor.username, token: visitor.token, status: 'online' },
+    departmentId: null,
+    sourceType: 'api',
+    ...overrides,
+  };
+}
+
+/** A visitor with an open room. */
+export async function openRoom(store: Store, overrides: Partial<NewLivechatRoom> = {}) {
+  const visitor = await insertVisitor(store);
+  const room = await store.livechatRooms.insert(newRoom(visitor, overrides));
+  return { visitor, room };
+}
+
+export function message(rid: string, overrides: Partial<MessageRecord> = {}): MessageRecord {
+  return {
+    id: newId(),
+    rid,
+    t: null,
+    msg: 'hello',
+    ts: 3_000,
+    updatedAt: 3_000,
+    u: { id: 'author-1', username: 'author', name: null },
+    visitorToken: null,
+    ...overrides,
+  };
+}
+
+export async function insertUser(store: Store, overrides: Partial<NewUser> = {}): Promise<UserRecord> {
+  const username = `u${newId().slice(0, 10)}`;
+  return store.users.insert({
+    id: newId(),
+    createdAt: 1,
+    username,
+    name: username,
+    email: null,
+    type: 'user',
+    roles: ['user'],
+    passwordHash: null,
+    ...overrides,
+  });
+}
+
+/** A livechat agent (role added through the agents repository), with presence and livechat status set. */
+export async function insertAgent(
+  store: Store,
+  options: { status?: string; livechat?: 'available' | 'not-available'; active?: boolean } = {},
+): Promise<UserRecord> {
+  const user = await insertUser(store, { active: options.active ?? true });
+  await store.agents.addRole(user.id, 'livechat-agent');
+  await store.agents.setStatus(user.id, options.livechat ?? 'available');
+  await kdb(store).updateTable('users').set({ status: options.status ?? 'online' }).where('id', '=', user.id).execute();
+  return user;
+}
+
+export function departmentFields(name: string) {
+  return { name, enabled: true, showOnRegistration: true, showOnOfflineForm: false, email: null, description: null };
+}
+
+/** Runs `fn` N times at once and waits for all. */
+export function concurrently<T>(n: number, fn: (i: number) => Promise<T>): Promise<T[]> {
+  return Promise.all(Array.from({ length: n }, (_, i) => fn(i)));
+}

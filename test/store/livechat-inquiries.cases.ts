@@ -1,0 +1,83 @@
+/** InquiriesRepo (src/store/inquiries-store.ts). */
+import { expect, it } from 'vitest';
+import { newId } from '../../src/lib/ids.js';
+import { ConflictError } from '../../src/store/errors.js';
+import type { InquiryRecord, Store } from '../../src/store/store.js';
+import { concurrently, openRoom, type LivechatCaseContext } from './livechat-fixtures.js';
+
+async function queued(store: Store, overrides: Partial<InquiryRecord> = {}): Promise<InquiryRecord> {
+  const { room, visitor } = await openRoom(store);
+  const inquiry: InquiryRecord = {
+    id: newId(),
+    rid: room.id,
+    name: 'Visitor',
+    status: 'queued',
+    ts: 1_000,
+    updatedAt: 1_000,
+    visitor: { id: visitor.id, username: visitor.username, token: visitor.token, status: 'online' },
+    departmentId: null,
+    takenBy: null,
+    ...overrides,
+  };
+  await store.inquiries.insert(inquiry);
+  return inquiry;
+}
+
+export function inquiriesCases(ctx: LivechatCaseContext): void {
+  it('insert, findById, findByRoom round-trip; null when absent', async () => {
+    const store = ctx.store();
+    const q = await queued(ctx.store(), { departmentId: 'dep-1' });
+    expect(await store.inquiries.findById(q.id)).toEqual(q);
+    expect(await store.inquiries.findByRoom(q.rid)).toEqual(q);
+    expect(await store.inquiries.findById('missing')).toBeNull();
+    expect(await store.inquiries.findByRoom('missing')).toBeNull();
+  });
+
+  it('insert throws ConflictError for a second inquiry of the same room', async () => {
+    const store = ctx.store();
+    const q = await queued(store);
+    const error = await store.inquiries.insert({ ...q, id: newId() }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConflictError);
+    expect((error as ConflictError).isOn('livechat_inquiries', 'rid')).toBe(true);
+  });
+
+  it('take: queued → taken exactly once under concurrency', async () => {
+    const store = ctx.store();
+    const q = await queued(store);
+    const results = await concurrently(5, (i) => store.inquiries.take(q.id, `agent-${i}`, 2_000));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const winner = `agent-${results.indexOf(true)}`;
+    expect(await store.inquiries.findById(q.id)).toEqual({ ...q, status: 'taken', takenBy: winner, updatedAt: 2_000 });
+    expect(await store.inquiries.take(q.id, 'late', 3_000)).toBe(false);
+    expect(await store.inquiries.take('missing', 'a', 3_000)).toBe(false);
+  });
+
+  it('requeue puts the room\'s inquiry back in the queue with the department and ts = now', async () => {
+    const store = ctx.store();
+    const q = await queued(store);
+    await store.inquiries.take(q.id, 'agent-1', 2_000);
+    await store.inquiries.requeue(q.rid, 'dep-2', 4_000);
+    expect(await store.inquiries.findById(q.id)).toEqual({ ...q, status: 'queued', takenBy: null, departmentId: 'dep-2', ts: 4_000, updatedAt: 4_000 });
+    await store.inquiries.requeue(q.rid, null, 4_000);
+    expect(await store.inquiries.findById(q.id)).toMatchObject({ departmentId: null, updatedAt: 4_001 });
+  });
+
+  it('markTaken marks the room\'s inquiry taken whatever its status', async () => {
+    const store = ctx.store();
+    const q = await queued(store);
+    await store.inquiries.markTaken(q.rid, 'agent-1', 5_000);
+    expect(await store.inquiries.findById(q.id)).toEqual({ ...q, status: 'taken', takenBy: 'agent-1', updatedAt: 5_000 });
+    await store.inquiries.markTaken(q.rid, 'agent-2', 5_000);
+    expect(await store.inquiries.findById(q.id)).toEqual({ ...q, status: 'taken', takenBy: 'agent-2', updatedAt: 5_001 });
+  });
+
+  it('deleteByRoom removes the room\'s inquiry only; no error when there is none', async () => {
+    const store = ctx.store();
+    const q = await queued(store);
+    const other = await queued(store);
+    await store.inquiries.deleteByRoom(q.rid);
+    expect(await store.inquiries.findByRoom(q.rid)).toBeNull();
+    expect(await store.inquiries.findById(other.id)).toEqual(other);
+    await store.inquiries.deleteByRoom(q.rid);
+  });
+}

@@ -1,0 +1,247 @@
+/**
+ * Real-browser tests: Chromium from the npm registry (`@sparticuz/chromium` ships
+ * the binary inside the package) driven by `puppeteer-core`, so `npm ci && npm test`
+ * needs nothing else on the machine.
+ *
+ * - `launchBrowser()`: headless Chromium with the package's flags, minus
+ *   `--single-process` (Chromium crashes when a second browser context opens),
+ *   plus `--no-sandbox` (tests may run as root).
+ * - `startWidgetServer()`: the production app (`buildApp`) listening on a real
+ *   port with `SITE_URL` set to its own address, so the widget's `SERVER_URL` points back at it.
+ * - `startHostPage()`: a customer's page on another origin with the embed snippet (REALTIME R6).
+ * - `widgetFrame()`, `domClick()`, `typeInto()`, `waitForText()`: drive the widget inside its
+ *   iframe with DOM events. The widget animates its screens with CSS transitions, during which
+ *   puppeteer's mouse clicks (computed from a moving box) miss; `element.click()` does not.
+ * - `screenshots(testName)`: saves PNGs under `.tmp/screenshots/<test>/` (git-ignored).
+ * - `recordNetwork(page)`: every request of the page and its frames with its status, to see
+ *   which endpoints the widget calls (and which of them Parley does not have).
+ */
+import chromium from '@sparticuz/chromium';
+import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import puppeteer, { type Browser, type ElementHandle, type Frame, type Page } from 'puppeteer-core';
+import { buildApp } from '../../src/app.js';
+import type { App } from '../../src/http/types.js';
+import type { Services } from '../../src/services/index.js';
+import type { Store } from '../../src/store/store.js';
+import { ApiClient, type Credentials } from './client.js';
+import { createTestDatabase, type TestDatabase } from './backend.js';
+import { ADMIN_USERNAME, testConfig } from './app.js';
+import { newId } from '../../src/lib/ids.js';
+import type { Config } from '../../src/config.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+/** The page's `document`, as seen by functions puppeteer runs in the browser (no DOM types here). */
+type BrowserGlobals = { document: { readyState: string; body: { innerText: string } } };
+
+export async function launchBrowser(): Promise<Browser> {
+  return puppeteer.launch({
+    executablePath: await chromium.executablePath(),
+    args: [...chromium.args.filter((arg) => arg !== '--single-process'), '--no-sandbox'],
+    headless: true,
+    defaultViewport: { width: 1280, height: 800 },
+  });
+}
+
+export interface WidgetServer {
+  /** `http://127.0.0.1:<port>`, also the app's SITE_URL. */
+  url: string;
+  app: App;
+  services: Services;
+  store: Store;
+  /** A client of the live server (over HTTP). */
+  api: ApiClient;
+  admin: Credentials;
+  close(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The real app on a fresh database of the project's backend, listening on 127.0.0.1 with
+ * `SITE_URL` = its own address. The port is chosen first (SITE_URL is part of the
+ * configuration the app is built with); if another process takes it in between, a new one is tried.
+ */
+export async function startWidgetServer(overrides: Partial<Config> = {}): Promise<WidgetServer> {
+  const database: TestDatabase = await createTestDatabase();
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const store = database.open();
+    const config = testConfig({ rateLimit: false, ...overrides, siteUrl: url, port, host: '127.0.0.1' });
+    const { app, services } = await buildApp({ config, store, logger: false });
+    try {
+      await app.listen({ port, host: '127.0.0.1' });
+    } catch (error) {
+      await app.close();
+      await store.close();
+      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' && attempt < 5) continue;
+      await database.drop();
+      throw error;
+    }
+    const adminUser = await store.users.findByUsername(ADMIN_USERNAME);
+    const admin = { userId: adminUser!.id, authToken: await services.auth.issueToken(adminUser!.id) };
+    return {
+      url,
+      app,
+      services,
+      store,
+      api: new ApiClient(url),
+      admin,
+      async close() {
+        await app.close();
+        await store.close();
+        await database.drop();
+      },
+    };
+  }
+}
+
+/** The embed snippet of REALTIME R6 (the README shows the same), for a server at `siteUrl`. */
+export function embedSnippet(siteUrl: string): string {
+  return `<script type="text/javascript">
+(function(w, d, s, u) {
+  w.RocketChat = function(c) { w.RocketChat._.push(c) }; w.RocketChat._ = []; w.RocketChat.url = u;
+  var h = d.getElementsByTagName(s)[0], j = d.createElement(s);
+  j.async = true; j.src = '${siteUrl}/livechat/rocketchat-livechat.min.js?_=201903270000';
+  h.parentNode.insertBefore(j, h);
+})(window, document, 'script', '${siteUrl}/livechat');
+</script>`;
+}
+
+/**
+ * A user made an available livechat agent the way an admin and the agent would, over REST
+ * (role `livechat-agent`, status online, `livechat/agent.status` available).
+ */
+export async function createAvailableAgent(
+  server: WidgetServer,
+  { username = 'agent.smith', name = 'Agent Smith' }: { username?: string; name?: string } = {},
+): Promise<Credentials & { username: string }> {
+  const user = await server.store.users.insert({
+    id: newId(),
+    createdAt: Date.now(),
+    username,
+    name,
+    email: { address: `${username}@example.com`, verified: true },
+    type: 'user',
+    roles: ['user'],
+    passwordHash: null,
+  });
+  const auth = { userId: user.id, authToken: await server.services.auth.issueToken(user.id) };
+  const steps = [
+    await server.api.post('/api/v1/livechat/users/agent', { username }, { auth: server.admin }),
+    await server.api.post('/api/v1/users.setStatus', { status: 'online' }, { auth }),
+    await server.api.post('/api/v1/livechat/agent.status', { status: 'available' }, { auth }),
+  ];
+  for (const res of steps) if (res.status !== 200) throw new Error(`agent set-up failed: ${res.status} ${res.text}`);
+  return { ...auth, username };
+}
+
+export interface HostPage {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** A customer's web page (its own origin) embedding the widget of `siteUrl`. */
+export async function startHostPage(siteUrl: string, title = 'ACME Store'): Promise<HostPage> {
+  const html = `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head>
+<body style="font-family: sans-serif; background: #f4f4f8; margin: 40px">
+<h1>${title}</h1><p>A customer's page with the Parley live chat widget.</p>
+${embedSnippet(siteUrl)}
+</body></html>`;
+  const server: Server = createServer((req, res) => {
+    if (req.url === '/favicon.ico') {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The widget's iframe (its document is served by Parley at `/livechat`). */
+export async function widgetFrame(page: Page, siteUrl: string, timeout = 30_000): Promise<Frame> {
+  const handle = await page.waitForSelector(`iframe[src^="${siteUrl}/livechat"]`, { timeout });
+  const frame = await handle!.contentFrame();
+  if (!frame) throw new Error('the widget iframe has no frame');
+  await frame.waitForFunction(() => (globalThis as unknown as BrowserGlobals).document.readyState === 'complete', { timeout });
+  return frame;
+}
+
+/** Waits for a visible element matching `selector` in the frame. */
+export async function waitVisible(frame: Frame, selector: string, timeout = 30_000): Promise<ElementHandle> {
+  const handle = await frame.waitForSelector(selector, { visible: true, timeout });
+  if (!handle) throw new Error(`no ${selector}`);
+  return handle as ElementHandle;
+}
+
+/** Clicks through the DOM (`element.click()`), immune to CSS animations moving the element. */
+export async function domClick(frame: Frame, selector: string, timeout = 30_000): Promise<void> {
+  const handle = await waitVisible(frame, selector, timeout);
+  await handle.evaluate((el) => (el as unknown as { click(): void }).click());
+}
+
+/** Types into an input (focus by DOM, then keyboard events, so the widget's handlers run). */
+export async function typeInto(frame: Frame, selector: string, text: string, timeout = 30_000): Promise<void> {
+  const handle = await waitVisible(frame, selector, timeout);
+  await handle.evaluate((el) => (el as unknown as { focus(): void }).focus());
+  await handle.type(text);
+}
+
+/** Waits until the frame's visible text contains `text`. */
+export async function waitForText(frame: Frame, text: string, timeout = 30_000): Promise<void> {
+  await frame.waitForFunction((t) => (globalThis as unknown as BrowserGlobals).document.body.innerText.includes(t), { timeout, polling: 100 }, text);
+}
+
+/** Saves screenshots of a test under `.tmp/screenshots/<test>/<step>.png`; returns the saved paths. */
+export function screenshots(testName: string) {
+  const dir = join(ROOT, '.tmp', 'screenshots', testName.replace(/[^\w.-]+/g, '-'));
+  mkdirSync(dir, { recursive: true });
+  const saved: string[] = [];
+  return {
+    dir,
+    saved,
+    async take(page: Page, step: string): Promise<string> {
+      const path = join(dir, `${String(saved.length + 1).padStart(2, '0')}-${step.replace(/[^\w.-]+/g, '-')}.png`);
+      await page.screenshot({ path: path as `${string}.png` });
+      saved.push(path);
+      return path;
+    },
+  };
+}
+
+export interface NetworkEntry {
+  method: string;
+  url: string;
+  status: number;
+}
+
+/** Records every response the page and its frames receive (fetch, XHR, scripts, the iframe). */
+export function recordNetwork(page: Page): NetworkEntry[] {
+  const entries: NetworkEntry[] = [];
+  page.on('response', (res) => {
+    entries.push({ method: res.request().method(), url: res.url(), status: res.status() });
+  });
+  return entries;
+}
