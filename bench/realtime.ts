@@ -26,6 +26,7 @@
  *   npm run bench:realtime                    300 rooms, 15 s, 10,000 idle widgets, all configurations
  *   npm run bench:realtime -- --quick         100 rooms, 4 s, 2,000 idle widgets, 40 fan-out sends
  *   --backends=sqlite,postgres  --parts=throughput,idle,fanout  --rooms=N  --idle=N  --no-build
+ *   --out=FILE                   the JSON file (default bench/results/realtime.json, or realtime-quick.json)
  *   --profile                    CPU profile (node --cpu-prof) of the SQLite 1-process throughput server; the
  *                                top self-time functions are printed, the profile is left in .tmp/cpu-prof/
  *   BENCH_DATABASE_URL           a PostgreSQL server URL (default postgres://postgres@127.0.0.1:5432/test); a
@@ -57,6 +58,7 @@ const { values: args } = parseArgs({
     profile: { type: 'boolean', default: false },
     'no-build': { type: 'boolean', default: false },
     deadline: { type: 'string' },
+    out: { type: 'string' },
   },
 });
 const QUICK = args.quick!;
@@ -1051,7 +1053,7 @@ async function main(): Promise<void> {
   }
 
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-  const file = join(ROOT, `bench/results/realtime${QUICK ? '-quick' : ''}.json`);
+  const file = args.out ? join(process.cwd(), args.out) : join(ROOT, `bench/results/realtime${QUICK ? '-quick' : ''}.json`);
   writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
   console.log(markdown(report));
   log(`results written to ${file.replace(ROOT, '')}`);
