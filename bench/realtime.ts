@@ -104,8 +104,10 @@ async function cleanupAll(): Promise<void> {
     await c().catch((e: unknown) => log(`cleanup failed: ${String(e)}`));
   }
 }
+let interrupted = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
+    interrupted = true;
     log(`${signal}: cleaning up`);
     void cleanupAll().finally(() => process.exit(130));
   });
@@ -1068,7 +1070,8 @@ deadline.unref();
 try {
   await main();
 } catch (error) {
-  log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  // After Ctrl-C the servers are going away under the run: that failure is expected, not news.
+  if (!interrupted) log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   process.exitCode = 1;
 } finally {
   await cleanupAll();
