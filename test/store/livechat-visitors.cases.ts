@@ -30,10 +30,22 @@ export function visitorsCases(ctx: LivechatCaseContext): void {
       ts: input.ts,
       updatedAt: input.ts,
       livechatData: { a: '1' },
+      lastPage: null,
     });
     expect(await store.visitors.findByToken(input.token)).toEqual(created);
     expect(await store.visitors.findByToken(input.token.toUpperCase())).toBeNull();
     expect(await store.visitors.findByToken('missing')).toBeNull();
+  });
+
+  it('findById finds by id; setLastPage stores the page and bumps _updatedAt', async () => {
+    const store = ctx.store();
+    const v = await insertVisitor(store);
+    expect(await store.visitors.findById(v.id)).toEqual(v);
+    expect(await store.visitors.findById('missing')).toBeNull();
+    await store.visitors.setLastPage(v.id, { title: 'Pricing', href: 'https://x.example/p', ts: v.ts + 5 }, v.ts + 5);
+    const after = await store.visitors.findById(v.id);
+    expect(after?.lastPage).toEqual({ title: 'Pricing', href: 'https://x.example/p', ts: v.ts + 5 });
+    expect(after!.updatedAt).toBeGreaterThan(v.updatedAt);
   });
 
   it('insert throws ConflictError on a taken token or username', async () => {

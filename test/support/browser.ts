@@ -16,6 +16,7 @@
  * - `recordNetwork(page)`: every request of the page and its frames with its status, to see
  *   which endpoints the widget calls (and which of them Parley does not have).
  */
+import type { DdpServer } from '../../src/realtime/ddp/index.js';
 import chromium from '@sparticuz/chromium';
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -52,6 +53,8 @@ export interface WidgetServer {
   app: App;
   services: Services;
   store: Store;
+  /** The server's DDP layer (e.g. to drop a widget's socket from the server side). */
+  ddp: DdpServer;
   /** A client of the live server (over HTTP). */
   api: ApiClient;
   admin: Credentials;
@@ -81,7 +84,7 @@ export async function startWidgetServer(overrides: Partial<Config> = {}): Promis
     const url = `http://127.0.0.1:${port}`;
     const store = database.open();
     const config = testConfig({ rateLimit: false, ...overrides, siteUrl: url, port, host: '127.0.0.1' });
-    const { app, services } = await buildApp({ config, store, logger: false });
+    const { app, services, ddp } = await buildApp({ config, store, logger: false });
     try {
       await app.listen({ port, host: '127.0.0.1' });
     } catch (error) {
@@ -98,6 +101,7 @@ export async function startWidgetServer(overrides: Partial<Config> = {}): Promis
       app,
       services,
       store,
+      ddp,
       api: new ApiClient(url),
       admin,
       async close() {
