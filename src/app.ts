@@ -4,6 +4,7 @@
  * permissions and the first-start seed, then mounts the HTTP layer.
  */
 import SerializerSelector from '@fastify/fast-json-stringify-compiler';
+import proxyAddr from '@fastify/proxy-addr';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv, type ValidateFunction } from 'ajv';
 import Fastify, { type FastifyServerOptions } from 'fastify';
@@ -176,11 +177,8 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     genReqId: requestIdFrom,
     schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
     bodyLimit: config.bodyLimitBytes,
-    // A hop count trusts that many proxies nearest the server.
-    trustProxy:
-      typeof config.trustProxy === 'number'
-        ? ((hops: number) => (_address: string, index: number) => index < hops)(config.trustProxy)
-        : config.trustProxy,
+    // A hop count trusts that many proxies nearest the server (the same rule as `trustedProxies`).
+    trustProxy: typeof config.trustProxy === 'number' ? trustedProxies(config.trustProxy) : config.trustProxy,
     // Slow clients (headers or body trickled) are cut off by node's timeouts. node checks
     // them every `connectionsCheckingInterval` (30 s by default), only settable at creation.
     serverFactory: (handler) => {
@@ -222,7 +220,10 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   registerAuth(app, services);
   const metrics = registerMetrics(app, () => store.poolStats());
   // DDP on GET /websocket of the same HTTP server; its sockets close before the server waits on connections.
+  // The WebSocket upgrade's client address follows the same TRUST_PROXY rule as REST's `request.ip`.
+  const trust = trustedProxies(config.trustProxy);
   const ddp = new DdpServer({
+    clientAddress: (request) => proxyAddr(request, trust),
     logger: app.log,
     registry: metrics,
     pingIntervalMs: config.ddpPingIntervalMs,
@@ -255,4 +256,16 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     );
   }
   return { app, services, ddp, generatedAdminPassword: seed.generatedAdminPassword };
+}
+
+/**
+ * `TRUST_PROXY` as proxy-addr's trust function, shared by REST (`request.ip`) and DDP
+ * (`connection.clientAddress`): a hop count trusts that many proxies nearest the server,
+ * `true` every hop, a list those addresses or ranges, `false` none (the socket's peer).
+ */
+export function trustedProxies(setting: Config['trustProxy']): (address: string, hop: number) => boolean {
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  if (setting === true) return () => true;
+  if (setting === false) return () => false;
+  return proxyAddr.compile(setting.split(',').map((entry) => entry.trim()).filter(Boolean));
 }
