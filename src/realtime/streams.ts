@@ -262,6 +262,13 @@ export function deliverEvent(ctx: RealtimeContext, event: DomainEvent): void | P
         if (agent) streams.emit(STREAM.livechatRoom, event.room.id, [{ type: 'agentData', data: agent }], { context: { room: event.room } });
       });
     }
+    case 'visitorUpdated': {
+      // The widget does not use it; agent programs (sdk `onVisitorChange`) do. Never with the token.
+      if (!listening(STREAM.livechatRoom, event.room.id)) return;
+      return services.live.visitor(event.visitorId).then((visitor) => {
+        if (visitor) streams.emit(STREAM.livechatRoom, event.room.id, [{ type: 'visitorData', visitor: ejson(visitor) }], { context: { room: event.room } });
+      });
+    }
     case 'agentStatusChanged': {
       for (const rid of event.roomIds ?? []) {
         streams.emit(STREAM.livechatRoom, rid, [{ type: 'agentStatus', status: event.status }]);

@@ -84,6 +84,8 @@ export type DomainEvent =
   | { type: 'subscriptionChanged'; userId: string; rid: string; action: 'inserted' | 'removed'; subscriptionId: string | null }
   /** An agent's presence changed; `roomIds`: the open rooms it serves (null when too many to carry: read them back). */
   | { type: 'agentStatusChanged'; agentId: string; status: UserStatus; roomIds: string[] | null }
+  /** A visitor with an open room changed its details (`livechat/visitor`): `visitorData` on that room. */
+  | { type: 'visitorUpdated'; visitorId: string; room: RoomSnapshot }
   /** A visitor's status changed (`livechat/visitor.status`, last socket closed). */
   | { type: 'visitorStatusChanged'; visitorId: string; status: VisitorStatus | 'away' | 'busy' }
   /**

@@ -11,6 +11,7 @@ import type { Access } from './access.js';
 import { forbidden } from './errors.js';
 import type { EventBus, RoomSnapshot } from './events.js';
 import { visitorFacingAgent } from './livechat-wire.js';
+import { visitorForAgents } from './livechat-workspace.service.js';
 import { messageWire } from './message-wire.js';
 import type { SettingsService } from './settings.service.js';
 import { roomView, subscriptionView } from './rooms.service.js';
@@ -80,6 +81,12 @@ export class LiveService {
     const user = await this.store.users.findById(agentId);
     if (!user) return null;
     return visitorFacingAgent(user, { info: this.settings.get('Livechat_show_agent_info'), email: this.settings.get('Livechat_show_agent_email') });
+  }
+
+  /** The visitor as agents see it (`visitorData`; no token), or null. */
+  async visitor(visitorId: string) {
+    const visitor = await this.store.visitors.findById(visitorId);
+    return visitor ? visitorForAgents(visitor) : null;
   }
 
   /** The user's subscription to the room as REST shows it, with the livechat `v` (no token), or null. */

@@ -98,7 +98,7 @@ export class LivechatService {
       }
       return data;
     };
-    if (existing) return { visitor: visitorWire(await this.update(existing, fields, mergeData, now)) };
+    if (existing) return { visitor: visitorWire(await this.updateAndAnnounce(existing, fields, mergeData, now)) };
 
     for (let attempt = 0; ; attempt++) {
       const wanted = attempt === 0 ? input.username?.trim() : undefined;
@@ -121,11 +121,19 @@ export class LivechatService {
         if (error.isOn('livechat_visitors', 'token')) {
           // A concurrent registration of the same token won: update that visitor.
           const winner = await this.store.visitors.findByToken(token);
-          if (winner) return { visitor: visitorWire(await this.update(winner, fields, mergeData, now)) };
+          if (winner) return { visitor: visitorWire(await this.updateAndAnnounce(winner, fields, mergeData, now)) };
         }
         // username taken: retry with a guest number.
       }
     }
+  }
+
+  /** `update`, then `visitorData` to whoever watches the visitor's open room (R4), after commit. */
+  private async updateAndAnnounce(...args: Parameters<LivechatService['update']>): Promise<VisitorRecord> {
+    const updated = await this.update(...args);
+    const room = await this.store.livechatRooms.findOpenOfVisitor(updated.id);
+    if (room) this.events.publish({ type: 'visitorUpdated', visitorId: updated.id, room: livechatSnapshot(room) });
+    return updated;
   }
 
   /**

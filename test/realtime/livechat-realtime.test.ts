@@ -370,6 +370,41 @@ describe('hostile input', () => {
 });
 
 describe('visitor presence', () => {
+  it('visitorData: a visitor updating its details is pushed to the serving agent without the token', async () => {
+    const v = await visitorWithRoom({ name: 'Vic' });
+    const agentWs = await agentSocket(agent);
+    expect(await agentWs.sub('stream-livechat-room', [v.room._id, opts()])).toMatchObject({ msg: 'ready' });
+    expect(await v.socket.sub('stream-livechat-room', [v.room._id, opts({ visitorToken: v.token })])).toMatchObject({ msg: 'ready' });
+    const updated = await t.api.post(`${V}/visitor`, { visitor: { token: v.token, name: 'Victoria', email: 'vic@example.com' } });
+    expect(updated.status).toBe(200);
+    const pushed = (await agentWs.next((f: any) => isChanged('stream-livechat-room', v.room._id)(f) && f.fields.args[0].type === 'visitorData')).fields.args;
+    expect(pushed).toEqual([
+      {
+        type: 'visitorData',
+        visitor: {
+          _id: v.visitor._id,
+          username: v.visitor.username,
+          name: 'Victoria',
+          visitorEmails: [{ address: 'vic@example.com' }],
+          status: expect.any(String),
+          ts: { $date: expect.any(Number) },
+          _updatedAt: { $date: expect.any(Number) },
+          livechatData: {},
+        },
+      },
+    ]);
+    expect(JSON.stringify(pushed)).not.toContain(v.token);
+    // The visitor's own socket receives the same frame (no token in it either).
+    expect((await v.socket.next((f: any) => isChanged('stream-livechat-room', v.room._id)(f) && f.fields.args[0].type === 'visitorData')).fields.args[0].visitor.name).toBe('Victoria');
+    // A visitor without an open room announces nothing (no room to push to): the agent's socket stays quiet.
+    const { token: loner } = await registerVisitor(t, { name: 'Solo' });
+    await t.api.post(`${V}/visitor`, { visitor: { token: loner, name: 'Solo Two' } });
+    await settle();
+    await agentWs.barrier();
+    expect(agentWs.frames.filter((f: any) => f.msg === 'changed' && f.fields.args[0]?.visitor?.name === 'Solo Two')).toEqual([]);
+    await settle();
+  });
+
   it('the visitor goes offline when its last socket closes', async () => {
     const { token } = await registerVisitor(t);
     const one = await connect();
