@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { callerOf } from '../plugins/auth.js';
-import { errorResponses, PagingQuery, StringEnum, Success, Timestamp } from '../schemas/common.js';
-import { AgentRoom, Inquiry, Message, Str } from '../schemas/livechat.js';
+import { errorResponses, PagingQuery, StringEnum, Success, Text, Timestamp } from '../schemas/common.js';
+import { AgentRoom, Inquiry, Message } from '../schemas/livechat.js';
 import { RoomObject } from '../schemas/rooms.js';
 import type { RouteGroup } from '../types.js';
 
@@ -38,12 +38,12 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
         summary: 'Livechat rooms, filtered (agents never see visitor tokens)',
         querystring: Type.Object({
           ...PagingQuery,
-          agents: Opt(Type.Array(Str())),
-          departmentId: Opt(Type.Union([Str(), Type.Array(Str())])),
+          agents: Opt(Type.Array(Text())),
+          departmentId: Opt(Type.Union([Text(), Type.Array(Text())])),
           open: Opt(Type.Boolean()),
-          roomName: Opt(Str()),
-          createdAt: Opt(Str()),
-          closedAt: Opt(Str()),
+          roomName: Opt(Text()),
+          createdAt: Opt(Text()),
+          closedAt: Opt(Text()),
         }),
         response: { 200: RoomsList, ...errorResponses(400, 401, 403) },
       },
@@ -58,8 +58,8 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
       schema: {
         tags,
         summary: "A livechat room's messages, newest first (system messages included)",
-        params: Type.Object({ rid: Str() }),
-        querystring: Type.Object({ ...PagingQuery, searchTerm: Opt(Str()) }),
+        params: Type.Object({ rid: Text() }),
+        querystring: Type.Object({ ...PagingQuery, searchTerm: Opt(Text()) }),
         response: {
           200: Success({ messages: Type.Array(Message), ...PageFields }),
           ...errorResponses(400, 401, 403),
@@ -79,7 +79,7 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
       schema: {
         tags,
         summary: 'Queued inquiries the caller may take, oldest first',
-        querystring: Type.Object({ ...PagingQuery, department: Opt(Str()) }),
+        querystring: Type.Object({ ...PagingQuery, department: Opt(Text()) }),
         response: { 200: InquiriesList, ...errorResponses(400, 401, 403) },
       },
       config: { permissions: ['view-l-room'] },
@@ -96,7 +96,7 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
       schema: {
         tags,
         summary: 'A visitor (without token), with custom fields and last page',
-        querystring: Type.Object({ visitorId: Str() }),
+        querystring: Type.Object({ visitorId: Text() }),
         response: { 200: Success({ visitor: AgentVisitor }), ...errorResponses(400, 401, 403) },
       },
       config: { permissions: ['view-l-room'] },
@@ -110,7 +110,7 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
       schema: {
         tags: ['rooms'],
         summary: 'Any room the caller may read',
-        querystring: Type.Object({ roomId: Opt(Str()), roomName: Opt(Str()) }),
+        querystring: Type.Object({ roomId: Opt(Text()), roomName: Opt(Text()) }),
         response: { 200: Success({ room: RoomObject }), ...errorResponses(400, 401) },
       },
       config: { auth: 'required' },
@@ -124,7 +124,7 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
       schema: {
         tags,
         summary: "Sets the visitor's status (widget)",
-        body: Type.Object({ token: Str(), status: StringEnum(['online', 'away', 'busy', 'offline']) }),
+        body: Type.Object({ token: Text(), status: StringEnum(['online', 'away', 'busy', 'offline']) }),
         response: { 200: Success({ token: Type.String(), status: Type.String() }), ...errorResponses(400) },
       },
     },
@@ -138,12 +138,12 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
         tags,
         summary: 'Records the page the visitor is on (widget)',
         body: Type.Object({
-          token: Str(),
-          rid: Opt(Str()),
+          token: Text(),
+          rid: Opt(Text()),
           pageInfo: Type.Object({
-            change: Opt(Str()),
-            title: Opt(Str()),
-            location: Type.Object({ href: Str() }),
+            change: Opt(Text()),
+            title: Opt(Text()),
+            location: Type.Object({ href: Text() }),
           }),
         }),
         response: {

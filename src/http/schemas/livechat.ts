@@ -9,9 +9,6 @@ import { UserStatus } from './users.js';
 
 const Opt = Type.Optional;
 
-/** @deprecated the request string type is `Text` of common.ts; this alias only keeps older imports compiling. */
-export const Str = Text;
-
 const VisitorStatus = StringEnum(['online', 'away', 'busy', 'offline']);
 
 export const Visitor = Type.Object({
