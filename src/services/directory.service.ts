@@ -9,6 +9,7 @@ import { messageWire, type MessageWire } from './message-wire.js';
 import { parsePaging, project, type PagingQuery } from './paging.js';
 import { hasNul } from './rooms.service.js';
 import type { SettingsService } from './settings.service.js';
+import { optional, parseJsonObject } from '../lib/values.js';
 
 export interface DirectoryInput extends PagingQuery {
   text?: string;
@@ -61,14 +62,6 @@ const USERNAMES_PER_CHANNEL = 100;
 
 const verifyParameters = () => bareFailure('Please verify the parameters');
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function optional<T>(value: T | null): T | undefined {
-  return value === null ? undefined : value;
-}
-
 /**
  * Directory search. Matching is a literal, case-insensitive substring of the
  * trimmed `text` (no character is a wildcard), answered by the substring
@@ -92,14 +85,8 @@ export class DirectoryService {
   async search(caller: UserRecord, input: DirectoryInput): Promise<DirectoryResult> {
     let fromQuery: Record<string, unknown> = {};
     if (input.query !== undefined && input.query !== '') {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(input.query);
-      } catch {
-        throw failure(`Invalid query parameter provided: "${input.query}"`, 'error-invalid-query');
-      }
-      if (!isPlainObject(parsed)) throw verifyParameters();
-      fromQuery = parsed;
+      const raw = input.query;
+      fromQuery = parseJsonObject(raw, () => failure(`Invalid query parameter provided: "${raw}"`, 'error-invalid-query'), verifyParameters);
     }
     const rawText = input.text ?? fromQuery.text ?? '';
     const type = input.type ?? fromQuery.type ?? 'channels';

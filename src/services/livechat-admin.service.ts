@@ -13,6 +13,8 @@ import { codeOnly, departmentAgentWire, departmentWire, inquiryWire } from './li
 import { parsePaging, type PagingQuery } from './paging.js';
 import type { SettingsService } from './settings.service.js';
 
+const departmentNotFound = () => failure('Department not found', 'error-department-not-found');
+
 export type LivechatUserType = 'agent' | 'manager';
 const ROLE = { agent: 'livechat-agent', manager: 'livechat-manager' } as const;
 
@@ -141,7 +143,7 @@ export class LivechatAdminService {
 
   private async departmentWithAgents(id: string) {
     const department = await this.store.departments.findById(id);
-    if (!department) throw failure('Department not found', 'error-department-not-found');
+    if (!department) throw departmentNotFound();
     const agents = await this.store.departments.agents(id);
     return { department: departmentWire(department), agents: agents.map(departmentAgentWire) };
   }
@@ -163,7 +165,7 @@ export class LivechatAdminService {
     await this.store.transaction(async (tx) => {
       const now = this.clock.now();
       const updated = await tx.departments.update(id, this.fields(input), now);
-      if (!updated) throw failure('Department not found', 'error-department-not-found');
+      if (!updated) throw departmentNotFound();
       if (entries) {
         const current = await tx.departments.agents(id);
         const keep = new Set(entries.map((e) => e.agentId));
@@ -191,7 +193,7 @@ export class LivechatAdminService {
   /** Refused while the department has open rooms: `"Department has open rooms [error-department-has-open-rooms]"`. */
   async deleteDepartment(id: string): Promise<void> {
     await this.store.transaction(async (tx) => {
-      if (!(await tx.departments.findById(id))) throw failure('Department not found', 'error-department-not-found');
+      if (!(await tx.departments.findById(id))) throw departmentNotFound();
       if ((await tx.livechatRooms.countOpenOfDepartment(id)) > 0) {
         throw failure('Department has open rooms', 'error-department-has-open-rooms');
       }
@@ -204,7 +206,7 @@ export class LivechatAdminService {
     upsert: Array<{ agentId: string; username?: string; count?: number; order?: number }>,
     remove: Array<{ agentId: string }>,
   ): Promise<void> {
-    if (!(await this.store.departments.findById(id))) throw failure('Department not found', 'error-department-not-found');
+    if (!(await this.store.departments.findById(id))) throw departmentNotFound();
     const entries = await this.agentEntries(upsert);
     await this.store.transaction((tx) =>
       tx.departments.changeAgents(

@@ -17,6 +17,7 @@ import { parsePaging, project, type PagingQuery } from './paging.js';
 import { roomView } from './rooms.service.js';
 import type { SettingsService } from './settings.service.js';
 import { iso } from '../lib/time.js';
+import { parseJsonObject } from '../lib/values.js';
 
 export interface LivechatRoomsQuery extends PagingQuery {
   agents?: string[];
@@ -43,16 +44,10 @@ const roomNotFound = () =>
 function parseRange(raw: string | undefined, name: string): { start?: Millis; end?: Millis } | undefined {
   if (raw === undefined || raw === '') return undefined;
   const bad = () => invalidParams(`The "${name}" query parameter must be a JSON object with ISO "start" and "end"`);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw bad();
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw bad();
+  const parsed = parseJsonObject(raw, bad);
   const out: { start?: Millis; end?: Millis } = {};
   for (const key of ['start', 'end'] as const) {
-    const value = (parsed as Record<string, unknown>)[key];
+    const value = parsed[key];
     if (value === undefined) continue;
     const ms = typeof value === 'string' ? parseTimestamp(value) : null;
     if (ms === null) throw bad();

@@ -1,5 +1,6 @@
 import { failure } from './errors.js';
 import type { SettingsService } from './settings.service.js';
+import { parseJsonObject } from '../lib/values.js';
 
 /** Raw list parameters as they arrive in the query string (contract §1.4). */
 export interface PagingQuery {
@@ -18,22 +19,6 @@ export interface Paging {
   sort: Array<[string, SortDirection]>;
   /** Field projection, or null for "all documented fields". */
   fields: Record<string, 0 | 1> | null;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Parses a JSON-object query parameter; `error` for bad JSON or a non-object. */
-function parseJsonObject(raw: string, error: () => Error): Record<string, unknown> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw error();
-  }
-  if (!isPlainObject(parsed)) throw error();
-  return parsed;
 }
 
 /**

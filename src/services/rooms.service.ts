@@ -11,6 +11,7 @@ import { bareFailure, failure, forbidden } from './errors.js';
 import { livechatRoomWire, type RoomWire } from './livechat-wire.js';
 import { messageWire, type MessageWire } from './message-wire.js';
 import type { SettingsService } from './settings.service.js';
+import { optional } from '../lib/values.js';
 
 /**
  * A room as responses show it (§7.1): a channel, group or direct message, or
@@ -84,10 +85,6 @@ export function hasNul(value: string): boolean {
   return value.includes('\u0000');
 }
 
-function present<T>(value: T | null | undefined): T | undefined {
-  return value === null ? undefined : value;
-}
-
 /** The wire room of §7.1 (each optional field only when the room has it); livechat rooms as §8.1. */
 export function roomView(room: RoomRecord): RoomView {
   if (room.livechat) return livechatRoomWire(room.livechat, false);
@@ -98,16 +95,16 @@ function channelView(room: RoomRecord): ChannelView {
   return {
     _id: room.id,
     t: room.t,
-    name: present(room.name),
-    fname: present(room.fname),
+    name: optional(room.name),
+    fname: optional(room.fname),
     u: room.creator ? { _id: room.creator.id, username: room.creator.username } : undefined,
     ts: iso(room.ts),
     _updatedAt: iso(room.updatedAt),
     default: room.isDefault,
     ro: room.readOnly,
-    customFields: present(room.customFields),
-    topic: present(room.topic),
-    description: present(room.description),
+    customFields: optional(room.customFields),
+    topic: optional(room.topic),
+    description: optional(room.description),
     usersCount: room.usersCount,
     msgs: room.msgs,
     lm: room.lm === null ? undefined : iso(room.lm),
@@ -122,8 +119,8 @@ export function subscriptionView(sub: SubscriptionRecord): SubscriptionView {
     _id: sub.id,
     rid: sub.rid,
     u: { _id: sub.user.id, username: sub.user.username },
-    name: present(sub.name),
-    fname: present(sub.fname),
+    name: optional(sub.name),
+    fname: optional(sub.fname),
     t: sub.t,
     roles: sub.roles.length > 0 ? sub.roles : undefined,
     open: sub.open,

@@ -5,6 +5,7 @@
  */
 import { iso } from '../lib/time.js';
 import type { UserRecord, UserStatus } from '../store/store.js';
+import { optional } from '../lib/values.js';
 
 export interface UserView {
   _id: string;
@@ -42,10 +43,6 @@ export interface FullUserView extends UserView {
 export interface MeView extends FullUserView {
   email?: string;
   isOAuthUser: false;
-}
-
-function optional<T>(value: T | null): T | undefined {
-  return value === null ? undefined : value;
 }
 
 /** Fields anyone who may see the user gets. */
