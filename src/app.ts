@@ -16,7 +16,7 @@ import { handleClientError, handleError, registerErrorFunnel } from './http/plug
 import { registerMetrics } from './http/plugins/metrics.js';
 import { bodyShapeError, parseQueryString, registerWire, requestIdFrom } from './http/plugins/wire.js';
 import { apiV1Groups, consoleRoutes, platformRoutes, siteGroups } from './http/routes/index.js';
-import { ErrorBody } from './http/schemas/common.js';
+import { ErrorBody } from './wire/common.js';
 import type { App } from './http/types.js';
 import type { Clock } from './lib/time.js';
 import { DdpServer } from './realtime/ddp/index.js';

@@ -11,7 +11,7 @@ import type { Access } from './access.js';
 import { bareFailure, failure, forbidden, invalidParams } from './errors.js';
 import { eventMessage, livechatSnapshot, type EventBus } from './events.js';
 import { insertOrDuplicate } from './livechat.service.js';
-import { inquiryWire, livechatRoomWire } from './livechat-wire.js';
+import { inquiryWire, livechatRoomWire, visitorWire } from './livechat-wire.js';
 import { messageWire } from './message-wire.js';
 import { parsePaging, project, type PagingQuery } from './paging.js';
 import { roomView } from './rooms.service.js';
@@ -58,17 +58,9 @@ function parseRange(raw: string | undefined, name: string): { start?: Millis; en
 
 /** A visitor as agents see it (§8.11): never the token; with `livechatData` and `lastPage`. */
 export function visitorForAgents(v: VisitorRecord) {
+  const { token: _token, ...wire } = visitorWire(v);
   return {
-    _id: v.id,
-    username: v.username,
-    ...(v.name !== null && { name: v.name }),
-    ...(v.email !== null && { visitorEmails: [{ address: v.email }] }),
-    ...(v.phone !== null && { phone: [{ phoneNumber: v.phone }] }),
-    ...(v.departmentId !== null && { department: v.departmentId }),
-    status: v.status,
-    ts: iso(v.ts),
-    _updatedAt: iso(v.updatedAt),
-    livechatData: v.livechatData,
+    ...wire,
     ...(v.lastPage && { lastPage: { title: v.lastPage.title, href: v.lastPage.href, ts: iso(v.lastPage.ts) } }),
   };
 }

@@ -4,7 +4,7 @@ import { parse as parseFlatQuery } from 'fast-querystring';
 import qs from 'qs';
 import sjson from 'secure-json-parse';
 import { invalidBody } from '../../services/errors.js';
-import { NUL_MESSAGE } from '../schemas/common.js';
+import { NUL_MESSAGE } from '../../wire/common.js';
 import type { App } from '../types.js';
 
 const SAFE_REQUEST_ID = /^[\w.:@/-]{1,128}$/;

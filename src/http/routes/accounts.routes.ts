@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { callerOf } from '../plugins/auth.js';
-import { errorResponses, Success, Text } from '../schemas/common.js';
-import { MeObject } from '../schemas/users.js';
+import { errorResponses, Success, Text } from '../../wire/common.js';
+import { MeObject } from '../../wire/users.js';
 import type { RouteGroup } from '../types.js';
 
 const Password = Type.Union([Text(), Type.Object({ digest: Text(), algorithm: Text() })]);

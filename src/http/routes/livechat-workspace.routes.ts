@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { callerOf } from '../plugins/auth.js';
-import { errorResponses, PagingQuery, StringEnum, Success, Text, Timestamp } from '../schemas/common.js';
-import { AgentRoom, Inquiry, Message } from '../schemas/livechat.js';
-import { RoomObject } from '../schemas/rooms.js';
+import { errorResponses, PagingQuery, StringEnum, Success, Text, Timestamp } from '../../wire/common.js';
+import { AgentRoom, Inquiry, Message } from '../../wire/livechat.js';
+import { RoomObject } from '../../wire/rooms.js';
 import type { RouteGroup } from '../types.js';
 
 const tags = ['livechat'];

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses, Success, Text, Timestamp } from '../schemas/common.js';
+import { errorResponses, Success, Text, Timestamp } from '../../wire/common.js';
 import type { RouteGroup } from '../types.js';
 
 const Permission = Type.Object({ _id: Type.String(), roles: Type.Array(Type.String()), _updatedAt: Timestamp });
