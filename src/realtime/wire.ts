@@ -5,6 +5,7 @@
  * agents have none.
  */
 import type { EventInquiry, EventMessage } from '../services/events.js';
+import { inquiryWire } from '../services/livechat-wire.js';
 import { toEJSON } from './ddp/index.js';
 
 /** Timestamp fields of REST objects turned into EJSON dates. */
@@ -43,16 +44,11 @@ export function messageDoc(m: EventMessage) {
 /** An inquiry on the queue streams (no token). */
 export function inquiryDoc(q: EventInquiry) {
   return {
-    _id: q.id,
-    rid: q.rid,
-    ...(q.name !== null && { name: q.name }),
-    message: q.message,
-    t: 'l' as const,
-    status: q.status,
+    ...inquiryWire(q),
     ts: new Date(q.ts),
     _updatedAt: new Date(q.updatedAt),
-    v: { _id: q.visitor.id, username: q.visitor.username, status: q.visitor.status },
-    ...(q.departmentId !== null && { department: q.departmentId }),
+    message: q.message,
+    t: 'l' as const,
     estimatedWaitingTimeQueue: 0,
     priorityWeight: 0,
   };

@@ -4,6 +4,7 @@
  * visitor's status and last page. Livechat rooms and messages given to agents
  * never carry the visitor's token (§8.8).
  */
+import type { Static } from '@sinclair/typebox';
 import { newId } from '../lib/ids.js';
 import { parseTimestamp, type Clock, type Millis } from '../lib/time.js';
 import type { LivechatRoomFilter, LivechatRoomSortKey, RoomRecord, Store, UserRecord, VisitorRecord, VisitorStatus } from '../store/store.js';
@@ -18,6 +19,7 @@ import { roomView } from './rooms.service.js';
 import type { SettingsService } from './settings.service.js';
 import { iso } from '../lib/time.js';
 import { parseJsonObject } from '../lib/values.js';
+import type { AgentVisitor } from '../wire/livechat.js';
 
 export interface LivechatRoomsQuery extends PagingQuery {
   agents?: string[];
@@ -57,7 +59,7 @@ function parseRange(raw: string | undefined, name: string): { start?: Millis; en
 }
 
 /** A visitor as agents see it (§8.11): never the token; with `livechatData` and `lastPage`. */
-export function visitorForAgents(v: VisitorRecord) {
+export function visitorForAgents(v: VisitorRecord): Static<typeof AgentVisitor> {
   const { token: _token, ...wire } = visitorWire(v);
   return {
     ...wire,

@@ -1,27 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { callerOf } from '../plugins/auth.js';
-import { errorResponses, PagingQuery, StringEnum, Success, Text, Timestamp } from '../../wire/common.js';
-import { AgentRoom, Inquiry, Message } from '../../wire/livechat.js';
+import { errorResponses, PagingQuery, StringEnum, Success, Text } from '../../wire/common.js';
+import { AgentRoom, AgentVisitor, Inquiry, Message } from '../../wire/livechat.js';
 import { RoomObject } from '../../wire/rooms.js';
 import type { RouteGroup } from '../types.js';
 
 const tags = ['livechat'];
 const Opt = Type.Optional;
-
-/** A visitor as agents see it (§8.11): no token. */
-const AgentVisitor = Type.Object({
-  _id: Type.String(),
-  username: Type.String(),
-  name: Opt(Type.String()),
-  visitorEmails: Opt(Type.Array(Type.Object({ address: Type.String() }))),
-  phone: Opt(Type.Array(Type.Object({ phoneNumber: Type.String() }))),
-  department: Opt(Type.String()),
-  status: Type.String(),
-  ts: Timestamp,
-  _updatedAt: Timestamp,
-  livechatData: Type.Record(Type.String(), Type.String()),
-  lastPage: Opt(Type.Object({ title: Type.String(), href: Type.String(), ts: Timestamp })),
-});
 
 const PageFields = { count: Type.Integer(), offset: Type.Integer(), total: Type.Integer() };
 /** Items may be narrowed by `fields` (§1.4), hence partial. */
