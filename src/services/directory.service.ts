@@ -1,15 +1,17 @@
 /**
  * `GET directory` (contract §7.8): search users or channels.
  */
+import type { Static } from '@sinclair/typebox';
 import { iso } from '../lib/time.js';
-import type { ChannelSortKey, DirectoryUser, RoomRecord, RoomType, Store, UserRecord, UserSearchField, UserSortKey } from '../store/store.js';
+import type { ChannelSortKey, DirectoryUser, RoomRecord, Store, UserRecord, UserSearchField, UserSortKey } from '../store/store.js';
 import type { Access } from './access.js';
 import { bareFailure, failure } from './errors.js';
-import { messageWire, type MessageWire } from './message-wire.js';
+import { messageWire } from './message-wire.js';
 import { parsePaging, project, type PagingQuery } from './paging.js';
 import { hasNul } from './rooms.service.js';
 import type { SettingsService } from './settings.service.js';
 import { optional, parseJsonObject } from '../lib/values.js';
+import type { DirectoryEntry as DirectoryEntrySchema } from '../wire/rooms.js';
 
 export interface DirectoryInput extends PagingQuery {
   text?: string;
@@ -19,33 +21,8 @@ export interface DirectoryInput extends PagingQuery {
   query?: string;
 }
 
-export interface DirectoryUserEntry {
-  _id: string;
-  createdAt: string;
-  username: string;
-  name?: string;
-  bio?: string;
-  nickname?: string;
-  emails?: Array<{ address: string; verified: boolean }>;
-}
-
-export interface DirectoryChannelEntry {
-  _id: string;
-  t: RoomType;
-  name?: string;
-  fname?: string;
-  ts: string;
-  usersCount: number;
-  topic?: string;
-  description?: string;
-  default: boolean;
-  featured?: true;
-  archived: boolean;
-  lastMessage?: MessageWire;
-  usernames: string[];
-}
-
-export type DirectoryEntry = Partial<DirectoryUserEntry & DirectoryChannelEntry> & { _id: string };
+/** A directory entry (the response schema's type, wire/rooms.ts): a user or a channel, narrowed by `fields`. */
+export type DirectoryEntry = Static<typeof DirectoryEntrySchema>;
 
 export interface DirectoryResult {
   result: DirectoryEntry[];
@@ -150,8 +127,8 @@ export class DirectoryService {
   }
 }
 
-function userEntry(user: DirectoryUser, withEmails: boolean): DirectoryUserEntry {
-  const entry: DirectoryUserEntry = {
+function userEntry(user: DirectoryUser, withEmails: boolean): DirectoryEntry {
+  const entry: DirectoryEntry = {
     _id: user.id,
     createdAt: iso(user.createdAt),
     username: user.username,
@@ -163,7 +140,7 @@ function userEntry(user: DirectoryUser, withEmails: boolean): DirectoryUserEntry
   return entry;
 }
 
-function channelEntry(room: RoomRecord, usernames: string[]): DirectoryChannelEntry {
+function channelEntry(room: RoomRecord, usernames: string[]): DirectoryEntry {
   return {
     _id: room.id,
     t: room.t,
