@@ -1,14 +1,11 @@
+import type { Static, TObject } from '@sinclair/typebox';
 import { failure } from './errors.js';
 import type { SettingsService } from './settings.service.js';
 import { parseJsonObject } from '../lib/values.js';
+import type { PagingQuery as PagingQuerySchema } from '../wire/common.js';
 
-/** Raw list parameters as they arrive in the query string (contract §1.4). */
-export interface PagingQuery {
-  offset?: number;
-  count?: number;
-  sort?: string;
-  fields?: string;
-}
+/** Raw list parameters as they arrive in the query string (contract §1.4): the request schema's type. */
+export type PagingQuery = Static<TObject<typeof PagingQuerySchema>>;
 
 export type SortDirection = 1 | -1;
 
