@@ -6,6 +6,7 @@
  */
 import type { EventInquiry, EventMessage } from '../services/events.js';
 import { inquiryWire } from '../services/livechat-wire.js';
+import { messageWire } from '../services/message-wire.js';
 import { toEJSON } from './ddp/index.js';
 
 /** Timestamp fields of REST objects turned into EJSON dates. */
@@ -19,13 +20,9 @@ export function ejson<T>(value: T): unknown {
 /** A message on `stream-room-messages` (REST §8.8 shape, EJSON dates, `transferData` on transfers). */
 export function messageDoc(m: EventMessage) {
   return {
-    _id: m.id,
-    rid: m.rid,
-    ...(m.t !== null && { t: m.t }),
-    msg: m.msg ?? '',
+    ...messageWire({ ...m, msg: m.msg ?? '', visitorToken: null }),
     ts: new Date(m.ts),
     _updatedAt: new Date(m.updatedAt),
-    u: { _id: m.u.id, username: m.u.username, ...(m.u.name !== null && { name: m.u.name }) },
     ...(m.transferData && {
       transferData: {
         transferredBy: { _id: m.transferData.transferredBy.id, username: m.transferData.transferredBy.username, type: m.transferData.transferredBy.type },

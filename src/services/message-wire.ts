@@ -11,7 +11,10 @@ export type MessageWire = Static<typeof VisitorMessage>;
  * A message. `token` only when `forVisitor` and the message is the visitor's
  * own (Parley rule §8.8: agents never see the token).
  */
-export function messageWire(m: MessageRecord, forVisitor = false): MessageWire {
+export function messageWire(
+  m: Pick<MessageRecord, 'id' | 'rid' | 't' | 'msg' | 'ts' | 'updatedAt' | 'u' | 'visitorToken'>,
+  forVisitor = false,
+): MessageWire {
   return {
     _id: m.id,
     rid: m.rid,
