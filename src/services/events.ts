@@ -28,17 +28,10 @@ export interface RoomSnapshot {
   departmentId: string | null;
 }
 
-/** The access-relevant state of any room, now. */
+/** The access-relevant state of any room, now (a livechat room's as `livechatSnapshot`; other rooms are always open). */
 export function snapshotOf(room: RoomRecord): RoomSnapshot {
-  const l = room.livechat;
-  return {
-    id: room.id,
-    t: room.t,
-    open: room.t === 'l' ? Boolean(l?.open) : true,
-    visitorId: l?.visitor?.id ?? null,
-    servedById: l?.servedBy?.id ?? null,
-    departmentId: l?.departmentId ?? null,
-  };
+  if (room.livechat) return livechatSnapshot(room.livechat);
+  return { id: room.id, t: room.t, open: room.t !== 'l', visitorId: null, servedById: null, departmentId: null };
 }
 
 /** Transfer details carried by a `livechat_transfer_history` message on streams (R4). */
