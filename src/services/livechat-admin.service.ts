@@ -2,6 +2,7 @@
  * The agent and manager side of livechat (contract §8.5, §8.9): closing by an
  * agent, agents and managers, agent status, departments, inquiries.
  */
+import type { Static } from '@sinclair/typebox';
 import { newId } from '../lib/ids.js';
 import type { Clock } from '../lib/time.js';
 import type { AgentLivechatStatus, DepartmentFields, LivechatUser, Store, UserRecord } from '../store/store.js';
@@ -12,6 +13,7 @@ import type { LivechatRouting } from './livechat-routing.js';
 import { codeOnly, departmentAgentWire, departmentWire, inquiryWire } from './livechat-wire.js';
 import { parsePaging, type PagingQuery } from './paging.js';
 import type { SettingsService } from './settings.service.js';
+import type { LivechatUser as LivechatUserSchema } from '../wire/livechat.js';
 
 const departmentNotFound = () => failure('Department not found', 'error-department-not-found');
 
@@ -27,7 +29,7 @@ export interface DepartmentInput {
   description?: string;
 }
 
-function userWire(u: LivechatUser, type: LivechatUserType) {
+function userWire(u: LivechatUser, type: LivechatUserType): Static<typeof LivechatUserSchema> {
   return {
     _id: u.id,
     username: u.username,
