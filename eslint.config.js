@@ -1,6 +1,8 @@
 // ESLint: typescript-eslint's recommended rules plus the layer boundaries of
 // ARCHITECTURE.md, enforced on import paths and on the code itself:
 //   http/routes -> services -> store (interface) -> store/sqlite | store/postgres
+// with wire/ (the TypeBox schemas) beside them: routes validate and serialize
+// with it, services take only its types.
 // Routes never touch a `store` (not even one handed to them), and services and
 // the store read the time from the injected clock, never from Date.
 import js from '@eslint/js';
@@ -84,7 +86,19 @@ export default tseslint.config(
         { group: ['ws', '**/realtime/**'], message: 'Services never import the realtime (WebSocket) layer; they publish domain events.' },
         { group: ['kysely', 'better-sqlite3', 'pg', '**/store/sql/**', '**/store/sqlite/**', '**/store/postgres/**', '**/store/index.js'], message: 'Services use the Store interface (store/store.ts), not a backend.' },
       ),
+      // Services build wire objects and take their *types* from the schemas (Static<typeof …>); validating
+      // and serializing with the schemas is the transports' job.
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['**/wire/**'], allowTypeImports: true, message: 'Services import only types from wire/ (Static<typeof Schema>).' }] }],
       'no-restricted-syntax': ['error', ...REAL_CLOCK],
+    },
+  },
+  {
+    // Wire schemas (request and response shapes, TypeBox) are leaves: both transports and services use them.
+    files: ['src/wire/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        { group: ['**/services/**', '**/store/**', '**/http/**', '**/realtime/**', '**/lib/**', 'fastify', '@fastify/*', 'ws', ...DATABASE], message: 'wire/ holds schemas only: it imports TypeBox and itself, nothing of the layers that use it.' },
+      ),
     },
   },
   {

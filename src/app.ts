@@ -17,7 +17,7 @@ import { handleClientError, handleError, registerErrorFunnel } from './http/plug
 import { registerMetrics } from './http/plugins/metrics.js';
 import { bodyShapeError, parseQueryString, registerWire, requestIdFrom } from './http/plugins/wire.js';
 import { apiV1Groups, consoleRoutes, platformRoutes, siteGroups } from './http/routes/index.js';
-import { ErrorBody } from './http/schemas/common.js';
+import { ErrorBody } from './wire/common.js';
 import type { App } from './http/types.js';
 import type { Clock } from './lib/time.js';
 import { DdpServer } from './realtime/ddp/index.js';
@@ -100,8 +100,8 @@ export function redactUrl(url: string): string {
  * path parameters are coerced the way Ajv's coerceTypes does (contract §1.2).
  *
  * Validators compile on a route's first request rather than at start-up:
- * compiling every route's schemas up front was most of the cold start (about
- * 300 ms measured), and a route's first request pays only its own few ms.
+ * compiling every route's schemas up front would be most of the cold start,
+ * and a route's first request pays only for its own.
  */
 function validatorCompilers() {
   const common = { allErrors: false, removeAdditional: false, useDefaults: true, strict: false } as const;
@@ -130,10 +130,10 @@ function validatorCompilers() {
 /**
  * Response serializers (fast-json-stringify, fastify's default) are built on a
  * route's first response for each status, for the same reason as the
- * validators: building all of them when the app becomes ready was about 100 ms
- * of the start (fast-json-stringify sets up an Ajv instance per serializer).
- * Serialization itself is unchanged; `$ref`s to shared schemas (ErrorBody)
- * resolve against the schemas added to the app, exactly as before.
+ * validators: building all of them when the app becomes ready would slow the
+ * start (fast-json-stringify sets up an Ajv instance per serializer).
+ * `$ref`s to shared schemas (ErrorBody) resolve against the schemas added to
+ * the app.
  */
 const lazySerializers: SerializerSelector.SerializerFactory = (externalSchemas, options) => {
   const compile = SerializerSelector()(externalSchemas, options);

@@ -9,12 +9,9 @@ import type { UserRecord } from '../store/store.js';
 import { isLookupKey, type RealtimeContext } from './context.js';
 import { matchFailed, MeteorError, type DdpConnection } from './ddp/index.js';
 import { ejson } from './wire.js';
+import { isPlainObject } from '../lib/values.js';
 
 const LOGGED_OUT = "You've been logged out by the server. Please log in again.";
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function defineMethods(ctx: RealtimeContext): void {
   const { ddp, services } = ctx;
@@ -28,7 +25,7 @@ export function defineMethods(ctx: RealtimeContext): void {
 
   ddp.method('login', async (params, connection) => {
     const [input] = params;
-    if (!isObject(input)) throw matchFailed();
+    if (!isPlainObject(input)) throw matchFailed();
     const resume = input.resume;
     let credentials: Parameters<typeof services.accounts.login>[0];
     if (resume !== undefined) {
@@ -37,10 +34,10 @@ export function defineMethods(ctx: RealtimeContext): void {
     } else {
       const user = input.user;
       const password = input.password;
-      if (!isObject(user) || (typeof password !== 'string' && !isObject(password))) throw matchFailed();
+      if (!isPlainObject(user) || (typeof password !== 'string' && !isPlainObject(password))) throw matchFailed();
       const identifier = typeof user.username === 'string' ? { username: user.username } : typeof user.email === 'string' ? { email: user.email } : null;
       if (!identifier || identifier.username?.includes('\u0000') || identifier.email?.includes('\u0000')) throw matchFailed();
-      if (isObject(password) && (typeof password.digest !== 'string' || typeof password.algorithm !== 'string')) throw matchFailed();
+      if (isPlainObject(password) && (typeof password.digest !== 'string' || typeof password.algorithm !== 'string')) throw matchFailed();
       credentials = { ...identifier, password: password as string | { digest: string; algorithm: string } };
     }
     let result;
@@ -87,7 +84,7 @@ export function defineMethods(ctx: RealtimeContext): void {
 
   ddp.method('sendMessage', async (params, connection) => {
     const [message] = params;
-    if (!isObject(message) || !isLookupKey(message.rid) || typeof message.msg !== 'string' || message.msg === '') throw matchFailed();
+    if (!isPlainObject(message) || !isLookupKey(message.rid) || typeof message.msg !== 'string' || message.msg === '') throw matchFailed();
     if (message._id !== undefined && !isLookupKey(message._id)) throw matchFailed();
     if (message.msg.includes('\u0000')) throw matchFailed();
     const user = userOf(connection);

@@ -5,6 +5,8 @@
  * agents have none.
  */
 import type { EventInquiry, EventMessage } from '../services/events.js';
+import { inquiryWire } from '../services/livechat-wire.js';
+import { messageWire } from '../services/message-wire.js';
 import { toEJSON } from './ddp/index.js';
 
 /** Timestamp fields of REST objects turned into EJSON dates. */
@@ -18,13 +20,9 @@ export function ejson<T>(value: T): unknown {
 /** A message on `stream-room-messages` (REST §8.8 shape, EJSON dates, `transferData` on transfers). */
 export function messageDoc(m: EventMessage) {
   return {
-    _id: m.id,
-    rid: m.rid,
-    ...(m.t !== null && { t: m.t }),
-    msg: m.msg ?? '',
+    ...messageWire({ ...m, msg: m.msg ?? '', visitorToken: null }),
     ts: new Date(m.ts),
     _updatedAt: new Date(m.updatedAt),
-    u: { _id: m.u.id, username: m.u.username, ...(m.u.name !== null && { name: m.u.name }) },
     ...(m.transferData && {
       transferData: {
         transferredBy: { _id: m.transferData.transferredBy.id, username: m.transferData.transferredBy.username, type: m.transferData.transferredBy.type },
@@ -43,16 +41,11 @@ export function messageDoc(m: EventMessage) {
 /** An inquiry on the queue streams (no token). */
 export function inquiryDoc(q: EventInquiry) {
   return {
-    _id: q.id,
-    rid: q.rid,
-    ...(q.name !== null && { name: q.name }),
-    message: q.message,
-    t: 'l' as const,
-    status: q.status,
+    ...inquiryWire(q),
     ts: new Date(q.ts),
     _updatedAt: new Date(q.updatedAt),
-    v: { _id: q.visitor.id, username: q.visitor.username, status: q.visitor.status },
-    ...(q.departmentId !== null && { department: q.departmentId }),
+    message: q.message,
+    t: 'l' as const,
     estimatedWaitingTimeQueue: 0,
     priorityWeight: 0,
   };

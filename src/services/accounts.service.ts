@@ -4,7 +4,6 @@ import type { AuthService, Caller } from './auth.service.js';
 import { invalidParams, loginFailed } from './errors.js';
 import { hashLoginToken, sha256Hex, verifyDigest } from './passwords.js';
 import type { RateLimits } from './rate-limits.js';
-import type { SettingsService } from './settings.service.js';
 import { meView, type MeView } from './user-view.js';
 
 export type PasswordInput = string | { digest: string; algorithm: string };
@@ -37,14 +36,11 @@ function refused(why: LoginRefusal) {
   return Object.assign(loginFailed(), { loginRefusal: why });
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 /** login, logout and me (contract §5). */
 export class AccountsService {
   constructor(
     private readonly store: Store,
     private readonly auth: AuthService,
-    private readonly settings: SettingsService,
     private readonly limits: RateLimits,
     private readonly clock: Clock,
     private readonly siteUrl: string,
@@ -78,27 +74,20 @@ export class AccountsService {
       const updated = await tx.users.update(user.id, { lastLogin: this.clock.now() }, this.clock.now());
       return { token, user: updated ?? user };
     });
-    return { userId: user.id, authToken: token, me: meView(updated, this.siteUrl), tokenExpires: this.expiry(this.clock.now()) };
+    return { userId: user.id, authToken: token, me: meView(updated, this.siteUrl), tokenExpires: this.auth.expiry(this.clock.now()) };
   }
 
   private async resume(token: string): Promise<LoginResult> {
     const found = token === '' ? null : await this.store.tokens.findByHash(hashLoginToken(token));
     if (!found || !found.user.active) throw refused('bad-token');
-    const maxAgeMs = this.settings.get('Accounts_LoginExpiration') * DAY_MS;
-    if (maxAgeMs > 0 && this.clock.now() - found.tokenCreatedAt > maxAgeMs) throw refused('bad-token');
+    if (this.auth.isExpired(found.tokenCreatedAt)) throw refused('bad-token');
     const updated = await this.store.users.update(found.user.id, { lastLogin: this.clock.now() }, this.clock.now());
     return {
       userId: found.user.id,
       authToken: token,
       me: meView(updated ?? found.user, this.siteUrl),
-      tokenExpires: this.expiry(found.tokenCreatedAt),
+      tokenExpires: this.auth.expiry(found.tokenCreatedAt),
     };
-  }
-
-  /** Expiry of a token issued at `issuedAt` (no expiry setting: 90 days, Rocket.Chat's default). */
-  private expiry(issuedAt: Millis): Millis {
-    const days = this.settings.get('Accounts_LoginExpiration');
-    return issuedAt + (days > 0 ? days : 90) * DAY_MS;
   }
 
   /** POST logout: removes only the token this request used. */

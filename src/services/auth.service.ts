@@ -1,5 +1,5 @@
 import { newSecret } from '../lib/ids.js';
-import type { Clock } from '../lib/time.js';
+import type { Clock, Millis } from '../lib/time.js';
 import type { Store, UserRecord } from '../store/store.js';
 import { hashLoginToken } from './passwords.js';
 import type { SettingsService } from './settings.service.js';
@@ -30,10 +30,20 @@ export class AuthService {
     if (userId === '' || token === '' || userId.includes('\u0000')) return null;
     const hashedToken = hashLoginToken(token);
     const found = await this.store.tokens.findUserByToken(userId, hashedToken);
-    if (!found || !found.user.active) return null;
-    const maxAgeMs = this.settings.get('Accounts_LoginExpiration') * DAY_MS;
-    if (maxAgeMs > 0 && this.clock.now() - found.tokenCreatedAt > maxAgeMs) return null;
+    if (!found || !found.user.active || this.isExpired(found.tokenCreatedAt)) return null;
     return { user: found.user, hashedToken };
+  }
+
+  /** Whether a token issued at `issuedAt` is older than `Accounts_LoginExpiration` days (`0`: never expires). */
+  isExpired(issuedAt: Millis): boolean {
+    const maxAgeMs = this.settings.get('Accounts_LoginExpiration') * DAY_MS;
+    return maxAgeMs > 0 && this.clock.now() - issuedAt > maxAgeMs;
+  }
+
+  /** When a token issued at `issuedAt` stops working (no expiry setting: 90 days, Rocket.Chat's default). */
+  expiry(issuedAt: Millis): Millis {
+    const days = this.settings.get('Accounts_LoginExpiration');
+    return issuedAt + (days > 0 ? days : 90) * DAY_MS;
   }
 
   /** Creates and stores a new login token for the user; returns the plain token (shown once). */

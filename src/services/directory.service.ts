@@ -1,14 +1,17 @@
 /**
  * `GET directory` (contract §7.8): search users or channels.
  */
+import type { Static } from '@sinclair/typebox';
 import { iso } from '../lib/time.js';
-import type { ChannelSortKey, DirectoryUser, RoomRecord, RoomType, Store, UserRecord, UserSearchField, UserSortKey } from '../store/store.js';
+import type { ChannelSortKey, DirectoryUser, RoomRecord, Store, UserRecord, UserSearchField, UserSortKey } from '../store/store.js';
 import type { Access } from './access.js';
 import { bareFailure, failure } from './errors.js';
-import { messageWire, type MessageWire } from './message-wire.js';
+import { messageWire } from './message-wire.js';
 import { parsePaging, project, type PagingQuery } from './paging.js';
 import { hasNul } from './rooms.service.js';
 import type { SettingsService } from './settings.service.js';
+import { optional, parseJsonObject } from '../lib/values.js';
+import type { DirectoryEntry as DirectoryEntrySchema } from '../wire/rooms.js';
 
 export interface DirectoryInput extends PagingQuery {
   text?: string;
@@ -18,33 +21,8 @@ export interface DirectoryInput extends PagingQuery {
   query?: string;
 }
 
-export interface DirectoryUserEntry {
-  _id: string;
-  createdAt: string;
-  username: string;
-  name?: string;
-  bio?: string;
-  nickname?: string;
-  emails?: Array<{ address: string; verified: boolean }>;
-}
-
-export interface DirectoryChannelEntry {
-  _id: string;
-  t: RoomType;
-  name?: string;
-  fname?: string;
-  ts: string;
-  usersCount: number;
-  topic?: string;
-  description?: string;
-  default: boolean;
-  featured?: true;
-  archived: boolean;
-  lastMessage?: MessageWire;
-  usernames: string[];
-}
-
-export type DirectoryEntry = Partial<DirectoryUserEntry & DirectoryChannelEntry> & { _id: string };
+/** A directory entry (the response schema's type, wire/rooms.ts): a user or a channel, narrowed by `fields`. */
+export type DirectoryEntry = Static<typeof DirectoryEntrySchema>;
 
 export interface DirectoryResult {
   result: DirectoryEntry[];
@@ -60,14 +38,6 @@ const SEARCHABLE: readonly UserSearchField[] = ['username', 'name', 'bio', 'nick
 const USERNAMES_PER_CHANNEL = 100;
 
 const verifyParameters = () => bareFailure('Please verify the parameters');
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function optional<T>(value: T | null): T | undefined {
-  return value === null ? undefined : value;
-}
 
 /**
  * Directory search. Matching is a literal, case-insensitive substring of the
@@ -92,14 +62,8 @@ export class DirectoryService {
   async search(caller: UserRecord, input: DirectoryInput): Promise<DirectoryResult> {
     let fromQuery: Record<string, unknown> = {};
     if (input.query !== undefined && input.query !== '') {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(input.query);
-      } catch {
-        throw failure(`Invalid query parameter provided: "${input.query}"`, 'error-invalid-query');
-      }
-      if (!isPlainObject(parsed)) throw verifyParameters();
-      fromQuery = parsed;
+      const raw = input.query;
+      fromQuery = parseJsonObject(raw, () => failure(`Invalid query parameter provided: "${raw}"`, 'error-invalid-query'), verifyParameters);
     }
     const rawText = input.text ?? fromQuery.text ?? '';
     const type = input.type ?? fromQuery.type ?? 'channels';
@@ -163,8 +127,8 @@ export class DirectoryService {
   }
 }
 
-function userEntry(user: DirectoryUser, withEmails: boolean): DirectoryUserEntry {
-  const entry: DirectoryUserEntry = {
+function userEntry(user: DirectoryUser, withEmails: boolean): DirectoryEntry {
+  const entry: DirectoryEntry = {
     _id: user.id,
     createdAt: iso(user.createdAt),
     username: user.username,
@@ -176,7 +140,7 @@ function userEntry(user: DirectoryUser, withEmails: boolean): DirectoryUserEntry
   return entry;
 }
 
-function channelEntry(room: RoomRecord, usernames: string[]): DirectoryChannelEntry {
+function channelEntry(room: RoomRecord, usernames: string[]): DirectoryEntry {
   return {
     _id: room.id,
     t: room.t,

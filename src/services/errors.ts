@@ -2,15 +2,11 @@
  * The one error model (contract §1.2). Services throw these; the HTTP error
  * funnel renders them. Each carries the exact wire body so tests can assert it.
  */
+import type { Static } from '@sinclair/typebox';
+import type { ErrorBody as ErrorBodySchema } from '../wire/common.js';
 
-export interface ErrorBody {
-  success: false;
-  error: string;
-  errorType?: string;
-  details?: unknown;
-  status?: 'error';
-  message?: string;
-}
+/** Every error envelope: the type of the response schema (wire/common.ts). */
+export type ErrorBody = Static<typeof ErrorBodySchema>;
 
 export class ApiError extends Error {
   constructor(

@@ -13,7 +13,7 @@
  */
 import type { Millis } from '../lib/time.js';
 import type { MessageBus } from '../lib/message-bus.js';
-import type { InquiryRecord, MessageRecord, RoomType, Store, SystemMessageType, UserStatus, VisitorStatus } from '../store/store.js';
+import type { InquiryRecord, MessageRecord, RoomRecord, RoomType, Store, SystemMessageType, UserStatus, VisitorStatus } from '../store/store.js';
 
 /** The access-relevant state of a room when the event happened. */
 export interface RoomSnapshot {
@@ -26,6 +26,12 @@ export interface RoomSnapshot {
   /** Livechat: the serving agent. */
   servedById: string | null;
   departmentId: string | null;
+}
+
+/** The access-relevant state of any room, now (a livechat room's as `livechatSnapshot`; other rooms are always open). */
+export function snapshotOf(room: RoomRecord): RoomSnapshot {
+  if (room.livechat) return livechatSnapshot(room.livechat);
+  return { id: room.id, t: room.t, open: room.t !== 'l', visitorId: null, servedById: null, departmentId: null };
 }
 
 /** Transfer details carried by a `livechat_transfer_history` message on streams (R4). */

@@ -73,7 +73,7 @@ export function createServices(options: ServicesOptions): Services {
   const access = new Access(permissions);
   const auth = new AuthService(store, settings, clock);
   const limits = new RateLimits(settings, access, options.rateLimit, options.rateLimitCounters);
-  const accounts = new AccountsService(store, auth, settings, limits, clock, options.siteUrl);
+  const accounts = new AccountsService(store, auth, limits, clock, options.siteUrl);
   const users = new UsersService(store, settings, access, clock, options.siteUrl, events);
   const routing = new LivechatRouting(store, settings, clock, events);
   const livechat = new LivechatService(store, settings, clock, routing, limits, events);

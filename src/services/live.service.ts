@@ -6,28 +6,15 @@
  * their own services); only the socket-driven visitor status lives here.
  */
 import type { Clock, Millis } from '../lib/time.js';
-import type { RoomRecord, Store, UserRecord } from '../store/store.js';
+import type { Store, UserRecord } from '../store/store.js';
 import type { Access } from './access.js';
 import { forbidden } from './errors.js';
-import type { EventBus, RoomSnapshot } from './events.js';
+import { snapshotOf, type EventBus, type RoomSnapshot } from './events.js';
 import { visitorFacingAgent } from './livechat-wire.js';
 import { visitorForAgents } from './livechat-workspace.service.js';
 import { messageWire } from './message-wire.js';
 import type { SettingsService } from './settings.service.js';
 import { roomView, subscriptionView } from './rooms.service.js';
-
-/** The access-relevant state of any room, now. */
-export function snapshotOf(room: RoomRecord): RoomSnapshot {
-  const l = room.livechat;
-  return {
-    id: room.id,
-    t: room.t,
-    open: room.t === 'l' ? Boolean(l?.open) : true,
-    visitorId: l?.visitor?.id ?? null,
-    servedById: l?.servedBy?.id ?? null,
-    departmentId: l?.departmentId ?? null,
-  };
-}
 
 export class LiveService {
   constructor(

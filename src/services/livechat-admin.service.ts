@@ -2,6 +2,7 @@
  * The agent and manager side of livechat (contract §8.5, §8.9): closing by an
  * agent, agents and managers, agent status, departments, inquiries.
  */
+import type { Static } from '@sinclair/typebox';
 import { newId } from '../lib/ids.js';
 import type { Clock } from '../lib/time.js';
 import type { AgentLivechatStatus, DepartmentFields, LivechatUser, Store, UserRecord } from '../store/store.js';
@@ -12,6 +13,9 @@ import type { LivechatRouting } from './livechat-routing.js';
 import { codeOnly, departmentAgentWire, departmentWire, inquiryWire } from './livechat-wire.js';
 import { parsePaging, type PagingQuery } from './paging.js';
 import type { SettingsService } from './settings.service.js';
+import type { LivechatUser as LivechatUserSchema } from '../wire/livechat.js';
+
+const departmentNotFound = () => failure('Department not found', 'error-department-not-found');
 
 export type LivechatUserType = 'agent' | 'manager';
 const ROLE = { agent: 'livechat-agent', manager: 'livechat-manager' } as const;
@@ -25,7 +29,7 @@ export interface DepartmentInput {
   description?: string;
 }
 
-function userWire(u: LivechatUser, type: LivechatUserType) {
+function userWire(u: LivechatUser, type: LivechatUserType): Static<typeof LivechatUserSchema> {
   return {
     _id: u.id,
     username: u.username,
@@ -141,7 +145,7 @@ export class LivechatAdminService {
 
   private async departmentWithAgents(id: string) {
     const department = await this.store.departments.findById(id);
-    if (!department) throw failure('Department not found', 'error-department-not-found');
+    if (!department) throw departmentNotFound();
     const agents = await this.store.departments.agents(id);
     return { department: departmentWire(department), agents: agents.map(departmentAgentWire) };
   }
@@ -163,7 +167,7 @@ export class LivechatAdminService {
     await this.store.transaction(async (tx) => {
       const now = this.clock.now();
       const updated = await tx.departments.update(id, this.fields(input), now);
-      if (!updated) throw failure('Department not found', 'error-department-not-found');
+      if (!updated) throw departmentNotFound();
       if (entries) {
         const current = await tx.departments.agents(id);
         const keep = new Set(entries.map((e) => e.agentId));
@@ -191,7 +195,7 @@ export class LivechatAdminService {
   /** Refused while the department has open rooms: `"Department has open rooms [error-department-has-open-rooms]"`. */
   async deleteDepartment(id: string): Promise<void> {
     await this.store.transaction(async (tx) => {
-      if (!(await tx.departments.findById(id))) throw failure('Department not found', 'error-department-not-found');
+      if (!(await tx.departments.findById(id))) throw departmentNotFound();
       if ((await tx.livechatRooms.countOpenOfDepartment(id)) > 0) {
         throw failure('Department has open rooms', 'error-department-has-open-rooms');
       }
@@ -204,7 +208,7 @@ export class LivechatAdminService {
     upsert: Array<{ agentId: string; username?: string; count?: number; order?: number }>,
     remove: Array<{ agentId: string }>,
   ): Promise<void> {
-    if (!(await this.store.departments.findById(id))) throw failure('Department not found', 'error-department-not-found');
+    if (!(await this.store.departments.findById(id))) throw departmentNotFound();
     const entries = await this.agentEntries(upsert);
     await this.store.transaction((tx) =>
       tx.departments.changeAgents(

@@ -3,6 +3,7 @@
  * not plain `failure(reason, code)` texts. The visitor's token appears only in
  * the visitor shapes (`visitorRoom`, `visitorWire`); agent shapes never carry it.
  */
+import type { Static } from '@sinclair/typebox';
 import { iso, isoOrUndefined } from '../lib/time.js';
 import type {
   DepartmentAgentRecord,
@@ -15,13 +16,19 @@ import type {
 } from '../store/store.js';
 import { ApiError } from './errors.js';
 import { messageWire } from './message-wire.js';
+import type { AgentRoom, Department, DepartmentAgent, Inquiry, Visitor, VisitorFacingAgent, VisitorRoom } from '../wire/livechat.js';
+
+/** The wire types are those of the response schemas (wire/livechat.ts): written once. */
+export type VisitorWire = Static<typeof Visitor>;
+export type RoomWire = Static<typeof AgentRoom>;
+export type VisitorRoomWire = Static<typeof VisitorRoom>;
 
 /** 400 whose text is only the bracketed code, e.g. `"[invalid-token]"`, errorType the code. */
 export function codeOnly(code: string): ApiError {
   return new ApiError(400, { success: false, error: `[${code}]`, errorType: code });
 }
 
-export function visitorWire(v: VisitorRecord) {
+export function visitorWire(v: VisitorRecord): VisitorWire {
   return {
     _id: v.id,
     token: v.token,
@@ -52,15 +59,9 @@ function transferWire(e: TransferEntry) {
  * The livechat room. `withToken` (responses to the visitor only) includes
  * `v.token`; for agents and other users it is left out.
  */
-export function livechatRoomWire(r: LivechatRoom, withToken: true): RoomWire & { v: { token: string } };
+export function livechatRoomWire(r: LivechatRoom, withToken: true): VisitorRoomWire;
 export function livechatRoomWire(r: LivechatRoom, withToken: false): RoomWire;
-export function livechatRoomWire(r: LivechatRoom, withToken: boolean): RoomWire {
-  return roomWire(r, withToken);
-}
-
-export type RoomWire = ReturnType<typeof roomWire>;
-
-function roomWire(r: LivechatRoom, withToken: boolean) {
+export function livechatRoomWire(r: LivechatRoom, withToken: boolean): RoomWire | VisitorRoomWire {
   return {
     _id: r.id,
     msgs: r.msgs,
@@ -91,8 +92,10 @@ function roomWire(r: LivechatRoom, withToken: boolean) {
   };
 }
 
-/** An inquiry as agents see it: `v` without the token. */
-export function inquiryWire(q: InquiryRecord) {
+/** An inquiry as agents see it: `v` without the token. Also the base of the queue streams' inquiry (R4). */
+export function inquiryWire(
+  q: Pick<InquiryRecord, 'id' | 'rid' | 'name' | 'status' | 'ts' | 'updatedAt' | 'departmentId'> & { visitor: { id: string; username: string; status: string } },
+): Static<typeof Inquiry> {
   return {
     _id: q.id,
     rid: q.rid,
@@ -105,7 +108,7 @@ export function inquiryWire(q: InquiryRecord) {
   };
 }
 
-export function departmentWire(d: DepartmentRecord) {
+export function departmentWire(d: DepartmentRecord): Static<typeof Department> {
   return {
     _id: d.id,
     name: d.name,
@@ -119,7 +122,7 @@ export function departmentWire(d: DepartmentRecord) {
   };
 }
 
-export function departmentAgentWire(a: DepartmentAgentRecord) {
+export function departmentAgentWire(a: DepartmentAgentRecord): Static<typeof DepartmentAgent> {
   return { agentId: a.agentId, departmentId: a.departmentId, username: a.username, count: a.count, order: a.order };
 }
 
@@ -131,7 +134,7 @@ export function departmentAgentWire(a: DepartmentAgentRecord) {
 export function visitorFacingAgent(
   user: Pick<UserRecord, 'id' | 'username' | 'name' | 'status' | 'email'>,
   show: { info: boolean; email: boolean },
-) {
+): Static<typeof VisitorFacingAgent> {
   if (!show.info) return { hiddenInfo: true as const };
   return {
     _id: user.id,

@@ -4,6 +4,7 @@
  * visitor's status and last page. Livechat rooms and messages given to agents
  * never carry the visitor's token (§8.8).
  */
+import type { Static } from '@sinclair/typebox';
 import { newId } from '../lib/ids.js';
 import { parseTimestamp, type Clock, type Millis } from '../lib/time.js';
 import type { LivechatRoomFilter, LivechatRoomSortKey, RoomRecord, Store, UserRecord, VisitorRecord, VisitorStatus } from '../store/store.js';
@@ -11,12 +12,14 @@ import type { Access } from './access.js';
 import { bareFailure, failure, forbidden, invalidParams } from './errors.js';
 import { eventMessage, livechatSnapshot, type EventBus } from './events.js';
 import { insertOrDuplicate } from './livechat.service.js';
-import { inquiryWire, livechatRoomWire } from './livechat-wire.js';
+import { inquiryWire, livechatRoomWire, visitorWire } from './livechat-wire.js';
 import { messageWire } from './message-wire.js';
 import { parsePaging, project, type PagingQuery } from './paging.js';
 import { roomView } from './rooms.service.js';
 import type { SettingsService } from './settings.service.js';
 import { iso } from '../lib/time.js';
+import { parseJsonObject } from '../lib/values.js';
+import type { AgentVisitor } from '../wire/livechat.js';
 
 export interface LivechatRoomsQuery extends PagingQuery {
   agents?: string[];
@@ -43,16 +46,10 @@ const roomNotFound = () =>
 function parseRange(raw: string | undefined, name: string): { start?: Millis; end?: Millis } | undefined {
   if (raw === undefined || raw === '') return undefined;
   const bad = () => invalidParams(`The "${name}" query parameter must be a JSON object with ISO "start" and "end"`);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw bad();
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw bad();
+  const parsed = parseJsonObject(raw, bad);
   const out: { start?: Millis; end?: Millis } = {};
   for (const key of ['start', 'end'] as const) {
-    const value = (parsed as Record<string, unknown>)[key];
+    const value = parsed[key];
     if (value === undefined) continue;
     const ms = typeof value === 'string' ? parseTimestamp(value) : null;
     if (ms === null) throw bad();
@@ -62,18 +59,10 @@ function parseRange(raw: string | undefined, name: string): { start?: Millis; en
 }
 
 /** A visitor as agents see it (§8.11): never the token; with `livechatData` and `lastPage`. */
-export function visitorForAgents(v: VisitorRecord) {
+export function visitorForAgents(v: VisitorRecord): Static<typeof AgentVisitor> {
+  const { token: _token, ...wire } = visitorWire(v);
   return {
-    _id: v.id,
-    username: v.username,
-    ...(v.name !== null && { name: v.name }),
-    ...(v.email !== null && { visitorEmails: [{ address: v.email }] }),
-    ...(v.phone !== null && { phone: [{ phoneNumber: v.phone }] }),
-    ...(v.departmentId !== null && { department: v.departmentId }),
-    status: v.status,
-    ts: iso(v.ts),
-    _updatedAt: iso(v.updatedAt),
-    livechatData: v.livechatData,
+    ...wire,
     ...(v.lastPage && { lastPage: { title: v.lastPage.title, href: v.lastPage.href, ts: iso(v.lastPage.ts) } }),
   };
 }

@@ -2,6 +2,7 @@
  * The visitor side of livechat (contract §8.2–8.8, §8.10): visitors, get-or-open
  * room, close, transfer, survey, messages, agent info, widget config.
  */
+import type { Static } from '@sinclair/typebox';
 import { newId } from '../lib/ids.js';
 import type { Clock } from '../lib/time.js';
 import { ConflictError } from '../store/errors.js';
@@ -13,6 +14,7 @@ import { codeOnly, departmentWire, livechatRoomWire, visitorFacingAgent, visitor
 import { messageWire } from './message-wire.js';
 import { eventMessage, livechatSnapshot, type EventBus } from './events.js';
 import type { SettingsService } from './settings.service.js';
+import type { LivechatConfig } from '../wire/livechat.js';
 
 export interface VisitorInput {
   token: string;
@@ -318,7 +320,7 @@ export class LivechatService {
    * livechat is disabled. `settings.agentHiddenInfo` (Rocket.Chat's name, contract silent) is
    * `!Livechat_show_agent_info`: the widget reads it to hide the agent of streamed messages.
    */
-  async config(token: string | undefined, department: string | undefined) {
+  async config(token: string | undefined, department: string | undefined): Promise<{ config: Static<typeof LivechatConfig> }> {
     const s = this.settings;
     const enabled = s.get('Livechat_enabled');
     const { departments } = await this.store.departments.list({ enabledOnly: true, offset: 0, count: 1000 });

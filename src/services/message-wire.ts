@@ -1,14 +1,20 @@
 /** The wire shape of a message (contract §8.8), for every room type: built here only. */
+import type { Static } from '@sinclair/typebox';
 import { iso } from '../lib/time.js';
 import type { MessageRecord } from '../store/store.js';
+import type { VisitorMessage } from '../wire/livechat.js';
 
-export type MessageWire = ReturnType<typeof messageWire>;
+/** The type is the response schema's (wire/livechat.ts): `token` only in a visitor's own messages. */
+export type MessageWire = Static<typeof VisitorMessage>;
 
 /**
  * A message. `token` only when `forVisitor` and the message is the visitor's
  * own (Parley rule §8.8: agents never see the token).
  */
-export function messageWire(m: MessageRecord, forVisitor = false) {
+export function messageWire(
+  m: Pick<MessageRecord, 'id' | 'rid' | 't' | 'msg' | 'ts' | 'updatedAt' | 'u' | 'visitorToken'>,
+  forVisitor = false,
+): MessageWire {
   return {
     _id: m.id,
     rid: m.rid,

@@ -1,11 +1,11 @@
 /** Sending messages as a logged-in user: `chat.sendMessage` (contract §8.8). */
 import type { Clock } from '../lib/time.js';
-import type { RoomRecord, Store, UserRecord } from '../store/store.js';
+import type { Store, UserRecord } from '../store/store.js';
 import type { Access } from './access.js';
 import { bareFailure, failure, forbidden } from './errors.js';
 import { insertOrDuplicate, textMessage } from './livechat.service.js';
 import { messageWire } from './message-wire.js';
-import { eventMessage, type EventBus, type RoomSnapshot } from './events.js';
+import { eventMessage, snapshotOf, type EventBus } from './events.js';
 
 export class MessagesService {
   constructor(
@@ -41,20 +41,7 @@ export class MessagesService {
     const stored = await insertOrDuplicate(this.store, message, livechat ? { waitingResponse: false } : {}, {
       requireOpen: livechat,
     });
-    this.events.publish({ type: 'messageCreated', room: this.snapshot(room), message: eventMessage(stored, false) });
+    this.events.publish({ type: 'messageCreated', room: snapshotOf(room), message: eventMessage(stored, false) });
     return { message: messageWire(stored) };
-  }
-
-  /** The room's access-relevant state for the event (livechat: its visitor and agent). */
-  private snapshot(room: RoomRecord): RoomSnapshot {
-    const l = room.livechat;
-    return {
-      id: room.id,
-      t: room.t,
-      open: room.t === 'l' ? Boolean(l?.open) : true,
-      visitorId: l?.visitor?.id ?? null,
-      servedById: l?.servedBy?.id ?? null,
-      departmentId: l?.departmentId ?? null,
-    };
   }
 }

@@ -1,13 +1,11 @@
+import type { Static, TObject } from '@sinclair/typebox';
 import { failure } from './errors.js';
 import type { SettingsService } from './settings.service.js';
+import { parseJsonObject } from '../lib/values.js';
+import type { PagingQuery as PagingQuerySchema } from '../wire/common.js';
 
-/** Raw list parameters as they arrive in the query string (contract §1.4). */
-export interface PagingQuery {
-  offset?: number;
-  count?: number;
-  sort?: string;
-  fields?: string;
-}
+/** Raw list parameters as they arrive in the query string (contract §1.4): the request schema's type. */
+export type PagingQuery = Static<TObject<typeof PagingQuerySchema>>;
 
 export type SortDirection = 1 | -1;
 
@@ -18,22 +16,6 @@ export interface Paging {
   sort: Array<[string, SortDirection]>;
   /** Field projection, or null for "all documented fields". */
   fields: Record<string, 0 | 1> | null;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Parses a JSON-object query parameter; `error` for bad JSON or a non-object. */
-function parseJsonObject(raw: string, error: () => Error): Record<string, unknown> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw error();
-  }
-  if (!isPlainObject(parsed)) throw error();
-  return parsed;
 }
 
 /**

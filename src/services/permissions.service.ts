@@ -1,7 +1,9 @@
+import type { Static } from '@sinclair/typebox';
 import { iso, parseTimestamp, type Clock } from '../lib/time.js';
 import type { PermissionRecord, Store } from '../store/store.js';
 import type { ChangeBus } from '../lib/change-bus.js';
 import { failure } from './errors.js';
+import type { Permission } from '../wire/permissions.js';
 
 /** The roles of contract §4. */
 export const ROLES = [
@@ -52,12 +54,8 @@ export const DEFAULT_PERMISSIONS: Record<string, string[]> = {
   'view-livechat-rooms': LIVECHAT_MANAGERS,
 };
 
-/** A permission on the wire (contract §4). */
-export interface PermissionView {
-  _id: string;
-  roles: string[];
-  _updatedAt: string;
-}
+/** A permission on the wire (contract §4): the response schema's type (wire/permissions.ts). */
+export type PermissionView = Static<typeof Permission>;
 
 const toView = (p: PermissionRecord): PermissionView => ({ _id: p.id, roles: p.roles, _updatedAt: iso(p.updatedAt) });
 

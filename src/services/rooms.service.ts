@@ -2,68 +2,31 @@
  * Rooms (contract §7.1–7.7): channels, private groups, direct messages, the
  * caller's subscriptions and the room-list delta sync `rooms.get`.
  */
+import type { Static } from '@sinclair/typebox';
 import { newId } from '../lib/ids.js';
 import { iso, parseTimestamp, type Clock, type Millis } from '../lib/time.js';
 import { ConflictError } from '../store/errors.js';
-import type { RoomRecord, RoomType, Store, SubscriptionRecord, UserRecord } from '../store/store.js';
+import type { RoomRecord, Store, SubscriptionRecord, UserRecord } from '../store/store.js';
 import type { Access } from './access.js';
 import { bareFailure, failure, forbidden } from './errors.js';
-import { livechatRoomWire, type RoomWire } from './livechat-wire.js';
-import { messageWire, type MessageWire } from './message-wire.js';
+import { livechatRoomWire } from './livechat-wire.js';
+import { messageWire } from './message-wire.js';
 import type { SettingsService } from './settings.service.js';
+import { optional } from '../lib/values.js';
+import type { DirectRoomObject, RoomObject, RoomsGetResult, SubscriptionObject } from '../wire/rooms.js';
 
 /**
+ * The wire types are those of the response schemas (wire/rooms.ts), written once.
  * A room as responses show it (§7.1): a channel, group or direct message, or
  * (t = 'l') the livechat room of §8.1 without the visitor's token. Never `joinCode`.
  */
-export type RoomView = ChannelView | RoomWire;
-
-/** A `c`, `p` or `d` room as responses show it (§7.1). */
-export interface ChannelView {
-  _id: string;
-  t: RoomType;
-  name?: string;
-  fname?: string;
-  u?: { _id: string; username: string };
-  ts: string;
-  _updatedAt: string;
-  default?: boolean;
-  ro?: boolean;
-  customFields?: Record<string, unknown>;
-  topic?: string;
-  description?: string;
-  usersCount: number;
-  msgs: number;
-  lm?: string;
-  lastMessage?: MessageWire;
-  archived?: boolean;
-  featured?: true;
-}
-
+export type RoomView = Static<typeof RoomObject>;
 /** `im.create`'s room: the room plus `rid` and the members' `usernames` (Rocket.Chat's shape). */
-export interface DirectRoomView extends ChannelView {
-  rid: string;
-  usernames: string[];
-}
-
-export interface SubscriptionView {
-  _id: string;
-  rid: string;
-  u: { _id: string; username: string };
-  name?: string;
-  fname?: string;
-  t: string;
-  roles?: string[];
-  open: boolean;
-  alert: boolean;
-  unread: number;
-  ts: string;
-  _updatedAt: string;
-}
-
+export type DirectRoomView = Static<typeof DirectRoomObject>;
+export type SubscriptionView = Static<typeof SubscriptionObject>;
 export interface RoomsGetView {
   update: RoomView[];
-  remove: Array<{ _id: string; _deletedAt: string }>;
+  remove: Static<typeof RoomsGetResult.remove>;
 }
 
 export interface CreateRoomInput {
@@ -84,30 +47,26 @@ export function hasNul(value: string): boolean {
   return value.includes('\u0000');
 }
 
-function present<T>(value: T | null | undefined): T | undefined {
-  return value === null ? undefined : value;
-}
-
 /** The wire room of §7.1 (each optional field only when the room has it); livechat rooms as §8.1. */
 export function roomView(room: RoomRecord): RoomView {
   if (room.livechat) return livechatRoomWire(room.livechat, false);
   return channelView(room);
 }
 
-function channelView(room: RoomRecord): ChannelView {
+function channelView(room: RoomRecord): RoomView {
   return {
     _id: room.id,
     t: room.t,
-    name: present(room.name),
-    fname: present(room.fname),
+    name: optional(room.name),
+    fname: optional(room.fname),
     u: room.creator ? { _id: room.creator.id, username: room.creator.username } : undefined,
     ts: iso(room.ts),
     _updatedAt: iso(room.updatedAt),
     default: room.isDefault,
     ro: room.readOnly,
-    customFields: present(room.customFields),
-    topic: present(room.topic),
-    description: present(room.description),
+    customFields: optional(room.customFields),
+    topic: optional(room.topic),
+    description: optional(room.description),
     usersCount: room.usersCount,
     msgs: room.msgs,
     lm: room.lm === null ? undefined : iso(room.lm),
@@ -122,8 +81,8 @@ export function subscriptionView(sub: SubscriptionRecord): SubscriptionView {
     _id: sub.id,
     rid: sub.rid,
     u: { _id: sub.user.id, username: sub.user.username },
-    name: present(sub.name),
-    fname: present(sub.fname),
+    name: optional(sub.name),
+    fname: optional(sub.fname),
     t: sub.t,
     roles: sub.roles.length > 0 ? sub.roles : undefined,
     open: sub.open,

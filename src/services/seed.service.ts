@@ -29,7 +29,7 @@ export async function seedFirstStart(store: Store, clock: Clock, config: SeedCon
   // Later starts: nothing to do (and no bcrypt work on the start-up path).
   if ((await store.meta.get('seeded_at')) !== null) return { seeded: false };
   const password = config.adminPassword ?? randomString(20);
-  // Hash outside the transaction: bcrypt takes ~50 ms and must not hold the write lock.
+  // Hash outside the transaction: bcrypt is slow by design and must not hold the write lock.
   const passwordHash = await hashPassword(password);
   return store.transaction(async (tx) => {
     const now = clock.now();

@@ -134,7 +134,7 @@ export function parseSettingOverride(id: SettingId, raw: string): unknown {
  */
 export class SettingsService {
   private values: SettingValues = { ...SETTING_DEFAULTS };
-  /** Compiled on a setting's first update (compiling all of them up front cost ~40 ms of start-up). */
+  /** Compiled on a setting's first update (compiling all of them up front would slow start-up). */
   private readonly validators = new Map<SettingId, ValidateFunction>();
   private ajv: Ajv | undefined;
 

@@ -13,14 +13,8 @@ export interface DepartmentRecord {
   updatedAt: Millis;
 }
 
-export interface DepartmentFields {
-  name: string;
-  enabled: boolean;
-  showOnRegistration: boolean;
-  showOnOfflineForm: boolean;
-  email: string | null;
-  description: string | null;
-}
+/** The fields a manager sets (POST/PUT livechat/department). */
+export type DepartmentFields = Omit<DepartmentRecord, 'id' | 'numAgents' | 'updatedAt'>;
 
 export interface DepartmentAgentRecord {
   departmentId: string;

@@ -30,7 +30,7 @@ export class ConflictError extends Error {
 }
 
 /** A foreign key pointed at a row that does not exist (or is being deleted). */
-export class ReferenceError extends Error {
+export class StoreReferenceError extends Error {
   override readonly name = 'StoreReferenceError';
 }
 

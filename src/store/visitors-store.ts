@@ -25,17 +25,8 @@ export interface VisitorPage {
   ts: Millis;
 }
 
-export interface NewVisitor {
-  id: string;
-  token: string;
-  username: string;
-  name: string | null;
-  email: string | null;
-  phone: string | null;
-  departmentId: string | null;
-  ts: Millis;
-  livechatData: Record<string, string>;
-}
+/** A visitor as registered: it starts `online`, `updatedAt` = `ts`, no page visited yet. */
+export type NewVisitor = Omit<VisitorRecord, 'status' | 'updatedAt' | 'lastPage'>;
 
 /** Fields of a visitor to change; absent keys are left as they are. */
 export interface VisitorPatch {

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sortedOpenApi } from '../../src/http/plugins/docs.js';
-import { MAX_INT, NO_NUL_PATTERN } from '../../src/http/schemas/common.js';
+import { MAX_INT, NO_NUL_PATTERN } from '../../src/wire/common.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 type Schema = {

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PreferencesData } from '../../src/http/schemas/users.js';
+import { PreferencesData } from '../../src/wire/users.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 interface JsonSchema {

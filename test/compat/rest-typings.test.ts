@@ -37,7 +37,7 @@ import type {
 } from '../../src/http/routes/livechat.routes.js';
 import type { RoomsGetResponse } from '../../src/http/routes/rooms.routes.js';
 import type { FullUserResult, SetPreferencesResponse } from '../../src/http/routes/users.routes.js';
-import type { UserStatus as ParleyUserStatus } from '../../src/http/schemas/users.js';
+import type { UserStatus as ParleyUserStatus } from '../../src/wire/users.js';
 
 /** Parley's 200 body of a route. */
 type Body<S extends TSchema> = Static<S>;

@@ -5,7 +5,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
-import { ConflictError, ReferenceError } from '../../src/store/errors.js';
+import { ConflictError, StoreReferenceError } from '../../src/store/errors.js';
 import type { SqlStore } from '../../src/store/sql/sql-store.js';
 import { member, newRoom, newUser, rejection, uniqueName, type StoreGetter } from './core-fixtures.js';
 
@@ -148,7 +148,7 @@ export function roomsCases(getStore: StoreGetter): void {
         const user = await store.users.insert(newUser());
         expect(await store.rooms.subscribe({ id: newId(), rid: 'absent-room', user: { id: user.id, username: user.username! }, ts: 1 }, 1)).toBe(false);
         const room = await store.rooms.insert(newRoom());
-        expect(await rejection(store.rooms.subscribe({ id: newId(), rid: room.id, user: { id: 'ghost', username: 'ghost' }, ts: 1 }, 1))).toBeInstanceOf(ReferenceError);
+        expect(await rejection(store.rooms.subscribe({ id: newId(), rid: room.id, user: { id: 'ghost', username: 'ghost' }, ts: 1 }, 1))).toBeInstanceOf(StoreReferenceError);
         expect((await store.rooms.findById(room.id))!.usersCount).toBe(0);
       });
 

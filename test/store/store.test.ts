@@ -5,7 +5,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
-import { ConflictError, NotFoundError, ReferenceError } from '../../src/store/errors.js';
+import { ConflictError, NotFoundError, StoreReferenceError } from '../../src/store/errors.js';
 import type { SqlStore } from '../../src/store/sql/sql-store.js';
 import type { NewUser, Store } from '../../src/store/store.js';
 import { backend, createTestDatabase, type TestDatabase } from '../support/backend.js';
@@ -180,7 +180,7 @@ describe(`store on ${backend}`, () => {
     const room = await store.rooms.insert({ id: newId(), t: 'c', name: `r${newId()}`, fname: 'r', creator: null, ts: 1 });
     await expect(
       store.rooms.subscribe({ id: newId(), rid: room.id, user: { id: 'ghost', username: 'ghost' }, ts: 1 }, 1),
-    ).rejects.toBeInstanceOf(ReferenceError);
+    ).rejects.toBeInstanceOf(StoreReferenceError);
   });
 
   it('channel names are unique across c and p, case-insensitively', async () => {

@@ -1,6 +1,6 @@
 /**
- * The console's only door to Parley's REST API (contract: API.md of the
- * project). Credentials travel in the `X-User-Id` / `X-Auth-Token` headers,
+ * The console's only door to Parley's REST API (reference: the OpenAPI
+ * document, see docs/README.md). Credentials travel in the `X-User-Id` / `X-Auth-Token` headers,
  * never in a URL. Every failure becomes an `ApiError` carrying the server's
  * `error` text, `errorType` and `details`, which the pages show as they are.
  */

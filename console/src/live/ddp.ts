@@ -1,7 +1,7 @@
 /**
  * The DDP transport of the live hub, on Rocket.Chat's own `@rocket.chat/ddp-client`
  * (`DDPSDK`: ~10 KB gzipped in the bundle, well inside the budget). Streams and
- * methods are those of the contract (REALTIME.md R3/R4):
+ * methods are those of the realtime contract (R3/R4, see docs/README.md):
  *
  * - `stream-notify-user` `<uid>/subscriptions-changed`, `<uid>/rooms-changed` → "rooms";
  * - `stream-room-messages` `__my_messages__` → "room:<rid>" and "rooms";

@@ -3,7 +3,7 @@
  * the socket: they read REST through React Query, and this module tells them
  * when to re-read.
  *
- * - `live`: a DDP connection on `/websocket` (contract: REALTIME.md R2–R5) is
+ * - `live`: a DDP connection on `/websocket` (contract R2–R5, see docs/README.md) is
  *   logged in with the session's token; stream events only *invalidate* the
  *   matching queries ("queue", "rooms", "room:<rid>"), so the REST answer stays
  *   the one source of truth and no event shape has to be trusted.

@@ -11,7 +11,7 @@ import {
   serviceUnavailable,
 } from '../../services/errors.js';
 import { ConflictError, InvalidValueError, TransientError, UnavailableError } from '../../store/errors.js';
-import { NUL_MESSAGE } from '../schemas/common.js';
+import { NUL_MESSAGE } from '../../wire/common.js';
 import type { App } from '../types.js';
 
 /**

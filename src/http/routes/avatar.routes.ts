@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Text } from '../schemas/common.js';
+import { Text } from '../../wire/common.js';
 import type { RouteGroup } from '../types.js';
 
 /**

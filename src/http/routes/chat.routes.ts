@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { callerOf } from '../plugins/auth.js';
-import { errorResponses, Success, Text } from '../schemas/common.js';
-import { Message } from '../schemas/livechat.js';
+import { errorResponses, Success, Text } from '../../wire/common.js';
+import { Message } from '../../wire/livechat.js';
 import type { RouteGroup } from '../types.js';
 
 /** Contract §8.8: `chat.sendMessage` — agents answering visitors, members writing in c/p/d rooms. */

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { callerOf } from '../plugins/auth.js';
-import { errorResponses, Success } from '../schemas/common.js';
-import { DirectoryEntry, DirectoryQuery } from '../schemas/rooms.js';
+import { errorResponses, Success } from '../../wire/common.js';
+import { DirectoryEntry, DirectoryQuery } from '../../wire/rooms.js';
 import type { RouteGroup } from '../types.js';
 
 export const DirectoryResponse = Success({

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { callerOf } from '../plugins/auth.js';
-import { errorResponses, Int, PagingQuery, Success, Text } from '../schemas/common.js';
-import { Department, DepartmentAgent, DepartmentBody, Inquiry, LivechatUser } from '../schemas/livechat.js';
+import { errorResponses, Int, PagingQuery, Success, Text } from '../../wire/common.js';
+import { Department, DepartmentAgent, DepartmentBody, Inquiry, LivechatUser } from '../../wire/livechat.js';
 import type { RouteGroup } from '../types.js';
 
 const tags = ['livechat-agents'];

@@ -1,27 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { callerOf } from '../plugins/auth.js';
-import { errorResponses, PagingQuery, StringEnum, Success, Timestamp } from '../schemas/common.js';
-import { AgentRoom, Inquiry, Message, Str } from '../schemas/livechat.js';
-import { RoomObject } from '../schemas/rooms.js';
+import { errorResponses, PagingQuery, StringEnum, Success, Text } from '../../wire/common.js';
+import { AgentRoom, AgentVisitor, Inquiry, Message } from '../../wire/livechat.js';
+import { RoomObject } from '../../wire/rooms.js';
 import type { RouteGroup } from '../types.js';
 
 const tags = ['livechat'];
 const Opt = Type.Optional;
-
-/** A visitor as agents see it (§8.11): no token. */
-const AgentVisitor = Type.Object({
-  _id: Type.String(),
-  username: Type.String(),
-  name: Opt(Type.String()),
-  visitorEmails: Opt(Type.Array(Type.Object({ address: Type.String() }))),
-  phone: Opt(Type.Array(Type.Object({ phoneNumber: Type.String() }))),
-  department: Opt(Type.String()),
-  status: Type.String(),
-  ts: Timestamp,
-  _updatedAt: Timestamp,
-  livechatData: Type.Record(Type.String(), Type.String()),
-  lastPage: Opt(Type.Object({ title: Type.String(), href: Type.String(), ts: Timestamp })),
-});
 
 const PageFields = { count: Type.Integer(), offset: Type.Integer(), total: Type.Integer() };
 /** Items may be narrowed by `fields` (§1.4), hence partial. */
@@ -38,12 +23,12 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
         summary: 'Livechat rooms, filtered (agents never see visitor tokens)',
         querystring: Type.Object({
           ...PagingQuery,
-          agents: Opt(Type.Array(Str())),
-          departmentId: Opt(Type.Union([Str(), Type.Array(Str())])),
+          agents: Opt(Type.Array(Text())),
+          departmentId: Opt(Type.Union([Text(), Type.Array(Text())])),
           open: Opt(Type.Boolean()),
-          roomName: Opt(Str()),
-          createdAt: Opt(Str()),
-          closedAt: Opt(Str()),
+          roomName: Opt(Text()),
+          createdAt: Opt(Text()),
+          closedAt: Opt(Text()),
         }),
         response: { 200: RoomsList, ...errorResponses(400, 401, 403) },
       },
@@ -58,8 +43,8 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
       schema: {
         tags,
         summary: "A livechat room's messages, newest first (system messages included)",
-        params: Type.Object({ rid: Str() }),
-        querystring: Type.Object({ ...PagingQuery, searchTerm: Opt(Str()) }),
+        params: Type.Object({ rid: Text() }),
+        querystring: Type.Object({ ...PagingQuery, searchTerm: Opt(Text()) }),
         response: {
           200: Success({ messages: Type.Array(Message), ...PageFields }),
           ...errorResponses(400, 401, 403),
@@ -79,7 +64,7 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
       schema: {
         tags,
         summary: 'Queued inquiries the caller may take, oldest first',
-        querystring: Type.Object({ ...PagingQuery, department: Opt(Str()) }),
+        querystring: Type.Object({ ...PagingQuery, department: Opt(Text()) }),
         response: { 200: InquiriesList, ...errorResponses(400, 401, 403) },
       },
       config: { permissions: ['view-l-room'] },
@@ -96,7 +81,7 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
       schema: {
         tags,
         summary: 'A visitor (without token), with custom fields and last page',
-        querystring: Type.Object({ visitorId: Str() }),
+        querystring: Type.Object({ visitorId: Text() }),
         response: { 200: Success({ visitor: AgentVisitor }), ...errorResponses(400, 401, 403) },
       },
       config: { permissions: ['view-l-room'] },
@@ -110,7 +95,7 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
       schema: {
         tags: ['rooms'],
         summary: 'Any room the caller may read',
-        querystring: Type.Object({ roomId: Opt(Str()), roomName: Opt(Str()) }),
+        querystring: Type.Object({ roomId: Opt(Text()), roomName: Opt(Text()) }),
         response: { 200: Success({ room: RoomObject }), ...errorResponses(400, 401) },
       },
       config: { auth: 'required' },
@@ -124,7 +109,7 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
       schema: {
         tags,
         summary: "Sets the visitor's status (widget)",
-        body: Type.Object({ token: Str(), status: StringEnum(['online', 'away', 'busy', 'offline']) }),
+        body: Type.Object({ token: Text(), status: StringEnum(['online', 'away', 'busy', 'offline']) }),
         response: { 200: Success({ token: Type.String(), status: Type.String() }), ...errorResponses(400) },
       },
     },
@@ -138,12 +123,12 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
         tags,
         summary: 'Records the page the visitor is on (widget)',
         body: Type.Object({
-          token: Str(),
-          rid: Opt(Str()),
+          token: Text(),
+          rid: Opt(Text()),
           pageInfo: Type.Object({
-            change: Opt(Str()),
-            title: Opt(Str()),
-            location: Type.Object({ href: Str() }),
+            change: Opt(Text()),
+            title: Opt(Text()),
+            location: Type.Object({ href: Text() }),
           }),
         }),
         response: {

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses, Int, Success, Text } from '../schemas/common.js';
-import { AgentSummary, LivechatConfig, Visitor, VisitorMessage, VisitorRoom } from '../schemas/livechat.js';
+import { errorResponses, Int, Success, Text } from '../../wire/common.js';
+import { AgentSummary, LivechatConfig, Visitor, VisitorMessage, VisitorRoom } from '../../wire/livechat.js';
 import type { RouteGroup } from '../types.js';
 
 /**

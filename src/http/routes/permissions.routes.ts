@@ -1,8 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses, Success, Text, Timestamp } from '../schemas/common.js';
+import { errorResponses, Success, Text } from '../../wire/common.js';
+import { Permission } from '../../wire/permissions.js';
 import type { RouteGroup } from '../types.js';
-
-const Permission = Type.Object({ _id: Type.String(), roles: Type.Array(Type.String()), _updatedAt: Timestamp });
 
 /** Contract §4: list the permission table and change role lists. */
 export const permissionsRoutes: RouteGroup = (app, { permissions }) => {

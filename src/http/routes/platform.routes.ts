@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Registry } from 'prom-client';
 import { VERSION } from '../../version.js';
 import { sortedOpenApi } from '../plugins/docs.js';
-import { Success } from '../schemas/common.js';
+import { Success } from '../../wire/common.js';
 import type { App, RouteGroup } from '../types.js';
 
 /** Contract §9: info, liveness, readiness, metrics, the OpenAPI document. */

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { callerOf } from '../plugins/auth.js';
-import { errorResponses, Success, Text } from '../schemas/common.js';
+import { errorResponses, Success, Text } from '../../wire/common.js';
 import {
   CreateDirectBody,
   CreateRoomBody,
@@ -9,8 +9,8 @@ import {
   RoomRefBody,
   RoomsGetResult,
   SubscriptionObject,
-} from '../schemas/rooms.js';
-import { AgentRoom } from '../schemas/livechat.js';
+} from '../../wire/rooms.js';
+import { AgentRoom } from '../../wire/livechat.js';
 import type { RouteGroup } from '../types.js';
 
 const ChannelResult = Success({ channel: RoomObject });

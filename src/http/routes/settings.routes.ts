@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses, JsonValue, Success, Text } from '../schemas/common.js';
+import { errorResponses, JsonValue, Success, Text } from '../../wire/common.js';
 import type { RouteGroup } from '../types.js';
 
 const Params = Type.Object({ _id: Text() });

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { callerOf } from '../plugins/auth.js';
-import { errorResponses, Success, Text } from '../schemas/common.js';
-import { BasicInfoBody, CreateUserBody, FullUserObject, PreferencesData, RegisterBody, UserObject, UserStatus } from '../schemas/users.js';
+import { errorResponses, Success, Text } from '../../wire/common.js';
+import { BasicInfoBody, CreateUserBody, FullUserObject, PreferencesData, RegisterBody, UserObject, UserStatus } from '../../wire/users.js';
 import type { App, RouteGroup } from '../types.js';
 
 /** users.info's 200 body (others see only public fields). */

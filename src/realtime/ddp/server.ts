@@ -26,6 +26,7 @@ import {
 } from './errors.js';
 import { normaliseStreamParams, StreamRegistry, type StreamDefinition } from './streams.js';
 import type { DdpSubscription } from './connection.js';
+import { isPlainObject } from '../../lib/values.js';
 
 export interface DdpLogger {
   error(object: object, message: string): void;
@@ -75,10 +76,6 @@ const JSON_OPTIONS = { protoAction: 'remove', constructorAction: 'remove' } as c
 const silentLogger: DdpLogger = { error() {}, warn() {} };
 
 type SocketWithConnection = WebSocket & { [CONNECTION]?: DdpConnection };
-
-function isPlainObject(value: unknown): value is Frame {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function frameText(data: RawData): string {
   if (Buffer.isBuffer(data)) return data.toString('utf8');

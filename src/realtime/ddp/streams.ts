@@ -5,6 +5,7 @@
  */
 import { changedFrame, type DdpConnection, type DdpSubscription } from './connection.js';
 import { matchFailed } from './errors.js';
+import { isPlainObject } from '../../lib/values.js';
 
 /** One event as `emit` received it; `context` is the integrator's (never sent), e.g. the room as it was. */
 export interface StreamEvent {
@@ -42,8 +43,9 @@ export interface EmitOptions {
 
 const NO_EXTRA: Readonly<Record<string, unknown>> = Object.freeze({});
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
+/** A plain object: not an EJSON date (which arrives as a Date). */
+function isOptionsObject(value: unknown): value is Record<string, unknown> {
+  return isPlainObject(value) && !(value instanceof Date);
 }
 
 /**
@@ -55,13 +57,13 @@ export function normaliseStreamParams(params: unknown[]): { eventName: string; e
   const [eventName, options] = params;
   if (typeof eventName !== 'string' || eventName === '' || params.length > 2) throw matchFailed();
   if (options === undefined || options === null || typeof options === 'boolean') return { eventName, extra: NO_EXTRA };
-  if (!isPlainObject(options)) throw matchFailed();
+  if (!isOptionsObject(options)) throw matchFailed();
   const args = options.args;
   if (args === undefined) return { eventName, extra: NO_EXTRA };
   if (!Array.isArray(args) || args.length > 1) throw matchFailed();
   const extra: unknown = args[0];
   if (extra === undefined || extra === null || extra === false) return { eventName, extra: NO_EXTRA };
-  if (!isPlainObject(extra)) throw matchFailed();
+  if (!isOptionsObject(extra)) throw matchFailed();
   return { eventName, extra };
 }
 

@@ -1,5 +1,5 @@
-import pg from 'pg';
 import { ChangeHandlers, type ChangeBus, type ChangeTopic } from '../../lib/change-bus.js';
+import { PgListener } from './pg-listener.js';
 
 const CHANNEL = 'parley_changes';
 
@@ -12,63 +12,37 @@ const CHANNEL = 'parley_changes';
  */
 export class PgNotifyChangeBus implements ChangeBus {
   private readonly handlers = new ChangeHandlers();
-  private client: pg.Client | null = null;
-  private closed = false;
-  private retryTimer: NodeJS.Timeout | null = null;
+  private readonly listener: PgListener;
 
-  private constructor(private readonly connectionString: string) {}
+  private constructor(connectionString: string) {
+    this.listener = new PgListener(
+      connectionString,
+      CHANNEL,
+      (payload) => {
+        if (payload) void this.handlers.run(payload as ChangeTopic, true);
+      },
+      async () => {
+        for (const topic of this.handlers.topics()) await this.handlers.run(topic, true);
+      },
+    );
+  }
 
   static async connect(connectionString: string): Promise<PgNotifyChangeBus> {
     const bus = new PgNotifyChangeBus(connectionString);
-    await bus.listen();
+    await bus.listener.listen();
     return bus;
   }
 
-  private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.connectionString });
-    client.on('notification', (message) => {
-      if (message.channel === CHANNEL && message.payload) void this.handlers.run(message.payload as ChangeTopic, true);
-    });
-    client.on('error', () => this.reconnectSoon());
-    client.on('end', () => this.reconnectSoon());
-    await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
-    this.client = client;
-  }
-
-  private reconnectSoon(): void {
-    if (this.closed || this.retryTimer) return;
-    this.client = null;
-    this.retryTimer = setTimeout(async () => {
-      this.retryTimer = null;
-      try {
-        await this.listen();
-        for (const topic of this.handlers.topics()) await this.handlers.run(topic, true);
-      } catch {
-        this.reconnectSoon();
-      }
-    }, 500);
-    this.retryTimer.unref();
-  }
-
   async publish(topic: ChangeTopic): Promise<void> {
-    if (this.client) {
-      await this.client.query('SELECT pg_notify($1, $2)', [CHANNEL, topic]);
-    } else {
-      // Listener down: at least this process sees its own change.
-      await this.handlers.run(topic, true);
-    }
+    // Listener down: at least this process sees its own change.
+    if (!(await this.listener.notify(topic))) await this.handlers.run(topic, true);
   }
 
   subscribe(topic: ChangeTopic, handler: () => void | Promise<void>): void {
     this.handlers.add(topic, handler);
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    const client = this.client;
-    this.client = null;
-    await client?.end().catch(() => {});
+  close(): Promise<void> {
+    return this.listener.close();
   }
 }

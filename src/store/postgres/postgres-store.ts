@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect, sql, type SqlBool } from 'kysely';
 import pg from 'pg';
-import { ConflictError, InvalidValueError, ReferenceError, TransientError, UnavailableError } from '../errors.js';
+import { ConflictError, InvalidValueError, StoreReferenceError, TransientError, UnavailableError } from '../errors.js';
 import type { SqlDialect } from '../sql/dialect.js';
 import { wrapDialect } from '../sql/driver-wrapper.js';
 import type { Database } from '../sql/schema.js';
@@ -60,7 +60,7 @@ export function mapPostgresError(error: unknown): unknown {
     const columns = /^Key \((.+?)\)=/.exec(e.detail ?? '')?.[1]?.split(', ') ?? [];
     return new ConflictError(e.table ?? 'unknown', columns, { cause: error });
   }
-  if (e.code === '23503') return new ReferenceError('referenced row missing', { cause: error });
+  if (e.code === '23503') return new StoreReferenceError('referenced row missing', { cause: error });
   // Bad text (NUL: 22021 in text, 22P05 in json) and numeric overflow are the client's input.
   if (e.code === '22021' || e.code === '22P05') return new InvalidValueError('text', { cause: error });
   if (e.code === '22003') return new InvalidValueError('range', { cause: error });

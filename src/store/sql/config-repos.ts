@@ -11,6 +11,17 @@ import type {
 import type { SqlDialect } from './dialect.js';
 import type { Database } from './schema.js';
 
+/** Atomically increments the named counter (created at 0) and returns the new value. */
+export async function incrementCounter(db: Kysely<Database>, name: string): Promise<number> {
+  const row = await db
+    .insertInto('counters')
+    .values({ name, value: 1 })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ value: (eb) => eb('counters.value', '+', 1) }))
+    .returning('value')
+    .executeTakeFirstOrThrow();
+  return Number(row.value);
+}
+
 /** Settings, permissions and meta: small key-value tables read into caches. */
 export class SqlSettingsRepo implements SettingsRepo {
   constructor(
@@ -91,14 +102,8 @@ export class SqlMetaRepo implements MetaRepo {
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
-  async increment(name: string): Promise<number> {
-    const row = await this.db
-      .insertInto('counters')
-      .values({ name, value: 1 })
-      .onConflict((oc) => oc.column('name').doUpdateSet({ value: (eb) => eb('counters.value', '+', 1) }))
-      .returning('value')
-      .executeTakeFirstOrThrow();
-    return Number(row.value);
+  increment(name: string): Promise<number> {
+    return incrementCounter(this.db, name);
   }
 
   async counters(names: readonly string[]): Promise<Record<string, number>> {

@@ -1,6 +1,7 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { fromJson, toJson } from '../../lib/json.js';
 import type { NewVisitor, VisitorPage, VisitorPatch, VisitorRecord, VisitorsRepo, VisitorStatus } from '../store.js';
+import { incrementCounter } from './config-repos.js';
 import type { SqlDialect } from './dialect.js';
 import { preparedQuery } from './prepared.js';
 import type { Database, LivechatVisitorsTable } from './schema.js';
@@ -36,14 +37,8 @@ export class SqlVisitorsRepo implements VisitorsRepo {
     private readonly dialect: SqlDialect,
   ) {}
 
-  async nextGuestNumber(): Promise<number> {
-    const row = await this.db
-      .insertInto('counters')
-      .values({ name: GUEST_COUNTER, value: 1 })
-      .onConflict((oc) => oc.column('name').doUpdateSet({ value: sql<number>`counters.value + 1` }))
-      .returning('value')
-      .executeTakeFirstOrThrow();
-    return Number(row.value);
+  nextGuestNumber(): Promise<number> {
+    return incrementCounter(this.db, GUEST_COUNTER);
   }
 
   async insert(v: NewVisitor): Promise<VisitorRecord> {

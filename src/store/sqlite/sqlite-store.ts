@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, Kysely, sql, SqliteAdapter, SqliteDialect, type SqlBool, type SqliteDatabase } from 'kysely';
-import { ConflictError, InvalidValueError, ReferenceError, UnavailableError } from '../errors.js';
+import { ConflictError, InvalidValueError, StoreReferenceError, UnavailableError } from '../errors.js';
 import type { SqlDialect } from '../sql/dialect.js';
 import { WalDurability } from './wal-durability.js';
 import { wrapDialect } from '../sql/driver-wrapper.js';
@@ -81,7 +81,7 @@ export function mapSqliteError(error: unknown): unknown {
       { cause: error },
     );
   }
-  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return new ReferenceError('referenced row missing', { cause: error });
+  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return new StoreReferenceError('referenced row missing', { cause: error });
   // A string or blob over SQLite's length limit: the client's input, like PostgreSQL's 22xxx.
   if (code === 'SQLITE_TOOBIG') return new InvalidValueError('text', { cause: error });
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED') || code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR')) {

@@ -7,9 +7,9 @@ const fdatasyncAsync = promisify(fdatasync);
 /**
  * Group commit for the embedded database.
  *
- * With `synchronous=FULL`, SQLite fsyncs the WAL inside every COMMIT: about
- * 230 µs on this project's machines, during which better-sqlite3 (synchronous)
- * blocks the event loop, so write throughput was capped near 1/fsync. Instead
+ * With `synchronous=FULL`, SQLite fsyncs the WAL inside every COMMIT, during
+ * which better-sqlite3 (synchronous) blocks the event loop, so write throughput
+ * would be capped near 1/fsync. Instead
  * the database runs with `synchronous=NORMAL` (a commit is written to the WAL
  * but not synced) and Parley syncs the WAL itself, off the event loop, before
  * it answers: `settle()` resolves once every write committed so far in this

@@ -2,7 +2,6 @@ import { Type } from '@sinclair/typebox';
 import { JsonValue, PagingQuery, StringEnum, Text, TextRecord, Timestamp } from './common.js';
 import { Message } from './livechat.js';
 
-const Str = Type.String();
 const Opt = Type.Optional;
 const Bool = Type.Boolean();
 const Int = Type.Integer();
@@ -12,18 +11,18 @@ const Int = Type.Integer();
  * no `joinCode`, and livechat rooms' `v` has no `token` (§8.8).
  */
 export const RoomObject = Type.Object({
-  _id: Str,
+  _id: Type.String(),
   t: StringEnum(['c', 'p', 'd', 'l']),
-  name: Opt(Str),
-  fname: Opt(Str),
-  u: Opt(Type.Object({ _id: Str, username: Str })),
+  name: Opt(Type.String()),
+  fname: Opt(Type.String()),
+  u: Opt(Type.Object({ _id: Type.String(), username: Type.String() })),
   ts: Timestamp,
   _updatedAt: Timestamp,
   default: Opt(Bool),
   ro: Opt(Bool),
-  customFields: Opt(Type.Record(Str, Type.Unknown())),
-  topic: Opt(Str),
-  description: Opt(Str),
+  customFields: Opt(Type.Record(Type.String(), Type.Unknown())),
+  topic: Opt(Type.String()),
+  description: Opt(Type.String()),
   usersCount: Int,
   msgs: Int,
   lm: Opt(Timestamp),
@@ -31,23 +30,23 @@ export const RoomObject = Type.Object({
   archived: Opt(Bool),
   featured: Opt(Type.Literal(true)),
   open: Opt(Bool),
-  v: Opt(Type.Object({ _id: Str, username: Str, status: Str })),
-  servedBy: Opt(Type.Object({ _id: Str, username: Str, ts: Opt(Timestamp) })),
-  departmentId: Opt(Str),
+  v: Opt(Type.Object({ _id: Type.String(), username: Type.String(), status: Type.String() })),
+  servedBy: Opt(Type.Object({ _id: Type.String(), username: Type.String(), ts: Opt(Timestamp) })),
+  departmentId: Opt(Type.String()),
   waitingResponse: Opt(Bool),
 });
 
 /** `im.create`'s room: the room plus `rid` and the members' usernames. */
-export const DirectRoomObject = Type.Composite([RoomObject, Type.Object({ rid: Str, usernames: Type.Array(Str) })]);
+export const DirectRoomObject = Type.Composite([RoomObject, Type.Object({ rid: Type.String(), usernames: Type.Array(Type.String()) })]);
 
 export const SubscriptionObject = Type.Object({
-  _id: Str,
-  rid: Str,
-  u: Type.Object({ _id: Str, username: Str }),
-  name: Opt(Str),
-  fname: Opt(Str),
-  t: Str,
-  roles: Opt(Type.Array(Str)),
+  _id: Type.String(),
+  rid: Type.String(),
+  u: Type.Object({ _id: Type.String(), username: Type.String() }),
+  name: Opt(Type.String()),
+  fname: Opt(Type.String()),
+  t: Type.String(),
+  roles: Opt(Type.Array(Type.String())),
   open: Bool,
   alert: Bool,
   unread: Int,
@@ -76,32 +75,32 @@ export const RoomRefBody = Type.Object({
 
 export const RoomsGetResult = {
   update: Type.Array(RoomObject),
-  remove: Type.Array(Type.Object({ _id: Str, _deletedAt: Timestamp })),
+  remove: Type.Array(Type.Object({ _id: Type.String(), _deletedAt: Timestamp })),
 };
 
 /** A directory entry: a user (`type=users`) or a channel; `fields` may drop any but `_id`. */
 export const DirectoryEntry = Type.Object({
-  _id: Str,
+  _id: Type.String(),
   // users
   createdAt: Opt(Timestamp),
-  username: Opt(Str),
-  name: Opt(Str),
-  bio: Opt(Str),
-  nickname: Opt(Str),
-  avatarETag: Opt(Str),
-  emails: Opt(Type.Array(Type.Object({ address: Str, verified: Bool }))),
+  username: Opt(Type.String()),
+  name: Opt(Type.String()),
+  bio: Opt(Type.String()),
+  nickname: Opt(Type.String()),
+  avatarETag: Opt(Type.String()),
+  emails: Opt(Type.Array(Type.Object({ address: Type.String(), verified: Bool }))),
   // channels
   t: Opt(StringEnum(['c', 'p', 'd', 'l'])),
-  fname: Opt(Str),
+  fname: Opt(Type.String()),
   ts: Opt(Timestamp),
   usersCount: Opt(Int),
-  topic: Opt(Str),
-  description: Opt(Str),
+  topic: Opt(Type.String()),
+  description: Opt(Type.String()),
   default: Opt(Bool),
   featured: Opt(Type.Literal(true)),
   archived: Opt(Bool),
   lastMessage: Opt(Message),
-  usernames: Opt(Type.Array(Str)),
+  usernames: Opt(Type.Array(Type.String())),
 });
 
 export const DirectoryQuery = Type.Object({

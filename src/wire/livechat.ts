@@ -9,12 +9,9 @@ import { UserStatus } from './users.js';
 
 const Opt = Type.Optional;
 
-/** @deprecated the request string type is `Text` of common.ts; this alias only keeps older imports compiling. */
-export const Str = Text;
-
 const VisitorStatus = StringEnum(['online', 'away', 'busy', 'offline']);
 
-export const Visitor = Type.Object({
+const visitorProperties = {
   _id: Type.String(),
   token: Type.String(),
   username: Type.String(),
@@ -26,6 +23,15 @@ export const Visitor = Type.Object({
   ts: Timestamp,
   _updatedAt: Timestamp,
   livechatData: Type.Record(Type.String(), Type.String()),
+};
+/** The visitor as the visitor's own calls see it (with its `token`). */
+export const Visitor = Type.Object(visitorProperties);
+
+const { token: _token, ...visitorPropertiesWithoutToken } = visitorProperties;
+/** A visitor as agents see it (§8.11): no token; the last page it visited. */
+export const AgentVisitor = Type.Object({
+  ...visitorPropertiesWithoutToken,
+  lastPage: Opt(Type.Object({ title: Type.String(), href: Type.String(), ts: Timestamp })),
 });
 
 const messageFields = {

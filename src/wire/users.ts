@@ -1,15 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { Int, MAX_INT, StringEnum, Text, TextRecord, Timestamp } from './common.js';
 
-const Str = Type.String();
 const Opt = Type.Optional;
 
 export const UserStatus = StringEnum(['online', 'away', 'busy', 'offline']);
 
-const Emails = Type.Array(Type.Object({ address: Str, verified: Type.Boolean() }));
+const Emails = Type.Array(Type.Object({ address: Type.String(), verified: Type.Boolean() }));
 const UserSettings = Type.Object({
-  profile: Type.Record(Str, Type.Unknown()),
-  preferences: Type.Record(Str, Type.Unknown()),
+  profile: Type.Record(Type.String(), Type.Unknown()),
+  preferences: Type.Record(Type.String(), Type.Unknown()),
 });
 const UserServices = Type.Object({ password: Type.Object({ exists: Type.Boolean() }) });
 
@@ -19,28 +18,28 @@ const UserServices = Type.Object({ password: Type.Object({ exists: Type.Boolean(
  * none can leave the server.
  */
 const userProperties = {
-  _id: Str,
+  _id: Type.String(),
   createdAt: Timestamp,
   _updatedAt: Timestamp,
-  username: Opt(Str),
-  name: Opt(Str),
+  username: Opt(Type.String()),
+  name: Opt(Type.String()),
   emails: Opt(Emails),
-  type: Str,
+  type: Type.String(),
   status: UserStatus,
-  statusConnection: Opt(Str),
-  statusText: Opt(Str),
+  statusConnection: Opt(Type.String()),
+  statusText: Opt(Type.String()),
   active: Type.Boolean(),
-  roles: Opt(Type.Array(Str)),
+  roles: Opt(Type.Array(Type.String())),
   lastLogin: Opt(Timestamp),
   utcOffset: Opt(Type.Number()),
-  bio: Opt(Str),
-  nickname: Opt(Str),
-  customFields: Opt(Type.Record(Str, Str)),
-  language: Opt(Str),
+  bio: Opt(Type.String()),
+  nickname: Opt(Type.String()),
+  customFields: Opt(Type.Record(Type.String(), Type.String())),
+  language: Opt(Type.String()),
   settings: Opt(UserSettings),
   services: Opt(UserServices),
-  avatarUrl: Opt(Str),
-  statusLivechat: Opt(Str),
+  avatarUrl: Opt(Type.String()),
+  statusLivechat: Opt(Type.String()),
 };
 export const UserObject = Type.Object(userProperties);
 
@@ -51,14 +50,14 @@ export const UserObject = Type.Object(userProperties);
  */
 export const FullUserObject = Type.Object({
   ...userProperties,
-  roles: Type.Array(Str),
+  roles: Type.Array(Type.String()),
   emails: Emails,
   settings: UserSettings,
   services: UserServices,
 });
 
 /** `me` and the login response's `me`: the user in full plus `email` and `isOAuthUser`. */
-export const MeObject = Type.Composite([FullUserObject, Type.Object({ email: Opt(Str), isOAuthUser: Type.Boolean() })]);
+export const MeObject = Type.Composite([FullUserObject, Type.Object({ email: Opt(Type.String()), isOAuthUser: Type.Boolean() })]);
 
 /** A string custom field value, or null to remove the key (§6.8 rule 9). */
 const CustomFields = TextRecord(Type.Union([Text({ maxLength: 1000 }), Type.Null()]), { maxProperties: 50 });

@@ -1,0 +1,30 @@
+/** Small value helpers shared by every layer. */
+
+/** A JSON object: not null, not an array. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A stored NULL becomes an absent wire field (`undefined` is left out when serialized). */
+export function optional<T>(value: T | null | undefined): T | undefined {
+  return value === null ? undefined : value;
+}
+
+/**
+ * Parses a query parameter that must hold a JSON object. `badJson` is thrown for
+ * text that is not JSON, `notObject` (by default the same) for any other JSON value.
+ */
+export function parseJsonObject(
+  raw: string,
+  badJson: () => Error,
+  notObject: () => Error = badJson,
+): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw badJson();
+  }
+  if (!isPlainObject(parsed)) throw notObject();
+  return parsed;
+}
