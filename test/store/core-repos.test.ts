@@ -14,7 +14,7 @@ import { newId } from '../../src/lib/ids.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import type { Store } from '../../src/store/store.js';
 import { databaseUrl } from '../setup/postgres.global.js';
-import { backend, createTestDatabase, type TestDatabase } from '../support/backend.js';
+import { backend, useMigratedStore } from '../support/backend.js';
 import { configCases } from './config.cases.js';
 import { directoryCases } from './directory.cases.js';
 import { roomsCases } from './rooms.cases.js';
@@ -31,18 +31,7 @@ function allCases(getStore: StoreGetter): void {
 }
 
 describe(`store suite on ${backend}`, () => {
-  let db: TestDatabase;
-  let store: Store;
-  beforeAll(async () => {
-    db = await createTestDatabase({ file: true });
-    store = db.open();
-    await store.migrate();
-  });
-  afterAll(async () => {
-    await store.close();
-    await db.drop();
-  });
-  allCases(() => store);
+  allCases(useMigratedStore());
 });
 
 // Registered only on PostgreSQL (not skipped on SQLite, which has no collations to vary).

@@ -4,9 +4,8 @@
  * against its documented contract (`src/store/*-store.ts`), on the backend of
  * the running vitest project. The cases live in `livechat-*.cases.ts`.
  */
-import { afterAll, beforeAll, describe } from 'vitest';
-import type { Store } from '../../src/store/store.js';
-import { backend, createTestDatabase, type TestDatabase } from '../support/backend.js';
+import { describe } from 'vitest';
+import { backend, useMigratedStore } from '../support/backend.js';
 import { agentsCases } from './livechat-agents.cases.js';
 import { departmentsCases } from './livechat-departments.cases.js';
 import type { LivechatCaseContext } from './livechat-fixtures.js';
@@ -15,19 +14,9 @@ import { messagesCases } from './livechat-messages.cases.js';
 import { livechatRoomsCases } from './livechat-rooms.cases.js';
 import { visitorsCases } from './livechat-visitors.cases.js';
 
-let db: TestDatabase;
-let store: Store;
-beforeAll(async () => {
-  db = await createTestDatabase({ file: true });
-  store = db.open();
-  await store.migrate();
-});
-afterAll(async () => {
-  await store.close();
-  await db.drop();
-});
+const getStore = useMigratedStore();
 
-const ctx: LivechatCaseContext = { store: () => store };
+const ctx: LivechatCaseContext = { store: getStore };
 
 describe(`livechat store on ${backend}`, () => {
   describe('visitors', () => visitorsCases(ctx));

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
@@ -80,4 +80,27 @@ function createSqliteDatabase(options: { file?: boolean }): TestDatabase {
  */
 export async function createTestDatabase(options: { file?: boolean } = {}): Promise<TestDatabase> {
   return backend === 'postgres' ? createPostgresDatabase() : createSqliteDatabase(options);
+}
+
+/**
+ * A migrated store on a fresh database of this project's backend for the test
+ * file or `describe` block that calls it (opened in `beforeAll`, closed and
+ * dropped in `afterAll`); returns a getter, valid inside tests.
+ */
+export function useMigratedStore(): () => Store {
+  let database: TestDatabase | undefined;
+  let store: Store | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase({ file: true });
+    store = database.open();
+    await store.migrate();
+  });
+  afterAll(async () => {
+    await store?.close();
+    await database?.drop();
+  });
+  return () => {
+    if (!store) throw new Error('useMigratedStore: the store is opened in beforeAll');
+    return store;
+  };
 }
