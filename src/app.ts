@@ -14,7 +14,8 @@ import type { Config } from './config.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { registerDocs } from './http/plugins/docs.js';
 import { handleClientError, handleError, registerErrorFunnel } from './http/plugins/errors.js';
-import { registerMetrics } from './http/plugins/metrics.js';
+import { registerMetrics, RequestMetrics } from './http/plugins/metrics.js';
+import { lazyChildLogger } from './http/plugins/lazy-logger.js';
 import { bodyShapeError, parseQueryString, registerWire, requestIdFrom } from './http/plugins/wire.js';
 import { apiV1Groups, consoleRoutes, platformRoutes, siteGroups } from './http/routes/index.js';
 import { ErrorBody } from './wire/common.js';
@@ -25,7 +26,6 @@ import { registerRealtime } from './realtime/index.js';
 import type { ChangeBus } from './lib/change-bus.js';
 import type { MessageBus } from './lib/message-bus.js';
 import { EventBus, storeHydrator } from './services/events.js';
-import { serviceUnavailable } from './services/errors.js';
 import { bootstrapServices, createServices, type Services } from './services/index.js';
 import type { CounterStore } from './services/rate-limits.js';
 import type { Store } from './store/store.js';
@@ -146,7 +146,9 @@ const lazySerializers: SerializerSelector.SerializerFactory = (externalSchemas, 
 export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   const { config, store } = options;
   await store.migrate();
+  // Background failures (event delivery, change notifications) are logged once the app's logger exists.
   let logEventError: (error: unknown) => void = () => {};
+  let logBusError: (error: unknown) => void = () => {};
   const events = new EventBus({
     transport: options.eventTransport ?? null,
     hydrate: storeHydrator(store),
@@ -161,6 +163,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     rateLimitCounters: options.rateLimitCounters ?? (options.redis ? { kind: 'redis', client: options.redis } : { kind: 'memory' }),
     clock: options.clock,
     bus: options.bus,
+    onBusError: (error) => logBusError(error),
   });
   const seed = await bootstrapServices(services, store, config);
 
@@ -175,6 +178,8 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
         },
       },
     genReqId: requestIdFrom,
+    // Each request's logger is made only when something is logged at an enabled level.
+    childLoggerFactory: lazyChildLogger,
     schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
     bodyLimit: config.bodyLimitBytes,
     // A hop count trusts that many proxies nearest the server (the same rule as `trustedProxies`).
@@ -196,29 +201,23 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500, querystringParser: parseQueryString },
     clientErrorHandler: handleClientError,
     // Router-level failures (bad URL encoding, over-long parameters) go through the same funnel.
-    frameworkErrors: (error, request, reply) => handleError(error, request, reply, config.bodyLimitBytes),
+    frameworkErrors: (error, request, reply) => {
+      requestMetrics.recordUnmatched(request, reply);
+      return handleError(error, request, reply, config.bodyLimitBytes);
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompilers());
   app.addSchema(ErrorBody);
 
   logEventError = (error) => app.log.error({ err: error }, 'domain event not delivered');
-  registerErrorFunnel(app, config.bodyLimitBytes);
-  registerWire(app);
+  logBusError = (error) => app.log.error({ err: error }, 'change notification not sent to other processes');
+  const requestMetrics = new RequestMetrics();
+  registerErrorFunnel(app, config.bodyLimitBytes, requestMetrics);
   // Group commit (Store.settle): no response leaves before every write this process has
   // committed so far is durable, so nothing acknowledged or shown can be lost by a crash.
-  app.addHook('onSend', async (request, reply, payload) => {
-    try {
-      await store.settle();
-      return payload;
-    } catch (error) {
-      request.log.error({ err: error }, 'writes could not be made durable');
-      const unavailable = serviceUnavailable();
-      reply.code(unavailable.statusCode);
-      return JSON.stringify(unavailable.body);
-    }
-  });
+  registerWire(app, () => store.settle());
   registerAuth(app, services);
-  const metrics = registerMetrics(app, () => store.poolStats());
+  const metrics = registerMetrics(app, requestMetrics, () => store.poolStats());
   // DDP on GET /websocket of the same HTTP server; its sockets close before the server waits on connections.
   // The WebSocket upgrade's client address follows the same TRUST_PROXY rule as REST's `request.ip`.
   const trust = trustedProxies(config.trustProxy);

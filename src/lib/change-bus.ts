@@ -1,33 +1,43 @@
 /**
  * Cache invalidation between processes. Services that cache (settings,
- * permissions) publish a topic after a committed change and reload when any
- * process publishes it. The in-process bus below serves one process; a
- * cross-process implementation (PostgreSQL LISTEN/NOTIFY or Redis pub/sub)
- * plugs in behind the same interface.
+ * permissions, authenticated callers, the livechat reads of `livechat/config`)
+ * publish a topic after a committed change and drop or reload their cache when
+ * any process publishes it. The in-process bus below serves one process; the
+ * cross-process ones (PostgreSQL LISTEN/NOTIFY, or a polled counter in a shared
+ * SQLite file) plug in behind the same interface.
  */
-export type ChangeTopic = 'settings' | 'permissions';
+export type ChangeTopic = 'settings' | 'permissions' | 'users' | 'livechat';
+
+/**
+ * What changed within a topic: keys (user ids for `users`), or null when
+ * anything of the topic may have changed (a transport that carries no keys, or
+ * notifications lost while a connection was down).
+ */
+export type ChangeKeys = readonly string[] | null;
+export type ChangeHandler = (keys: ChangeKeys) => void | Promise<void>;
 
 export interface ChangeBus {
-  publish(topic: ChangeTopic): Promise<void>;
-  subscribe(topic: ChangeTopic, handler: () => void | Promise<void>): void;
+  /** Tells every process, this one included, that `topic` changed; `keys` narrows it. */
+  publish(topic: ChangeTopic, keys?: readonly string[]): Promise<void>;
+  subscribe(topic: ChangeTopic, handler: ChangeHandler): void;
   close(): Promise<void>;
 }
 
 /** The subscribers of each topic; every bus implementation keeps one. */
 export class ChangeHandlers {
-  private readonly handlers = new Map<ChangeTopic, Array<() => void | Promise<void>>>();
+  private readonly handlers = new Map<ChangeTopic, ChangeHandler[]>();
 
-  add(topic: ChangeTopic, handler: () => void | Promise<void>): void {
+  add(topic: ChangeTopic, handler: ChangeHandler): void {
     const list = this.handlers.get(topic) ?? [];
     list.push(handler);
     this.handlers.set(topic, list);
   }
 
   /** Runs the topic's handlers in order; `swallow` keeps going past a failing one. */
-  async run(topic: ChangeTopic, swallow = false): Promise<void> {
+  async run(topic: ChangeTopic, keys: ChangeKeys, swallow = false): Promise<void> {
     for (const handler of this.handlers.get(topic) ?? []) {
       try {
-        await handler();
+        await handler(keys);
       } catch (error) {
         // A failed reload keeps the previous cache; the next change reloads again.
         if (!swallow) throw error;
@@ -44,15 +54,44 @@ export class ChangeHandlers {
   }
 }
 
+/**
+ * Gathers the publishes of one turn of the event loop into one send per topic
+ * (keys merged; a publish without keys makes the topic's keys null), so a burst
+ * of writes costs one notification, not one each. `publish` resolves once the
+ * send that carried it has finished.
+ */
+export class PublishBatcher {
+  private pending = new Map<ChangeTopic, Set<string> | null>();
+  private flushing: Promise<void> | null = null;
+
+  constructor(private readonly send: (topic: ChangeTopic, keys: ChangeKeys) => Promise<void>) {}
+
+  publish(topic: ChangeTopic, keys?: readonly string[]): Promise<void> {
+    const known = this.pending.get(topic);
+    if (keys === undefined) this.pending.set(topic, null);
+    else if (known === undefined) this.pending.set(topic, new Set(keys));
+    else if (known !== null) for (const key of keys) known.add(key);
+    this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
+    return this.flushing;
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.pending;
+    this.pending = new Map();
+    this.flushing = null;
+    for (const [topic, keys] of batch) await this.send(topic, keys === null ? null : [...keys]);
+  }
+}
+
 /** Delivers to this process's subscribers only. */
 export class LocalChangeBus implements ChangeBus {
   private readonly handlers = new ChangeHandlers();
 
-  publish(topic: ChangeTopic): Promise<void> {
-    return this.handlers.run(topic);
+  publish(topic: ChangeTopic, keys?: readonly string[]): Promise<void> {
+    return this.handlers.run(topic, keys ?? null);
   }
 
-  subscribe(topic: ChangeTopic, handler: () => void | Promise<void>): void {
+  subscribe(topic: ChangeTopic, handler: ChangeHandler): void {
     this.handlers.add(topic, handler);
   }
 

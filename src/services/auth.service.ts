@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+import type { ChangeBus, ChangeKeys } from '../lib/change-bus.js';
 import { newSecret } from '../lib/ids.js';
 import type { Clock, Millis } from '../lib/time.js';
 import type { Store, UserRecord } from '../store/store.js';
@@ -7,18 +9,67 @@ import type { SettingsService } from './settings.service.js';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface Caller {
-  user: UserRecord;
+  readonly user: UserRecord;
   /** Hash of the token this request authenticated with (logout removes exactly it). */
-  hashedToken: string;
+  readonly hashedToken: string;
 }
+
+/** A user's cached callers, one per token hash, with the token's creation time. */
+interface CachedUser {
+  tokens: Map<string, { caller: Caller; createdAt: Millis }>;
+}
+
+/** Users whose callers stay in memory, and tokens kept per user (the oldest go first). */
+const CACHE_USERS = 10_000;
+const TOKENS_PER_USER = 8;
+/**
+ * A safety net only: entries are dropped on change notifications (in this process at
+ * commit, in others through the change bus); this bounds how long a notification lost
+ * with a broken bus connection could leave a stale caller.
+ */
+const CACHE_TTL_MS = 60_000;
 
 /** Login tokens: issuing, and resolving `X-User-Id` + `X-Auth-Token` to a user. */
 export class AuthService {
+  /**
+   * Token → caller, from memory. Every write that changes a user's row, roles or
+   * tokens is reported by the store after it commits (`Store.onChange`): the
+   * user's entry is dropped here at once and, through the change bus, in every
+   * other process (PostgreSQL NOTIFY: milliseconds; a shared SQLite file: one
+   * poll interval, 250 ms). Token expiry is checked on every request against the
+   * token's creation time, so it needs no notification.
+   */
+  private readonly cache = new LRUCache<string, CachedUser>({ max: CACHE_USERS, ttl: CACHE_TTL_MS });
+  /** Moves on every invalidation: a lookup that raced one is not cached. */
+  private generation = 0;
+
   constructor(
     private readonly store: Store,
     private readonly settings: SettingsService,
     private readonly clock: Clock,
-  ) {}
+    bus: ChangeBus,
+    onBusError: (error: unknown) => void = () => {},
+  ) {
+    store.onChange((change) => {
+      if (change.users.length === 0) return;
+      this.forget(change.users);
+      bus.publish('users', change.users).catch(onBusError);
+    });
+    bus.subscribe('users', (keys) => this.forget(keys));
+  }
+
+  /**
+   * The caller for these headers when it is known from memory (or the headers
+   * can match nobody); undefined when the store must be asked (`authenticate`).
+   */
+  cachedCaller(userId: string, token: string): Caller | null | undefined {
+    if (!plausible(userId, token)) return null;
+    const entry = this.cache.get(userId);
+    if (!entry) return undefined;
+    const hit = entry.tokens.get(hashLoginToken(token));
+    if (!hit) return undefined;
+    return hit.caller.user.active && !this.isExpired(hit.createdAt) ? hit.caller : null;
+  }
 
   /**
    * The caller for these headers, or null when the user is unknown, the token is
@@ -26,12 +77,31 @@ export class AuthService {
    * `Accounts_LoginExpiration` days (Parley rule: checked on every request).
    */
   async authenticate(userId: string, token: string): Promise<Caller | null> {
-    // A NUL matches no stored id (and PostgreSQL cannot compare it): not logged in, on every backend.
-    if (userId === '' || token === '' || userId.includes('\u0000')) return null;
+    if (!plausible(userId, token)) return null;
     const hashedToken = hashLoginToken(token);
+    const generation = this.generation;
     const found = await this.store.tokens.findUserByToken(userId, hashedToken);
     if (!found || !found.user.active || this.isExpired(found.tokenCreatedAt)) return null;
-    return { user: found.user, hashedToken };
+    const caller: Caller = Object.freeze({ user: freezeUser(found.user), hashedToken });
+    if (generation === this.generation) this.remember(userId, hashedToken, caller, found.tokenCreatedAt);
+    return caller;
+  }
+
+  private remember(userId: string, hashedToken: string, caller: Caller, createdAt: Millis): void {
+    let entry = this.cache.get(userId);
+    if (!entry) {
+      entry = { tokens: new Map() };
+      this.cache.set(userId, entry);
+    }
+    if (entry.tokens.size >= TOKENS_PER_USER) entry.tokens.delete(entry.tokens.keys().next().value!);
+    entry.tokens.set(hashedToken, { caller, createdAt });
+  }
+
+  /** Drops the cached callers of these users (null: of everyone). */
+  private forget(userIds: ChangeKeys): void {
+    this.generation++;
+    if (userIds === null) this.cache.clear();
+    else for (const id of userIds) this.cache.delete(id);
   }
 
   /** Whether a token issued at `issuedAt` is older than `Accounts_LoginExpiration` days (`0`: never expires). */
@@ -52,4 +122,21 @@ export class AuthService {
     await store.tokens.insert(userId, hashLoginToken(token), this.clock.now());
     return token;
   }
+}
+
+/** A NUL matches no stored id (and PostgreSQL cannot compare it): not logged in, on every backend. */
+function plausible(userId: string, token: string): boolean {
+  return userId !== '' && token !== '' && !userId.includes('\u0000');
+}
+
+/**
+ * A cached user is shared by every request of that token: frozen, so a service
+ * that changed it in place (instead of writing through the store) would fail loudly.
+ */
+function freezeUser(user: UserRecord): UserRecord {
+  Object.freeze(user.roles);
+  Object.freeze(user.preferences);
+  Object.freeze(user.customFields);
+  if (user.email) Object.freeze(user.email);
+  return Object.freeze(user);
 }

@@ -196,7 +196,7 @@ export interface EventBusOptions {
    * Awaited before an event leaves this process or is delivered (SQLite group
    * commit: nothing is shown to a client before it is durable).
    */
-  beforePublish?: () => Promise<void>;
+  beforePublish?: () => Promise<void> | null;
   /** Transport or handler failures (logged by the composition root; never thrown at a publisher). */
   onError?: (error: unknown) => void;
 }

@@ -9,6 +9,7 @@ import { HealthService } from './health.service.js';
 import { RoomsService } from './rooms.service.js';
 import { LocalChangeBus, type ChangeBus } from '../lib/change-bus.js';
 import { LivechatAdminService } from './livechat-admin.service.js';
+import { LivechatAvailability } from './livechat-availability.js';
 import { LivechatRouting } from './livechat-routing.js';
 import { LivechatService } from './livechat.service.js';
 import { LivechatWorkspaceService } from './livechat-workspace.service.js';
@@ -61,6 +62,8 @@ export interface ServicesOptions {
   bus?: ChangeBus;
   /** Domain-event bus; default: this process only, delivered once writes are durable (`store.settle`). */
   events?: EventBus;
+  /** A change notification that could not be sent to other processes (logged by the composition root). */
+  onBusError?: (error: unknown) => void;
 }
 
 export function createServices(options: ServicesOptions): Services {
@@ -71,12 +74,13 @@ export function createServices(options: ServicesOptions): Services {
   const settings = new SettingsService(store, clock, bus);
   const permissions = new PermissionsService(store, clock, bus);
   const access = new Access(permissions);
-  const auth = new AuthService(store, settings, clock);
+  const auth = new AuthService(store, settings, clock, bus, options.onBusError);
   const limits = new RateLimits(settings, access, options.rateLimit, options.rateLimitCounters);
   const accounts = new AccountsService(store, auth, limits, clock, options.siteUrl);
   const users = new UsersService(store, settings, access, clock, options.siteUrl, events);
   const routing = new LivechatRouting(store, settings, clock, events);
-  const livechat = new LivechatService(store, settings, clock, routing, limits, events);
+  const availability = new LivechatAvailability(store, bus, options.onBusError);
+  const livechat = new LivechatService(store, settings, clock, routing, limits, events, availability);
   const livechatAdmin = new LivechatAdminService(store, settings, access, clock, routing, events);
   const livechatWorkspace = new LivechatWorkspaceService(store, settings, access, clock, events);
   const live = new LiveService(store, access, settings, clock, events);

@@ -8,6 +8,7 @@ import type { Clock } from '../lib/time.js';
 import { ConflictError } from '../store/errors.js';
 import type { LivechatRoom, MessageRecord, Store, VisitorRecord } from '../store/store.js';
 import { bareFailure, failure } from './errors.js';
+import type { LivechatAvailability } from './livechat-availability.js';
 import type { LivechatRouting } from './livechat-routing.js';
 import type { RateLimitClient, RateLimits } from './rate-limits.js';
 import { codeOnly, departmentWire, livechatRoomWire, visitorFacingAgent, visitorWire } from './livechat-wire.js';
@@ -52,6 +53,7 @@ export class LivechatService {
     private readonly routing: LivechatRouting,
     private readonly limits: RateLimits,
     private readonly events: EventBus,
+    private readonly availability: LivechatAvailability,
   ) {}
 
   private async visitorOf(token: string): Promise<VisitorRecord> {
@@ -323,8 +325,8 @@ export class LivechatService {
   async config(token: string | undefined, department: string | undefined): Promise<{ config: Static<typeof LivechatConfig> }> {
     const s = this.settings;
     const enabled = s.get('Livechat_enabled');
-    const { departments } = await this.store.departments.list({ enabledOnly: true, offset: 0, count: 1000 });
-    const online = enabled && (await this.store.agents.hasAvailable({ departmentId: department || null }));
+    const departments = await this.availability.enabledDepartments();
+    const online = enabled && (await this.availability.hasAvailable(department || null));
     const visitor = token ? await this.store.visitors.findByToken(token) : null;
     const room = visitor ? await this.store.livechatRooms.findOpenOfVisitor(visitor.id) : null;
     const agent = room?.servedBy ? await this.store.users.findById(room.servedBy.id) : null;

@@ -1,21 +1,24 @@
-import { ChangeHandlers, type ChangeBus, type ChangeTopic } from '../lib/change-bus.js';
+import { ChangeHandlers, PublishBatcher, type ChangeBus, type ChangeHandler, type ChangeTopic } from '../lib/change-bus.js';
 import type { Store } from '../store/store.js';
 
-const TOPICS: readonly ChangeTopic[] = ['settings', 'permissions'];
+const TOPICS: readonly ChangeTopic[] = ['settings', 'permissions', 'users', 'livechat'];
 const counterName = (topic: ChangeTopic) => `change:${topic}`;
 
 /**
  * Cache invalidation for several processes sharing one SQLite file (no
  * LISTEN/NOTIFY there): a publish increments a per-topic counter in the
  * database, and every process polls the counters (one indexed read) and
- * reloads a topic whose counter moved. Changes reach other processes within
- * one poll interval.
+ * reloads a topic whose counter moved. A counter carries no keys, so other
+ * processes drop the whole topic (keys = null). Changes reach other processes
+ * within one poll interval. The publishes of one turn of the event loop share
+ * one increment per topic.
  */
 export class PollingChangeBus implements ChangeBus {
   private readonly handlers = new ChangeHandlers();
   private seen: Record<string, number> = {};
   private timer: NodeJS.Timeout | null = null;
   private polling = false;
+  private readonly batcher = new PublishBatcher((topic) => this.bump(topic));
 
   constructor(
     private readonly store: Store,
@@ -37,7 +40,7 @@ export class PollingChangeBus implements ChangeBus {
         const name = counterName(topic);
         if (now[name] !== this.seen[name]) {
           this.seen[name] = now[name]!;
-          await this.handlers.run(topic, true);
+          await this.handlers.run(topic, null, true);
         }
       }
     } catch {
@@ -47,13 +50,24 @@ export class PollingChangeBus implements ChangeBus {
     }
   }
 
-  async publish(topic: ChangeTopic): Promise<void> {
-    // Record this process's own bump so it does not reload what it just wrote.
-    this.seen[counterName(topic)] = await this.store.meta.increment(counterName(topic));
-    await this.handlers.run(topic);
+  /** One increment for a batch of this process's publishes. */
+  private async bump(topic: ChangeTopic): Promise<void> {
+    const name = counterName(topic);
+    const before = this.seen[name] ?? 0;
+    const after = await this.store.meta.increment(name);
+    // Record this process's own bump so it does not reload what it just wrote; a counter that
+    // moved by more than that one step was also bumped by another process since the last poll.
+    this.seen[name] = after;
+    if (after !== before + 1) await this.handlers.run(topic, null, true);
   }
 
-  subscribe(topic: ChangeTopic, handler: () => void | Promise<void>): void {
+  async publish(topic: ChangeTopic, keys?: readonly string[]): Promise<void> {
+    // This process first (at once), then the counter for the others.
+    await this.handlers.run(topic, keys ?? null);
+    await this.batcher.publish(topic, keys);
+  }
+
+  subscribe(topic: ChangeTopic, handler: ChangeHandler): void {
     this.handlers.add(topic, handler);
   }
 

@@ -12,8 +12,10 @@ import type { MessagesRepo } from './messages-store.js';
 import type { DirectoryRepo, RoomsRepo } from './rooms-store.js';
 import type { TokensRepo, UsersRepo } from './users-store.js';
 import type { VisitorsRepo } from './visitors-store.js';
+import type { DataChangeListener } from './changes-store.js';
 
 export type * from './agents-store.js';
+export type * from './changes-store.js';
 export type * from './config-store.js';
 export type * from './departments-store.js';
 export type * from './inquiries-store.js';
@@ -61,10 +63,18 @@ export interface Store {
   /**
    * Resolves when every write committed so far by this process is durable
    * (SQLite's group commit, see sqlite/wal-durability.ts; PostgreSQL commits
-   * durably already). The HTTP layer awaits it before sending any response.
-   * Throws UnavailableError when the writes could not be made durable.
+   * durably already), or is null when they already are, so callers on the hot
+   * path need not wait on a promise. The HTTP layer waits for it before sending
+   * any response. Rejects with UnavailableError when the writes could not be
+   * made durable.
    */
-  settle(): Promise<void>;
+  settle(): Promise<void> | null;
+  /**
+   * Calls `listener` with what each committed write changed (users, livechat
+   * availability), after the commit and never for rolled-back work (see
+   * DataChange). Returns a function that removes the listener.
+   */
+  onChange(listener: DataChangeListener): () => void;
   /** Pool occupancy (PostgreSQL), or null for a single-connection backend. */
   poolStats(): PoolStats | null;
   /** Closes connections; the store is unusable afterwards. */

@@ -1,12 +1,13 @@
 /**
  * Helpers shared by the livechat API tests: agents made available and online,
- * visitors, settings. User presence (`users.status`) is set directly in the
- * database (no presence API yet).
+ * visitors, settings. Presence and availability are set through the store (not
+ * raw SQL), so the store reports the change and the services' caches follow it,
+ * as they do for the same change made through the API.
  */
 import { expect } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import type { SqlStore } from '../../src/store/sql/sql-store.js';
-import type { Store } from '../../src/store/store.js';
+import type { Store, UserStatus } from '../../src/store/store.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -21,8 +22,8 @@ export function db(store: Store) {
   return (store as unknown as SqlStore).db;
 }
 
-export async function setUserStatus(store: Store, userId: string, status: string): Promise<void> {
-  await db(store).updateTable('users').set({ status }).where('id', '=', userId).execute();
+export async function setUserStatus(store: Store, userId: string, status: UserStatus): Promise<void> {
+  await store.users.update(userId, { status }, Date.now());
 }
 
 export interface Agent {
@@ -49,11 +50,10 @@ export async function makeAgent(
 
 /** Makes these agents available and every other agent not-available (isolates routing tests). */
 export async function onlyAvailable(t: TestApp, agents: Agent[]): Promise<void> {
-  const keep = agents.map((a) => a.userId);
-  let q = db(t.store).updateTable('users').set({ status_livechat: 'not-available' }).where('status_livechat', '=', 'available');
-  if (keep.length > 0) q = q.where('id', 'not in', keep);
-  await q.execute();
-  if (keep.length > 0) await db(t.store).updateTable('users').set({ status_livechat: 'available' }).where('id', 'in', keep).execute();
+  const keep = new Set(agents.map((a) => a.userId));
+  const available = await db(t.store).selectFrom('users').select('id').where('status_livechat', '=', 'available').execute();
+  for (const { id } of available) if (!keep.has(id)) await t.store.agents.setStatus(id, 'not-available');
+  for (const id of keep) await t.store.agents.setStatus(id, 'available');
 }
 
 export async function setSetting(t: TestApp, id: string, value: unknown): Promise<void> {

@@ -44,7 +44,7 @@ async function sqliteFileStore(sync: () => Promise<void>): Promise<SqlStore> {
 async function settleReleasing(store: SqlStore, syncs: ReturnType<typeof heldSyncs>): Promise<number> {
   const before = syncs.count();
   let done = false;
-  const settled = store.settle().then(() => (done = true));
+  const settled = Promise.resolve(store.settle()).then(() => (done = true));
   while (!done) {
     await tick();
     syncs.release();
@@ -90,7 +90,7 @@ describe(`write tracking for the group commit (${backend})`, () => {
       releaseCommit();
       await transaction; // committed while the early sync is still held
       let covered = false;
-      const afterCommit = store.settle().then(() => (covered = true));
+      const afterCommit = Promise.resolve(store.settle()).then(() => (covered = true));
       syncs.release(); // the early sync ends: it started before the commit
       await early;
       await tick();

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { parse as parseFlatQuery } from 'fast-querystring';
 import qs from 'qs';
 import sjson from 'secure-json-parse';
-import { invalidBody } from '../../services/errors.js';
+import { invalidBody, serviceUnavailable } from '../../services/errors.js';
 import { NUL_MESSAGE } from '../../wire/common.js';
 import type { App } from '../types.js';
 
@@ -95,9 +95,14 @@ function parseJsonBody(text: string): unknown {
 /**
  * Wire conventions of contract §1.1: body parsing for every content type,
  * exact `Content-Type: application/json`, no-cache headers and `X-Request-Id`
- * on every response.
+ * on every response — and the group commit: `settle` (Store.settle) holds every
+ * response until the writes committed so far are durable; when they cannot be
+ * made durable the response becomes the 503 envelope.
+ *
+ * One onSend hook, callback-style, so a response with nothing to wait for
+ * costs no promise.
  */
-export function registerWire(app: App): void {
+export function registerWire(app: App, settle: () => Promise<void> | null): void {
   app.removeAllContentTypeParsers();
   const asJson = (_req: FastifyRequest, body: string, done: (err: Error | null, value?: unknown) => void) => {
     try {
@@ -122,7 +127,7 @@ export function registerWire(app: App): void {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     if (closing) reply.header('connection', 'close');
     const type = reply.getHeader('content-type');
@@ -131,6 +136,17 @@ export function registerWire(app: App): void {
       reply.header('cache-control', 'no-store');
       reply.header('pragma', 'no-cache');
     }
-    return payload;
+    const durable = settle();
+    if (durable === null) return done(null, payload);
+    durable.then(
+      () => done(null, payload),
+      (error: unknown) => {
+        request.log.error({ err: error }, 'writes could not be made durable');
+        const unavailable = serviceUnavailable();
+        reply.code(unavailable.statusCode);
+        reply.headers({ 'content-type': 'application/json', 'cache-control': 'no-store', pragma: 'no-cache' });
+        done(null, JSON.stringify(unavailable.body));
+      },
+    );
   });
 }

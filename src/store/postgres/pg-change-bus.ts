@@ -1,28 +1,36 @@
-import { ChangeHandlers, type ChangeBus, type ChangeTopic } from '../../lib/change-bus.js';
+import { ChangeHandlers, PublishBatcher, type ChangeBus, type ChangeHandler, type ChangeKeys, type ChangeTopic } from '../../lib/change-bus.js';
 import { PgListener } from './pg-listener.js';
 
 const CHANNEL = 'parley_changes';
+/** NOTIFY payloads must stay under 8000 bytes. */
+const MAX_PAYLOAD = 7900;
 
 /**
  * Cross-process cache invalidation over PostgreSQL LISTEN/NOTIFY: every Parley
  * process on the database listens on one channel; a publish reaches all of them
  * (itself included) right after the writer's commit. No extra service needed.
- * If the listening connection drops, it reconnects and then fires every
- * handler once, since notifications sent meanwhile were lost.
+ * A payload is `<topic>` or `<topic>:<key>,<key>,…`; the publishes of one turn
+ * of the event loop go out together, split to fit the payload limit. If the
+ * listening connection drops, it reconnects and then fires every handler once
+ * without keys, since notifications sent meanwhile were lost.
  */
 export class PgNotifyChangeBus implements ChangeBus {
   private readonly handlers = new ChangeHandlers();
   private readonly listener: PgListener;
+  private readonly batcher = new PublishBatcher((topic, keys) => this.send(topic, keys));
 
   private constructor(connectionString: string) {
     this.listener = new PgListener(
       connectionString,
       CHANNEL,
       (payload) => {
-        if (payload) void this.handlers.run(payload as ChangeTopic, true);
+        const colon = payload.indexOf(':');
+        const topic = (colon === -1 ? payload : payload.slice(0, colon)) as ChangeTopic;
+        const keys = colon === -1 ? null : payload.slice(colon + 1).split(',');
+        if (topic) void this.handlers.run(topic, keys, true);
       },
       async () => {
-        for (const topic of this.handlers.topics()) await this.handlers.run(topic, true);
+        for (const topic of this.handlers.topics()) await this.handlers.run(topic, null, true);
       },
     );
   }
@@ -33,12 +41,31 @@ export class PgNotifyChangeBus implements ChangeBus {
     return bus;
   }
 
-  async publish(topic: ChangeTopic): Promise<void> {
-    // Listener down: at least this process sees its own change.
-    if (!(await this.listener.notify(topic))) await this.handlers.run(topic, true);
+  private async send(topic: ChangeTopic, keys: ChangeKeys): Promise<void> {
+    const payloads: string[] = [];
+    if (keys === null) payloads.push(topic);
+    else {
+      let current = '';
+      for (const key of keys) {
+        if (current && topic.length + 1 + current.length + 1 + key.length > MAX_PAYLOAD) {
+          payloads.push(`${topic}:${current}`);
+          current = '';
+        }
+        current = current ? `${current},${key}` : key;
+      }
+      if (current) payloads.push(`${topic}:${current}`);
+    }
+    for (const payload of payloads) {
+      // Listener down: at least this process sees its own change.
+      if (!(await this.listener.notify(payload))) await this.handlers.run(topic, keys, true);
+    }
   }
 
-  subscribe(topic: ChangeTopic, handler: () => void | Promise<void>): void {
+  publish(topic: ChangeTopic, keys?: readonly string[]): Promise<void> {
+    return this.batcher.publish(topic, keys);
+  }
+
+  subscribe(topic: ChangeTopic, handler: ChangeHandler): void {
     this.handlers.add(topic, handler);
   }
 

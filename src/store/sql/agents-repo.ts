@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { AgentCandidates, AgentLivechatStatus, AgentsRepo, LivechatRole, LivechatUser, UserStatus } from '../store.js';
+import type { ChangeSink } from './change-recorder.js';
 import type { SqlDialect } from './dialect.js';
 import type { Database } from './schema.js';
 
@@ -11,6 +12,7 @@ export class SqlAgentsRepo implements AgentsRepo {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: SqlDialect,
+    private readonly changes: ChangeSink,
   ) {}
 
   async addRole(userId: string, role: LivechatRole): Promise<boolean> {
@@ -21,11 +23,19 @@ export class SqlAgentsRepo implements AgentsRepo {
       .values({ user_id: userId, role })
       .onConflict((oc) => oc.columns(['user_id', 'role']).doNothing())
       .execute();
+    this.roleOrStatusChanged(userId);
     return true;
   }
 
   async removeRole(userId: string, role: LivechatRole): Promise<void> {
     await this.db.deleteFrom('user_roles').where('user_id', '=', userId).where('role', '=', role).execute();
+    this.roleOrStatusChanged(userId);
+  }
+
+  /** A user's roles or livechat status changed: its cached caller, and who is available. */
+  private roleOrStatusChanged(userId: string): void {
+    this.changes.user(userId);
+    this.changes.livechat();
   }
 
   async usersWithRole(role: LivechatRole, offset: number, count: number) {
@@ -76,6 +86,7 @@ export class SqlAgentsRepo implements AgentsRepo {
 
   async setStatus(userId: string, status: AgentLivechatStatus | null): Promise<void> {
     await this.db.updateTable('users').set({ status_livechat: status }).where('id', '=', userId).execute();
+    this.roleOrStatusChanged(userId);
   }
 
   async initStatus(userId: string, status: AgentLivechatStatus): Promise<void> {
@@ -85,6 +96,7 @@ export class SqlAgentsRepo implements AgentsRepo {
       .where('id', '=', userId)
       .where('status_livechat', 'is', null)
       .execute();
+    this.roleOrStatusChanged(userId);
   }
 
   /** Available agents among the candidates (not yet ordered). */
@@ -138,6 +150,7 @@ export class SqlAgentsRepo implements AgentsRepo {
       .executeTakeFirst();
     if (!row) return null;
     await this.db.updateTable('users').set({ livechat_last_assigned_at: now }).where('id', '=', row.id).execute();
+    this.changes.user(row.id);
     return { id: row.id, username: row.username ?? '' };
   }
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DepartmentAgentRecord, DepartmentFields, DepartmentRecord, DepartmentsRepo } from '../store.js';
+import type { ChangeSink } from './change-recorder.js';
 import type { SqlDialect } from './dialect.js';
 import type { Database, LivechatDepartmentsTable } from './schema.js';
 
@@ -34,6 +35,7 @@ export class SqlDepartmentsRepo implements DepartmentsRepo {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: SqlDialect,
+    private readonly changes: ChangeSink,
   ) {}
 
   async insert(id: string, f: DepartmentFields, now: number): Promise<DepartmentRecord> {
@@ -42,6 +44,7 @@ export class SqlDepartmentsRepo implements DepartmentsRepo {
       .values({ id, ...departmentColumns(f), num_agents: 0, updated_at: now })
       .returningAll()
       .executeTakeFirstOrThrow();
+    this.changes.livechat();
     return toDepartment(row);
   }
 
@@ -52,7 +55,9 @@ export class SqlDepartmentsRepo implements DepartmentsRepo {
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();
-    return row ? toDepartment(row) : null;
+    if (!row) return null;
+    this.changes.livechat();
+    return toDepartment(row);
   }
 
   async findById(id: string): Promise<DepartmentRecord | null> {
@@ -92,7 +97,9 @@ export class SqlDepartmentsRepo implements DepartmentsRepo {
 
   async delete(id: string): Promise<boolean> {
     const result = await this.db.deleteFrom('livechat_departments').where('id', '=', id).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    const deleted = Number(result.numDeletedRows) > 0;
+    if (deleted) this.changes.livechat();
+    return deleted;
   }
 
   async agents(departmentId: string): Promise<DepartmentAgentRecord[]> {
@@ -147,7 +154,7 @@ export class SqlDepartmentsRepo implements DepartmentsRepo {
     await this.recount(departmentId, now);
   }
 
-  /** `numAgents` from the agent list, in SQL; bumps `_updatedAt`. */
+  /** `numAgents` from the agent list, in SQL; bumps `_updatedAt`. Every membership change ends here. */
   private async recount(departmentId: string, now: number): Promise<void> {
     await this.db
       .updateTable('livechat_departments')
@@ -161,6 +168,7 @@ export class SqlDepartmentsRepo implements DepartmentsRepo {
       })
       .where('id', '=', departmentId)
       .execute();
+    this.changes.livechat();
   }
 
   async ofAgent(agentId: string): Promise<string[]> {

@@ -1,6 +1,7 @@
 import { Migrator, sql, type Kysely } from 'kysely';
 import { TransientError, UnavailableError } from '../errors.js';
-import type { Backend, PoolStats, Store } from '../store.js';
+import type { Backend, DataChangeListener, PoolStats, Store } from '../store.js';
+import { ChangeListeners, TransactionChanges, type ChangeSink } from './change-recorder.js';
 import { SqlMetaRepo, SqlPermissionsRepo, SqlSettingsRepo } from './config-repos.js';
 import type { SqlDialect } from './dialect.js';
 import { migrationProvider } from './migrations/index.js';
@@ -18,7 +19,7 @@ import { SqlVisitorsRepo } from './visitors-repo.js';
 export interface BackendHooks {
   close(): Promise<void>;
   poolStats?(): PoolStats | null;
-  settle?(): Promise<void>;
+  settle?(): Promise<void> | null;
 }
 
 /**
@@ -46,9 +47,13 @@ export class SqlStore implements Store {
     readonly dialect: SqlDialect,
     /** What the backend adds: closing, and where it has them, pool stats and a durability wait. */
     private readonly backendHooks: BackendHooks,
+    /** The change listeners of the root store; a transaction's store shares them. */
+    private readonly listeners: ChangeListeners = new ChangeListeners(),
+    /** Where writes are noted: the listeners at once, or (in a transaction) a buffer reported on commit. */
+    changes: ChangeSink = listeners,
   ) {
-    this.users = new SqlUsersRepo(db, dialect);
-    this.tokens = new SqlTokensRepo(db, dialect);
+    this.users = new SqlUsersRepo(db, dialect, changes);
+    this.tokens = new SqlTokensRepo(db, dialect, changes);
     this.settings = new SqlSettingsRepo(db, dialect);
     this.permissions = new SqlPermissionsRepo(db, dialect);
     this.meta = new SqlMetaRepo(db);
@@ -58,16 +63,20 @@ export class SqlStore implements Store {
     this.visitors = new SqlVisitorsRepo(db, dialect);
     this.livechatRooms = new SqlLivechatRoomsRepo(db, dialect);
     this.inquiries = new SqlInquiriesRepo(db, dialect);
-    this.agents = new SqlAgentsRepo(db, dialect);
-    this.departments = new SqlDepartmentsRepo(db, dialect);
+    this.agents = new SqlAgentsRepo(db, dialect, changes);
+    this.departments = new SqlDepartmentsRepo(db, dialect, changes);
   }
 
   poolStats(): PoolStats | null {
     return this.backendHooks.poolStats?.() ?? null;
   }
 
-  settle(): Promise<void> {
-    return this.backendHooks.settle?.() ?? Promise.resolve();
+  settle(): Promise<void> | null {
+    return this.backendHooks.settle?.() ?? null;
+  }
+
+  onChange(listener: DataChangeListener): () => void {
+    return this.listeners.add(listener);
   }
 
   get backend(): Backend {
@@ -82,7 +91,12 @@ export class SqlStore implements Store {
    */
   async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
     if (this.db.isTransaction) return fn(this);
-    const run = () => this.db.transaction().execute((trx) => fn(new SqlStore(trx, this.dialect, this.backendHooks)));
+    const run = async () => {
+      const changes = new TransactionChanges();
+      const result = await this.db.transaction().execute((trx) => fn(new SqlStore(trx, this.dialect, this.backendHooks, this.listeners, changes)));
+      changes.committed(this.listeners);
+      return result;
+    };
     try {
       return await run();
     } catch (error) {

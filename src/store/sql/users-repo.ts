@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import { fromJson, toJson } from '../../lib/json.js';
 import type { NewUser, TokensRepo, UserPatch, UserRecord, UsersRepo, UserStatus, UserType } from '../store.js';
+import type { ChangeSink } from './change-recorder.js';
 import type { SqlDialect } from './dialect.js';
 import { preparedQuery } from './prepared.js';
 import type { Database, UsersTable } from './schema.js';
@@ -101,6 +102,7 @@ export class SqlUsersRepo implements UsersRepo {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: SqlDialect,
+    private readonly changes: ChangeSink,
   ) {}
 
   async update(id: string, patch: UserPatch, now: number): Promise<UserRecord | null> {
@@ -110,7 +112,11 @@ export class SqlUsersRepo implements UsersRepo {
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();
-    return row ? this.withRoles(row) : null;
+    if (!row) return null;
+    this.changes.user(id);
+    // Presence and deactivation decide whether an agent counts as available.
+    if (patch.status !== undefined || patch.active !== undefined) this.changes.livechat();
+    return this.withRoles(row);
   }
 
   async delete(id: string, now: number): Promise<boolean> {
@@ -124,7 +130,12 @@ export class SqlUsersRepo implements UsersRepo {
       .where('id', 'in', (qb) => qb.selectFrom('subscriptions').select('rid').where('user_id', '=', id))
       .execute();
     const result = await this.db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    const deleted = Number(result.numDeletedRows) > 0;
+    if (deleted) {
+      this.changes.user(id);
+      this.changes.livechat();
+    }
+    return deleted;
   }
 
   async insert(user: NewUser): Promise<UserRecord> {
@@ -166,6 +177,7 @@ export class SqlUsersRepo implements UsersRepo {
         .values(roles.map((role) => ({ user_id: user.id, role })))
         .execute();
     }
+    this.changes.user(user.id);
     return toUserRecord(row, roles);
   }
 
@@ -215,6 +227,7 @@ export class SqlTokensRepo implements TokensRepo {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: SqlDialect,
+    private readonly changes: ChangeSink,
   ) {}
 
   async insert(userId: string, hashedToken: string, createdAt: number): Promise<void> {
@@ -243,7 +256,9 @@ export class SqlTokensRepo implements TokensRepo {
     let query = this.db.deleteFrom('login_tokens').where('user_id', '=', userId);
     if (keep !== null) query = query.where('hashed_token', '!=', keep);
     const result = await query.executeTakeFirst();
-    return Number(result.numDeletedRows);
+    const removed = Number(result.numDeletedRows);
+    if (removed > 0) this.changes.user(userId);
+    return removed;
   }
 
   findByHash(hashedToken: string): Promise<{ user: UserRecord; tokenCreatedAt: number } | null> {
@@ -256,6 +271,8 @@ export class SqlTokensRepo implements TokensRepo {
       .where('user_id', '=', userId)
       .where('hashed_token', '=', hashedToken)
       .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    const removed = Number(result.numDeletedRows) > 0;
+    if (removed) this.changes.user(userId);
+    return removed;
   }
 }

@@ -44,9 +44,12 @@ export class WalDurability {
     this.written++;
   }
 
-  /** Resolves when every write noted so far is on disk. */
-  async settle(): Promise<void> {
-    const target = this.written;
+  /** Resolves when every write noted so far is on disk; null when they already are. */
+  settle(): Promise<void> | null {
+    return this.synced >= this.written ? null : this.syncUpTo(this.written);
+  }
+
+  private async syncUpTo(target: number): Promise<void> {
     while (this.synced < target) {
       this.running ??= this.syncOnce().finally(() => {
         this.running = null;

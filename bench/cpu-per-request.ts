@@ -1,0 +1,136 @@
+/**
+ * `npx tsx bench/cpu-per-request.ts` — server CPU time per request, the figure a
+ * shared or busy machine disturbs least (req/s and latency there measure the
+ * neighbours too). Starts `dist/main.js` (run `npm run build` first) and the
+ * two references, sends a fixed number of requests per endpoint with
+ * autocannon, and reads the server's user+system CPU time from /proc before
+ * and after: µs of server CPU per answered request.
+ *
+ *   --requests=N     requests per endpoint (default 40000)
+ *   --only=a,b       endpoint names containing these substrings
+ *   --database=URL   default: a new SQLite file; a postgres:// URL runs on PostgreSQL
+ *   --profile=DIR    run the server with --cpu-prof into DIR (written when it stops)
+ *   --rounds=N       measure every endpoint N times, interleaved; the minimum is the figure
+ *                    least disturbed by other work on the machine (default 3)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { freePort } from '../test/support/server-process.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const { values: args } = parseArgs({
+  options: {
+    requests: { type: 'string', default: '40000' },
+    only: { type: 'string', default: '' },
+    database: { type: 'string', default: '' },
+    profile: { type: 'string', default: '' },
+    rounds: { type: 'string', default: '3' },
+  },
+});
+const REQUESTS = Number(args.requests);
+const CLK_TCK = 100;
+
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // utime and stime are fields 14 and 15 of the whole line (11 and 12 after the command).
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+}
+
+async function start(argv: string[], env: Record<string, string>, readyPath: string): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, argv, {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 2000; i++) {
+    try {
+      if ((await fetch(url + readyPath)).ok) return { child, url };
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`${argv.join(' ')} did not start`);
+}
+
+const ROUNDS = Number(args.rounds);
+const figures = new Map<string, number[]>();
+
+async function measure(name: string, child: ChildProcess, url: string, request: autocannon.Request): Promise<void> {
+  if (args.only && !args.only.split(',').some((s) => name.includes(s))) return;
+  // Warm-up: JIT, lazily built validators and serializers, caches.
+  await autocannon({ url, connections: 20, amount: 3000, requests: [request] });
+  for (let round = 0; round < ROUNDS; round++) {
+    const before = cpuMs(child.pid!);
+    const run = await autocannon({ url, connections: 50, amount: REQUESTS, requests: [request] });
+    const used = cpuMs(child.pid!) - before;
+    if (run.non2xx > 0) console.log(`${name}: ${run.non2xx} non-2xx answers`);
+    const list = figures.get(name) ?? [];
+    list.push((used * 1000) / Math.max(run['2xx'], 1));
+    figures.set(name, list);
+  }
+  const list = [...figures.get(name)!].sort((a, b) => a - b);
+  console.log(`${name.padEnd(44)} min ${list[0]!.toFixed(1).padStart(6)}  median ${list[Math.floor(list.length / 2)]!.toFixed(1).padStart(6)} µs/req`);
+}
+
+async function main(): Promise<void> {
+  for (const [name, script] of [
+    ['bare node:http', 'bench/baseline-server.mjs'],
+    ['bare Fastify', 'bench/baseline-fastify.mjs'],
+  ] as const) {
+    const ref = await start([script], {}, '/');
+    await measure(name, ref.child, ref.url, { method: 'GET', path: '/' });
+    ref.child.kill('SIGKILL');
+  }
+
+  const dir = mkdtempSync(join(tmpdir(), 'parley-cpu-'));
+  const database = args.database || `sqlite:${join(dir, 'cpu.db')}`;
+  const profile = args.profile ? ['--cpu-prof', '--cpu-prof-dir', args.profile] : [];
+  const server = await start([...profile, 'dist/main.js'], { DATABASE_URL: database, LOG_LEVEL: 'warn', RATE_LIMIT: 'off', ADMIN_PASS: 'cpu-Admin-1' }, '/readyz');
+  try {
+    const login = (await (
+      await fetch(`${server.url}/api/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: 'admin', password: 'cpu-Admin-1' }) })
+    ).json()) as { data: { userId: string; authToken: string } };
+    const auth = { 'x-user-id': login.data.userId, 'x-auth-token': login.data.authToken, 'content-type': 'application/json' };
+    const visitor = await fetch(`${server.url}/api/v1/livechat/visitor`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ visitor: { token: 'cpu-visitor-token-1', name: 'CPU Visitor' } }),
+    });
+    if (!visitor.ok) throw new Error(`visitor: ${visitor.status}`);
+    await fetch(`${server.url}/api/v1/users.setStatus`, { method: 'POST', headers: auth, body: '{"status":"online"}' });
+    await fetch(`${server.url}/api/v1/livechat/users/agent`, { method: 'POST', headers: auth, body: '{"username":"admin"}' });
+    await fetch(`${server.url}/api/v1/livechat/agent.status`, { method: 'POST', headers: auth, body: '{"status":"available"}' });
+    const room = await fetch(`${server.url}/api/v1/livechat/room?token=cpu-visitor-token-1`);
+    if (!room.ok) throw new Error(`room: ${room.status} ${await room.text()}`);
+
+    await measure('GET /api/info', server.child, server.url, { method: 'GET', path: '/api/info' });
+    await measure('GET me', server.child, server.url, { method: 'GET', path: '/api/v1/me', headers: auth });
+    await measure('GET livechat/config', server.child, server.url, { method: 'GET', path: '/api/v1/livechat/config' });
+    await measure('GET livechat/room (existing)', server.child, server.url, { method: 'GET', path: '/api/v1/livechat/room?token=cpu-visitor-token-1' });
+    await measure('GET rooms.get', server.child, server.url, { method: 'GET', path: '/api/v1/rooms.get', headers: auth });
+    await measure('POST users.setPreferences', server.child, server.url, {
+      method: 'POST',
+      path: '/api/v1/users.setPreferences',
+      headers: auth,
+      body: JSON.stringify({ data: { useEmojis: true } }),
+    });
+  } finally {
+    const exited = new Promise((r) => server.child.once('exit', r));
+    server.child.kill(args.profile ? 'SIGTERM' : 'SIGKILL');
+    await exited;
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

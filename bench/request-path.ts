@@ -1,0 +1,74 @@
+/**
+ * `npx tsx bench/request-path.ts` — the cost of Parley's own request path,
+ * in process: the same requests injected (Fastify's `inject`, no sockets) into
+ * a bare Fastify route and into Parley's app, CPU µs per request. Without
+ * sockets and a load generator the figure is steady even on a busy machine,
+ * so it shows what a change to the hooks, auth or a handler costs or saves.
+ *
+ *   --requests=N   per row (default 30000)   --rounds=N   the minimum of N runs (default 5)
+ *   --only=a,b     rows whose names contain these substrings
+ */
+import { parseArgs } from 'node:util';
+import Fastify from 'fastify';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { openStore } from '../src/store/index.js';
+
+const { values: args } = parseArgs({
+  options: { requests: { type: 'string', default: '30000' }, rounds: { type: 'string', default: '5' }, only: { type: 'string', default: '' } },
+});
+const REQUESTS = Number(args.requests);
+const ROUNDS = Number(args.rounds);
+const CONCURRENCY = 50;
+
+type Injectable = { inject: (options: { method: 'GET' | 'POST'; url: string; headers?: Record<string, string>; payload?: string }) => Promise<{ statusCode: number }> };
+
+async function run(app: Injectable, request: Parameters<Injectable['inject']>[0]): Promise<number> {
+  let sent = 0;
+  const worker = async () => {
+    while (sent < REQUESTS) {
+      sent++;
+      const response = await app.inject(request);
+      if (response.statusCode !== 200) throw new Error(`${request.url}: ${response.statusCode}`);
+    }
+  };
+  const before = process.cpuUsage();
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / REQUESTS;
+}
+
+async function row(name: string, app: Injectable, request: Parameters<Injectable['inject']>[0]): Promise<void> {
+  if (args.only && !args.only.split(',').some((part) => name.includes(part))) return;
+  const saved = REQUESTS;
+  await run(app, request); // warm-up: JIT, lazily built validators and serializers, caches
+  const figures: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) figures.push(await run(app, request));
+  figures.sort((a, b) => a - b);
+  console.log(`${name.padEnd(40)} min ${figures[0]!.toFixed(1).padStart(6)}  median ${figures[Math.floor(ROUNDS / 2)]!.toFixed(1).padStart(6)} µs/req (${saved} requests × ${ROUNDS})`);
+}
+
+async function main(): Promise<void> {
+  const bare = Fastify({ logger: false });
+  bare.get('/', async () => ({ version: '0.0.0', success: true }));
+  await bare.ready();
+  await row('bare Fastify route', bare, { method: 'GET', url: '/' });
+
+  const config = { ...loadConfig({ ADMIN_PASS: 'path-Admin-1', RATE_LIMIT: 'off', LOG_LEVEL: 'warn' }), databaseUrl: 'sqlite::memory:' };
+  const store = await openStore(config.databaseUrl);
+  const { app, services } = await buildApp({ config, store, logger: { level: 'warn' } });
+  const admin = (await store.users.findByUsername('admin'))!;
+  const auth = { 'x-user-id': admin.id, 'x-auth-token': await services.auth.issueToken(admin.id) };
+  await row('GET /api/info', app, { method: 'GET', url: '/api/info' });
+  await row('GET /api/info with auth headers', app, { method: 'GET', url: '/api/info', headers: auth });
+  await row('GET me', app, { method: 'GET', url: '/api/v1/me', headers: auth });
+  await row('GET livechat/config', app, { method: 'GET', url: '/api/v1/livechat/config' });
+  await row('GET rooms.get', app, { method: 'GET', url: '/api/v1/rooms.get', headers: auth });
+  await app.close();
+  await store.close();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

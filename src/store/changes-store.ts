@@ -1,0 +1,15 @@
+/**
+ * What committed writes changed, for the caches services keep in memory (the
+ * authenticated caller of a token, the livechat reads behind `livechat/config`).
+ * The store reports it after the change commits — after the statement outside a
+ * transaction, after COMMIT inside one — and never for rolled-back work, so a
+ * cache dropped on it cannot keep a value the database no longer has.
+ */
+export interface DataChange {
+  /** Users whose row, roles or login tokens changed, or who were deleted. */
+  users: readonly string[];
+  /** Departments, their agent lists, or what decides whether an agent is available changed. */
+  livechat: boolean;
+}
+
+export type DataChangeListener = (change: DataChange) => void;
