@@ -77,6 +77,20 @@ describe('GET livechat/rooms', () => {
     expect(range.body.errorType).toBe('invalid-params');
     expect((await t.api.get(`${V}/rooms`, { auth: manager, query: { open: 'maybe' } })).body.errorType).toBe('invalid-params');
   });
+
+  it('an unknown sort key echoes the raw sort text, unescaped, on every workspace list (§1.4)', async () => {
+    const { token } = await registerVisitor(t);
+    const room = await openRoom(t, token);
+    const invalidSort = (raw: string) => ({ success: false, error: `Invalid sort parameter provided: "${raw}" [error-invalid-sort]`, errorType: 'error-invalid-sort' });
+    for (const path of [`${V}/rooms`, `${V}/${room._id}/messages`, `${V}/inquiries.queuedForUser`]) {
+      for (const raw of ['{"foo":1}', '{"ts":1,"msgs":-1}', '{"a\\"b":-1}', '{"constructor":1}', '{"toString":-1}']) {
+        if (path === `${V}/rooms` && raw.includes('msgs')) continue; // two keys: "only one sort parameter" there
+        const res = await t.api.get(path, { auth: manager, query: { sort: raw } });
+        expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 400, body: invalidSort(raw) });
+      }
+    }
+    await t.api.post(`${V}/room.close`, { rid: room._id, token });
+  });
 });
 
 describe('GET livechat/:rid/messages', () => {
