@@ -1,8 +1,7 @@
-import { sql, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { fromJson, toJson } from '../../lib/json.js';
 import type { CloseInfo, LivechatRoom, LivechatRoomFilter, LivechatRoomSortKey, LivechatRoomsRepo, NewLivechatRoom, TransferEntry } from '../store.js';
 import type { SqlDialect } from './dialect.js';
-import { likePattern } from './messages-repo.js';
 import { preparedQuery } from './prepared.js';
 import { toLivechatRoom } from './room-rows.js';
 import type { Database } from './schema.js';
@@ -145,7 +144,7 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
     if (filter.departmentIds && filter.departmentIds.length > 0) q = q.where('department_id', 'in', [...filter.departmentIds]);
     if (filter.open === true) q = q.where('open', '=', 1);
     if (filter.open === false) q = q.where('open', 'is', null);
-    if (filter.fnameContains) q = q.where(sql<SqlBool>`lower(fname) like ${likePattern(filter.fnameContains)} escape '\\'`);
+    if (filter.fnameContains) q = q.where(this.dialect.containsTextScan(sql.ref('rooms.fname'), filter.fnameContains));
     if (filter.createdAt?.start !== undefined) q = q.where('ts', '>=', filter.createdAt.start);
     if (filter.createdAt?.end !== undefined) q = q.where('ts', '<=', filter.createdAt.end);
     if (filter.closedAt?.start !== undefined) q = q.where('closed_at', '>=', filter.closedAt.start);
