@@ -14,7 +14,7 @@ import { eventMessage, livechatSnapshot, type EventBus } from './events.js';
 import { insertOrDuplicate } from './livechat.service.js';
 import { inquiryWire, livechatRoomWire, visitorWire } from './livechat-wire.js';
 import { messageWire } from './message-wire.js';
-import { parsePaging, project, type PagingQuery } from './paging.js';
+import { invalidSort, parsePaging, project, type PagingQuery } from './paging.js';
 import { roomView } from './rooms.service.js';
 import type { SettingsService } from './settings.service.js';
 import { iso } from '../lib/time.js';
@@ -81,8 +81,9 @@ export class LivechatWorkspaceService {
     const paging = parsePaging(query, this.settings);
     if (paging.sort.length > 1) throw failure('This method support only one "sort" parameter', 'error-invalid-sort');
     const [sortKey, direction] = paging.sort[0] ?? ['ts', -1];
-    const key = ROOM_SORT_KEYS[sortKey];
-    if (!key) throw failure(`Invalid sort parameter provided: ${JSON.stringify(query.sort)}`, 'error-invalid-sort');
+    // Own keys only: `constructor` or `toString` must not reach the store as a sort column.
+    const key = Object.hasOwn(ROOM_SORT_KEYS, sortKey) ? ROOM_SORT_KEYS[sortKey] : undefined;
+    if (!key) throw invalidSort(query.sort);
     const departmentIds = query.departmentId === undefined ? undefined : [query.departmentId].flat().filter((d) => d !== '');
     const filter: LivechatRoomFilter = {
       ...(query.agents && { agentIds: query.agents.filter((a) => a !== '') }),
@@ -112,7 +113,7 @@ export class LivechatWorkspaceService {
     const room = await this.store.livechatRooms.findById(rid);
     if (!room || !this.canReadLivechat(caller, room)) throw forbidden();
     const [sortKey, direction] = paging.sort[0] ?? ['ts', -1];
-    if (sortKey !== 'ts' || paging.sort.length > 1) throw failure(`Invalid sort parameter provided: ${JSON.stringify(query.sort)}`, 'error-invalid-sort');
+    if (sortKey !== 'ts' || paging.sort.length > 1) throw invalidSort(query.sort);
     const { messages, total } = await this.store.messages.page(rid, {
       text: query.searchTerm || undefined,
       offset: paging.offset,
@@ -130,7 +131,7 @@ export class LivechatWorkspaceService {
   async queuedForUser(caller: UserRecord, department: string | undefined, query: PagingQuery) {
     const paging = parsePaging(query, this.settings);
     const [sortKey, direction] = paging.sort[0] ?? ['ts', 1];
-    if (sortKey !== 'ts' || paging.sort.length > 1) throw failure(`Invalid sort parameter provided: ${JSON.stringify(query.sort)}`, 'error-invalid-sort');
+    if (sortKey !== 'ts' || paging.sort.length > 1) throw invalidSort(query.sort);
     const manager = this.access.hasPermission(caller, 'view-livechat-manager');
     const own = manager ? null : await this.store.departments.ofAgent(caller.id);
     if (department && own && !own.includes(department)) {

@@ -1,5 +1,5 @@
 import type { Static, TObject } from '@sinclair/typebox';
-import { failure } from './errors.js';
+import { failure, type ApiError } from './errors.js';
 import type { SettingsService } from './settings.service.js';
 import { parseJsonObject } from '../lib/values.js';
 import type { PagingQuery as PagingQuerySchema } from '../wire/common.js';
@@ -19,12 +19,18 @@ export interface Paging {
 }
 
 /**
- * Parses `sort`: a JSON object whose values are 1 or -1. The error quotes the raw
- * text as sent, unescaped, as Rocket.Chat does (contract §1.4).
+ * `Invalid sort parameter provided: "<raw>" [error-invalid-sort]`: the raw text
+ * as sent, unescaped, as Rocket.Chat does (contract §1.4). For bad JSON or values
+ * here, and for sort keys an endpoint does not support.
  */
+export function invalidSort(raw: string | undefined): ApiError {
+  return failure(`Invalid sort parameter provided: "${raw ?? ''}"`, 'error-invalid-sort');
+}
+
+/** Parses `sort`: a JSON object whose values are 1 or -1 (else `invalidSort`). */
 export function parseSort(raw: string | undefined): Array<[string, SortDirection]> {
   if (raw === undefined || raw === '') return [];
-  const error = () => failure(`Invalid sort parameter provided: "${raw}"`, 'error-invalid-sort');
+  const error = () => invalidSort(raw);
   return Object.entries(parseJsonObject(raw, error)).map(([key, value]) => {
     if (value !== 1 && value !== -1) throw error();
     return [key, value];

@@ -27,7 +27,7 @@ export interface AgentsRepo {
   addRole(userId: string, role: LivechatRole): Promise<boolean>;
   /** Removes the role (no-op when not held). Department memberships are the departments repo's. */
   removeRole(userId: string, role: LivechatRole): Promise<void>;
-  /** Users holding the role, by username. */
+  /** Users holding the role, by username (code point order). `total` counts every holder. */
   usersWithRole(role: LivechatRole, offset: number, count: number): Promise<{ users: LivechatUser[]; total: number }>;
   /** The user with its roles, or null. */
   findUser(id: string): Promise<(LivechatUser & { roles: string[] }) | null>;
@@ -41,7 +41,7 @@ export interface AgentsRepo {
    * Auto_Selection inside the caller's transaction: serializes routing decisions
    * (PostgreSQL advisory lock; SQLite transactions are serialized already), then
    * picks the available candidate with the fewest open served rooms, ties by the
-   * oldest last assignment, and stamps its `livechat_last_assigned_at`. Null when none.
+   * oldest last assignment, then the lowest id (code point), and stamps its `livechat_last_assigned_at`. Null when none.
    */
   pick(candidates: AgentCandidates, now: Millis): Promise<{ id: string; username: string } | null>;
 }

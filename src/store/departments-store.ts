@@ -29,13 +29,13 @@ export interface DepartmentsRepo {
   /** Replaces the fields; bumps `_updatedAt`. Null when absent. */
   update(id: string, fields: DepartmentFields, now: Millis): Promise<DepartmentRecord | null>;
   findById(id: string): Promise<DepartmentRecord | null>;
-  /** By id, else by exact name (the lowest id when several share it). */
+  /** By id, else by exact name (the lowest id, in code point order, when several share it). */
   findByIdOrName(value: string): Promise<DepartmentRecord | null>;
-  /** By name, then id; `text`: case-insensitive substring of the name. `total` counts every match. */
+  /** By name, then id (code point order); `text`: literal, case-insensitive substring of the name. `total` counts every match. */
   list(options: { text?: string; enabledOnly?: boolean; offset: number; count: number }): Promise<{ departments: DepartmentRecord[]; total: number }>;
   /** Deletes the department (and its agent list); returns whether it existed. */
   delete(id: string): Promise<boolean>;
-  /** The department's agents, by order then username. */
+  /** The department's agents, by order then username (code point order). */
   agents(departmentId: string): Promise<DepartmentAgentRecord[]>;
   /**
    * Removes the agent from every department, recounting `numAgents` and bumping
@@ -49,6 +49,6 @@ export interface DepartmentsRepo {
     remove: string[],
     now: Millis,
   ): Promise<void>;
-  /** Ids of the departments the agent belongs to. */
+  /** Ids of the departments the agent belongs to (any order; [] for none). */
   ofAgent(agentId: string): Promise<string[]>;
 }

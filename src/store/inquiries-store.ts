@@ -29,11 +29,15 @@ export interface InquiriesRepo {
   /** Deletes the room's inquiry, if any. */
   deleteByRoom(rid: string): Promise<void>;
   /**
-   * Queued inquiries, oldest first (ties by id). `departmentIds` null: all;
+   * Queued inquiries by `ts` in `direction` (ties by id in code point order).
+   * `departmentIds` null: all;
    * otherwise those of these departments and those without a department.
    * `departmentId` given: only that department's. `total` counts every match.
    */
   listQueued(query: { departmentIds: readonly string[] | null; departmentId?: string; offset: number; count: number; direction: 'asc' | 'desc' }): Promise<{ inquiries: InquiryRecord[]; total: number }>;
-  /** 1-based place of a queued inquiry among the queued ones of its department (or of those without one); null when not queued. */
+  /**
+   * 1-based place of a queued inquiry among the queued ones of its department (or
+   * of those without one), in `listQueued`'s ascending order; null when not queued or absent.
+   */
   queuePosition(id: string): Promise<number | null>;
 }

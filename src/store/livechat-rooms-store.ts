@@ -52,12 +52,12 @@ export interface CloseInfo {
   closedBy: { id: string; username: string };
 }
 
-/** Filters of `livechat/rooms` (contract §8.11). */
+/** Filters of `livechat/rooms` (contract §8.11); absent keys, empty lists and empty text do not filter. Bounds are inclusive. */
 export interface LivechatRoomFilter {
   agentIds?: readonly string[];
   departmentIds?: readonly string[];
   open?: boolean;
-  /** Case-insensitive literal substring of `fname`. */
+  /** Literal substring of `fname`, case-insensitive beyond ASCII (`SqlDialect.containsTextScan`). */
   fnameContains?: string;
   createdAt?: { start?: Millis; end?: Millis };
   closedAt?: { start?: Millis; end?: Millis };
@@ -96,7 +96,12 @@ export interface LivechatRoomsRepo {
    * since reading it: that is what keeps concurrent answers); bumps `_updatedAt`.
    */
   saveSurvey(rid: string, feedback: Record<string, string>, now: Millis): Promise<void>;
-  /** Livechat rooms matching the filter, sorted (ties by id). `total` counts every match. */
+  /**
+   * Livechat rooms matching the filter, sorted by the key in the direction: empty
+   * values (`closedAt` of open rooms) first ascending and last descending, as
+   * MongoDB orders them; `fname` and the id tie-break in code point order.
+   * `total` counts every match.
+   */
   list(
     filter: LivechatRoomFilter,
     sort: { key: LivechatRoomSortKey; direction: 1 | -1 },

@@ -36,14 +36,15 @@ export interface MessagesRepo {
    * Throws ConflictError on `messages.id` when the id is taken.
    */
   insert(message: MessageRecord, options?: { waitingResponse?: boolean }): Promise<MessageRecord>;
-  /** Messages of the room, newest first (ties by id, descending). */
+  /** Messages of the room, newest first (ties by id in code point order, descending). */
   listByRoom(rid: string, offset: number, limit: number): Promise<MessageRecord[]>;
   /** The message, or null. */
   findById(id: string): Promise<MessageRecord | null>;
   /**
    * A page of the room's messages (system ones included): `before` keeps those
-   * older than it, `text` those whose `msg` contains it (case-insensitive,
-   * literal); ordered by `ts` (`direction`), ties by id. `total` counts every match.
+   * older than it, `text` (non-empty) those whose `msg` contains it (literal,
+   * case-insensitive beyond ASCII: `SqlDialect.containsTextScan`); ordered by `ts`
+   * (`direction`), ties by id in code point order. `total` counts every match.
    */
   page(rid: string, query: MessagePageQuery): Promise<{ messages: MessageRecord[]; total: number }>;
 }

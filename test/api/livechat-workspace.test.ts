@@ -77,9 +77,66 @@ describe('GET livechat/rooms', () => {
     expect(range.body.errorType).toBe('invalid-params');
     expect((await t.api.get(`${V}/rooms`, { auth: manager, query: { open: 'maybe' } })).body.errorType).toBe('invalid-params');
   });
+
+  it('an unknown sort key echoes the raw sort text, unescaped, on every workspace list (§1.4)', async () => {
+    const { token } = await registerVisitor(t);
+    const room = await openRoom(t, token);
+    const invalidSort = (raw: string) => ({ success: false, error: `Invalid sort parameter provided: "${raw}" [error-invalid-sort]`, errorType: 'error-invalid-sort' });
+    for (const path of [`${V}/rooms`, `${V}/${room._id}/messages`, `${V}/inquiries.queuedForUser`]) {
+      for (const raw of ['{"foo":1}', '{"ts":1,"msgs":-1}', '{"a\\"b":-1}', '{"constructor":1}', '{"toString":-1}']) {
+        if (path === `${V}/rooms` && raw.includes('msgs')) continue; // two keys: "only one sort parameter" there
+        const res = await t.api.get(path, { auth: manager, query: { sort: raw } });
+        expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 400, body: invalidSort(raw) });
+      }
+    }
+    await t.api.post(`${V}/room.close`, { rid: room._id, token });
+  });
+});
+
+describe('GET livechat/rooms ?roomName=', () => {
+  it('is a literal substring, case-insensitive beyond ASCII, alike on both backends', async () => {
+    const tag = `n${Date.now()}`;
+    const names = [`Öl Visitor ${tag}`, `${tag} 5%_off`, `${tag} 5x off`];
+    const visitors = [];
+    for (const name of names) {
+      const v = await registerVisitor(t, { name });
+      visitors.push({ ...v, room: await openRoom(t, v.token) });
+    }
+    const found = async (roomName: string) =>
+      (await t.api.get(`${V}/rooms`, { auth: manager, query: { roomName, sort: '{"fname":1}' } })).body.rooms.map((r: any) => r.fname);
+    expect(await found(`öl visitor ${tag}`)).toEqual([names[0]]);
+    expect(await found(`ÖL VISITOR ${tag.toUpperCase()}`)).toEqual([names[0]]);
+    expect(await found(`öl visitor ${tag}`.toUpperCase())).toEqual([names[0]]);
+    expect(await found(`${tag} 5%`)).toEqual([names[1]]);
+    expect(await found(`${tag} 5_`)).toEqual([]);
+    expect(await found(`${tag} 5%_OFF`)).toEqual([names[1]]);
+    expect(await found(`${tag} 5`)).toEqual([names[1], names[2]]);
+    for (const v of visitors) await t.api.post(`${V}/room.close`, { rid: v.room._id, token: v.token });
+  });
 });
 
 describe('GET livechat/:rid/messages', () => {
+  it('searchTerm is a literal substring, case-insensitive beyond ASCII, alike on both backends', async () => {
+    const { token } = await registerVisitor(t);
+    const room = await openRoom(t, token);
+    const texts = ['Öffnung ÄRGER', '5%_off', '5x off'];
+    for (const msg of texts) expect((await t.api.post(`${V}/message`, { token, rid: room._id, msg })).status).toBe(200);
+    const found = async (searchTerm: string) => {
+      const res = await t.api.get(`${V}/${room._id}/messages`, { auth: manager, query: { searchTerm, sort: '{"ts":1}' } });
+      expect(res.body.total).toBe(res.body.messages.length);
+      return res.body.messages.map((m: any) => m.msg);
+    };
+    expect(await found('öffnung')).toEqual([texts[0]]);
+    expect(await found('ärger')).toEqual([texts[0]]);
+    expect(await found('ÖFFNUNG ä')).toEqual([texts[0]]);
+    expect(await found('5%')).toEqual([texts[1]]);
+    expect(await found('5_')).toEqual([]);
+    expect(await found('%_OFF')).toEqual([texts[1]]);
+    expect(await found('\\')).toEqual([]);
+    expect(await found('5')).toEqual([texts[1], texts[2]]);
+    await t.api.post(`${V}/room.close`, { rid: room._id, token });
+  });
+
   it('the serving agent and view-livechat-rooms read it (search, paging); others get 403', async () => {
     const { token } = await registerVisitor(t);
     const room = await openRoom(t, token);

@@ -50,6 +50,16 @@ describe('EJSON dates (R1)', () => {
     expect(first.end).toEqual(new Date(1000));
     expect(first.other).toEqual({ $date: 1, x: 2 });
     expect(second).toEqual({ $date: null });
+    // only times a Date can hold (±8.64e15 ms) become Dates: never an Invalid Date
+    const bounds = decodeEJSONInPlace([{ $date: 8.64e15 }, { $date: -8.64e15 }, { $date: 8.64e15 + 1 }, { $date: -1e17 }, { $date: Infinity }, { $date: NaN }]);
+    expect((bounds as { value: unknown[] }).value).toEqual([
+      new Date(8.64e15),
+      new Date(-8.64e15),
+      { $date: 8.64e15 + 1 },
+      { $date: -1e17 },
+      { $date: Infinity },
+      { $date: NaN },
+    ]);
     let deep: unknown = {};
     for (let i = 0; i < 100; i++) deep = { a: deep };
     expect(decodeEJSONInPlace(deep)).toEqual({ ok: false });

@@ -362,6 +362,13 @@ describe('hostile input', () => {
     expect((await agentWs.call('sendMessage', [{ rid: v.room._id, msg: 'a\u0000b' }])).error).toEqual(meteorError(400, 'Match failed'));
     expect((await agentWs.call('loadHistory', [v.room._id, 'yesterday', 10])).error).toEqual(meteorError(400, 'Match failed'));
     expect((await agentWs.call('loadHistory', [v.room._id, null, -1])).error).toEqual(meteorError(400, 'Match failed'));
+    // EJSON dates outside a JS Date's range (±8.64e15 ms) are not dates: refused before any lookup
+    for (const $date of [1e17, -1e17, 8.64e15 + 1, -8.64e15 - 1, Number.MAX_VALUE]) {
+      expect((await agentWs.call('loadHistory', [v.room._id, { $date }, 10])).error, String($date)).toEqual(meteorError(400, 'Match failed'));
+    }
+    const latest = await agentWs.call('loadHistory', [v.room._id, { $date: 8.64e15 }, 10]);
+    expect(latest.result.messages.map((m: any) => m.t)).toEqual(['livechat-started']);
+    expect((await agentWs.call('loadHistory', [v.room._id, { $date: -8.64e15 }, 10])).result).toEqual({ messages: [] });
     expect((await agentWs.call('login', [{ resume: 'a\u0000' }])).error).toEqual(meteorError(400, 'Match failed'));
     const history = await t.api.get(`${V}/messages.history/${v.room._id}`, { query: { token: v.token } });
     expect(history.body.messages.map((m: any) => m.t)).toEqual(['livechat-started']);

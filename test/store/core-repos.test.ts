@@ -8,12 +8,7 @@
  * server's C.UTF-8 orders text by code point, like SQLite, and would hide any
  * query whose result depends on the collation.
  */
-import pg from 'pg';
-import { afterAll, beforeAll, describe, inject } from 'vitest';
-import { newId } from '../../src/lib/ids.js';
-import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
-import type { Store } from '../../src/store/store.js';
-import { databaseUrl } from '../setup/postgres.global.js';
+import { describe } from 'vitest';
 import { backend, useMigratedStore } from '../support/backend.js';
 import { configCases } from './config.cases.js';
 import { directoryCases } from './directory.cases.js';
@@ -36,25 +31,5 @@ describe(`store suite on ${backend}`, () => {
 
 // Registered only on PostgreSQL (not skipped on SQLite, which has no collations to vary).
 if (backend === 'postgres') describe('store suite on postgres with an en-US (ICU) default collation', () => {
-  const name = `parley_t_icu_${newId().toLowerCase()}`;
-  let store: Store;
-  const admin = async <T>(fn: (client: pg.Client) => Promise<T>): Promise<T> => {
-    const client = new pg.Client({ connectionString: inject('pgServerUrl') });
-    await client.connect();
-    try {
-      return await fn(client);
-    } finally {
-      await client.end();
-    }
-  };
-  beforeAll(async () => {
-    await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'`));
-    store = openPostgresStore({ connectionString: databaseUrl(inject('pgServerUrl'), name), poolMax: 5 }).store;
-    await store.migrate();
-  });
-  afterAll(async () => {
-    await store?.close();
-    await admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-  });
-  allCases(() => store);
+  allCases(useMigratedStore({ icu: true }));
 });

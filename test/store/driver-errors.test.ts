@@ -1,6 +1,6 @@
 /**
- * Driver error mapping and the retry of transient failures (issue 13, defect
- * 2): PostgreSQL 22021/22P05 (text it cannot hold) and 22003 (numeric out of
+ * Driver error mapping and the retry of transient failures (contract
+ * invariants 7 and 11): PostgreSQL 22021/22P05/22P02 (text it cannot hold or read) and 22003 (numeric out of
  * range) become InvalidValueError, answered 400 invalid-params by the funnel;
  * 40P01 (deadlock) and 40001 (serialization) are retried once — the statement
  * alone outside a transaction, the whole transaction inside one — and then
@@ -89,6 +89,7 @@ describe('PostgreSQL SQLSTATE mapping', () => {
   it.each([
     ['22021', InvalidValueError, 'text'],
     ['22P05', InvalidValueError, 'text'],
+    ['22P02', InvalidValueError, 'text'],
     ['22003', InvalidValueError, 'range'],
     ['40P01', TransientError, undefined],
     ['40001', TransientError, undefined],
@@ -188,6 +189,14 @@ describe(`a real deadlock on ${backend}`, () => {
   afterAll(async () => {
     await store.close();
     await db.drop();
+  });
+
+  // Registered only on PostgreSQL: SQLite has no typed columns to refuse the value.
+  if (backend === 'postgres') it('a NaN bound where a bigint is expected (22P02 on PostgreSQL) is InvalidValueError, never a bare driver error', async () => {
+    const room = await store.rooms.insert({ id: newId(), t: 'c', name: `nan${newId()}`, fname: 'nan', creator: null, ts: 1 });
+    const error = await store.messages.page(room.id, { before: NaN, offset: 0, limit: 10, direction: 'desc' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidValueError);
+    expect((error as InvalidValueError).kind).toBe('text');
   });
 
   it('two transactions locking two users in opposite order both commit (the loser is retried)', async () => {

@@ -40,7 +40,9 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     const store = ctx.store();
     const role = 'livechat-manager';
     const before = await store.agents.usersWithRole(role, 0, 1000);
-    const users = [await insertUser(store, { username: `mgr${newId()}` }), await insertUser(store, { username: `mgr${newId()}` })];
+    // Code point order puts 'mgr-B…' before 'mgr-a…'; an en-US collation would not.
+    const tag = newId();
+    const users = [await insertUser(store, { username: `mgr-a-${tag}` }), await insertUser(store, { username: `mgr-B-${tag}` })];
     for (const u of users) await store.agents.addRole(u.id, role);
     const all = await store.agents.usersWithRole(role, 0, 1000);
     expect(all.total).toBe(before.total + 2);
@@ -121,6 +123,16 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     });
     expect(await store.transaction((tx) => tx.agents.pick({ departmentId: null, agentId: c.id }, 400))).toBeNull();
     expect(await store.transaction((tx) => tx.agents.pick({ departmentId: null, agentId: a.id }, 400))).toEqual({ id: a.id, username: a.username });
+  });
+
+  it('pick: equal load and equal last assignment → the lowest id by code point, whatever the collation', async () => {
+    const store = ctx.store();
+    const tag = newId().slice(1);
+    const lower = await insertAgent(store, { id: `a${tag}` });
+    const upper = await insertAgent(store, { id: `B${tag}` });
+    const dep = await departmentOf(store, [lower, upper]);
+    expect(await store.transaction((tx) => tx.agents.pick({ departmentId: dep }, 500))).toEqual({ id: upper.id, username: upper.username });
+    expect(await store.transaction((tx) => tx.agents.pick({ departmentId: dep }, 600))).toEqual({ id: lower.id, username: lower.username });
   });
 
   it('pick: concurrent picks in transactions are serialized (each sees the previous stamp)', async () => {

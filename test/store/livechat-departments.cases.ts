@@ -1,7 +1,7 @@
 /** DepartmentsRepo (src/store/departments-store.ts). */
 import { expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
-import { departmentFields, insertAgent, type LivechatCaseContext } from './livechat-fixtures.js';
+import { departmentFields, insertAgent, insertUser, type LivechatCaseContext } from './livechat-fixtures.js';
 
 export function departmentsCases(ctx: LivechatCaseContext): void {
   it('insert, findById round-trip (numAgents 0, _updatedAt = now); null when absent', async () => {
@@ -108,5 +108,38 @@ export function departmentsCases(ctx: LivechatCaseContext): void {
     expect(await store.departments.findById(d2)).toMatchObject({ numAgents: 0, updatedAt: 9_000 });
     expect(await store.departments.findById(d3)).toMatchObject({ numAgents: 1, updatedAt: 2 });
     expect(await store.departments.removeAgentEverywhere(a.id, 9_500)).toEqual([]);
+  });
+
+  it('ids and usernames order by code point whatever the collation: findByIdOrName lowest id, list ties, agents() within one order', async () => {
+    const store = ctx.store();
+    const name = `Same ${newId()}`;
+    // code point: 'B…' < 'a…'; an en-US collation would say the opposite
+    const [lower, upper] = [`a${newId()}`, `B${newId()}`];
+    await store.departments.insert(lower, departmentFields(name), 1);
+    await store.departments.insert(upper, departmentFields(name), 1);
+    expect((await store.departments.findByIdOrName(name))!.id).toBe(upper);
+    expect((await store.departments.list({ text: name, offset: 0, count: 10 })).departments.map((d) => d.id)).toEqual([upper, lower]);
+    const tag = newId().slice(0, 6);
+    const users = [await insertUser(store, { username: `ua${tag}` }), await insertUser(store, { username: `uB${tag}` })];
+    await store.departments.changeAgents(lower, users.map((u) => ({ agentId: u.id, username: u.username! })), [], 2);
+    expect((await store.departments.agents(lower)).map((a) => a.username)).toEqual([`uB${tag}`, `ua${tag}`]);
+  });
+
+  it('ofAgent: the ids of the departments the agent belongs to; [] for none or an unknown agent', async () => {
+    const store = ctx.store();
+    const [agent, other] = [await insertAgent(store), await insertAgent(store)];
+    const [d1, d2, d3] = [newId(), newId(), newId()];
+    for (const d of [d1, d2, d3]) await store.departments.insert(d, departmentFields(`Of ${d}`), 1);
+    expect(await store.departments.ofAgent(agent.id)).toEqual([]);
+    await store.departments.changeAgents(d1, [{ agentId: agent.id, username: agent.username! }], [], 2);
+    await store.departments.changeAgents(d2, [{ agentId: agent.id, username: agent.username! }, { agentId: other.id, username: other.username! }], [], 2);
+    await store.departments.changeAgents(d3, [{ agentId: other.id, username: other.username! }], [], 2);
+    expect((await store.departments.ofAgent(agent.id)).sort()).toEqual([d1, d2].sort());
+    expect((await store.departments.ofAgent(other.id)).sort()).toEqual([d2, d3].sort());
+    await store.departments.changeAgents(d1, [], [agent.id], 3);
+    expect(await store.departments.ofAgent(agent.id)).toEqual([d2]);
+    await store.departments.delete(d2);
+    expect(await store.departments.ofAgent(agent.id)).toEqual([]);
+    expect(await store.departments.ofAgent('missing')).toEqual([]);
   });
 }

@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { ConflictError } from '../../src/store/errors.js';
 import type { InquiryRecord, Store } from '../../src/store/store.js';
-import { concurrently, openRoom, type LivechatCaseContext } from './livechat-fixtures.js';
+import { concurrently, kdb, openRoom, type LivechatCaseContext } from './livechat-fixtures.js';
 
 async function queued(store: Store, overrides: Partial<InquiryRecord> = {}): Promise<InquiryRecord> {
   const { room, visitor } = await openRoom(store);
@@ -79,5 +79,58 @@ export function inquiriesCases(ctx: LivechatCaseContext): void {
     expect(await store.inquiries.findByRoom(q.rid)).toBeNull();
     expect(await store.inquiries.findById(other.id)).toEqual(other);
     await store.inquiries.deleteByRoom(q.rid);
+  });
+
+  /**
+   * The queue cases start from an empty table (other cases leave queued
+   * inquiries behind): two without a department tied on `ts` with ids whose
+   * code-point order ('B…' < 'a…') differs from an en-US collation's, one of
+   * each of two departments, and a taken one.
+   */
+  async function queue(store: Store) {
+    await kdb(store).deleteFrom('livechat_inquiries').execute();
+    const [d1, d2] = [`d1-${newId()}`, `d2-${newId()}`];
+    const lower = await queued(store, { id: `a${newId()}`, ts: 100 });
+    const upper = await queued(store, { id: `B${newId()}`, ts: 100 });
+    const first = await queued(store, { ts: 50, departmentId: d1 });
+    const second = await queued(store, { ts: 10, departmentId: d2 });
+    const taken = await queued(store, { ts: 5, departmentId: d1 });
+    expect(await store.inquiries.take(taken.id, 'agent-1', 6)).toBe(true);
+    return { d1, d2, lower, upper, first, second, taken };
+  }
+
+  it('listQueued: queued only, by ts then id (code point) in the direction; departmentIds scope (plus those without one), departmentId alone; paging and total', async () => {
+    const store = ctx.store();
+    const { d1, d2, lower, upper, first, second } = await queue(store);
+    const list = (q: Partial<Parameters<Store['inquiries']['listQueued']>[0]>) =>
+      store.inquiries.listQueued({ departmentIds: null, offset: 0, count: 100, direction: 'asc', ...q });
+    expect(await list({})).toEqual({ inquiries: [second, first, upper, lower], total: 4 });
+    expect(await list({ direction: 'desc' })).toEqual({ inquiries: [lower, upper, first, second], total: 4 });
+    expect(await list({ departmentIds: [d1] })).toEqual({ inquiries: [first, upper, lower], total: 3 });
+    expect(await list({ departmentIds: [d1, d2] })).toEqual({ inquiries: [second, first, upper, lower], total: 4 });
+    expect(await list({ departmentIds: [] })).toEqual({ inquiries: [upper, lower], total: 2 });
+    expect(await list({ departmentIds: ['unknown'] })).toEqual({ inquiries: [upper, lower], total: 2 });
+    expect(await list({ departmentId: d2 })).toEqual({ inquiries: [second], total: 1 });
+    expect(await list({ departmentIds: [d1], departmentId: d2 })).toEqual({ inquiries: [second], total: 1 });
+    expect(await list({ departmentId: 'unknown' })).toEqual({ inquiries: [], total: 0 });
+    expect(await list({ offset: 1, count: 2 })).toEqual({ inquiries: [first, upper], total: 4 });
+    expect(await list({ offset: 1, count: 2, direction: 'desc' })).toEqual({ inquiries: [upper, first], total: 4 });
+    expect(await list({ offset: 4 })).toEqual({ inquiries: [], total: 4 });
+  });
+
+  it('queuePosition: 1-based among the queued of its department (or of those without one), by ts then id (code point); null when taken or absent', async () => {
+    const store = ctx.store();
+    const { d1, lower, upper, first, second, taken } = await queue(store);
+    expect(await store.inquiries.queuePosition(upper.id)).toBe(1);
+    expect(await store.inquiries.queuePosition(lower.id)).toBe(2);
+    expect(await store.inquiries.queuePosition(first.id)).toBe(1);
+    expect(await store.inquiries.queuePosition(second.id)).toBe(1);
+    const later = await queued(store, { ts: 60, departmentId: d1 });
+    expect(await store.inquiries.queuePosition(later.id)).toBe(2);
+    expect(await store.inquiries.queuePosition(taken.id)).toBeNull();
+    expect(await store.inquiries.queuePosition('missing')).toBeNull();
+    await store.inquiries.take(upper.id, 'agent-1', 200);
+    expect(await store.inquiries.queuePosition(upper.id)).toBeNull();
+    expect(await store.inquiries.queuePosition(lower.id)).toBe(1);
   });
 }

@@ -2,7 +2,20 @@
 import { expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { ConflictError } from '../../src/store/errors.js';
+import type { MessagePageQuery, MessageRecord, Store } from '../../src/store/store.js';
 import { kdb, message, openRoom, type LivechatCaseContext } from './livechat-fixtures.js';
+
+/**
+ * A message row written as is (no `ts` adjustment, room untouched): `insert`
+ * keeps `ts` strictly increasing per room, so ties in `ts` need this.
+ */
+async function insertRow(store: Store, m: MessageRecord): Promise<MessageRecord> {
+  await kdb(store)
+    .insertInto('messages')
+    .values({ id: m.id, rid: m.rid, t: m.t, msg: m.msg, ts: m.ts, updated_at: m.updatedAt, u_id: m.u.id, u_username: m.u.username, u_name: m.u.name, visitor_token: m.visitorToken })
+    .execute();
+  return m;
+}
 
 export function messagesCases(ctx: LivechatCaseContext): void {
   it('insert of a plain message: msgs +1, lm, lastMessage (a record without token), _updatedAt, waitingResponse when given', async () => {
@@ -91,5 +104,69 @@ export function messagesCases(ctx: LivechatCaseContext): void {
     const expected = { id: 'legacy-1', rid: room.id, t: null, msg: 'old', ts: 60_000, updatedAt: 60_001, u: { id: 'u1', username: 'user1', name: null }, visitorToken: null };
     expect((await store.livechatRooms.findById(room.id))!.lastMessage).toEqual(expected);
     expect((await store.rooms.findById(room.id))!.lastMessage).toEqual(expected);
+  });
+
+  it('findById: the stored message (any room type, system ones too); null when absent', async () => {
+    const store = ctx.store();
+    const { room, visitor } = await openRoom(store);
+    const own = await store.messages.insert(message(room.id, { ts: 70_000, visitorToken: visitor.token, u: { id: visitor.id, username: visitor.username, name: null } }));
+    const system = await store.messages.insert(message(room.id, { t: 'livechat-close', msg: 'bye', ts: 70_001 }));
+    expect(await store.messages.findById(own.id)).toEqual(own);
+    expect(await store.messages.findById(system.id)).toEqual(system);
+    expect(await store.messages.findById('missing')).toBeNull();
+    expect(await store.messages.findById(own.id.toLowerCase() === own.id ? own.id.toUpperCase() : own.id.toLowerCase())).toBeNull();
+  });
+
+  it('page: ordered by ts then id (code point) in the direction, system messages included, before is exclusive, offset/limit, total of every match', async () => {
+    const store = ctx.store();
+    const { room } = await openRoom(store);
+    const { room: other } = await openRoom(store);
+    // Equal ts: code point puts 'B…' before 'a…'; an en-US collation would not.
+    const a = await insertRow(store, message(room.id, { id: `a${newId()}`, ts: 100, updatedAt: 100, msg: 'one' }));
+    const b = await insertRow(store, message(room.id, { id: `B${newId()}`, ts: 100, updatedAt: 100, msg: 'two' }));
+    const started = await insertRow(store, message(room.id, { t: 'livechat-started', msg: '', ts: 200, updatedAt: 200 }));
+    const last = await insertRow(store, message(room.id, { ts: 300, updatedAt: 300, msg: 'three' }));
+    await insertRow(store, message(other.id, { ts: 150, updatedAt: 150 }));
+    const page = (q: Partial<MessagePageQuery>) => store.messages.page(room.id, { offset: 0, limit: 100, direction: 'asc', ...q });
+    expect(await page({})).toEqual({ messages: [b, a, started, last], total: 4 });
+    expect(await page({ direction: 'desc' })).toEqual({ messages: [last, started, a, b], total: 4 });
+    expect(await page({ before: 200 })).toEqual({ messages: [b, a], total: 2 });
+    expect(await page({ before: 200, direction: 'desc' })).toEqual({ messages: [a, b], total: 2 });
+    expect(await page({ before: 100 })).toEqual({ messages: [], total: 0 });
+    expect(await page({ before: 301 })).toEqual({ messages: [b, a, started, last], total: 4 });
+    expect(await page({ offset: 1, limit: 2 })).toEqual({ messages: [a, started], total: 4 });
+    expect(await page({ offset: 1, limit: 2, direction: 'desc' })).toEqual({ messages: [started, a], total: 4 });
+    expect(await page({ offset: 4 })).toEqual({ messages: [], total: 4 });
+    expect(await page({ before: 300, offset: 2, limit: 1 })).toEqual({ messages: [started], total: 3 });
+    expect(await store.messages.page('missing', { offset: 0, limit: 10, direction: 'desc' })).toEqual({ messages: [], total: 0 });
+  });
+
+  it('page text: a literal substring of msg, case-insensitive beyond ASCII (alike on both backends); combines with before and paging', async () => {
+    const store = ctx.store();
+    const { room } = await openRoom(store);
+    const texts = ['Öffnung ÄRGER', '5%_off', '5x off', 'back\\slash', 'plain'];
+    const stored: MessageRecord[] = [];
+    for (const [i, msg] of texts.entries()) stored.push(await store.messages.insert(message(room.id, { ts: 80_000 + i, msg })));
+    const found = async (text: string, q: Partial<MessagePageQuery> = {}) => {
+      const r = await store.messages.page(room.id, { text, offset: 0, limit: 100, direction: 'asc', ...q });
+      return { msgs: r.messages.map((m) => m.msg), total: r.total };
+    };
+    const only = (...i: number[]) => ({ msgs: i.map((n) => texts[n]), total: i.length });
+    expect(await found('öffnung')).toEqual(only(0));
+    expect(await found('ärger')).toEqual(only(0));
+    expect(await found('ÖFFNUNG ä')).toEqual(only(0));
+    expect(await found('Öffnung ÄRGER')).toEqual(only(0));
+    expect(await found('5%')).toEqual(only(1));
+    expect(await found('5_')).toEqual(only());
+    expect(await found('%_OFF')).toEqual(only(1));
+    expect(await found('\\')).toEqual(only(3));
+    expect(await found('k\\S')).toEqual(only(3));
+    expect(await found('%')).toEqual(only(1));
+    expect(await found('_')).toEqual(only(1));
+    expect(await found(' OFF')).toEqual(only(2));
+    expect(await found('off', { direction: 'desc' })).toEqual({ msgs: [texts[2], texts[1]], total: 2 });
+    expect(await found('off', { limit: 1, offset: 1 })).toEqual({ msgs: [texts[2]], total: 2 });
+    expect(await found('off', { before: stored[2]!.ts })).toEqual(only(1));
+    expect(await found('nowhere')).toEqual(only());
   });
 }

@@ -2,7 +2,7 @@
 import { expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { ConflictError } from '../../src/store/errors.js';
-import type { TransferEntry } from '../../src/store/store.js';
+import type { LivechatRoom, LivechatRoomFilter, LivechatRoomSortKey, Store, TransferEntry } from '../../src/store/store.js';
 import { concurrently, insertVisitor, kdb, newRoom, openRoom, type LivechatCaseContext } from './livechat-fixtures.js';
 
 function transfer(i: number, previous: string | null = null): TransferEntry {
@@ -14,6 +14,18 @@ function transfer(i: number, previous: string | null = null): TransferEntry {
     previousDepartment: previous,
     nextDepartment: { id: `dep-${i}`, name: `Dep ${i}` },
   };
+}
+
+/** The ids of `list`'s page, and its total. */
+async function listed(
+  store: Store,
+  filter: LivechatRoomFilter,
+  sort: { key: LivechatRoomSortKey; direction: 1 | -1 } = { key: 'ts', direction: 1 },
+  offset = 0,
+  count = 100,
+): Promise<{ ids: string[]; total: number }> {
+  const { rooms, total } = await store.livechatRooms.list(filter, sort, offset, count);
+  return { ids: rooms.map((r) => r.id), total };
 }
 
 export function livechatRoomsCases(ctx: LivechatCaseContext): void {
@@ -153,5 +165,106 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
     });
     // rooms.lock on a missing room: no error
     await store.transaction((tx) => tx.rooms.lock('missing'));
+  });
+
+  it('list: each filter alone and together (agents, departments, open, fname substring, createdAt/closedAt bounds inclusive); livechat rooms only; total', async () => {
+    const store = ctx.store();
+    const [d1, d2] = [`d1-${newId()}`, `d2-${newId()}`];
+    const tag = `t${newId()}`;
+    const make = async (fname: string, ts: number, departmentId: string, servedBy: string | null, closedAt: number | null) => {
+      const visitor = await insertVisitor(store);
+      const room = await store.livechatRooms.insert(newRoom(visitor, { fname, ts, departmentId }));
+      if (servedBy) await store.livechatRooms.setServedBy(room.id, { id: servedBy, username: servedBy, ts }, ts);
+      if (closedAt !== null) await store.livechatRooms.close(room.id, { closedAt, closer: 'user', closedBy: { id: 'x', username: 'x' } }, closedAt);
+      return (await store.livechatRooms.findById(room.id))!;
+    };
+    const [x, y] = [`agent-x-${newId()}`, `agent-y-${newId()}`];
+    const oil = await make(`Öl Visitor ${tag}`, 1_000, d1, x, null);
+    const percent = await make(`${tag} 5%_off`, 2_000, d1, null, 3_000);
+    const plain = await make(`${tag} 5x off`, 3_000, d1, y, 4_000);
+    const elsewhere = await make(`${tag} other`, 1_500, d2, x, null);
+    // a channel whose fname matches is not a livechat room
+    await store.rooms.insert({ id: newId(), t: 'c', name: `c${newId()}`, fname: `Öl Visitor ${tag} channel`, creator: null, ts: 1_200 });
+    const both = { departmentIds: [d1, d2] };
+    const ids = (...rooms: LivechatRoom[]) => ({ ids: rooms.map((r) => r.id), total: rooms.length });
+
+    expect(await listed(store, both)).toEqual(ids(oil, elsewhere, percent, plain));
+    expect(await listed(store, { departmentIds: [d1] })).toEqual(ids(oil, percent, plain));
+    expect(await listed(store, { departmentIds: [d2, 'unknown'] })).toEqual(ids(elsewhere));
+    expect(await listed(store, { departmentIds: ['unknown'] })).toEqual(ids());
+    expect(await listed(store, { ...both, agentIds: [x] })).toEqual(ids(oil, elsewhere));
+    expect(await listed(store, { ...both, agentIds: [x, y] })).toEqual(ids(oil, elsewhere, plain));
+    expect(await listed(store, { ...both, agentIds: ['nobody'] })).toEqual(ids());
+    // empty lists do not filter
+    expect(await listed(store, { ...both, agentIds: [] })).toEqual(ids(oil, elsewhere, percent, plain));
+    expect((await listed(store, { departmentIds: [], fnameContains: tag })).total).toBe(4);
+    expect(await listed(store, { ...both, open: true })).toEqual(ids(oil, elsewhere));
+    expect(await listed(store, { ...both, open: false })).toEqual(ids(percent, plain));
+    // fname: literal, case-insensitive beyond ASCII, alike on both backends
+    expect(await listed(store, { fnameContains: `öl visitor ${tag}` })).toEqual(ids(oil));
+    expect(await listed(store, { fnameContains: `ÖL VISITOR ${tag}`.toUpperCase() })).toEqual(ids(oil));
+    expect(await listed(store, { fnameContains: `${tag} 5%` })).toEqual(ids(percent));
+    expect(await listed(store, { fnameContains: `${tag} 5_` })).toEqual(ids());
+    expect(await listed(store, { fnameContains: `${tag} 5%_OFF`.toUpperCase() })).toEqual(ids(percent));
+    expect(await listed(store, { fnameContains: `${tag} 5` })).toEqual(ids(percent, plain));
+    expect(await listed(store, { ...both, fnameContains: '%' })).toEqual(ids(percent));
+    expect(await listed(store, { ...both, createdAt: { start: 1_500 } })).toEqual(ids(elsewhere, percent, plain));
+    expect(await listed(store, { ...both, createdAt: { end: 1_500 } })).toEqual(ids(oil, elsewhere));
+    expect(await listed(store, { ...both, createdAt: { start: 1_500, end: 2_000 } })).toEqual(ids(elsewhere, percent));
+    expect(await listed(store, { ...both, createdAt: {} })).toEqual(ids(oil, elsewhere, percent, plain));
+    expect(await listed(store, { ...both, closedAt: { start: 3_000 } })).toEqual(ids(percent, plain));
+    expect(await listed(store, { ...both, closedAt: { end: 3_000 } })).toEqual(ids(percent));
+    expect(await listed(store, { ...both, closedAt: { start: 3_001, end: 4_000 } })).toEqual(ids(plain));
+    expect(await listed(store, { ...both, open: false, fnameContains: ' OFF', agentIds: [y], closedAt: { end: 4_000 }, createdAt: { start: 3_000 } })).toEqual(ids(plain));
+    // paging: total counts every match
+    expect(await listed(store, both, { key: 'ts', direction: 1 }, 1, 2)).toEqual({ ids: [elsewhere.id, percent.id], total: 4 });
+    expect(await listed(store, both, { key: 'ts', direction: 1 }, 4, 2)).toEqual({ ids: [], total: 4 });
+    // the rooms are whole records, as findById reads them
+    expect((await store.livechatRooms.list({ departmentIds: [d2] }, { key: 'ts', direction: 1 }, 0, 10)).rooms).toEqual([elsewhere]);
+  });
+
+  it('list: each sort key in both directions, ties by id in code point order, empty values (closedAt of open rooms) first ascending and last descending', async () => {
+    const store = ctx.store();
+    const dep = `d-${newId()}`;
+    // 'a…' and 'B…' tie on every key: code point puts B first, an en-US collation a.
+    const [a, b, c, d] = [`a${newId()}`, `B${newId()}`, `c${newId()}`, `D${newId()}`];
+    const values: Record<LivechatRoomSortKey, Record<string, string | number | null>> = {
+      ts: { [a]: 20, [b]: 20, [c]: 10, [d]: 30 },
+      fname: { [a]: 'Beta', [b]: 'Beta', [c]: 'alpha', [d]: 'Zulu' },
+      lm: { [a]: 200, [b]: 200, [c]: 300, [d]: 100 },
+      closedAt: { [a]: null, [b]: null, [c]: 500, [d]: 400 },
+      msgs: { [a]: 3, [b]: 3, [c]: 1, [d]: 7 },
+      _updatedAt: { [a]: 9, [b]: 9, [c]: 8, [d]: 7 },
+    };
+    for (const id of [a, b, c, d]) {
+      const visitor = await insertVisitor(store);
+      await store.livechatRooms.insert(newRoom(visitor, { id, departmentId: dep }));
+      const closedAt = values.closedAt[id] as number | null;
+      if (closedAt !== null) await store.livechatRooms.close(id, { closedAt, closer: 'user', closedBy: { id: 'x', username: 'x' } }, closedAt);
+      await kdb(store)
+        .updateTable('rooms')
+        .set({
+          ts: values.ts[id] as number,
+          fname: values.fname[id] as string,
+          lm: values.lm[id] as number,
+          msgs: values.msgs[id] as number,
+          updated_at: values._updatedAt[id] as number,
+        })
+        .where('id', '=', id)
+        .execute();
+    }
+    const expected: Record<LivechatRoomSortKey, string[]> = {
+      ts: [c, b, a, d],
+      fname: [b, a, d, c], // code point: 'Beta' < 'Zulu' < 'alpha'
+      lm: [d, b, a, c],
+      closedAt: [b, a, d, c],
+      msgs: [c, b, a, d],
+      _updatedAt: [d, c, b, a],
+    };
+    for (const key of Object.keys(expected) as LivechatRoomSortKey[]) {
+      expect({ key, ...(await listed(store, { departmentIds: [dep] }, { key, direction: 1 })) }).toEqual({ key, ids: expected[key], total: 4 });
+      expect({ key, ...(await listed(store, { departmentIds: [dep] }, { key, direction: -1 })) }).toEqual({ key, ids: [...expected[key]].reverse(), total: 4 });
+      expect({ key, ...(await listed(store, { departmentIds: [dep] }, { key, direction: 1 }, 1, 2)) }).toEqual({ key, ids: expected[key].slice(1, 3), total: 4 });
+    }
   });
 }

@@ -1,5 +1,6 @@
 /** VisitorsRepo (src/store/visitors-store.ts). */
 import { expect, it } from 'vitest';
+import { newId } from '../../src/lib/ids.js';
 import { ConflictError } from '../../src/store/errors.js';
 import { concurrently, insertVisitor, kdb, newVisitor, type LivechatCaseContext } from './livechat-fixtures.js';
 
@@ -101,5 +102,17 @@ export function visitorsCases(ctx: LivechatCaseContext): void {
     expect(await store.visitors.delete(v.id)).toBe(false);
     expect(await store.visitors.findByToken(v.token)).toBeNull();
     expect(await kdb(store).selectFrom('livechat_visitors').select('id').where('id', '=', v.id).execute()).toEqual([]);
+  });
+
+  it('findByUsername finds by exact username only; null when absent', async () => {
+    const store = ctx.store();
+    const v = await insertVisitor(store, { username: `guest-Mixed-${newId()}` });
+    const chosen = await insertVisitor(store, { username: `Ann ${v.id}` });
+    expect(await store.visitors.findByUsername(v.username)).toEqual(v);
+    expect(await store.visitors.findByUsername(chosen.username)).toEqual(chosen);
+    expect(await store.visitors.findByUsername(v.username.toLowerCase())).toBeNull();
+    expect(await store.visitors.findByUsername(v.username.toUpperCase())).toBeNull();
+    expect(await store.visitors.findByUsername(`${v.username} `)).toBeNull();
+    expect(await store.visitors.findByUsername('missing')).toBeNull();
   });
 }

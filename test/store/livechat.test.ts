@@ -2,7 +2,8 @@
  * The livechat part of the store suite: every method of the visitors,
  * livechat rooms, messages, inquiries, agents and departments repositories
  * against its documented contract (`src/store/*-store.ts`), on the backend of
- * the running vitest project. The cases live in `livechat-*.cases.ts`.
+ * the running vitest project (on PostgreSQL also on an ICU `en-US` database,
+ * as core-repos.test.ts does). The cases live in `livechat-*.cases.ts`.
  */
 import { describe } from 'vitest';
 import { backend, useMigratedStore } from '../support/backend.js';
@@ -14,15 +15,20 @@ import { messagesCases } from './livechat-messages.cases.js';
 import { livechatRoomsCases } from './livechat-rooms.cases.js';
 import { visitorsCases } from './livechat-visitors.cases.js';
 
-const getStore = useMigratedStore();
-
-const ctx: LivechatCaseContext = { store: getStore };
-
-describe(`livechat store on ${backend}`, () => {
+function allCases(ctx: LivechatCaseContext): void {
   describe('visitors', () => visitorsCases(ctx));
   describe('livechat rooms', () => livechatRoomsCases(ctx));
   describe('messages', () => messagesCases(ctx));
   describe('inquiries', () => inquiriesCases(ctx));
   describe('agents', () => agentsCases(ctx));
   describe('departments', () => departmentsCases(ctx));
+}
+
+describe(`livechat store on ${backend}`, () => {
+  allCases({ store: useMigratedStore() });
+});
+
+// As in core-repos.test.ts: orders of text and ids must not depend on the database's collation.
+if (backend === 'postgres') describe('livechat store on postgres with an en-US (ICU) default collation', () => {
+  allCases({ store: useMigratedStore({ icu: true }) });
 });

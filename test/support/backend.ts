@@ -24,16 +24,20 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-async function createPostgresDatabase(): Promise<TestDatabase> {
+async function createPostgresDatabase(options: { icu?: boolean }): Promise<TestDatabase> {
   const serverUrl = inject('pgServerUrl');
   const template = inject('pgTemplate');
-  const name = `parley_t_${newId().toLowerCase()}`;
+  const name = `parley_t_${options.icu ? 'icu_' : ''}${newId().toLowerCase()}`;
+  // The ICU database starts empty (template0): the migrated template has the server's collation.
+  const create = options.icu
+    ? `CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'`
+    : `CREATE DATABASE ${name} TEMPLATE ${template}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
     for (let attempt = 0; ; attempt++) {
       try {
-        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+        await admin.query(create);
         break;
       } catch (error) {
         // Two files cloning the template at the same instant: try again shortly.
@@ -76,22 +80,26 @@ function createSqliteDatabase(options: { file?: boolean }): TestDatabase {
 
 /**
  * A new empty database on this project's backend. `file: true` gives SQLite a
- * real file (needed when several stores or processes must share it).
+ * real file (needed when several stores or processes must share it). `icu: true`
+ * (PostgreSQL only) gives the database an ICU `en-US` default collation, as
+ * production databases usually have: the test server's C.UTF-8 orders text by
+ * code point, like SQLite, and would hide any query whose result depends on it.
  */
-export async function createTestDatabase(options: { file?: boolean } = {}): Promise<TestDatabase> {
-  return backend === 'postgres' ? createPostgresDatabase() : createSqliteDatabase(options);
+export async function createTestDatabase(options: { file?: boolean; icu?: boolean } = {}): Promise<TestDatabase> {
+  return backend === 'postgres' ? createPostgresDatabase(options) : createSqliteDatabase(options);
 }
 
 /**
  * A migrated store on a fresh database of this project's backend for the test
  * file or `describe` block that calls it (opened in `beforeAll`, closed and
- * dropped in `afterAll`); returns a getter, valid inside tests.
+ * dropped in `afterAll`); returns a getter, valid inside tests. `icu` as for
+ * `createTestDatabase`.
  */
-export function useMigratedStore(): () => Store {
+export function useMigratedStore(options: { icu?: boolean } = {}): () => Store {
   let database: TestDatabase | undefined;
   let store: Store | undefined;
   beforeAll(async () => {
-    database = await createTestDatabase({ file: true });
+    database = await createTestDatabase({ file: true, ...options });
     store = database.open();
     await store.migrate();
   });

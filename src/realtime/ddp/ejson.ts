@@ -46,17 +46,22 @@ export function toEJSON(value: unknown, isoFields: ReadonlySet<string> | readonl
   return walk(value, 0);
 }
 
+/** The largest distance from the epoch a JS `Date` can hold (ECMA-262 time values), in ms. */
+const MAX_DATE_MS = 8.64e15;
+
+/** `{"$date": ms}` and nothing else, with `ms` a time a `Date` can hold (so `new Date(ms)` is never Invalid Date). */
 function isEJSONDate(node: Record<string, unknown>): boolean {
   let keys = 0;
   for (const key in node) {
     keys++;
     if (key !== '$date' || keys > 1) return false;
   }
-  return keys === 1 && typeof node.$date === 'number' && Number.isFinite(node.$date);
+  return keys === 1 && typeof node.$date === 'number' && Math.abs(node.$date) <= MAX_DATE_MS;
 }
 
 /**
- * Decodes a client value in place: `{"$date": <finite number>}` becomes a `Date`. Returns false when the
+ * Decodes a client value in place: `{"$date": <ms within ±8.64e15>}` becomes a valid `Date`; any other
+ * `$date` stays a plain object, which a method's `instanceof Date` check refuses. Returns false when the
  * value nests deeper than `MAX_FRAME_DEPTH` (the caller refuses it), so no hostile frame can recurse far.
  */
 export function decodeEJSONInPlace(root: unknown): { ok: true; value: unknown } | { ok: false } {

@@ -61,8 +61,9 @@ export function mapPostgresError(error: unknown): unknown {
     return new ConflictError(e.table ?? 'unknown', columns, { cause: error });
   }
   if (e.code === '23503') return new StoreReferenceError('referenced row missing', { cause: error });
-  // Bad text (NUL: 22021 in text, 22P05 in json) and numeric overflow are the client's input.
-  if (e.code === '22021' || e.code === '22P05') return new InvalidValueError('text', { cause: error });
+  // Bad text (NUL: 22021 in text, 22P05 in json; 22P02: text that is not a value of the column's type,
+  // such as a NaN bound as a bigint) and numeric overflow are the client's input.
+  if (e.code === '22021' || e.code === '22P05' || e.code === '22P02') return new InvalidValueError('text', { cause: error });
   if (e.code === '22003') return new InvalidValueError('range', { cause: error });
   if (e.code === '40P01' || e.code === '40001') return new TransientError('deadlock or serialization failure', { cause: error });
   if ((e.code && (UNAVAILABLE_SQLSTATE.test(e.code) || UNAVAILABLE_NODE_CODES.has(e.code))) || /Connection terminated/i.test(e.message)) {

@@ -46,7 +46,7 @@ export class SqlAgentsRepo implements AgentsRepo {
     const [rows, total] = await Promise.all([
       base
         .select(['users.id', 'users.username', 'users.name', 'users.status', 'users.status_livechat'])
-        .orderBy('users.username')
+        .orderBy(this.dialect.binaryText(sql.ref('users.username')))
         .offset(offset)
         .limit(count)
         .execute(),
@@ -145,7 +145,7 @@ export class SqlAgentsRepo implements AgentsRepo {
       ])
       .orderBy('load', 'asc')
       .orderBy(sql`coalesce(users.livechat_last_assigned_at, 0)`, 'asc')
-      .orderBy('users.id')
+      .orderBy(this.dialect.binaryText(sql.ref('users.id')))
       .limit(1)
       .executeTakeFirst();
     if (!row) return null;

@@ -72,7 +72,7 @@ export class SqlDepartmentsRepo implements DepartmentsRepo {
       .selectFrom('livechat_departments')
       .selectAll()
       .where('name', '=', value)
-      .orderBy('id')
+      .orderBy(this.dialect.binaryText(sql.ref('livechat_departments.id')))
       .executeTakeFirst();
     return row ? toDepartment(row) : null;
   }
@@ -86,7 +86,7 @@ export class SqlDepartmentsRepo implements DepartmentsRepo {
       base
         .selectAll()
         .orderBy(this.dialect.binaryText(sql.ref('livechat_departments.name')))
-        .orderBy('id')
+        .orderBy(this.dialect.binaryText(sql.ref('livechat_departments.id')))
         .offset(o.offset)
         .limit(o.count)
         .execute(),
@@ -108,7 +108,7 @@ export class SqlDepartmentsRepo implements DepartmentsRepo {
       .selectAll()
       .where('department_id', '=', departmentId)
       .orderBy('sort_order')
-      .orderBy('username')
+      .orderBy(this.dialect.binaryText(sql.ref('livechat_department_agents.username')))
       .execute();
     return rows.map((r) => ({
       departmentId: r.department_id,

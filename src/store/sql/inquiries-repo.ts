@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { InquiriesRepo, InquiryRecord, InquiryStatus } from '../store.js';
 import type { SqlDialect } from './dialect.js';
 import type { Database, LivechatInquiriesTable } from './schema.js';
@@ -23,6 +23,11 @@ export class SqlInquiriesRepo implements InquiriesRepo {
     private readonly db: Kysely<Database>,
     private readonly dialect: SqlDialect,
   ) {}
+
+  /** Ties in the queue are broken by id in code-point order, whatever the database's collation. */
+  private get binaryId() {
+    return this.dialect.binaryText(sql.ref('livechat_inquiries.id'));
+  }
 
   async insert(q: InquiryRecord): Promise<void> {
     await this.db
@@ -104,7 +109,7 @@ export class SqlInquiriesRepo implements InquiriesRepo {
       q = q.where((eb) => (ids.length > 0 ? eb.or([eb('department_id', 'is', null), eb('department_id', 'in', ids)]) : eb('department_id', 'is', null)));
     }
     const [rows, count] = await Promise.all([
-      q.selectAll().orderBy('ts', query.direction).orderBy('id', query.direction).offset(query.offset).limit(query.count).execute(),
+      q.selectAll().orderBy('ts', query.direction).orderBy(this.binaryId, query.direction).offset(query.offset).limit(query.count).execute(),
       q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
     ]);
     return { inquiries: rows.map(toInquiry), total: Number(count?.n ?? 0) };
@@ -118,7 +123,7 @@ export class SqlInquiriesRepo implements InquiriesRepo {
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('status', '=', 'queued')
       .where((eb) => (inquiry.departmentId === null ? eb('department_id', 'is', null) : eb('department_id', '=', inquiry.departmentId)))
-      .where((eb) => eb.or([eb('ts', '<', inquiry.ts), eb.and([eb('ts', '=', inquiry.ts), eb('id', '<', inquiry.id)])]))
+      .where((eb) => eb.or([eb('ts', '<', inquiry.ts), eb.and([eb('ts', '=', inquiry.ts), eb(this.binaryId, '<', this.dialect.binaryText(sql.val(inquiry.id)))])]))
       .executeTakeFirst();
     return Number(ahead?.n ?? 0) + 1;
   }

@@ -1,8 +1,7 @@
-import { sql, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { fromJson, toJson } from '../../lib/json.js';
 import type { CloseInfo, LivechatRoom, LivechatRoomFilter, LivechatRoomSortKey, LivechatRoomsRepo, NewLivechatRoom, TransferEntry } from '../store.js';
 import type { SqlDialect } from './dialect.js';
-import { likePattern } from './messages-repo.js';
 import { preparedQuery } from './prepared.js';
 import { toLivechatRoom } from './room-rows.js';
 import type { Database } from './schema.js';
@@ -21,6 +20,8 @@ const OPEN_ROOM_OF_VISITOR = preparedQuery(1, (db: Kysely<Database>, _dialect, v
     .where('t', '=', sql.lit('l'))
     .where('open', '=', sql.lit(1)),
 );
+
+const SORT_COLUMNS = { ts: 'ts', fname: 'fname', lm: 'lm', closedAt: 'closed_at', msgs: 'msgs', _updatedAt: 'updated_at' } as const satisfies Record<LivechatRoomSortKey, string>;
 
 /** Livechat rooms: the `t = 'l'` rows of `rooms` and their livechat columns (contract §8.1). */
 export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
@@ -145,15 +146,23 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
     if (filter.departmentIds && filter.departmentIds.length > 0) q = q.where('department_id', 'in', [...filter.departmentIds]);
     if (filter.open === true) q = q.where('open', '=', 1);
     if (filter.open === false) q = q.where('open', 'is', null);
-    if (filter.fnameContains) q = q.where(sql<SqlBool>`lower(fname) like ${likePattern(filter.fnameContains)} escape '\\'`);
+    if (filter.fnameContains) q = q.where(this.dialect.containsTextScan(sql.ref('rooms.fname'), filter.fnameContains));
     if (filter.createdAt?.start !== undefined) q = q.where('ts', '>=', filter.createdAt.start);
     if (filter.createdAt?.end !== undefined) q = q.where('ts', '<=', filter.createdAt.end);
     if (filter.closedAt?.start !== undefined) q = q.where('closed_at', '>=', filter.closedAt.start);
     if (filter.closedAt?.end !== undefined) q = q.where('closed_at', '<=', filter.closedAt.end);
-    const column = ({ ts: 'ts', fname: 'fname', lm: 'lm', closedAt: 'closed_at', msgs: 'msgs', _updatedAt: 'updated_at' } as const)[sort.key];
+    const ref = sql.ref(`rooms.${SORT_COLUMNS[sort.key]}`);
+    const column = sort.key === 'fname' ? this.dialect.binaryText(sql.ref('rooms.fname')) : ref;
     const direction = sort.direction === 1 ? 'asc' : 'desc';
+    // The same order on both backends: empty values first ascending (as SQLite and
+    // MongoDB order them; PostgreSQL would put them last), text and ids by code point.
+    const ordered = q
+      .selectAll()
+      .orderBy(sql`${ref} is null`, direction === 'asc' ? 'desc' : 'asc')
+      .orderBy(column, direction)
+      .orderBy(this.dialect.binaryText(sql.ref('rooms.id')), direction);
     const [rows, total] = await Promise.all([
-      q.selectAll().orderBy(column, direction).orderBy('id', direction).offset(offset).limit(count).execute(),
+      ordered.offset(offset).limit(count).execute(),
       q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
     ]);
     return { rooms: rows.map(toLivechatRoom), total: Number(total?.n ?? 0) };

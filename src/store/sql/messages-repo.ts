@@ -1,13 +1,8 @@
-import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { MessagePageQuery, MessageRecord, MessagesRepo, SystemMessageType } from '../store.js';
 import type { SqlDialect } from './dialect.js';
 import { lastMessageColumn } from './room-rows.js';
 import type { Database, MessagesTable } from './schema.js';
-
-/** `%text%` for a case-insensitive literal LIKE (`%`, `_` and backslash escaped; compared lowercased). */
-export function likePattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 function toMessage(row: Selectable<MessagesTable>): MessageRecord {
   return {
@@ -76,7 +71,7 @@ export class SqlMessagesRepo implements MessagesRepo {
       .selectAll()
       .where('rid', '=', rid)
       .orderBy('ts', 'desc')
-      .orderBy('id', 'desc')
+      .orderBy(this.dialect.binaryText(sql.ref('messages.id')), 'desc')
       .offset(offset)
       .limit(limit)
       .execute();
@@ -91,9 +86,9 @@ export class SqlMessagesRepo implements MessagesRepo {
   async page(rid: string, query: MessagePageQuery): Promise<{ messages: MessageRecord[]; total: number }> {
     let q = this.db.selectFrom('messages').where('rid', '=', rid);
     if (query.before !== undefined) q = q.where('ts', '<', query.before);
-    if (query.text) q = q.where(sql<SqlBool>`lower(msg) like ${likePattern(query.text)} escape '\\'`);
+    if (query.text) q = q.where(this.dialect.containsTextScan(sql.ref('messages.msg'), query.text));
     const [rows, count] = await Promise.all([
-      q.selectAll().orderBy('ts', query.direction).orderBy('id', query.direction).offset(query.offset).limit(query.limit).execute(),
+      q.selectAll().orderBy('ts', query.direction).orderBy(this.dialect.binaryText(sql.ref('messages.id')), query.direction).offset(query.offset).limit(query.limit).execute(),
       q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
     ]);
     return { messages: rows.map(toMessage), total: Number(count?.n ?? 0) };
