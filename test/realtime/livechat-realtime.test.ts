@@ -343,6 +343,81 @@ describe('queue, take and transfer (Manual_Selection)', () => {
   });
 });
 
+describe('agentStatus (R4, R5)', () => {
+  /** A room served by `agent`, then moved by its visitor to a department whose only agent is `other` (Auto_Selection). */
+  async function transferredRoom() {
+    await onlyAvailable(t, [agent]);
+    const dep = await createDepartment(t, `dep-status-${Date.now()}`, [other]);
+    const v = await visitorWithRoom();
+    expect(v.room.servedBy).toMatchObject({ _id: agent.userId });
+    const oldWs = await agentSocket(agent);
+    expect(await oldWs.sub('stream-livechat-room', [v.room._id, opts()])).toMatchObject({ msg: 'ready' });
+    expect(await v.socket.sub('stream-livechat-room', [v.room._id, opts({ visitorToken: v.token })])).toMatchObject({ msg: 'ready' });
+    await onlyAvailable(t, [agent, other]);
+    const moved = await t.api.post(`${V}/visitor/department.transfer`, { rid: v.room._id, token: v.token, department: dep._id });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const agentData = await v.socket.next(isChanged('stream-livechat-room', v.room._id));
+    expect(agentData.fields.args).toEqual([{ type: 'agentData', data: { _id: other.userId, username: other.username, name: other.username, status: 'online' } }]);
+    const newWs = await agentSocket(other);
+    expect(await newWs.sub('stream-livechat-room', [v.room._id, opts()])).toMatchObject({ msg: 'ready' });
+    // A socket that subscribed as the serving agent and then logged out.
+    const loggedOut = await agentSocket(other);
+    expect(await loggedOut.sub('stream-livechat-room', [v.room._id, opts()])).toMatchObject({ msg: 'ready' });
+    expect(await loggedOut.call('logout', [])).toEqual({ msg: 'result', id: expect.any(String) });
+    return { v, oldWs, newWs, loggedOut };
+  }
+
+  const agentStatusFrame = (rid: string, status: string) => ({
+    msg: 'changed',
+    collection: 'stream-livechat-room',
+    id: 'id',
+    fields: { eventName: rid, args: [{ type: 'agentStatus', status }] },
+  });
+
+  const causes: Array<[string, () => Promise<string>, () => Promise<void>]> = [
+    [
+      'users.setStatus',
+      async () => {
+        expect((await t.api.post('/api/v1/users.setStatus', { status: 'away' }, { auth: other })).status).toBe(200);
+        return 'away';
+      },
+      async () => {
+        await t.api.post('/api/v1/users.setStatus', { status: 'online' }, { auth: other });
+      },
+    ],
+    [
+      'livechat/agent.status',
+      async () => {
+        // Availability changes; agentStatus carries the agent's presence, which stays online.
+        expect((await t.api.post(`${V}/agent.status`, { status: 'not-available' }, { auth: other })).body).toEqual({ status: 'not-available', success: true });
+        return 'online';
+      },
+      async () => {
+        await t.api.post(`${V}/agent.status`, { status: 'available' }, { auth: other });
+      },
+    ],
+  ];
+
+  it.each(causes)('%s: the new agent and the visitor get it; the agent transferred away and a logged-out socket do not', async (_cause, change, restore) => {
+    const { v, oldWs, newWs, loggedOut } = await transferredRoom();
+    try {
+      const status = await change();
+      expect(await v.socket.next(isChanged('stream-livechat-room', v.room._id))).toEqual(agentStatusFrame(v.room._id, status));
+      expect(await newWs.next(isChanged('stream-livechat-room', v.room._id))).toEqual(agentStatusFrame(v.room._id, status));
+      await settle();
+      for (const ws of [oldWs, loggedOut]) {
+        await ws.barrier();
+        expect(ws.frames.filter(isChanged('stream-livechat-room', v.room._id))).toEqual([]);
+      }
+    } finally {
+      await restore();
+      await t.api.post(`${V}/room.close`, { rid: v.room._id, token: v.token });
+      await settle();
+      await onlyAvailable(t, [agent]);
+    }
+  });
+});
+
 describe('hostile input', () => {
   it('NUL, over-long and wrongly typed ids are refused as unknown (never a 500), and change nothing', async () => {
     const v = await visitorWithRoom();
