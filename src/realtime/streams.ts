@@ -312,9 +312,12 @@ export function deliverEvent(ctx: RealtimeContext, event: DomainEvent): void | P
       streams.emit(STREAM.notifyRoom, `${room.id}/user-activity`, [username, activities], { except, context });
       return;
     }
+    case 'visitorStatusChanged':
+      // Some process's last socket of this visitor closed: if this one still holds one, the visitor is online (R3).
+      if (event.socketsClosed && ctx.hasLiveVisitor(event.visitorId)) return ctx.writePresence(event.visitorId, 'online');
+      return;
     case 'roomOpened':
     case 'roomTransferred':
-    case 'visitorStatusChanged':
       return;
   }
 }

@@ -95,8 +95,11 @@ export type DomainEvent =
   | { type: 'agentStatusChanged'; agentId: string; status: UserStatus; rooms: RoomSnapshot[] | null }
   /** A visitor with an open room changed its details (`livechat/visitor`): `visitorData` on that room. */
   | { type: 'visitorUpdated'; visitorId: string; room: RoomSnapshot }
-  /** A visitor's status changed (`livechat/visitor.status`, last socket closed). */
-  | { type: 'visitorStatusChanged'; visitorId: string; status: VisitorStatus | 'away' | 'busy' }
+  /**
+   * A visitor's status changed (`livechat/visitor.status`, or sockets). `socketsClosed`: the last socket of the
+   * visitor in the publishing process closed; a process still holding one puts the visitor back online.
+   */
+  | { type: 'visitorStatusChanged'; visitorId: string; status: VisitorStatus | 'away' | 'busy'; socketsClosed?: true }
   /**
    * Typing / user activity written into `stream-notify-room` (R3). Published by
    * the realtime layer itself (no service change behind it) so it crosses

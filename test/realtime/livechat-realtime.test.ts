@@ -655,6 +655,32 @@ describe('visitor presence', () => {
     await settle();
   });
 
+  it("another process's last socket closing does not take offline a visitor with a live socket here", async () => {
+    const { token, visitor } = await registerVisitor(t);
+    const socket = await connect();
+    await socket.call('livechat:setUpConnection', [{ token }]);
+    const statusOf = async () => (await t.api.get(`${V}/visitor/${token}`)).body.visitor;
+    const before = await statusOf();
+    expect(before.status).toBe('online');
+    // What a process whose last socket of this visitor closed does: write offline and say so on the bus.
+    await t.services.live.visitorDisconnected(visitor._id);
+    // This process still holds a socket of the visitor: it writes online back.
+    await expect
+      .poll(async () => {
+        const now = await statusOf();
+        return Date.parse(now._updatedAt) > Date.parse(before._updatedAt) && now.status;
+      }, { timeout: 10_000, interval: 20 })
+      .toBe('online');
+    // The same news about a visitor with no socket here changes nothing.
+    const { token: gone, visitor: goneVisitor } = await registerVisitor(t);
+    await t.services.live.visitorDisconnected(goneVisitor._id);
+    await settle();
+    expect((await t.api.get(`${V}/visitor/${gone}`)).body.visitor.status).toBe('offline');
+    socket.close();
+    await socket.closed;
+    await expect.poll(async () => (await statusOf()).status, { timeout: 10_000, interval: 20 }).toBe('offline');
+  });
+
   it('setUpConnection answers for unknown tokens too and refuses malformed params', async () => {
     const socket = await connect();
     expect(await socket.call('livechat:setUpConnection', [{ token: 'not-registered-yet' }])).toEqual({ msg: 'result', id: expect.any(String) });
