@@ -70,10 +70,10 @@ async function stopPair(pair: Pair | undefined): Promise<void> {
 /** A logged-in user's REST headers. */
 type Auth = { 'x-user-id': string; 'x-auth-token': string };
 
-async function login(server: ServerProcess, user: string, password: string): Promise<Auth & { id: string }> {
+async function login(server: ServerProcess, user: string, password: string): Promise<{ id: string; auth: Auth }> {
   const res = await call(server, 'POST', '/api/v1/login', { user, password });
   expect(res.status).toBe(200);
-  return { 'x-user-id': res.body.data.userId, 'x-auth-token': res.body.data.authToken, id: res.body.data.userId };
+  return { id: res.body.data.userId, auth: { 'x-user-id': res.body.data.userId, 'x-auth-token': res.body.data.authToken } };
 }
 
 /** A livechat agent, online and available, in a new department of its own. */
@@ -82,16 +82,15 @@ async function agentWithDepartment(server: ServerProcess, admin: Auth, username:
   const created = await call(server, 'POST', '/api/v1/users.create', { username, email: `${username}@example.org`, name: username, password }, admin);
   expect(created.status).toBe(200);
   expect((await call(server, 'POST', '/api/v1/livechat/users/agent', { username }, admin)).status).toBe(200);
-  const auth = await login(server, username, password);
-  const { id, ...headers } = auth;
-  expect((await call(server, 'POST', '/api/v1/users.setStatus', { status: 'online' }, headers)).status).toBe(200);
-  expect((await call(server, 'POST', '/api/v1/livechat/agent.status', { status: 'available' }, headers)).status).toBe(200);
+  const { id, auth } = await login(server, username, password);
+  expect((await call(server, 'POST', '/api/v1/users.setStatus', { status: 'online' }, auth)).status).toBe(200);
+  expect((await call(server, 'POST', '/api/v1/livechat/agent.status', { status: 'available' }, auth)).status).toBe(200);
   const dep = await call(server, 'POST', '/api/v1/livechat/department', {
     department: { name: department, enabled: true, showOnRegistration: true, showOnOfflineForm: true, email: `${department}@example.org` },
     agents: [{ agentId: id, username }],
   }, admin);
   expect(dep.status).toBe(200);
-  return { id, username, auth: headers, departmentId: dep.body.department._id as string };
+  return { id, username, auth, departmentId: dep.body.department._id as string };
 }
 
 /**
@@ -136,7 +135,7 @@ async function conversationAcross(pair: Pair): Promise<void> {
   const { visitorSide: V, agentSide: A } = pair;
   const sockets: DdpSocket[] = [];
   try {
-    const { id: _adminId, ...admin } = await login(A, ADMIN.user, ADMIN.password);
+    const { auth: admin } = await login(A, ADMIN.user, ADMIN.password);
     const first = await agentWithDepartment(A, admin, 'ag', 'support');
     const second = await agentWithDepartment(A, admin, 'ag2', 'sales');
     await setRouting(pair, admin, 'Auto_Selection');
