@@ -2,7 +2,8 @@
  * Per-process state of the realtime module: who is on each connection (the
  * logged-in user, the visitors whose tokens it proved), connections by session
  * (to skip a typing writer's own socket when its event comes back over the
- * bus), and the visitor subscriptions of queued rooms (for `queueData`).
+ * bus), the visitor subscriptions of queued rooms (for `queueData`), and the
+ * visitors with a live connection here (for their presence, R3).
  */
 import type { UserRecord } from '../store/store.js';
 import type { Services } from '../services/index.js';
@@ -25,6 +26,10 @@ export class RealtimeContext {
   readonly roomWatchers = new Map<string, Set<DdpSubscription>>();
   /** The watched rooms known to wait in the queue (they get `queueData` when the queue moves). */
   readonly queuedRooms = new Set<string>();
+  /** Visitor id → its token, for the visitors with a live connection in this process. */
+  private readonly liveVisitors = new Map<string, string>();
+  /** Visitor id → the tail of its presence writes in this process (one at a time, each deciding when it runs). */
+  private readonly presenceWrites = new Map<string, Promise<void>>();
 
   watchRoom(subscription: DdpSubscription): void {
     const rid = subscription.eventName;
@@ -100,13 +105,44 @@ export class RealtimeContext {
       state.visitors.set(token, visitor.id);
       const first = this.ddp.visitorConnectionCount(token) === 0;
       connection.addVisitorToken(token);
+      this.liveVisitors.set(visitor.id, token);
       connection.onClose(() => {
         if (this.ddp.visitorConnectionCount(token) > 0) return;
-        this.services.live.visitorDisconnected(visitor.id).catch((error: unknown) => this.log.error({ err: error }, 'visitor status not updated'));
+        this.liveVisitors.delete(visitor.id);
+        this.writePresence(visitor.id, 'offline').catch((error: unknown) => this.log.error({ err: error }, 'visitor status not updated'));
       });
-      if (first) await this.services.live.visitorConnected(visitor.id);
+      if (first) await this.writePresence(visitor.id, 'online');
     }
     return visitor.id;
+  }
+
+  /** True when a connection of this process proved a token of the visitor and is still open. */
+  hasLiveVisitor(visitorId: string): boolean {
+    const token = this.liveVisitors.get(visitorId);
+    return token !== undefined && this.ddp.visitorConnectionCount(token) > 0;
+  }
+
+  /**
+   * The visitor's presence as this process sees it (R3): `online` is written
+   * only while it holds a live connection of the visitor, `offline` only while
+   * it holds none (then the event tells the other processes, and one that
+   * still holds a connection writes `online` back: `deliverEvent`).
+   * Writes for one visitor run one after another and decide when they run,
+   * so a socket closing while another opens never leaves a stale status.
+   */
+  writePresence(visitorId: string, status: 'online' | 'offline'): Promise<void> {
+    const write = async () => {
+      const live = this.hasLiveVisitor(visitorId);
+      if (status === 'online' && live) await this.services.live.visitorConnected(visitorId);
+      if (status === 'offline' && !live) await this.services.live.visitorDisconnected(visitorId);
+    };
+    const tail = (this.presenceWrites.get(visitorId) ?? Promise.resolve()).then(write);
+    const settled = tail.catch(() => undefined);
+    this.presenceWrites.set(visitorId, settled);
+    void settled.then(() => {
+      if (this.presenceWrites.get(visitorId) === settled) this.presenceWrites.delete(visitorId);
+    });
+    return tail;
   }
 
   /** The visitor token a sub's extra names (`visitorToken` or `token`), if any. */

@@ -66,7 +66,7 @@ export function defineStreams(ctx: RealtimeContext): void {
 
   /** Delivery-time rule of the room streams, on the room as it was. */
   function mayReceive(connection: DdpConnection, subscription: DdpSubscription, context: RoomContext | null): boolean | Promise<boolean> {
-    if (!context) return true;
+    if (!context) return false; // every room event carries its snapshot; one without is nobody's
     const token = RealtimeContext.extraToken(subscription.extra);
     if (token !== undefined) {
       const visitorId = ctx.visitorOf(connection, token);
@@ -138,7 +138,7 @@ export function defineStreams(ctx: RealtimeContext): void {
     allowSubscribe: (connection, eventName, extra) => mayWatchRoom(connection, eventName, extra, { openOnly: false }),
     allowDeliver: (connection, subscription, event) => {
       const context = roomContext(event);
-      if (!context) return true;
+      if (!context) return false;
       const token = RealtimeContext.extraToken(subscription.extra);
       if (token !== undefined) {
         const visitorId = ctx.visitorOf(connection, token);
@@ -270,8 +270,8 @@ export function deliverEvent(ctx: RealtimeContext, event: DomainEvent): void | P
       });
     }
     case 'agentStatusChanged': {
-      for (const rid of event.roomIds ?? []) {
-        streams.emit(STREAM.livechatRoom, rid, [{ type: 'agentStatus', status: event.status }]);
+      for (const room of event.rooms ?? []) {
+        streams.emit(STREAM.livechatRoom, room.id, [{ type: 'agentStatus', status: event.status }], { context: { room } });
       }
       return;
     }
@@ -312,9 +312,12 @@ export function deliverEvent(ctx: RealtimeContext, event: DomainEvent): void | P
       streams.emit(STREAM.notifyRoom, `${room.id}/user-activity`, [username, activities], { except, context });
       return;
     }
+    case 'visitorStatusChanged':
+      // Some process's last socket of this visitor closed: if this one still holds one, the visitor is online (R3).
+      if (event.socketsClosed && ctx.hasLiveVisitor(event.visitorId)) return ctx.writePresence(event.visitorId, 'online');
+      return;
     case 'roomOpened':
     case 'roomTransferred':
-    case 'visitorStatusChanged':
       return;
   }
 }

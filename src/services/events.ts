@@ -88,12 +88,18 @@ export type DomainEvent =
   | { type: 'agentAssigned'; room: RoomSnapshot; agentId: string }
   /** A user's subscription was added or removed. */
   | { type: 'subscriptionChanged'; userId: string; rid: string; action: 'inserted' | 'removed'; subscriptionId: string | null }
-  /** An agent's presence changed; `roomIds`: the open rooms it serves (null when too many to carry: read them back). */
-  | { type: 'agentStatusChanged'; agentId: string; status: UserStatus; roomIds: string[] | null }
+  /**
+   * An agent's presence changed; `rooms`: the open rooms it serves, as they were (null when too many to
+   * carry: read back by the receiver).
+   */
+  | { type: 'agentStatusChanged'; agentId: string; status: UserStatus; rooms: RoomSnapshot[] | null }
   /** A visitor with an open room changed its details (`livechat/visitor`): `visitorData` on that room. */
   | { type: 'visitorUpdated'; visitorId: string; room: RoomSnapshot }
-  /** A visitor's status changed (`livechat/visitor.status`, last socket closed). */
-  | { type: 'visitorStatusChanged'; visitorId: string; status: VisitorStatus | 'away' | 'busy' }
+  /**
+   * A visitor's status changed (`livechat/visitor.status`, or sockets). `socketsClosed`: the last socket of the
+   * visitor in the publishing process closed; a process still holding one puts the visitor back online.
+   */
+  | { type: 'visitorStatusChanged'; visitorId: string; status: VisitorStatus | 'away' | 'busy'; socketsClosed?: true }
   /**
    * Typing / user activity written into `stream-notify-room` (R3). Published by
    * the realtime layer itself (no service change behind it) so it crosses
@@ -157,10 +163,10 @@ export function eventInquiry(q: InquiryRecord, message = ''): EventInquiry {
   };
 }
 
-/** Ids of the open livechat rooms the agent serves (it is subscribed to each). */
-export async function servedRoomIds(store: Store, agentId: string): Promise<string[]> {
+/** The open livechat rooms the agent serves (it is subscribed to each), as snapshots. */
+export async function servedRooms(store: Store, agentId: string): Promise<RoomSnapshot[]> {
   const rooms = await store.rooms.roomsOfUser(agentId, null);
-  return rooms.filter((r) => r.t === 'l' && r.livechat?.open && r.livechat.servedBy?.id === agentId).map((r) => r.id);
+  return rooms.filter((r) => r.t === 'l' && r.livechat?.open && r.livechat.servedBy?.id === agentId).map(snapshotOf);
 }
 
 /**
@@ -175,8 +181,8 @@ export function storeHydrator(store: Store): EventHydrator {
       const found = recent.find((m) => m.id === event.message.id);
       return found ? { ...event, message: { ...event.message, msg: found.msg } } : null;
     }
-    if (event.type === 'agentStatusChanged' && event.roomIds === null) {
-      return { ...event, roomIds: await servedRoomIds(store, event.agentId) };
+    if (event.type === 'agentStatusChanged' && event.rooms === null) {
+      return { ...event, rooms: await servedRooms(store, event.agentId) };
     }
     return event;
   };
@@ -212,7 +218,7 @@ export function shrink(event: DomainEvent, maxBytes: number): string | null {
   if (event.type === 'messageCreated') {
     text = JSON.stringify({ ...event, message: { ...event.message, msg: null } });
   } else if (event.type === 'agentStatusChanged') {
-    text = JSON.stringify({ ...event, roomIds: null });
+    text = JSON.stringify({ ...event, rooms: null });
   } else if (event.type === 'roomClosed') {
     // Former members beyond what fits are notified by nobody; a livechat room has two or three.
     text = JSON.stringify({ ...event, formerMemberIds: event.formerMemberIds.slice(0, 200) });
@@ -282,7 +288,7 @@ export class EventBus {
     }
     if (!isDomainEvent(event)) return;
     const needsHydration =
-      (event.type === 'messageCreated' && event.message.msg === null) || (event.type === 'agentStatusChanged' && event.roomIds === null);
+      (event.type === 'messageCreated' && event.message.msg === null) || (event.type === 'agentStatusChanged' && event.rooms === null);
     // Received events are dispatched in arrival order: one being read back holds the ones behind it.
     if (!needsHydration && this.pendingHydrations === 0) {
       this.dispatch(event);

@@ -125,9 +125,12 @@ export class LiveService {
     this.events.publish({ type: 'visitorStatusChanged', visitorId, status: 'online' });
   }
 
-  /** The visitor's last live connection (in this process) closed: offline. */
+  /**
+   * The visitor's last live connection in this process closed: offline. The event says so, and a process
+   * that still holds a connection of the visitor calls `visitorConnected` again.
+   */
   async visitorDisconnected(visitorId: string): Promise<void> {
     await this.store.visitors.setStatus(visitorId, 'offline', this.clock.now());
-    this.events.publish({ type: 'visitorStatusChanged', visitorId, status: 'offline' });
+    this.events.publish({ type: 'visitorStatusChanged', visitorId, status: 'offline', socketsClosed: true });
   }
 }

@@ -8,7 +8,7 @@ import type { Clock } from '../lib/time.js';
 import type { AgentLivechatStatus, DepartmentFields, LivechatUser, Store, UserRecord } from '../store/store.js';
 import type { Access } from './access.js';
 import { bareFailure, failure } from './errors.js';
-import { servedRoomIds, type EventBus } from './events.js';
+import { servedRooms, type EventBus } from './events.js';
 import type { LivechatRouting } from './livechat-routing.js';
 import { codeOnly, departmentAgentWire, departmentWire, inquiryWire } from './livechat-wire.js';
 import { parsePaging, type PagingQuery } from './paging.js';
@@ -115,7 +115,7 @@ export class LivechatAdminService {
     const next = status ?? (agent.statusLivechat === 'available' ? 'not-available' : 'available');
     await this.store.agents.setStatus(targetId, next);
     // R5: `agentStatus` on the rooms it serves carries the agent's presence (unchanged by this call).
-    this.events.publish({ type: 'agentStatusChanged', agentId: targetId, status: agent.status, roomIds: await servedRoomIds(this.store, targetId) });
+    this.events.publish({ type: 'agentStatusChanged', agentId: targetId, status: agent.status, rooms: await servedRooms(this.store, targetId) });
     return { status: next };
   }
 

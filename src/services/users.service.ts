@@ -1,4 +1,4 @@
-import { servedRoomIds, type EventBus } from './events.js';
+import { servedRooms, type EventBus } from './events.js';
 import { newId } from '../lib/ids.js';
 import type { Clock } from '../lib/time.js';
 import { ConflictError } from '../store/errors.js';
@@ -252,7 +252,7 @@ export class UsersService {
         type: 'agentStatusChanged',
         agentId: targetId,
         status: body.status,
-        roomIds: await servedRoomIds(this.store, targetId),
+        rooms: await servedRooms(this.store, targetId),
       });
     }
   }

@@ -93,7 +93,15 @@ describe('events of the livechat life cycle (Auto_Selection)', () => {
     const list = await events();
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({ type: 'agentStatusChanged', agentId: agent.userId, status: 'away' });
-    expect((list[0] as { roomIds: string[] }).roomIds).toContain(room._id);
+    // Each served room as it is now: the snapshot its agentStatus is delivered against.
+    expect((list[0] as { rooms: unknown[] }).rooms).toContainEqual({
+      id: room._id,
+      t: 'l',
+      open: true,
+      visitorId: room.v._id,
+      servedById: agent.userId,
+      departmentId: room.departmentId ?? null,
+    });
     await t.api.post('/api/v1/users.setStatus', { status: 'online' }, { auth: agent });
     await t.api.post('/api/v1/livechat/room.closeByUser', { rid: room._id }, { auth: agent });
   });
@@ -214,6 +222,23 @@ describe('the bus', () => {
     expect(JSON.parse(published[0]!).message.msg).toBeNull();
     expect(received).toEqual([{ type: 'messageCreated', room, message }]);
     expect(shrink({ type: 'roomOpened', room }, 10)).toBeNull();
+  });
+
+  it("an agent's room list too long for NOTIFY is dropped and read back as the rooms it serves", async () => {
+    const solo = await makeAgent(t);
+    await onlyAvailable(t, [solo]);
+    const { token } = await registerVisitor(t);
+    const room = await openRoom(t, token);
+    await onlyAvailable(t, [agent]);
+    const snapshot = { id: room._id, t: 'l' as const, open: true, visitorId: room.v._id, servedById: solo.userId, departmentId: null };
+    const many = Array.from({ length: 100 }, (_, i) => ({ ...snapshot, id: `room-${i}` }));
+    const text = shrink({ type: 'agentStatusChanged', agentId: solo.userId, status: 'away', rooms: many }, 7900);
+    expect(Buffer.byteLength(text!)).toBeLessThanOrEqual(7900);
+    const shrunk = JSON.parse(text!) as DomainEvent;
+    expect(shrunk).toEqual({ type: 'agentStatusChanged', agentId: solo.userId, status: 'away', rooms: null });
+    const restored = await storeHydrator(t.store)(shrunk);
+    expect(restored).toEqual({ type: 'agentStatusChanged', agentId: solo.userId, status: 'away', rooms: [snapshot] });
+    await t.api.post('/api/v1/livechat/room.close', { rid: room._id, token });
   });
 
   it('a failing transport loses the event, never the request', async () => {

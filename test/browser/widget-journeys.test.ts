@@ -1,11 +1,14 @@
 /**
- * REALTIME R9.2: the real widget, in real Chromium, holds live conversations with Parley. The agent
- * is test code speaking as a real logged-in agent would: a raw DDP socket (login by resume, typing on
- * `stream-notify-room`, `sendMessage`) plus REST. Journeys:
+ * REALTIME R9.2: the real widget, in real Chromium, holds live conversations with Parley. In journeys
+ * 1 and 3 the agent is test code speaking as a real logged-in agent would: a raw DDP socket (login by
+ * resume, typing on `stream-notify-room`, `sendMessage`) plus REST; in journey 2 it is a real agent
+ * library, `@rocket.chat/ddp-client`'s `DDPSDK`. Journeys:
  *
  * 1. register → send → the agent types (the visitor sees the typing dots) and replies → the visitor
  *    sees both messages → switches department (the widget's options menu) → closes the chat (options).
- * 2. the agent closes the chat (REST `livechat/room.closeByUser`): the widget shows the chat finished.
+ * 2. DDPSDK as the agent: it sees the new room and the visitor's message, types, answers, receives the
+ *    visitor's answer; then the agent closes the chat (REST `livechat/room.closeByUser`): the widget
+ *    shows the chat finished.
  * 3. the server closes the widget's socket (3b: cuts it without a closing handshake): the widget
  *    reconnects, reloads the history and shows the reply the agent sent while it was disconnected;
  *    (3) live delivery works again, both ways, on the new socket.
@@ -34,9 +37,15 @@ import {
   type SubscriptionLog,
   type WidgetServer,
 } from '../support/browser.js';
+import { DDPSDK } from '@rocket.chat/ddp-client';
+import WebSocket from 'ws';
 import { backend } from '../support/backend.js';
+import { Collector } from '../support/collector.js';
 import { DdpSocket } from '../support/ddp-socket.js';
 import type { DdpConnection } from '../../src/realtime/ddp/index.js';
+
+// Node 20 has no global WebSocket; ddp-client expects one.
+(globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
 
 type Agent = { userId: string; authToken: string; username: string };
 
@@ -349,18 +358,44 @@ describe('the widget in Chromium, live (R9.2)', () => {
     }
   }, 180_000);
 
-  it('journey 2: the agent closes the chat; the widget shows the chat finished', async () => {
+  it('journey 2: a real agent library (DDPSDK) converses with the widget; then the agent closes the chat', async () => {
     const shots = screenshots(`journey-agent-closes-${backend}`);
     const { context, page, frame, network, consoleErrors, frames } = await openWidget();
+    const sdk = await DDPSDK.createAndConnect(server.url);
     try {
+      // The agent program: logged in by resume, watching its subscriptions and the messages of the rooms it serves.
+      await sdk.account.loginWithToken(jones.authToken);
+      expect(sdk.account.uid).toBe(jones.userId);
+      const subscriptions = new Collector<[string, any]>();
+      await sdk.stream('notify-user', `${jones.userId}/subscriptions-changed`, (action: any, sub: any) => subscriptions.push([action, sub])).ready();
+      const mine = new Collector<any>();
+      await sdk.stream('room-messages', '__my_messages__', (...args: unknown[]) => mine.push(args[0])).ready();
+
       await register(frame, 'Walt Visitor', 'walt@example.com', support._id);
-      const agentWs = await agentSocket(jones);
       const { token, rid } = await firstMessage(page, frame, network, 'Can I change my delivery address?');
       expect((await roomOf(token, rid)).body.room).toMatchObject({ departmentId: support._id, servedBy: { _id: jones.userId } });
-      const reply = await agentWs.call('sendMessage', [{ rid, msg: 'Done, the new address is saved.' }]);
-      expect(reply.error).toBeUndefined();
+      const [, subscription] = await subscriptions.wait(([action, sub]) => action === 'inserted' && sub.rid === rid, 'the new room');
+      expect(subscription).toMatchObject({ t: 'l', open: true, u: { _id: jones.userId } });
+      const question = await mine.wait((m) => m.rid === rid && m.msg === 'Can I change my delivery address?', "the visitor's message");
+      expect(question.u).toMatchObject({ _id: subscription.v._id, username: subscription.v.username });
+
+      // It watches the room, types (the widget shows the dots), stops and answers (the widget shows the reply).
+      const messages = new Collector<any>();
+      await sdk.stream('room-messages', rid, (...args: unknown[]) => messages.push(args[0])).ready();
+      await sdk.call('stream-notify-room', `${rid}/user-activity`, jones.username, ['user-typing']);
+      await waitVisible(frame, '[class*="typing-dots"]');
+      await shots.take(page, 'agent-typing');
+      await sdk.call('stream-notify-room', `${rid}/user-activity`, jones.username, []);
+      const answer = await sdk.call('sendMessage', { rid, msg: 'Done, the new address is saved.' });
+      expect(answer).toMatchObject({ rid, msg: 'Done, the new address is saved.', u: { _id: jones.userId } });
       await waitForText(frame, 'Done, the new address is saved.');
+      await frame.waitForSelector('[class*="typing-dots"]', { hidden: true, timeout: 30_000 });
       await waitForText(frame, 'Agent Jones');
+
+      // The visitor answers from the widget; the agent library receives it on the room's stream.
+      await send(page, frame, 'Thank you!');
+      const thanks = await messages.wait((m) => m.msg === 'Thank you!', "the visitor's answer", 30_000);
+      expect(thanks).toMatchObject({ rid, u: { _id: subscription.v._id } });
       await shots.take(page, 'conversation');
 
       // The agent closes the room over REST; the widget learns it from the livechat-close message.
@@ -373,11 +408,15 @@ describe('the widget in Chromium, live (R9.2)', () => {
       const closed = await roomInfo(rid);
       expect(closed.open).toBeUndefined();
       expect(closed).toMatchObject({ _id: rid, closer: 'user', closedBy: { _id: jones.userId, username: 'agent.jones' } });
-      // The widget made no close call of its own.
+      // The agent library saw its subscription go; the widget made no close call of its own.
+      await subscriptions.wait(([action, sub]) => action === 'removed' && sub.rid === rid, 'the closed room');
       expect(network.some((n) => new URL(n.url).pathname === `${V}/room.close`)).toBe(false);
+      // Nothing the agent library received carries the visitor's token.
+      expect(JSON.stringify([subscriptions.seen, mine.seen, messages.seen, answer])).not.toContain(token);
       await shots.take(page, 'end-chat-finished');
       expectNoUnexpectedErrors(consoleErrors, network, frames);
     } finally {
+      sdk.connection.close();
       await context.close();
     }
   }, 180_000);

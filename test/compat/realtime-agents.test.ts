@@ -10,6 +10,7 @@ import { DDPSDK } from '@rocket.chat/ddp-client';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeAgent, onlyAvailable, setSetting, type Agent } from '../api/livechat-support.js';
+import { Collector } from '../support/collector.js';
 import { DdpSocket } from '../support/ddp-socket.js';
 import { startLiveApp, type LiveApp } from './support.js';
 
@@ -33,30 +34,6 @@ beforeAll(async () => {
   await setSetting(t, 'Livechat_Routing_Method', 'Manual_Selection');
 });
 afterAll(async () => t.close());
-
-/** Keeps everything a listener received; `wait` resolves with the first (past or future) value `predicate` accepts. */
-class Collector<T> {
-  readonly seen: T[] = [];
-  private waiters: Array<(value: T) => void> = [];
-
-  readonly push = (value: T): void => {
-    this.seen.push(value);
-    for (const waiter of this.waiters) waiter(value);
-  };
-
-  wait(predicate: (value: T) => boolean, what: string, timeoutMs = 10_000): Promise<T> {
-    const found = this.seen.find(predicate);
-    if (found !== undefined) return Promise.resolve(found);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}; seen ${JSON.stringify(this.seen)}`)), timeoutMs);
-      this.waiters.push((value) => {
-        if (!predicate(value)) return;
-        clearTimeout(timer);
-        resolve(value);
-      });
-    });
-  }
-}
 
 /** A visitor with a queued room and a socket watching it the way the widget does. */
 async function queuedVisitor(name: string) {

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../support/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
 import { DdpSocket, ddpUrl } from '../support/ddp-socket.js';
 import { createDepartment, createLivechatApp, makeAgent, onlyAvailable, registerVisitor, setSetting, type Agent } from '../api/livechat-support.js';
 
@@ -66,6 +66,26 @@ async function settle(): Promise<void> {
   await new Promise((r) => setImmediate(r));
 }
 
+/** A REST object (ISO dates) as DDP pushes it (EJSON dates). */
+function streamed<T extends Record<string, unknown>>(rest: T): T {
+  const out: Record<string, unknown> = { ...rest };
+  for (const key of ['ts', '_updatedAt']) if (typeof out[key] === 'string') out[key] = { $date: Date.parse(out[key] as string) };
+  return out as T;
+}
+
+/** A message as streams push it: the REST message with EJSON dates, never a visitor token (Parley rule). */
+function streamedMessage(rest: Record<string, unknown>) {
+  const { token: _token, ...message } = rest;
+  return streamed(message);
+}
+
+/** An inquiry on the queue streams: the REST inquiry with EJSON dates and the fields the sdk reads. */
+function queued(rest: Record<string, unknown>) {
+  return { ...streamed(rest), message: '', t: 'l', estimatedWaitingTimeQueue: 0, priorityWeight: 0 };
+}
+
+const changedFrame = (collection: string, eventName: string, args: unknown[]) => ({ msg: 'changed', collection, id: 'id', fields: { eventName, args } });
+
 describe('login and logout (R3)', () => {
   it('resume: {id, token, tokenExpires:{$date}, type:"resume"}; a bad token is refused with 403', async () => {
     const socket = await connect();
@@ -107,6 +127,43 @@ describe('login and logout (R3)', () => {
     expect((await socket.call('sendMessage', [{ rid: 'x', msg: 'hi' }])).error).toEqual(meteorError(401, 'You must be logged in to do this.'));
     expect((await socket.call('livechat:takeInquiry', ['x'])).error).toEqual(meteorError(401, 'You must be logged in to do this.'));
     expect((await socket.call('loadHistory', ['x', null, 10])).error).toEqual(meteorError(401, 'You must be logged in to do this.'));
+  });
+});
+
+describe('password login over DDP shares the REST login-failure limit (contract §1.5)', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await createTestApp(); // rate limits on
+  });
+  afterAll(async () => limited.close());
+
+  it('five failures at each door use up the ten; then both doors refuse even the right password', async () => {
+    const user = await limited.createUser({ password: 'pw-Limited-1' });
+    const socket = await DdpSocket.connect(await ddpUrl(limited.app));
+    sockets.push(socket);
+    const digestOf = (password: string) => ({ digest: createHash('sha256').update(password).digest('hex'), algorithm: 'sha-256' });
+    for (let i = 0; i < 5; i++) {
+      expect((await socket.call('login', [{ user: { username: user.username }, password: digestOf('wrong') }])).error).toEqual(meteorError(403, 'Incorrect password'));
+      expect((await limited.api.post('/api/v1/login', { user: user.username, password: 'wrong' })).status).toBe(401);
+    }
+    const rest = await limited.api.post('/api/v1/login', { user: user.username, password: 'pw-Limited-1' });
+    expect(rest.status).toBe(429);
+    expect(rest.body).toEqual({
+      success: false,
+      error: expect.stringMatching(/^Error, too many requests\. Please slow down\. You must wait \d+ seconds before trying this endpoint again\. \[error-too-many-requests\]$/),
+      errorType: 'error-too-many-requests',
+    });
+    const ddp = await socket.call('login', [{ user: { username: user.username }, password: digestOf('pw-Limited-1') }]);
+    const reason = expect.stringMatching(/^Error, too many requests\. Please slow down\. You must wait \d+ seconds before trying this endpoint again\.$/);
+    expect(ddp.error).toEqual({ isClientSafe: true, error: 'error-too-many-requests', reason, message: expect.any(String), errorType: 'Meteor.Error' });
+    // The DDP refusal reads as the REST one (the REST text is `<reason> [<code>]`).
+    expect(ddp.error.message).toBe(`${ddp.error.reason} [error-too-many-requests]`);
+    const waitless = (text: string) => text.replace(/wait \d+ seconds/, 'wait N seconds');
+    expect(waitless(ddp.error.message)).toBe(waitless(rest.body.error));
+    // Another account from the same address still logs in at both doors.
+    const second = await limited.createUser({ password: 'pw-Other-1' });
+    expect((await socket.call('login', [{ user: { username: second.username }, password: digestOf('pw-Other-1') }])).result).toMatchObject({ id: second.userId, type: 'password' });
+    expect((await limited.api.post('/api/v1/login', { user: second.username, password: 'pw-Other-1' })).status).toBe(200);
   });
 });
 
@@ -185,6 +242,45 @@ describe('a conversation (Auto_Selection)', () => {
     expect((await otherWs.call('sendMessage', [{ rid: v.room._id, msg: 'x' }])).error).toMatchObject({ error: 'error-unauthorized' });
     await t.api.post(`${V}/room.close`, { rid: v.room._id, token: v.token });
     expect((await agentWs.call('sendMessage', [{ rid: v.room._id, msg: 'x' }])).error).toEqual(meteorError('room-closed', 'room-closed'));
+  });
+});
+
+describe('stream-room-messages __my_messages__ (R4)', () => {
+  it("a logged-in user gets the messages of the rooms it is in, none of other rooms'", async () => {
+    const mine = await visitorWithRoom({ name: 'Mine' });
+    await onlyAvailable(t, [other]);
+    const theirs = await visitorWithRoom({ name: 'Theirs' });
+    await onlyAvailable(t, [agent]);
+    expect(theirs.room.servedBy).toMatchObject({ _id: other.userId });
+    const channel = await t.api.post('/api/v1/channels.create', { name: `my-messages-${Date.now()}`, members: [agent.username] }, { auth: t.admin });
+    const foreign = await t.api.post('/api/v1/channels.create', { name: `not-mine-${Date.now()}` }, { auth: t.admin });
+    expect([channel.status, foreign.status]).toEqual([200, 200]);
+
+    const agentWs = await agentSocket(agent);
+    expect(await agentWs.sub('stream-room-messages', ['__my_messages__', opts()])).toEqual({ msg: 'ready', subs: [expect.any(String)] });
+    const anonymous = await connect();
+    expect(await anonymous.sub('stream-room-messages', ['__my_messages__', opts()])).toEqual({
+      msg: 'nosub',
+      id: expect.any(String),
+      error: meteorError('not-allowed', 'Not allowed'),
+    });
+
+    // Others' rooms first, then the agent's own: once the last arrives, every verdict before it was given.
+    const send = (rid: string, msg: string) => t.api.post('/api/v1/chat.sendMessage', { message: { rid, msg } }, { auth: t.admin });
+    expect((await t.api.post(`${V}/message`, { token: theirs.token, rid: theirs.room._id, msg: 'not for me' })).status).toBe(200);
+    expect((await send(foreign.body.channel._id, 'foreign news')).status).toBe(200);
+    const toMe = await t.api.post(`${V}/message`, { token: mine.token, rid: mine.room._id, msg: 'for me' });
+    const inChannel = await send(channel.body.channel._id, 'channel news');
+    expect([toMe.status, inChannel.status]).toEqual([200, 200]);
+
+    const isMine = isChanged('stream-room-messages', '__my_messages__');
+    expect(await agentWs.next(isMine)).toEqual(changedFrame('stream-room-messages', '__my_messages__', [streamedMessage(toMe.body.message)]));
+    expect(await agentWs.next(isMine)).toEqual(changedFrame('stream-room-messages', '__my_messages__', [streamedMessage(inChannel.body.message)]));
+    await agentWs.barrier();
+    expect(agentWs.frames.filter(isMine)).toEqual([]);
+    await anonymous.barrier();
+    expect(anonymous.frames.filter((f) => f.msg === 'changed')).toEqual([]);
+    for (const x of [mine, theirs]) await t.api.post(`${V}/room.close`, { rid: x.room._id, token: x.token });
   });
 });
 
@@ -313,6 +409,64 @@ describe('queue, take and transfer (Manual_Selection)', () => {
     for (const x of [first, second]) await t.api.post(`${V}/room.close`, { rid: x.room._id, token: x.token });
   });
 
+  it('department/<id>, agent/<id> and <inquiryId>: who may watch them, and what they push', async () => {
+    const queue = 'stream-livechat-inquiry-queue-observer';
+    const dep = await createDepartment(t, `dep-queue-${Date.now()}`, [agent]);
+    const next = await createDepartment(t, `dep-next-${Date.now()}`, [other]);
+    const agentWs = await agentSocket(agent);
+    const otherWs = await agentSocket(other);
+    const manager = await t.createUser({ roles: ['user', 'livechat-manager'] });
+    const managerWs = await connect();
+    expect((await managerWs.call('login', [{ resume: manager.authToken }])).result.id).toBe(manager.userId);
+    const ready = { msg: 'ready', subs: [expect.any(String)] };
+    const refused = { msg: 'nosub', id: expect.any(String), error: meteorError('not-allowed', 'Not allowed') };
+
+    // department/<id>: its agents and managers; agent/<id>: oneself only.
+    expect(await agentWs.sub(queue, [`department/${dep._id}`, opts()])).toEqual(ready);
+    expect(await otherWs.sub(queue, [`department/${dep._id}`, opts()])).toEqual(refused);
+    expect(await managerWs.sub(queue, [`department/${dep._id}`, opts()])).toEqual(ready);
+    expect(await agentWs.sub(queue, [`agent/${agent.userId}`, opts()])).toEqual(ready);
+    expect(await otherWs.sub(queue, [`agent/${agent.userId}`, opts()])).toEqual(refused);
+    expect(await otherWs.sub(queue, [`agent/${other.userId}`, opts()])).toEqual(ready);
+
+    // Queued in the department: `added` on department/<id>.
+    const v = await visitorWithRoom({ department: dep._id });
+    const inquiry = (await t.api.get(`${V}/inquiries.getOne`, { auth: agent, query: { roomId: v.room._id } })).body.inquiry;
+    expect(inquiry).toMatchObject({ rid: v.room._id, status: 'queued', department: dep._id });
+    const added = changedFrame(queue, `department/${dep._id}`, [{ type: 'added', ...queued(inquiry) }]);
+    expect(await agentWs.next(isChanged(queue, `department/${dep._id}`))).toEqual(added);
+    expect(await managerWs.next(isChanged(queue, `department/${dep._id}`))).toEqual(added);
+
+    // <inquiryId>: taken → `updated`; agent/<taker>: `changed`; the department: `changed` then `removed`.
+    expect(await agentWs.sub(queue, [inquiry._id, opts()])).toEqual(ready);
+    const taken = await agentWs.call('livechat:takeInquiry', [inquiry._id]);
+    expect(taken.result).toMatchObject({ _id: inquiry._id, status: 'taken' });
+    const takenDoc = queued(taken.result);
+    expect(await agentWs.next(isChanged(queue, inquiry._id))).toEqual(changedFrame(queue, inquiry._id, [{ ...takenDoc, clientAction: 'updated' }]));
+    expect(await agentWs.next(isChanged(queue, `agent/${agent.userId}`))).toEqual(changedFrame(queue, `agent/${agent.userId}`, [{ type: 'changed', ...takenDoc }]));
+    expect(await managerWs.next(isChanged(queue, `department/${dep._id}`))).toEqual(changedFrame(queue, `department/${dep._id}`, [{ type: 'changed', ...takenDoc }]));
+    expect(await managerWs.next(isChanged(queue, `department/${dep._id}`))).toEqual(
+      changedFrame(queue, `department/${dep._id}`, [{ type: 'removed', _id: inquiry._id, rid: v.room._id }]),
+    );
+
+    // Back in a queue (the visitor moves to another department): `inserted`; closed while queued: `removed`.
+    await onlyAvailable(t, [agent, other]); // a transfer needs an agent online in the department
+    const moved = await t.api.post(`${V}/visitor/department.transfer`, { rid: v.room._id, token: v.token, department: next._id });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const requeued = (await t.api.get(`${V}/inquiries.getOne`, { auth: agent, query: { roomId: v.room._id } })).body.inquiry;
+    expect(requeued).toMatchObject({ _id: inquiry._id, status: 'queued', department: next._id });
+    expect(await agentWs.next(isChanged(queue, inquiry._id))).toEqual(changedFrame(queue, inquiry._id, [{ ...queued(requeued), clientAction: 'inserted' }]));
+    expect((await t.api.post(`${V}/room.close`, { rid: v.room._id, token: v.token })).status).toBe(200);
+    expect(await agentWs.next(isChanged(queue, inquiry._id))).toEqual(changedFrame(queue, inquiry._id, [{ _id: inquiry._id, clientAction: 'removed' }]));
+
+    // Nothing reached the agent outside its department and its own agent stream.
+    await otherWs.barrier();
+    expect(otherWs.frames.filter((f) => f.msg === 'changed' && f.fields.eventName !== `agent/${other.userId}`)).toEqual([]);
+    await agentWs.barrier();
+    expect(JSON.stringify([agentWs.frames, managerWs.frames])).not.toContain(v.token);
+    await onlyAvailable(t, [agent]);
+  });
+
   it('transfer: the agent transferred away gets the transfer message and nothing after', async () => {
     const dep = await createDepartment(t, `dep-rt-${Date.now()}`, [other]);
     await onlyAvailable(t, [agent, other]);
@@ -340,6 +494,81 @@ describe('queue, take and transfer (Manual_Selection)', () => {
     expect(JSON.stringify(agentWs.frames)).not.toContain('after the transfer');
     await t.api.post(`${V}/room.close`, { rid: v.room._id, token: v.token });
     await onlyAvailable(t, [agent]);
+  });
+});
+
+describe('agentStatus (R4, R5)', () => {
+  /** A room served by `agent`, then moved by its visitor to a department whose only agent is `other` (Auto_Selection). */
+  async function transferredRoom() {
+    await onlyAvailable(t, [agent]);
+    const dep = await createDepartment(t, `dep-status-${Date.now()}`, [other]);
+    const v = await visitorWithRoom();
+    expect(v.room.servedBy).toMatchObject({ _id: agent.userId });
+    const oldWs = await agentSocket(agent);
+    expect(await oldWs.sub('stream-livechat-room', [v.room._id, opts()])).toMatchObject({ msg: 'ready' });
+    expect(await v.socket.sub('stream-livechat-room', [v.room._id, opts({ visitorToken: v.token })])).toMatchObject({ msg: 'ready' });
+    await onlyAvailable(t, [agent, other]);
+    const moved = await t.api.post(`${V}/visitor/department.transfer`, { rid: v.room._id, token: v.token, department: dep._id });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const agentData = await v.socket.next(isChanged('stream-livechat-room', v.room._id));
+    expect(agentData.fields.args).toEqual([{ type: 'agentData', data: { _id: other.userId, username: other.username, name: other.username, status: 'online' } }]);
+    const newWs = await agentSocket(other);
+    expect(await newWs.sub('stream-livechat-room', [v.room._id, opts()])).toMatchObject({ msg: 'ready' });
+    // A socket that subscribed as the serving agent and then logged out.
+    const loggedOut = await agentSocket(other);
+    expect(await loggedOut.sub('stream-livechat-room', [v.room._id, opts()])).toMatchObject({ msg: 'ready' });
+    expect(await loggedOut.call('logout', [])).toEqual({ msg: 'result', id: expect.any(String) });
+    return { v, oldWs, newWs, loggedOut };
+  }
+
+  const agentStatusFrame = (rid: string, status: string) => ({
+    msg: 'changed',
+    collection: 'stream-livechat-room',
+    id: 'id',
+    fields: { eventName: rid, args: [{ type: 'agentStatus', status }] },
+  });
+
+  const causes: Array<[string, () => Promise<string>, () => Promise<void>]> = [
+    [
+      'users.setStatus',
+      async () => {
+        expect((await t.api.post('/api/v1/users.setStatus', { status: 'away' }, { auth: other })).status).toBe(200);
+        return 'away';
+      },
+      async () => {
+        await t.api.post('/api/v1/users.setStatus', { status: 'online' }, { auth: other });
+      },
+    ],
+    [
+      'livechat/agent.status',
+      async () => {
+        // Availability changes; agentStatus carries the agent's presence, which stays online.
+        expect((await t.api.post(`${V}/agent.status`, { status: 'not-available' }, { auth: other })).body).toEqual({ status: 'not-available', success: true });
+        return 'online';
+      },
+      async () => {
+        await t.api.post(`${V}/agent.status`, { status: 'available' }, { auth: other });
+      },
+    ],
+  ];
+
+  it.each(causes)('%s: the new agent and the visitor get it; the agent transferred away and a logged-out socket do not', async (_cause, change, restore) => {
+    const { v, oldWs, newWs, loggedOut } = await transferredRoom();
+    try {
+      const status = await change();
+      expect(await v.socket.next(isChanged('stream-livechat-room', v.room._id))).toEqual(agentStatusFrame(v.room._id, status));
+      expect(await newWs.next(isChanged('stream-livechat-room', v.room._id))).toEqual(agentStatusFrame(v.room._id, status));
+      await settle();
+      for (const ws of [oldWs, loggedOut]) {
+        await ws.barrier();
+        expect(ws.frames.filter(isChanged('stream-livechat-room', v.room._id))).toEqual([]);
+      }
+    } finally {
+      await restore();
+      await t.api.post(`${V}/room.close`, { rid: v.room._id, token: v.token });
+      await settle();
+      await onlyAvailable(t, [agent]);
+    }
   });
 });
 
@@ -431,6 +660,32 @@ describe('visitor presence', () => {
     }
     expect((await t.api.get(`${V}/visitor/${token}`)).body.visitor.status).toBe('offline');
     await settle();
+  });
+
+  it("another process's last socket closing does not take offline a visitor with a live socket here", async () => {
+    const { token, visitor } = await registerVisitor(t);
+    const socket = await connect();
+    await socket.call('livechat:setUpConnection', [{ token }]);
+    const statusOf = async () => (await t.api.get(`${V}/visitor/${token}`)).body.visitor;
+    const before = await statusOf();
+    expect(before.status).toBe('online');
+    // What a process whose last socket of this visitor closed does: write offline and say so on the bus.
+    await t.services.live.visitorDisconnected(visitor._id);
+    // This process still holds a socket of the visitor: it writes online back.
+    await expect
+      .poll(async () => {
+        const now = await statusOf();
+        return Date.parse(now._updatedAt) > Date.parse(before._updatedAt) && now.status;
+      }, { timeout: 10_000, interval: 20 })
+      .toBe('online');
+    // The same news about a visitor with no socket here changes nothing.
+    const { token: gone, visitor: goneVisitor } = await registerVisitor(t);
+    await t.services.live.visitorDisconnected(goneVisitor._id);
+    await settle();
+    expect((await t.api.get(`${V}/visitor/${gone}`)).body.visitor.status).toBe('offline');
+    socket.close();
+    await socket.closed;
+    await expect.poll(async () => (await statusOf()).status, { timeout: 10_000, interval: 20 }).toBe('offline');
   });
 
   it('setUpConnection answers for unknown tokens too and refuses malformed params', async () => {
