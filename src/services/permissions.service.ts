@@ -28,6 +28,7 @@ export const DEFAULT_PERMISSIONS: Record<string, string[]> = {
   'create-user': ADMIN,
   'delete-user': ADMIN,
   'edit-other-user-info': ADMIN,
+  'edit-other-user-active-status': ADMIN,
   'view-full-other-user-info': ADMIN,
   'access-permissions': ADMIN,
   'view-privileged-setting': ADMIN,

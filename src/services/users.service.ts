@@ -230,6 +230,26 @@ export class UsersService {
     if (!deleted) throw invalidUser();
   }
 
+  /**
+   * `users.setActiveStatus` (permission `edit-other-user-active-status`, checked
+   * by the route): a deactivated user cannot log in, and its login tokens are
+   * removed, as Rocket.Chat does (reactivating does not bring them back).
+   * Deactivating the last active admin is refused.
+   */
+  async setActiveStatus(userId: string, active: boolean): Promise<{ _id: string; active: boolean }> {
+    const updated = await this.store.transaction(async (tx) => {
+      const user = await tx.users.findByIdForUpdate(userId);
+      if (!user) throw invalidUser();
+      if (!active && user.active && user.roles.includes('admin') && (await tx.users.countActiveWithRoleLocked('admin')) <= 1) {
+        throw failure('Leaving the app without an active admin is not allowed', 'error-action-not-allowed');
+      }
+      if (!active) await tx.tokens.removeAllExcept(userId, null);
+      return tx.users.update(userId, { active }, this.clock.now());
+    });
+    if (!updated) throw invalidUser();
+    return { _id: updated.id, active: updated.active };
+  }
+
   /** POST users.setStatus: own status (others' with `edit-other-user-info`). */
   async setStatus(caller: Caller, body: { status?: UserStatus; message?: string; userId?: string }): Promise<void> {
     const targetId = body.userId ?? caller.user.id;

@@ -100,6 +100,14 @@ export interface UsersRepo {
    */
   update(id: string, patch: UserPatch, now: Millis): Promise<UserRecord | null>;
   /**
+   * Inside a transaction: the number of active users holding `role`, with a lock
+   * held until the transaction ends that serializes every transaction counting
+   * that role this way (PostgreSQL advisory lock; SQLite write transactions are
+   * serialized already), so a rule such as "keep one active admin" cannot be
+   * broken by two concurrent deactivations that each saw the other still active.
+   */
+  countActiveWithRoleLocked(role: string): Promise<number>;
+  /**
    * Deletes the user with its roles, tokens and subscriptions (decrementing the
    * rooms' `usersCount` and moving their `updated_at` to `now`, so the other
    * members' `rooms.get` sees them changed). Returns false when there was no such user.

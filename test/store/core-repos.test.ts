@@ -10,6 +10,7 @@
  */
 import { describe } from 'vitest';
 import { backend, useMigratedStore } from '../support/backend.js';
+import { changesCases } from './changes.cases.js';
 import { configCases } from './config.cases.js';
 import { directoryCases } from './directory.cases.js';
 import { roomsCases } from './rooms.cases.js';
@@ -19,6 +20,7 @@ import type { StoreGetter } from './core-fixtures.js';
 
 function allCases(getStore: StoreGetter): void {
   storeCases(getStore);
+  changesCases(getStore);
   usersCases(getStore);
   configCases(getStore);
   roomsCases(getStore);

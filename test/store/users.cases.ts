@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { ConflictError } from '../../src/store/errors.js';
-import { member, newRoom, newUser, rejection, type StoreGetter } from './core-fixtures.js';
+import { member, newRoom, newUser, rejection, uniqueName, type StoreGetter } from './core-fixtures.js';
 
 export function usersCases(getStore: StoreGetter): void {
   describe('UsersRepo', () => {
@@ -112,6 +112,35 @@ export function usersCases(getStore: StoreGetter): void {
         const stored = (await store.users.findById(user.id))!;
         expect(stored.preferences).toEqual(Object.fromEntries(keys.map((k, i) => [k, i])));
         expect(stored.customFields).toEqual(Object.fromEntries(keys.map((k, i) => [k, `${i}`])));
+      });
+    });
+
+    describe('countActiveWithRoleLocked', () => {
+      it('counts the active holders of a role; deactivated users and other roles do not count', async () => {
+        const store = getStore();
+        const role = uniqueName('role-');
+        await store.users.insert(newUser({ roles: [role] }));
+        const inactive = await store.users.insert(newUser({ roles: [role] }));
+        await store.users.update(inactive.id, { active: false }, 2_000);
+        await store.users.insert(newUser({ roles: ['user'] }));
+        expect(await store.transaction((tx) => tx.users.countActiveWithRoleLocked(role))).toBe(1);
+        expect(await store.transaction((tx) => tx.users.countActiveWithRoleLocked(uniqueName('none-')))).toBe(0);
+      });
+
+      it('serializes count-then-change transactions: two that each keep "one holder active" leave one active', async () => {
+        const store = getStore();
+        const role = uniqueName('role-');
+        const a = await store.users.insert(newUser({ roles: [role] }));
+        const b = await store.users.insert(newUser({ roles: [role] }));
+        const deactivateUnlessLast = (id: string) =>
+          store.transaction(async (tx) => {
+            if ((await tx.users.countActiveWithRoleLocked(role)) <= 1) return false;
+            await tx.users.update(id, { active: false }, 2_000);
+            return true;
+          });
+        const results = await Promise.all([deactivateUnlessLast(a.id), deactivateUnlessLast(b.id)]);
+        expect(results.filter(Boolean)).toHaveLength(1);
+        expect(await store.transaction((tx) => tx.users.countActiveWithRoleLocked(role))).toBe(1);
       });
     });
 

@@ -89,6 +89,20 @@ export const usersRoutes: RouteGroup = (app, { users }) => {
   );
 
   app.post(
+    '/users.setActiveStatus',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Activate or deactivate a user (edit-other-user-active-status); deactivating logs it out everywhere',
+        body: Type.Object({ userId: Text({ minLength: 1 }), activeStatus: Type.Boolean(), confirmRelinquish: Type.Optional(Type.Boolean()) }),
+        response: { 200: Success({ user: Type.Object({ _id: Type.String(), active: Type.Boolean() }) }), ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['edit-other-user-active-status'] },
+    },
+    async (request) => ({ user: await users.setActiveStatus(request.body.userId, request.body.activeStatus), success: true as const }),
+  );
+
+  app.post(
     '/users.setStatus',
     {
       schema: {

@@ -34,8 +34,7 @@ export class SqlAgentsRepo implements AgentsRepo {
 
   /** A user's roles or livechat status changed: its cached caller, and who is available. */
   private roleOrStatusChanged(userId: string): void {
-    this.changes.user(userId);
-    this.changes.livechat();
+    this.changes.changed(userId, true);
   }
 
   async usersWithRole(role: LivechatRole, offset: number, count: number) {
@@ -150,7 +149,7 @@ export class SqlAgentsRepo implements AgentsRepo {
       .executeTakeFirst();
     if (!row) return null;
     await this.db.updateTable('users').set({ livechat_last_assigned_at: now }).where('id', '=', row.id).execute();
-    this.changes.user(row.id);
+    this.changes.changed(row.id);
     return { id: row.id, username: row.username ?? '' };
   }
 }

@@ -1,9 +1,12 @@
 import type { DataChange, DataChangeListener } from '../changes-store.js';
 
-/** Where repositories note what their writes changed (see DataChange). */
+/**
+ * Where repositories note what a write changed (see DataChange): the user whose
+ * row, roles or tokens changed (or null), and whether livechat availability or
+ * departments changed.
+ */
 export interface ChangeSink {
-  user(id: string): void;
-  livechat(): void;
+  changed(userId: string | null, livechat?: boolean): void;
 }
 
 /** The listeners of one store; outside a transaction each write is reported at once. */
@@ -22,30 +25,23 @@ export class ChangeListeners implements ChangeSink {
     for (const listener of this.listeners) listener(change);
   }
 
-  user(id: string): void {
-    this.emit({ users: [id], livechat: false });
-  }
-
-  livechat(): void {
-    this.emit({ users: [], livechat: true });
+  changed(userId: string | null, livechat = false): void {
+    this.emit({ users: userId === null ? [] : [userId], livechat });
   }
 }
 
 /** Inside a transaction: collects, and reports once the transaction committed. */
 export class TransactionChanges implements ChangeSink {
   private readonly users = new Set<string>();
-  private livechatChanged = false;
+  private livechat = false;
 
-  user(id: string): void {
-    this.users.add(id);
-  }
-
-  livechat(): void {
-    this.livechatChanged = true;
+  changed(userId: string | null, livechat = false): void {
+    if (userId !== null) this.users.add(userId);
+    this.livechat ||= livechat;
   }
 
   /** After COMMIT: one report of everything the transaction changed. */
   committed(to: ChangeListeners): void {
-    if (this.users.size > 0 || this.livechatChanged) to.emit({ users: [...this.users], livechat: this.livechatChanged });
+    if (this.users.size > 0 || this.livechat) to.emit({ users: [...this.users], livechat: this.livechat });
   }
 }

@@ -44,7 +44,7 @@ export class SqlDepartmentsRepo implements DepartmentsRepo {
       .values({ id, ...departmentColumns(f), num_agents: 0, updated_at: now })
       .returningAll()
       .executeTakeFirstOrThrow();
-    this.changes.livechat();
+    this.changes.changed(null, true);
     return toDepartment(row);
   }
 
@@ -56,7 +56,7 @@ export class SqlDepartmentsRepo implements DepartmentsRepo {
       .returningAll()
       .executeTakeFirst();
     if (!row) return null;
-    this.changes.livechat();
+    this.changes.changed(null, true);
     return toDepartment(row);
   }
 
@@ -98,7 +98,7 @@ export class SqlDepartmentsRepo implements DepartmentsRepo {
   async delete(id: string): Promise<boolean> {
     const result = await this.db.deleteFrom('livechat_departments').where('id', '=', id).executeTakeFirst();
     const deleted = Number(result.numDeletedRows) > 0;
-    if (deleted) this.changes.livechat();
+    if (deleted) this.changes.changed(null, true);
     return deleted;
   }
 
@@ -168,7 +168,7 @@ export class SqlDepartmentsRepo implements DepartmentsRepo {
       })
       .where('id', '=', departmentId)
       .execute();
-    this.changes.livechat();
+    this.changes.changed(null, true);
   }
 
   async ofAgent(agentId: string): Promise<string[]> {

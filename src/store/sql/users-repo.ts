@@ -98,6 +98,9 @@ function patchColumns(patch: UserPatch): Updateable<UsersTable> {
   return set;
 }
 
+/** Key of the transaction lock of `countActiveWithRoleLocked` (PostgreSQL). */
+const ROLE_COUNT_LOCK_KEY = 0x2c_01e5;
+
 export class SqlUsersRepo implements UsersRepo {
   constructor(
     private readonly db: Kysely<Database>,
@@ -113,10 +116,21 @@ export class SqlUsersRepo implements UsersRepo {
       .returningAll()
       .executeTakeFirst();
     if (!row) return null;
-    this.changes.user(id);
-    // Presence and deactivation decide whether an agent counts as available.
-    if (patch.status !== undefined || patch.active !== undefined) this.changes.livechat();
+    // Presence and deactivation also decide whether an agent counts as available.
+    this.changes.changed(id, patch.status !== undefined || patch.active !== undefined);
     return this.withRoles(row);
+  }
+
+  async countActiveWithRoleLocked(role: string): Promise<number> {
+    await this.dialect.transactionLock(this.db as unknown as Kysely<unknown>, ROLE_COUNT_LOCK_KEY);
+    const row = await this.db
+      .selectFrom('users')
+      .innerJoin('user_roles', 'user_roles.user_id', 'users.id')
+      .where('user_roles.role', '=', role)
+      .where('users.active', '=', 1)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   async delete(id: string, now: number): Promise<boolean> {
@@ -131,10 +145,7 @@ export class SqlUsersRepo implements UsersRepo {
       .execute();
     const result = await this.db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
     const deleted = Number(result.numDeletedRows) > 0;
-    if (deleted) {
-      this.changes.user(id);
-      this.changes.livechat();
-    }
+    if (deleted) this.changes.changed(id, true);
     return deleted;
   }
 
@@ -177,7 +188,7 @@ export class SqlUsersRepo implements UsersRepo {
         .values(roles.map((role) => ({ user_id: user.id, role })))
         .execute();
     }
-    this.changes.user(user.id);
+    this.changes.changed(user.id);
     return toUserRecord(row, roles);
   }
 
@@ -257,7 +268,7 @@ export class SqlTokensRepo implements TokensRepo {
     if (keep !== null) query = query.where('hashed_token', '!=', keep);
     const result = await query.executeTakeFirst();
     const removed = Number(result.numDeletedRows);
-    if (removed > 0) this.changes.user(userId);
+    if (removed > 0) this.changes.changed(userId);
     return removed;
   }
 
@@ -272,7 +283,7 @@ export class SqlTokensRepo implements TokensRepo {
       .where('hashed_token', '=', hashedToken)
       .executeTakeFirst();
     const removed = Number(result.numDeletedRows) > 0;
-    if (removed) this.changes.user(userId);
+    if (removed) this.changes.changed(userId);
     return removed;
   }
 }

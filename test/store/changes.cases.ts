@@ -1,0 +1,143 @@
+/**
+ * Store suite: `Store.onChange`, the after-commit reports the services' caches
+ * are dropped on (the authenticated caller of a token, the livechat reads behind
+ * `livechat/config`). Every write that changes a user's row, roles or tokens
+ * reports the user; every write that changes departments or who can be an
+ * available agent reports `livechat`; nothing is reported before the commit or
+ * for rolled-back work.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { newId } from '../../src/lib/ids.js';
+import type { DataChange, Store } from '../../src/store/store.js';
+import { newUser, rejection, type StoreGetter } from './core-fixtures.js';
+
+export function changesCases(getStore: StoreGetter): void {
+  describe('Store.onChange', () => {
+    let reports: DataChange[];
+    let stop: () => void;
+    beforeEach(() => {
+      reports = [];
+      stop = getStore().onChange((change) => reports.push(change));
+    });
+    afterEach(() => stop());
+
+    /** Runs `write`, then returns what was reported for it (and clears the list). */
+    async function reportedBy(write: () => Promise<unknown>): Promise<DataChange[]> {
+      reports = [];
+      await write();
+      const out = reports;
+      reports = [];
+      return out;
+    }
+    const user = (id: string, livechat = false): DataChange => ({ users: [id], livechat });
+    const livechatOnly: DataChange = { users: [], livechat: true };
+
+    async function agent(store: Store): Promise<string> {
+      const u = await store.users.insert(newUser());
+      await store.agents.addRole(u.id, 'livechat-agent');
+      return u.id;
+    }
+
+    it('users: insert, update and delete report the user; presence and deactivation also livechat', async () => {
+      const store = getStore();
+      const u = newUser();
+      expect(await reportedBy(() => store.users.insert(u))).toEqual([user(u.id)]);
+      expect(await reportedBy(() => store.users.update(u.id, { bio: 'b' }, 2_000))).toEqual([user(u.id)]);
+      expect(await reportedBy(() => store.users.update(u.id, { preferences: { a: 1 } }, 2_000))).toEqual([user(u.id)]);
+      expect(await reportedBy(() => store.users.update(u.id, { status: 'away' }, 2_000))).toEqual([user(u.id, true)]);
+      expect(await reportedBy(() => store.users.update(u.id, { active: false }, 2_000))).toEqual([user(u.id, true)]);
+      expect(await reportedBy(() => store.users.delete(u.id, 3_000))).toEqual([user(u.id, true)]);
+    });
+
+    it('users: an update or delete of a user that does not exist reports nothing', async () => {
+      const store = getStore();
+      expect(await reportedBy(() => store.users.update(newId(), { bio: 'b' }, 2_000))).toEqual([]);
+      expect(await reportedBy(() => store.users.delete(newId(), 2_000))).toEqual([]);
+    });
+
+    it('tokens: removing one or all reports the user; inserting one (a new login) and removing none report nothing', async () => {
+      const store = getStore();
+      const u = await store.users.insert(newUser());
+      expect(await reportedBy(() => store.tokens.insert(u.id, `h-${newId()}`, 1_000))).toEqual([]);
+      await store.tokens.insert(u.id, 'keep-me', 1_000);
+      await store.tokens.insert(u.id, 'drop-me', 1_000);
+      expect(await reportedBy(() => store.tokens.remove(u.id, 'drop-me'))).toEqual([user(u.id)]);
+      expect(await reportedBy(() => store.tokens.remove(u.id, 'drop-me'))).toEqual([]);
+      expect(await reportedBy(() => store.tokens.removeAllExcept(u.id, 'keep-me'))).toEqual([user(u.id)]);
+      expect(await reportedBy(() => store.tokens.removeAllExcept(u.id, 'keep-me'))).toEqual([]);
+    });
+
+    it('agents: roles, livechat status and assignment report the user; roles and status also livechat', async () => {
+      const store = getStore();
+      const u = await store.users.insert(newUser());
+      expect(await reportedBy(() => store.agents.addRole(u.id, 'livechat-agent'))).toEqual([user(u.id, true)]);
+      expect(await reportedBy(() => store.agents.initStatus(u.id, 'not-available'))).toEqual([user(u.id, true)]);
+      expect(await reportedBy(() => store.agents.setStatus(u.id, 'available'))).toEqual([user(u.id, true)]);
+      await store.users.update(u.id, { status: 'online' }, 2_000);
+      const picked = await reportedBy(() => store.transaction((tx) => tx.agents.pick({ agentId: u.id, departmentId: null }, 3_000)));
+      expect(picked).toEqual([user(u.id)]);
+      expect(await reportedBy(() => store.agents.removeRole(u.id, 'livechat-agent'))).toEqual([user(u.id, true)]);
+      expect(await reportedBy(() => store.agents.addRole(newId(), 'livechat-agent'))).toEqual([]);
+    });
+
+    it('departments: insert, update, delete and agent-list changes report livechat', async () => {
+      const store = getStore();
+      const id = newId();
+      const fields = { name: `Dep ${id}`, enabled: true, showOnRegistration: true, showOnOfflineForm: true, email: null, description: null };
+      expect(await reportedBy(() => store.departments.insert(id, fields, 1_000))).toEqual([livechatOnly]);
+      expect(await reportedBy(() => store.departments.update(id, { ...fields, enabled: false }, 2_000))).toEqual([livechatOnly]);
+      expect(await reportedBy(() => store.departments.update(newId(), fields, 2_000))).toEqual([]);
+      const a = await agent(store);
+      expect(await reportedBy(() => store.departments.changeAgents(id, [{ agentId: a, username: 'x' }], [], 3_000))).toEqual([livechatOnly]);
+      expect(await reportedBy(() => store.departments.removeAgentEverywhere(a, 4_000))).toEqual([livechatOnly]);
+      expect(await reportedBy(() => store.departments.delete(id))).toEqual([livechatOnly]);
+      expect(await reportedBy(() => store.departments.delete(id))).toEqual([]);
+    });
+
+    it('a transaction reports once, after its commit, everything it changed', async () => {
+      const store = getStore();
+      const a = newUser();
+      const b = newUser();
+      let seenInside: DataChange[] = [];
+      const changes = await reportedBy(() =>
+        store.transaction(async (tx) => {
+          await tx.users.insert(a);
+          await tx.users.insert(b);
+          await tx.users.update(a.id, { status: 'busy' }, 2_000);
+          seenInside = [...reports];
+        }),
+      );
+      expect(seenInside).toEqual([]);
+      expect(changes).toHaveLength(1);
+      expect([...changes[0]!.users].sort()).toEqual([a.id, b.id].sort());
+      expect(changes[0]!.livechat).toBe(true);
+    });
+
+    it('a rolled-back transaction reports nothing', async () => {
+      const store = getStore();
+      const a = newUser();
+      const changes = await reportedBy(() =>
+        rejection(
+          store.transaction(async (tx) => {
+            await tx.users.insert(a);
+            await tx.agents.addRole(a.id, 'livechat-agent');
+            throw new Error('abort');
+          }),
+        ),
+      );
+      expect(changes).toEqual([]);
+    });
+
+    it('reads report nothing; the function onChange returns removes the listener', async () => {
+      const store = getStore();
+      const u = await store.users.insert(newUser());
+      expect(await reportedBy(() => store.users.findById(u.id))).toEqual([]);
+      const extra: DataChange[] = [];
+      const remove = store.onChange((change) => extra.push(change));
+      await store.users.update(u.id, { bio: 'one' }, 2_000);
+      remove();
+      await store.users.update(u.id, { bio: 'two' }, 2_000);
+      expect(extra).toEqual([user(u.id)]);
+    });
+  });
+}
