@@ -13,7 +13,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { registerDocs } from './http/plugins/docs.js';
-import { handleClientError, handleError, registerErrorFunnel } from './http/plugins/errors.js';
+import { handleClientError, handleError, registerErrorFunnel, toApiError } from './http/plugins/errors.js';
 import { registerMetrics, RequestMetrics } from './http/plugins/metrics.js';
 import { lazyChildLogger } from './http/plugins/lazy-logger.js';
 import { bodyShapeError, parseQueryString, registerWire, requestIdFrom } from './http/plugins/wire.js';
@@ -227,6 +227,8 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     registry: metrics,
     pingIntervalMs: config.ddpPingIntervalMs,
     pingTimeoutMs: config.ddpPingTimeoutMs,
+    // Store errors (busy database, a value the database refused) answer as REST answers them.
+    mapError: (error) => toApiError(error, config.bodyLimitBytes),
   });
   ddp.attach(app.server);
   // Parley's methods and streams on it; domain events become pushes (src/realtime/index.ts).

@@ -8,6 +8,8 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MeteorError } from '../../src/realtime/ddp/index.js';
 import { bareFailure, failure, forbidden, unauthorized } from '../../src/services/errors.js';
+import { InvalidValueError, UnavailableError } from '../../src/store/errors.js';
+import { NUL_MESSAGE } from '../../src/wire/common.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { DdpSocket, ddpUrl } from '../support/ddp-socket.js';
 
@@ -55,6 +57,12 @@ beforeAll(async () => {
   });
   ddp.method('meteor', () => {
     throw new MeteorError(403, "You've been logged out by the server. Please log in again.");
+  });
+  ddp.method('databaseBusy', () => {
+    throw new UnavailableError('database did not answer');
+  });
+  ddp.method('databaseRefusedText', () => {
+    throw new InvalidValueError('text');
   });
   ddp.method('crash', () => {
     throw new Error('secret internals');
@@ -208,6 +216,12 @@ describe('methods (R2)', () => {
     expect(forbiddenError.message).toBe(forbidden().body.error);
     expect((await socket.call('notLoggedIn')).error).toEqual(meteorError(401, 'You must be logged in to do this.'));
     expect((await socket.call('meteor')).error).toEqual(meteorError(403, "You've been logged out by the server. Please log in again."));
+  });
+
+  it('answers the store\'s neutral errors as REST does: a busy database 503-coded, a refused value invalid-params', async () => {
+    const socket = await connect();
+    expect((await socket.call('databaseBusy')).error).toEqual(meteorError('error-service-unavailable', 'Service unavailable, try again'));
+    expect((await socket.call('databaseRefusedText')).error).toEqual(meteorError('invalid-params', NUL_MESSAGE));
   });
 
   it('answers unexpected failures with 500 Internal server error, without internals', async () => {

@@ -11,7 +11,7 @@ import { Gauge, type Registry } from 'prom-client';
 import sjson from 'secure-json-parse';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { newId } from '../../lib/ids.js';
-import { endpointNotFound, serviceUnavailable } from '../../services/errors.js';
+import { endpointNotFound, serviceUnavailable, type ApiError } from '../../services/errors.js';
 import { DdpConnection, runHook, type ConnectionOwner } from './connection.js';
 import { decodeEJSONInPlace, stringifyEJSON } from './ejson.js';
 import {
@@ -56,6 +56,11 @@ export interface DdpServerOptions {
   clientAddress?: (request: IncomingMessage) => string | undefined;
   /** prom-client registry for the `ddp_connections` and `ddp_subscriptions` gauges. */
   registry?: Registry;
+  /**
+   * Maps errors other than MeteorError and ApiError (e.g. the store's neutral errors) to the ApiError
+   * REST would answer, so both doors fail alike; null: unexpected (logged, answered 500).
+   */
+  mapError?: (error: unknown) => ApiError | null;
 }
 
 export type MethodHandler<P> = (params: P, connection: DdpConnection) => unknown;
@@ -105,6 +110,7 @@ export class DdpServer implements ConnectionOwner {
 
   readonly #log: DdpLogger;
   readonly #clientAddress: (request: IncomingMessage) => string | undefined;
+  readonly #mapError: (error: unknown) => ApiError | null;
   readonly #methods = new Map<string, MethodEntry>();
   readonly #connections = new Set<DdpConnection>();
   /** Every accepted socket until its 'close' event, including ones still in their closing handshake. */
@@ -124,6 +130,7 @@ export class DdpServer implements ConnectionOwner {
     this.maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
     this.#log = options.logger ?? silentLogger;
     this.#clientAddress = options.clientAddress ?? ((request) => request.socket.remoteAddress);
+    this.#mapError = options.mapError ?? (() => null);
     this.#wss = new WebSocketServer({
       noServer: true,
       clientTracking: false,
@@ -381,7 +388,7 @@ export class DdpServer implements ConnectionOwner {
   }
 
   #clientError(error: unknown, context: object): MeteorError {
-    const meteor = toMeteorError(error);
+    const meteor = toMeteorError(error) ?? toMeteorError(this.#mapError(error));
     if (meteor) return meteor;
     this.#log.error({ err: error, ...context }, 'DDP call failed');
     return internalServerError();
