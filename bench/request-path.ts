@@ -13,6 +13,8 @@ import Fastify from 'fastify';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openStore } from '../src/store/index.js';
+import type { SqlStore } from '../src/store/sql/sql-store.js';
+import { QUICK, seedBenchData } from './seed.js';
 
 const { values: args } = parseArgs({
   options: { requests: { type: 'string', default: '30000' }, rounds: { type: 'string', default: '5' }, only: { type: 'string', default: '' } },
@@ -64,6 +66,13 @@ async function main(): Promise<void> {
   await row('GET me', app, { method: 'GET', url: '/api/v1/me', headers: auth });
   await row('GET livechat/config', app, { method: 'GET', url: '/api/v1/livechat/config' });
   await row('GET rooms.get', app, { method: 'GET', url: '/api/v1/rooms.get', headers: auth });
+  // The benchmark's data set (bench/seed.ts, quick size): a user in 500 rooms, open livechat rooms.
+  const seeded = await seedBenchData((store as unknown as SqlStore).db, QUICK);
+  const heavy = { 'x-user-id': seeded.heavyUser.userId, 'x-auth-token': seeded.heavyUser.authToken };
+  const since = new Date(Date.now() - 60_000).toISOString();
+  await row('GET rooms.get (500 rooms, updatedSince)', app, { method: 'GET', url: `/api/v1/rooms.get?updatedSince=${encodeURIComponent(since)}`, headers: heavy });
+  await row('GET rooms.get (500 rooms, full)', app, { method: 'GET', url: '/api/v1/rooms.get', headers: heavy });
+  await row('GET livechat/room (existing)', app, { method: 'GET', url: `/api/v1/livechat/room?token=${encodeURIComponent(seeded.openVisitorTokens[1]!)}` });
   await app.close();
   await store.close();
 }

@@ -6,7 +6,8 @@ import type { Static } from '@sinclair/typebox';
 import { newId } from '../lib/ids.js';
 import { iso, parseTimestamp, type Clock, type Millis } from '../lib/time.js';
 import { ConflictError } from '../store/errors.js';
-import type { RoomRecord, Store, SubscriptionRecord, UserRecord } from '../store/store.js';
+import { LRUCache } from 'lru-cache';
+import type { RoomRecord, RoomVersion, Store, SubscriptionRecord, UserRecord } from '../store/store.js';
 import type { Access } from './access.js';
 import { bareFailure, failure, forbidden } from './errors.js';
 import { livechatRoomWire } from './livechat-wire.js';
@@ -41,6 +42,9 @@ export interface RoomRef {
   roomId?: string;
   roomName?: string;
 }
+
+/** Room views kept in memory for `rooms.get` (about a kilobyte each). */
+const CACHED_ROOM_VIEWS = 20_000;
 
 /** NUL cannot be stored or compared by PostgreSQL text: such input matches nothing (never a 500). */
 export function hasNul(value: string): boolean {
@@ -118,6 +122,15 @@ const duplicateName = (name: string) =>
  *   its room-scoped roles (so the room's `owner` may delete it by default).
  */
 export class RoomsService {
+  /**
+   * Room views by id, each for the `_updatedAt` it was built at: every change of a
+   * room moves `_updatedAt` forward (contract §1.1, the rule `rooms.get` deltas rest
+   * on too), so a view whose `_updatedAt` is the room's current one is the room as it
+   * is. Shared by every caller's `rooms.get` (a room's view is the same for all its
+   * members); frozen, since requests share them.
+   */
+  private readonly views = new LRUCache<string, { updatedAt: Millis; view: RoomView }>({ max: CACHED_ROOM_VIEWS });
+
   constructor(
     private readonly store: Store,
     private readonly settings: SettingsService,
@@ -320,15 +333,39 @@ export class RoomsService {
         throw failure('The "updatedSince" query parameter must be a valid date.', 'error-updatedSince-param-invalid');
       }
     }
-    const rooms = await this.store.rooms.roomsOfUser(caller.id, since);
-    const update = rooms.map(roomView);
+    const versions = await this.store.rooms.roomVersionsOfUser(caller.id, since);
+    const update = await this.currentViews(versions);
     if (since === null) return { update, remove: [] };
-    const current = new Set(rooms.map((r) => r.id));
+    const current = new Set(versions.map((r) => r.id));
     const removals = await this.store.rooms.removalsSince(caller.id, since);
     const remove = removals
       .filter((r) => !current.has(r.rid))
       .map((r) => ({ _id: r.rid, _deletedAt: iso(r.removedAt) }));
     return { update, remove };
+  }
+
+  /**
+   * The views of these rooms at their current version: from the cache, and the
+   * rooms not in it (or changed since) read in one query. A room deleted between
+   * the two reads is left out (a delta lists it in `remove`).
+   */
+  private async currentViews(versions: readonly RoomVersion[]): Promise<RoomView[]> {
+    const views: Array<RoomView | undefined> = versions.map((v) => {
+      const hit = this.views.get(v.id);
+      return hit && hit.updatedAt === v.updatedAt ? hit.view : undefined;
+    });
+    const missing = versions.filter((_, i) => views[i] === undefined).map((v) => v.id);
+    if (missing.length > 0) {
+      const loaded = new Map((await this.store.rooms.findByIds(missing)).map((room) => [room.id, room]));
+      versions.forEach((v, i) => {
+        const room = views[i] === undefined ? loaded.get(v.id) : undefined;
+        if (!room) return;
+        const view = Object.freeze(roomView(room));
+        this.views.set(room.id, { updatedAt: room.updatedAt, view });
+        views[i] = view;
+      });
+    }
+    return views.filter((view): view is RoomView => view !== undefined);
   }
 
   private async findRoom(ref: RoomRef): Promise<RoomRecord | null> {

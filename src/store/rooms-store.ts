@@ -74,6 +74,12 @@ export interface SubscriptionRecord {
   updatedAt: Millis;
 }
 
+/** A room's id and the `_updatedAt` of its current state. */
+export interface RoomVersion {
+  id: string;
+  updatedAt: Millis;
+}
+
 export interface RoomsRepo {
   /** Creates a room. Throws ConflictError on `rooms.name_key` when the name is taken. */
   insert(room: NewRoom): Promise<RoomRecord>;
@@ -122,6 +128,17 @@ export interface RoomsRepo {
    * (index `subscriptions_user_room`), never other users' rooms.
    */
   roomsOfUser(userId: string, updatedAfter: Millis | null): Promise<RoomRecord[]>;
+  /**
+   * The id and `_updatedAt` of each room the user is subscribed to (ordered by
+   * id in code-point order); with `updatedAfter`, only those strictly later.
+   * With `updatedAfter` it reads the rooms changed since then (index
+   * `rooms_updated`) and checks the user's membership of each, unless more than
+   * a few hundred rooms changed, when it reads the user's subscriptions instead:
+   * whichever side is smaller.
+   */
+  roomVersionsOfUser(userId: string, updatedAfter: Millis | null): Promise<RoomVersion[]>;
+  /** The rooms with these ids (absent ids are skipped), ordered by id in code-point order. */
+  findByIds(ids: readonly string[]): Promise<RoomRecord[]>;
   /** Up to `limit` member usernames of each room (ordered by username), keyed by room id. */
   memberUsernames(rids: readonly string[], limit: number): Promise<Map<string, string[]>>;
   /**

@@ -267,6 +267,51 @@ export function roomsCases(getStore: StoreGetter): void {
         expect(await store.rooms.roomsOfUser('absent', null)).toEqual([]);
       });
 
+      it('roomVersionsOfUser gives (id, updatedAt) of the user\'s rooms in code-point order; with updatedAfter the strictly later ones, from few or many changed rooms alike', async () => {
+        const store = getStore();
+        // Times far beyond the other cases' (they share the database), so "changed after T" is this case's rooms only.
+        const T = 5_000_000_000_000 + Math.floor(Math.random() * 1_000_000_000);
+        const user = await store.users.insert(newUser());
+        const base = newId().slice(1);
+        const mine = await Promise.all(['a', 'B', 'c'].map((first) => store.rooms.insert(newRoom({ id: first + base, ts: T }))));
+        for (const room of mine) await store.rooms.subscribe({ id: newId(), rid: room.id, user: { id: user.id, username: user.username! }, ts: T }, T);
+        const all = await store.rooms.roomVersionsOfUser(user.id, null);
+        expect(all.map((r) => r.id)).toEqual([`B${base}`, `a${base}`, `c${base}`]);
+        for (const version of all) expect(version.updatedAt).toBe((await store.rooms.findById(version.id))!.updatedAt);
+        // Two of them change after T + 10 (a member joins), plus a room the user is not in.
+        await member(store, mine[0]!.id, {}, T + 20);
+        await member(store, mine[2]!.id, {}, T + 30);
+        const foreign = await store.rooms.insert(newRoom({ ts: T }));
+        await member(store, foreign.id, {}, T + 40);
+        const few = await store.rooms.roomVersionsOfUser(user.id, T + 10);
+        expect(few).toEqual([
+          { id: `a${base}`, updatedAt: T + 20 },
+          { id: `c${base}`, updatedAt: T + 30 },
+        ]);
+        // Many rooms changed after T + 10 (more than the probe reads): the same answer through the user's subscriptions.
+        for (let i = 0; i < 300; i++) {
+          const room = await store.rooms.insert(newRoom({ ts: T }));
+          await member(store, room.id, {}, T + 50 + i);
+        }
+        expect(await store.rooms.roomVersionsOfUser(user.id, T + 10)).toEqual(few);
+        expect(await store.rooms.roomVersionsOfUser(user.id, T + 25)).toEqual([{ id: `c${base}`, updatedAt: T + 30 }]);
+        expect(await store.rooms.roomVersionsOfUser(user.id, Number.MAX_SAFE_INTEGER)).toEqual([]);
+        expect(await store.rooms.roomVersionsOfUser('absent', null)).toEqual([]);
+      });
+
+      it('findByIds returns the rooms with these ids in code-point order, skipping absent ids; [] for none', async () => {
+        const store = getStore();
+        const base = newId().slice(1);
+        const rooms = await Promise.all(['x', 'A'].map((first) => store.rooms.insert(newRoom({ id: first + base }))));
+        const found = await store.rooms.findByIds([rooms[0]!.id, 'absent', rooms[1]!.id]);
+        expect(found.map((r) => r.id)).toEqual([`A${base}`, `x${base}`]);
+        expect(found[1]).toEqual(await store.rooms.findById(rooms[0]!.id));
+        expect(await store.rooms.findByIds([])).toEqual([]);
+        // More ids than one query takes.
+        const many = await Promise.all(Array.from({ length: 600 }, () => store.rooms.insert(newRoom())));
+        expect((await store.rooms.findByIds(many.map((r) => r.id))).length).toBe(600);
+      });
+
       it('memberUsernames gives up to `limit` usernames per room in code-point order; rooms without members map to []', async () => {
         const store = getStore();
         const room = await store.rooms.insert(newRoom());

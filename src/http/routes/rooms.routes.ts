@@ -1,5 +1,9 @@
 import { Type } from '@sinclair/typebox';
+import SerializerSelector from '@fastify/fast-json-stringify-compiler';
+import type { FastifyReply } from 'fastify';
 import { callerOf } from '../plugins/auth.js';
+import { rememberingSerializer } from '../plugins/fragments.js';
+import type { RoomView } from '../../services/rooms.service.js';
 import { errorResponses, Success, Text } from '../../wire/common.js';
 import {
   CreateDirectBody,
@@ -20,6 +24,8 @@ const ChannelResult = Success({ channel: RoomObject });
  */
 const ChannelInfoResult = Success({ channel: Type.Union([AgentRoom, RoomObject]) });
 export const RoomsGetResponse = Success(RoomsGetResult);
+const roomJson = rememberingSerializer<RoomView>(RoomObject);
+const removeJson = SerializerSelector()({}, {})({ schema: RoomsGetResult.remove, method: 'GET', url: '', httpStatus: '200' }) as (value: unknown) => string;
 
 /** Contract §7.2–7.7: channels.*, groups.create, im.create, subscriptions.getOne, rooms.get. */
 export const roomsRoutes: RouteGroup = (app, { rooms }) => {
@@ -155,6 +161,14 @@ export const roomsRoutes: RouteGroup = (app, { rooms }) => {
       },
       config: { auth: 'required' },
     },
-    async (request) => ({ ...(await rooms.roomsGet(callerOf(request).user, request.query.updatedSince)), success: true as const }),
+    // Assembled from each room's JSON (serialized by RoomsGetResult's own schemas): the room views are
+    // the service's cached, frozen objects, so a room unchanged since an earlier rooms.get is not
+    // serialized again — a list of 500 rooms is a join of strings.
+    async (request, reply) => {
+      const { update, remove } = await rooms.roomsGet(callerOf(request).user, request.query.updatedSince);
+      const body = `{"update":[${update.map(roomJson).join(',')}],"remove":${removeJson(remove)},"success":true}`;
+      // A string body is sent as it is (the typed reply expects the object it would serialize).
+      return (reply as unknown as FastifyReply).type('application/json').send(body);
+    },
   );
 };

@@ -6,6 +6,7 @@ import type {
   RoomRecord,
   RoomsRepo,
   RoomType,
+  RoomVersion,
   SubscriptionRecord,
 } from '../store.js';
 import type { SqlDialect } from './dialect.js';
@@ -31,6 +32,13 @@ export function toSubscriptionRecord(row: SubscriptionRow): SubscriptionRecord {
     updatedAt: Number(row.updated_at),
   };
 }
+
+/** Above this many rooms changed since `updatedAfter`, reading the user's subscriptions is cheaper. */
+const CHANGED_ROOMS_PROBE = 256;
+const IDS_PER_QUERY = 500;
+
+/** Code-point order of ids, the same on every backend (ids mix letter cases). */
+const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 export class SqlRoomsRepo implements RoomsRepo {
   constructor(
@@ -194,6 +202,46 @@ export class SqlRoomsRepo implements RoomsRepo {
     // Code-point order of ids on every backend (ids mix cases; a collation would order them differently).
     const rows = await query.orderBy(this.dialect.binaryText(sql.ref('rooms.id'))).execute();
     return rows.map(toRoomRecord);
+  }
+
+  async roomVersionsOfUser(userId: string, updatedAfter: number | null): Promise<RoomVersion[]> {
+    if (updatedAfter !== null) {
+      // How many rooms changed since then, counted up to the probe's bound (index rooms_updated only).
+      const probe = await this.db
+        .selectFrom((eb) => eb.selectFrom('rooms').select('rooms.id').where('rooms.updated_at', '>', updatedAfter).limit(CHANGED_ROOMS_PROBE + 1).as('changed'))
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      if (Number(probe.n) <= CHANGED_ROOMS_PROBE) {
+        // Few: those rooms, each checked for the user's membership (one probe of subscriptions_user_room each).
+        const changed = await this.db
+          .selectFrom('rooms')
+          .select(['rooms.id', 'rooms.updated_at'])
+          .where('rooms.updated_at', '>', updatedAfter)
+          .where((eb) =>
+            eb.exists(eb.selectFrom('subscriptions').select('subscriptions.rid').where('subscriptions.user_id', '=', userId).whereRef('subscriptions.rid', '=', 'rooms.id')),
+          )
+          .execute();
+        return changed.map((r) => ({ id: r.id, updatedAt: Number(r.updated_at) })).sort(byId);
+      }
+    }
+    let query = this.db
+      .selectFrom('subscriptions')
+      .innerJoin('rooms', 'rooms.id', 'subscriptions.rid')
+      .select(['rooms.id', 'rooms.updated_at'])
+      .where('subscriptions.user_id', '=', userId);
+    if (updatedAfter !== null) query = query.where('rooms.updated_at', '>', updatedAfter);
+    const rows = await query.execute();
+    return rows.map((r) => ({ id: r.id, updatedAt: Number(r.updated_at) })).sort(byId);
+  }
+
+  async findByIds(ids: readonly string[]): Promise<RoomRecord[]> {
+    if (ids.length === 0) return [];
+    const rows: Array<Selectable<Database['rooms']>> = [];
+    // Bounded IN lists (SQLite's parameter limit, and PostgreSQL plans).
+    for (let at = 0; at < ids.length; at += IDS_PER_QUERY) {
+      rows.push(...(await this.db.selectFrom('rooms').selectAll().where('id', 'in', ids.slice(at, at + IDS_PER_QUERY)).execute()));
+    }
+    return rows.map(toRoomRecord).sort(byId);
   }
 
   async memberUsernames(rids: readonly string[], limit: number): Promise<Map<string, string[]>> {
