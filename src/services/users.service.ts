@@ -371,8 +371,8 @@ export class UsersService {
     const customFieldChanges = { ...data.customFields, ...input.customFields };
     const mergesCustomFields = Object.keys(customFieldChanges).length > 0;
 
-    try {
-      const updated = await this.store.transaction(async (tx) => {
+    // A transaction (and a row lock) only where more than the one update statement is needed.
+    const write = async (tx: Store) => {
         if (mergesCustomFields) {
           // Merge into the stored fields read under a row lock in this transaction:
           // a concurrent request's keys are never lost (contract invariant 10).
@@ -385,7 +385,9 @@ export class UsersService {
         // A new password logs out every other session; this request's token stays valid.
         if (patch.passwordHash !== undefined) await tx.tokens.removeAllExcept(user.id, caller.hashedToken);
         return result;
-      });
+    };
+    try {
+      const updated = mergesCustomFields || patch.passwordHash !== undefined ? await this.store.transaction(write) : await write(this.store);
       return fullUserView(updated, this.siteUrl);
     } catch (error) {
       if (error instanceof ConflictError && error.isOn('users', 'username_key')) throw identityError('taken');
@@ -445,22 +447,12 @@ export class UsersService {
     if (data.emailNotificationMode === 'all') data.emailNotificationMode = 'mentions';
     if (data.emailNotificationMode === 'disabled') data.emailNotificationMode = 'nothing';
 
-    const now = this.clock.now();
-    const updated = await this.store.transaction(async (tx) => {
-      // Re-read under a row lock inside the transaction so concurrent merges do
-      // not lose keys (PostgreSQL's READ COMMITTED alone would; invariant 10).
-      const current = await tx.users.findByIdForUpdate(target.id);
-      if (!current) throw invalidUser();
-      const preferences: Record<string, unknown> = { ...current.preferences };
-      for (const [key, value] of Object.entries(data)) {
-        if (value === null) delete preferences[key];
-        else preferences[key] = value;
-      }
-      const patch: UserPatch = { preferences };
-      if (Object.hasOwn(data, 'language')) patch.language = (data.language as string | null) ?? null;
-      if (typeof data.utcOffset === 'number') patch.utcOffset = data.utcOffset;
-      return tx.users.update(target.id, patch, now);
-    });
+    // One statement: the keys are merged into the stored preferences by the database, so concurrent
+    // merges of different keys all survive (invariant 10) without a transaction or a row lock.
+    const patch: UserPatch = { mergePreferences: data };
+    if (Object.hasOwn(data, 'language')) patch.language = (data.language as string | null) ?? null;
+    if (typeof data.utcOffset === 'number') patch.utcOffset = data.utcOffset;
+    const updated = await this.store.users.update(target.id, patch, this.clock.now());
     if (!updated) throw invalidUser();
     return { _id: updated.id, settings: { preferences: updated.preferences } };
   }

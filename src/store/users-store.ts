@@ -72,6 +72,13 @@ export interface UserPatch {
   customFields?: Record<string, string>;
   language?: string | null;
   preferences?: Record<string, unknown>;
+  /**
+   * Merged into the stored preferences in the update's own statement, so
+   * concurrent merges of different keys all survive without a lock (contract
+   * invariant 10): a key whose value is null is removed, any other is set. The
+   * values are never objects. Not together with `preferences`.
+   */
+  mergePreferences?: Record<string, unknown>;
   passwordHash?: string;
   requirePasswordChange?: boolean;
 }

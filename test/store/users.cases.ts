@@ -115,6 +115,27 @@ export function usersCases(getStore: StoreGetter): void {
       });
     });
 
+    describe('update with mergePreferences', () => {
+      it('merges into the stored preferences: null removes a key, other values set it; none stored counts as {}', async () => {
+        const store = getStore();
+        const user = await store.users.insert(newUser());
+        const first = await store.users.update(user.id, { mergePreferences: { a: 1, list: ['x', 'y'] } }, 2_000);
+        expect(first!.preferences).toEqual({ a: 1, list: ['x', 'y'] });
+        const second = await store.users.update(user.id, { mergePreferences: { a: null, b: true, list: [] } }, 3_000);
+        expect(second!.preferences).toEqual({ b: true, list: [] });
+        expect((await store.users.findById(user.id))!.preferences).toEqual({ b: true, list: [] });
+        expect(second!.roles).toEqual(['user']);
+      });
+
+      it('N concurrent merges of distinct keys, each its own statement outside any transaction, all survive (invariant 10)', async () => {
+        const store = getStore();
+        const user = await store.users.insert(newUser());
+        const keys = Array.from({ length: 16 }, (_, i) => `k${i}`);
+        await Promise.all(keys.map((key, i) => store.users.update(user.id, { mergePreferences: { [key]: i } }, 2_000 + i)));
+        expect((await store.users.findById(user.id))!.preferences).toEqual(Object.fromEntries(keys.map((k, i) => [k, i])));
+      });
+    });
+
     describe('countActiveWithRoleLocked', () => {
       it('counts the active holders of a role; deactivated users and other roles do not count', async () => {
         const store = getStore();

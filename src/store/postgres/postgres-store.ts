@@ -39,6 +39,11 @@ export const postgresDialect: SqlDialect = {
     return sql<SqlBool>`${column} ilike ${pattern} escape '\\'`;
   },
   binaryText: (expr) => sql<string | null>`${expr} collate "C"`,
+  jsonMergePatch(column, patch) {
+    const set = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== null));
+    const removed = Object.keys(patch).filter((key) => patch[key] === null);
+    return sql<string>`((coalesce(${sql.ref(column)}, '{}')::jsonb || ${JSON.stringify(set)}::jsonb) - ${removed}::text[])::text`;
+  },
   async transactionLock(db, key) {
     await sql`SELECT pg_advisory_xact_lock(${key})`.execute(db);
   },

@@ -41,6 +41,13 @@ export interface SqlDialect {
    * departments). Both backends fold case alike, also beyond ASCII.
    */
   containsTextScan(column: Expression<string | null>, term: string): RawBuilder<SqlBool>;
+  /**
+   * A JSON-object text column merged with `patch` in SQL (one statement, so a
+   * concurrent merge cannot be lost): a key whose value is null is removed, any
+   * other key is set (top level; the values are never objects). A column that is
+   * NULL counts as `{}`. SQLite `json_patch`; PostgreSQL `jsonb` `||` and `-`.
+   */
+  jsonMergePatch(column: string, patch: Readonly<Record<string, unknown>>): RawBuilder<string>;
   /** Orders text by code point on every backend (PostgreSQL's collation would differ from SQLite's). */
   binaryText(expr: Expression<string | null>): RawBuilder<string | null>;
   /**

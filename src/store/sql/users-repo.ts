@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { sql, type Kysely, type Selectable, type UpdateObject } from 'kysely';
 import { fromJson, toJson } from '../../lib/json.js';
 import type { NewUser, TokensRepo, UserPatch, UserRecord, UsersRepo, UserStatus, UserType } from '../store.js';
 import type { ChangeSink } from './change-recorder.js';
@@ -71,8 +71,8 @@ export function toUserRecord(row: UserRow, roles: string[]): UserRecord {
 }
 
 /** Column values for a patch; keys absent from the patch are absent here. */
-function patchColumns(patch: UserPatch): Updateable<UsersTable> {
-  const set: Updateable<UsersTable> = {};
+function patchColumns(patch: UserPatch, dialect: SqlDialect): UpdateObject<Database, 'users'> {
+  const set: UpdateObject<Database, 'users'> = {};
   if (patch.username !== undefined) {
     set.username = patch.username;
     set.username_key = caseKey(patch.username);
@@ -93,6 +93,7 @@ function patchColumns(patch: UserPatch): Updateable<UsersTable> {
   if (patch.customFields !== undefined) set.custom_fields = toJson(patch.customFields);
   if (patch.language !== undefined) set.language = patch.language;
   if (patch.preferences !== undefined) set.preferences = toJson(patch.preferences);
+  if (patch.mergePreferences !== undefined) set.preferences = dialect.jsonMergePatch('preferences', patch.mergePreferences);
   if (patch.passwordHash !== undefined) set.password_hash = patch.passwordHash;
   if (patch.requirePasswordChange !== undefined) set.require_password_change = patch.requirePasswordChange ? 1 : 0;
   return set;
@@ -109,16 +110,18 @@ export class SqlUsersRepo implements UsersRepo {
   ) {}
 
   async update(id: string, patch: UserPatch, now: number): Promise<UserRecord | null> {
+    // One statement: the new state comes back with the user's roles (a subquery in RETURNING).
     const row = await this.db
       .updateTable('users')
-      .set({ ...patchColumns(patch), updated_at: this.dialect.nextUpdatedAt(now) })
+      .set({ ...patchColumns(patch, this.dialect), updated_at: this.dialect.nextUpdatedAt(now) })
       .where('id', '=', id)
       .returningAll()
+      .returning(rolesColumn(this.dialect, 'users.id'))
       .executeTakeFirst();
     if (!row) return null;
     // Presence and deactivation also decide whether an agent counts as available.
     this.changes.changed(id, patch.status !== undefined || patch.active !== undefined);
-    return this.withRoles(row);
+    return SqlUsersRepo.fromRow(row);
   }
 
   async countActiveWithRoleLocked(role: string): Promise<number> {

@@ -39,6 +39,7 @@ export const sqliteDialect: SqlDialect = {
     return sql<SqlBool>`instr(${sql.raw(lower)}(${column}), ${term.toLowerCase()}) > 0`;
   },
   binaryText: (expr) => sql<string | null>`${expr}`,
+  jsonMergePatch: (column, patch) => sql<string>`json_patch(coalesce(${sql.ref(column)}, '{}'), ${JSON.stringify(patch)})`,
   // BEGIN IMMEDIATE already serializes write transactions.
   transactionLock: async () => {},
   lockRowById: async () => {},
