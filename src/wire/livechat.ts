@@ -56,7 +56,9 @@ const TransferEntry = Type.Object({
   ts: Timestamp,
   transferredBy: Type.Object({ _id: Type.String(), username: Type.String(), type: Type.String() }),
   previousDepartment: Opt(Type.String()),
-  nextDepartment: Type.Object({ _id: Type.String(), name: Type.String() }),
+  nextDepartment: Opt(Type.Object({ _id: Type.String(), name: Type.String() })),
+  transferredTo: Opt(Type.Object({ _id: Type.String(), username: Type.String() })),
+  comment: Opt(Type.String()),
 });
 
 const ServedBy = Type.Object({ _id: Type.String(), username: Type.String(), ts: Timestamp });

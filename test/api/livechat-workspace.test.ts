@@ -28,9 +28,55 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 describe('GET livechat/rooms', () => {
-  it('needs a login and view-livechat-rooms (agents get 403)', async () => {
+  it('needs a login and view-livechat-rooms (agents get 403), or an agent asking for exactly its own rooms', async () => {
     expect((await t.api.get(`${V}/rooms`)).status).toBe(401);
     expect((await t.api.get(`${V}/rooms`, { auth: agent })).body).toEqual(FORBIDDEN);
+    expect((await t.api.get(`${V}/rooms`, { auth: plain, query: { 'agents[]': plain.userId } })).body).toEqual(FORBIDDEN);
+    expect((await t.api.get(`${V}/rooms?agents[]=${other.userId}`, { auth: agent })).body).toEqual(FORBIDDEN);
+    expect((await t.api.get(`${V}/rooms?agents[]=${agent.userId}&agents[]=${other.userId}`, { auth: agent })).body).toEqual(FORBIDDEN);
+    expect((await t.api.get(`${V}/rooms?agents[]=${agent.userId}`, { auth: agent })).status).toBe(200);
+  });
+
+  it("an agent's own rooms: served now or closed while serving; never another agent's", async () => {
+    const mine = await registerVisitor(t, { name: 'Mine Open' });
+    const mineRoom = await openRoom(t, mine.token);
+    const closedMine = await registerVisitor(t, { name: 'Mine Closed' });
+    const closedRoom = await openRoom(t, closedMine.token);
+    await t.api.post(`${V}/room.closeByUser`, { rid: closedRoom._id }, { auth: agent });
+    await onlyAvailable(t, [other]);
+    const theirs = await registerVisitor(t, { name: 'Theirs' });
+    const theirRoom = await openRoom(t, theirs.token);
+    await onlyAvailable(t, [agent]);
+    expect(theirRoom.servedBy._id).toBe(other.userId);
+
+    const own = await t.api.get(`${V}/rooms?agents[]=${agent.userId}&count=100`, { auth: agent });
+    const ids = own.body.rooms.map((r: any) => r._id);
+    expect(ids).toEqual(expect.arrayContaining([mineRoom._id, closedRoom._id]));
+    expect(ids).not.toContain(theirRoom._id);
+    expect(own.body.rooms.every((r: any) => r.servedBy?._id === agent.userId)).toBe(true);
+    const closed = await t.api.get(`${V}/rooms?agents[]=${agent.userId}&open=false&count=100`, { auth: agent });
+    expect(closed.body.rooms.map((r: any) => r._id)).toContain(closedRoom._id);
+    expect(closed.body.rooms.map((r: any) => r._id)).not.toContain(mineRoom._id);
+    expect(JSON.stringify(own.body)).not.toContain(mine.token);
+  });
+
+  it('visitorId: one visitor\'s rooms (exact v._id, not its name)', async () => {
+    const first = await registerVisitor(t, { name: 'Same Name' });
+    const firstRoom = await openRoom(t, first.token);
+    await t.api.post(`${V}/room.close`, { rid: firstRoom._id, token: first.token });
+    const secondRoom = await openRoom(t, first.token);
+    const namesake = await registerVisitor(t, { name: 'Same Name' });
+    const namesakeRoom = await openRoom(t, namesake.token);
+
+    const rooms = await t.api.get(`${V}/rooms`, { auth: manager, query: { visitorId: first.visitor._id } });
+    expect(rooms.status).toBe(200);
+    expect(rooms.body.rooms.map((r: any) => r._id)).toEqual([secondRoom._id, firstRoom._id]);
+    expect(rooms.body.total).toBe(2);
+    expect(rooms.body.rooms.map((r: any) => r._id)).not.toContain(namesakeRoom._id);
+    // An agent: that visitor's rooms it served.
+    const asAgent = await t.api.get(`${V}/rooms?agents[]=${agent.userId}&visitorId=${namesake.visitor._id}`, { auth: agent });
+    expect(asAgent.body.rooms.map((r: any) => r._id)).toEqual([namesakeRoom._id]);
+    expect((await t.api.get(`${V}/rooms`, { auth: manager, query: { visitorId: 'nobody' } })).body).toMatchObject({ rooms: [], total: 0 });
   });
 
   it('filters by agent, open, name, department and creation time; never the visitor token', async () => {

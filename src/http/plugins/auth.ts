@@ -6,7 +6,7 @@ import type { App } from '../types.js';
 
 /**
  * Reads `X-User-Id` / `X-Auth-Token` on every request (contract §1.3) and
- * enforces each route's declared `auth`, `permissions` and `rateLimit`, before
+ * enforces each route's declared `auth`, `permissions` / `anyPermission` and `rateLimit`, before
  * the body is validated: no login → 401, no permission → 403, too many → 429,
  * then bad input → 400.
  */
@@ -19,10 +19,11 @@ export function registerAuth(app: App, services: Services): void {
       request.caller = await services.auth.authenticate(userId, token);
     }
     const config = request.routeOptions.config;
-    const permissions = config.permissions;
-    if (config.auth === 'required' || permissions) {
+    const { permissions, anyPermission } = config;
+    if (config.auth === 'required' || permissions || anyPermission) {
       if (!request.caller) throw unauthorized();
       if (permissions && !services.access.hasAll(request.caller.user, permissions)) throw forbidden();
+      if (anyPermission && !services.access.hasAny(request.caller.user, anyPermission)) throw forbidden();
     }
     // Routes that create accounts, rooms or visitors count every request (§1.5).
     if (config.rateLimit && services.limits.applies(request.caller?.user ?? null)) {
