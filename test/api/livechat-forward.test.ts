@@ -48,6 +48,17 @@ async function salesRoom() {
 const forward = (body: Record<string, unknown>, auth: { userId: string; authToken: string } | null = manager) =>
   t.api.post(`${V}/room.forward`, body, auth ? { auth } : {});
 
+/** Runs `fn` with `transfer-livechat-guest` also granted to agents, then restores the default (managers, admins). */
+async function withAgentsTransferring(fn: () => Promise<void>) {
+  const set = (roles: string[]) => t.api.post('/api/v1/permissions.update', { permissions: [{ _id: 'transfer-livechat-guest', roles }] }, { auth: t.admin });
+  expect((await set(['livechat-manager', 'admin', 'livechat-agent'])).status).toBe(200);
+  try {
+    await fn();
+  } finally {
+    await set(['livechat-manager', 'admin']);
+  }
+}
+
 /** The room as `livechat/rooms` gives it to a manager (with its transfer history). */
 async function listed(rid: string) {
   const res = await t.api.get(`${V}/rooms`, { auth: manager, query: { count: '100' } });
@@ -69,18 +80,10 @@ describe('POST livechat/room.forward: who may', () => {
 
   it('an agent given transfer-livechat-guest may (the permission is the rule, not the role)', async () => {
     const { room } = await salesRoom();
-    const granted = await t.api.post(
-      '/api/v1/permissions.update',
-      { permissions: [{ _id: 'transfer-livechat-guest', roles: ['livechat-manager', 'admin', 'livechat-agent'] }] },
-      { auth: t.admin },
-    );
-    expect(granted.status).toBe(200);
-    try {
+    await withAgentsTransferring(async () => {
       const res = await forward({ roomId: room._id, userId: jones.userId }, smith);
       expect(res.body).toEqual({ success: true });
-    } finally {
-      await t.api.post('/api/v1/permissions.update', { permissions: [{ _id: 'transfer-livechat-guest', roles: ['livechat-manager', 'admin'] }] }, { auth: t.admin });
-    }
+    });
   });
 });
 
@@ -234,12 +237,7 @@ describe('what a transferring user may list', () => {
     expect((await t.api.get(`${V}/department`, { auth: smith })).body).toEqual(FORBIDDEN);
     expect((await t.api.get(`${V}/users/agent`, { auth: smith })).body).toEqual(FORBIDDEN);
     expect((await t.api.get(`${V}/department`, { auth: manager })).status).toBe(200);
-    await t.api.post(
-      '/api/v1/permissions.update',
-      { permissions: [{ _id: 'transfer-livechat-guest', roles: ['livechat-manager', 'admin', 'livechat-agent'] }] },
-      { auth: t.admin },
-    );
-    try {
+    await withAgentsTransferring(async () => {
       const departments = await t.api.get(`${V}/department`, { auth: smith, query: { count: '100' } });
       expect(departments.status).toBe(200);
       expect(departments.body.departments.map((d: { _id: string }) => d._id)).toEqual(expect.arrayContaining([sales._id, support._id]));
@@ -250,9 +248,7 @@ describe('what a transferring user may list', () => {
       expect((await t.api.get(`${V}/users/manager`, { auth: smith })).body).toEqual(FORBIDDEN);
       expect((await t.api.get(`${V}/department/${sales._id}`, { auth: smith })).body).toEqual(FORBIDDEN);
       expect((await t.api.post(`${V}/users/agent`, { username: plain.username }, { auth: smith })).body).toEqual(FORBIDDEN);
-    } finally {
-      await t.api.post('/api/v1/permissions.update', { permissions: [{ _id: 'transfer-livechat-guest', roles: ['livechat-manager', 'admin'] }] }, { auth: t.admin });
-    }
+    });
     expect((await t.api.get(`${V}/department`, { auth: smith })).body).toEqual(FORBIDDEN);
   });
 });
