@@ -283,4 +283,27 @@ describe('GET rooms.info', () => {
     expect((await t.api.get('/api/v1/rooms.info', { auth: plain })).body.errorType).toBe('error-roomid-param-not-provided');
     await t.api.post(`${V}/room.close`, { rid: room._id, token });
   });
+
+  it('a livechat room is the whole livechat room object (source, close fields, survey), as livechat/rooms lists it', async () => {
+    const { token } = await registerVisitor(t, { name: 'Sam Survey' });
+    const room = await openRoom(t, token);
+    await t.api.post(`${V}/room.closeByUser`, { rid: room._id, comment: 'done' }, { auth: agent });
+    await t.api.post(`${V}/room.survey`, { rid: room._id, token, data: [{ name: 'satisfaction', value: '4' }, { name: 'additionalFeedback', value: 'Quick!' }] });
+    const res = await t.api.get('/api/v1/rooms.info', { auth: agent, query: { roomId: room._id } });
+    expect(res.status).toBe(200);
+    expect(res.body.room).toMatchObject({
+      _id: room._id,
+      t: 'l',
+      fname: 'Sam Survey',
+      source: { type: 'api' },
+      closer: 'user',
+      closedBy: { _id: agent.userId },
+      closedAt: expect.stringMatching(ISO),
+      surveyFeedback: { satisfaction: '4', additionalFeedback: 'Quick!' },
+    });
+    expect(res.body.room.open).toBeUndefined();
+    expect(JSON.stringify(res.body)).not.toContain(token);
+    const listed = await t.api.get(`${V}/rooms?agents[]=${agent.userId}&count=100`, { auth: agent });
+    expect(res.body.room).toEqual(listed.body.rooms.find((r: any) => r._id === room._id));
+  });
 });

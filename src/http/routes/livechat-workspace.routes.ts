@@ -96,9 +96,10 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
     {
       schema: {
         tags: ['rooms'],
-        summary: 'Any room the caller may read',
+        summary: 'Any room the caller may read (a livechat room with all its livechat fields)',
         querystring: Type.Object({ roomId: Opt(Text()), roomName: Opt(Text()) }),
-        response: { 200: Success({ room: RoomObject }), ...errorResponses(400, 401) },
+        // A livechat room is the one livechat room object (close fields, survey, transfers), as Rocket.Chat gives it.
+        response: { 200: Success({ room: Type.Union([AgentRoom, RoomObject]) }), ...errorResponses(400, 401) },
       },
       config: { auth: 'required' },
     },
