@@ -169,12 +169,12 @@ export function DepartmentsPage() {
             <li key={d._id} className="list-item">
               <div className="list-main">
                 <span className="list-title">{d.name}</span>
-                <span className="list-preview">
+                <span className="list-preview wrap">
                   {d.enabled ? 'Enabled' : 'Disabled'} · {d.numAgents ?? 0} agent{d.numAgents === 1 ? '' : 's'}
                   {d.showOnRegistration ? ' · on the registration form' : ''}
                 </span>
               </div>
-              <div className="list-side">
+              <div className="list-side actions">
                 <button type="button" className="ghost small" onClick={() => setEditing(d._id)} aria-label={`Edit ${d.name}`}>
                   Edit
                 </button>
