@@ -13,7 +13,8 @@ export function VisitorPanel({ room }: { room: LivechatRoom }) {
   const survey = Object.entries(room.surveyFeedback ?? {});
 
   return (
-    <aside className="visitor-panel" aria-labelledby="visitor-title">
+    // Focusable: on wide screens the panel scrolls on its own, and a keyboard must be able to scroll it.
+    <aside className="visitor-panel" aria-labelledby="visitor-title" tabIndex={0}>
       <h2 id="visitor-title">Visitor</h2>
       {visitor.error && <p className="muted small">Visitor details are not available.</p>}
       <dl className="facts">
