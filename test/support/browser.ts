@@ -21,7 +21,7 @@
  * - `recordNetwork(page)`: every request of the page and its frames with its status, to see
  *   which endpoints the widget calls (and which of them Parley does not have).
  * - A visitor: `openVisitorWidget()` (own context, host page, network/console/socket recorded),
- *   `registerInWidget()`, `sendFromWidget()`, `firstWidgetMessage()` (waits for the widget's streams to
+ *   `openWidgetChat()`, `registerInWidget()`, `sendFromWidget()`, `firstWidgetMessage()` (waits for the widget's streams to
  *   settle), `widgetToken()`, `waitForWidgetCall()`, and `expectNoWidgetErrors()` (what a journey allows).
  */
 import chromium from '@sparticuz/chromium';
@@ -377,9 +377,15 @@ export async function openVisitorWidget(browser: Browser, host: HostPage, server
   return { context, page, frame, network, consoleErrors, frames };
 }
 
-/** Opens the chat and fills the widget's registration form (the department select shows with two departments or more). */
-export async function registerInWidget(frame: Frame, visitor: { name: string; email: string; departmentId?: string }): Promise<void> {
+/** Opens the chat: the widget shows its registration form. */
+export async function openWidgetChat(frame: Frame): Promise<void> {
   await domClick(frame, '[class*="screen__chat-button"]');
+  await waitVisible(frame, 'input[name="name"]');
+}
+
+/** Opens the chat and fills the widget's registration form (the department select shows with two departments or more). */
+export async function registerInWidget(frame: Frame, visitor: { name: string; email: string; departmentId?: string }, { opened = false } = {}): Promise<void> {
+  if (!opened) await openWidgetChat(frame);
   await typeInto(frame, 'input[name="name"]', visitor.name);
   await typeInto(frame, 'input[name="email"]', visitor.email);
   if (visitor.departmentId) {
