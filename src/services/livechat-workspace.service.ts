@@ -152,7 +152,16 @@ export class LivechatWorkspaceService {
       count: paging.count,
       direction: direction === 1 ? 'asc' : 'desc',
     });
-    return { inquiries: inquiries.map((q) => project(inquiryWire(q), paging.fields)), count: inquiries.length, offset: paging.offset, total };
+    return {
+      inquiries: inquiries.map((q) => {
+        // What the visitor wrote last (Rocket.Chat's inquiry `message`), so the queue says what they wait about.
+        const message = q.lastMessage && q.lastMessage.u.id === q.visitor.id ? q.lastMessage.msg : undefined;
+        return project({ ...inquiryWire(q), ...(message !== undefined && { message }) }, paging.fields);
+      }),
+      count: inquiries.length,
+      offset: paging.offset,
+      total,
+    };
   }
 
   /** `GET livechat/visitors.info` (route: `view-l-room`). */

@@ -106,6 +106,8 @@ export const Inquiry = Type.Object({
   _updatedAt: Timestamp,
   v: Type.Object({ _id: Type.String(), username: Type.String(), status: Type.String() }),
   department: Opt(Type.String()),
+  /** `livechat/inquiries.queuedForUser`: the visitor's latest message (the queue's preview). */
+  message: Opt(Type.String()),
 });
 
 export const Department = Type.Object({

@@ -195,6 +195,19 @@ describe('GET livechat/inquiries.queuedForUser', () => {
     expect(all.body.inquiries.map((q: any) => q.rid)).toEqual(expect.arrayContaining([r1._id, r2._id, r3._id]));
     for (const r of [[r1, v1], [r2, v2], [r3, v3]] as const) await t.api.post(`${V}/room.close`, { rid: r[0]._id, token: r[1].token });
   });
+
+  it("each inquiry carries the visitor's latest message (none before the first)", async () => {
+    const v = await registerVisitor(t, { name: 'Quinn Queue' });
+    const room = await openRoom(t, v.token);
+    const find = async () => (await t.api.get(`${V}/inquiries.queuedForUser`, { auth: manager, query: { count: '100' } })).body.inquiries.find((q: any) => q.rid === room._id);
+    expect((await find()).message).toBeUndefined();
+    await t.api.post(`${V}/message`, { token: v.token, rid: room._id, msg: 'first question' });
+    await t.api.post(`${V}/message`, { token: v.token, rid: room._id, msg: 'Is anyone there?' });
+    expect(await find()).toMatchObject({ rid: room._id, name: 'Quinn Queue', message: 'Is anyone there?', status: 'queued' });
+    const narrowed = await t.api.get(`${V}/inquiries.queuedForUser`, { auth: manager, query: { count: '100', fields: '{"message":1}' } });
+    expect(narrowed.body.inquiries.find((q: any) => q.message === 'Is anyone there?')).toEqual({ _id: expect.any(String), message: 'Is anyone there?' });
+    await t.api.post(`${V}/room.close`, { rid: room._id, token: v.token });
+  });
 });
 
 describe('visitor helpers', () => {
