@@ -278,7 +278,7 @@ describe('transfer and an agent\'s lists', () => {
       'GET rooms.info': () => ({ room: ROOM, success: true }),
       'GET livechat/R1/messages': () => ({ messages: MESSAGES, count: 2, offset: 0, total: 2, success: true }),
     });
-    await screen.findByText(/needs a manager’s permission \(transfer-livechat-guest\)/);
+    await screen.findByText(/No Transfer here: moving chats needs the transfer-livechat-guest permission/);
     expect(screen.queryByRole('button', { name: 'Transfer' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Close' })).toBeTruthy();
     await waitFor(() => expect(calls.some((c) => c.path === 'livechat/rooms')).toBe(true));

@@ -16,6 +16,8 @@ export function isMissingEndpoint(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404;
 }
 
+const FIRST_WORDS_MS = 10_000;
+
 /** The queue: every inquiry the caller may take, oldest first, kept up to date incrementally (`windows.ts`). */
 export function useQueue(enabled = true) {
   const { api, liveStatus } = useConsole();
@@ -23,7 +25,10 @@ export function useQueue(enabled = true) {
   return useQuery({
     queryKey: ['queue'],
     enabled,
-    refetchInterval: pollInterval(liveStatus),
+    // A chat is queued when its room opens and the visitor's first words follow a moment later, with no
+    // queue event of their own: while a chat queued in the last seconds has none yet, read again each second.
+    refetchInterval: (query) =>
+      query.state.data?.inquiries.some((i) => !i.message && Date.now() - Date.parse(i.ts) < FIRST_WORDS_MS) ? 1000 : pollInterval(liveStatus),
     queryFn: () =>
       refreshQueue(async (offset, count) => {
         const page = await api<{ inquiries: Inquiry[] } & Paged>('livechat/inquiries.queuedForUser', {

@@ -77,7 +77,8 @@ export interface Inquiry {
   _id: string;
   rid: string;
   name: string;
-  message: string;
+  /** The visitor's latest message (absent before the first). */
+  message?: string;
   status: 'queued' | 'taken';
   ts: string;
   v: VisitorRef;

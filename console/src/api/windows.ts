@@ -28,9 +28,13 @@ interface Timed {
   ts: string;
 }
 
-/** Oldest first by `ts`, ties by id (stable between reads). */
+/**
+ * Oldest first by `ts`, ties by id (stable between reads). The server's timestamps are ISO strings of one
+ * fixed shape (`2026-11-23T10:00:00.000Z`), so comparing the strings is comparing the times — and sorting
+ * thousands of messages needs no date parsing.
+ */
 export function byTime<T extends Timed>(a: T, b: T): number {
-  return Date.parse(a.ts) - Date.parse(b.ts) || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
+  return a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : a._id < b._id ? -1 : a._id > b._id ? 1 : 0;
 }
 
 /** `a` and `b` merged by id (`b`'s copy wins), oldest first. */

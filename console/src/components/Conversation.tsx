@@ -445,7 +445,7 @@ export function Conversation({ rid, backHref, focusComposer = false, standalone 
             </div>
           )}
           {open && serving && can.ready && !can('transfer-livechat-guest') && (
-            <p className="muted small conv-note">Transferring chats needs a manager’s permission (transfer-livechat-guest); ask a manager to move this chat.</p>
+            <p className="muted small conv-note">No Transfer here: moving chats needs the transfer-livechat-guest permission (managers have it).</p>
           )}
         </header>
         {panel === 'transfer' && <TransferForm room={data} onDone={closePanel(transferButton)} />}

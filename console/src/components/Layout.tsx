@@ -86,7 +86,7 @@ export function Layout({ children }: { children: ReactNode }) {
     if (!queue.data) return;
     for (const id of queueTracker.current(queue.data.inquiries.map((i) => i._id))) {
       const inquiry = queue.data.inquiries.find((i) => i._id === id);
-      notify('New chat waiting', inquiry ? `${inquiry.name}: ${inquiry.message}` : 'A visitor is waiting', () => navigate('/queue'));
+      notify('New chat waiting', inquiry ? `${inquiry.name}${inquiry.message ? `: ${inquiry.message}` : ''}` : 'A visitor is waiting', () => navigate('/queue'));
     }
   }, [queue.data, navigate]);
   const lastCounts = useRef<Map<string, number> | null>(null);

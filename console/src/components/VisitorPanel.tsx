@@ -1,10 +1,11 @@
 import { Link } from 'wouter';
-import { useDepartmentNames, useVisitor, useVisitorRooms } from '../api/data.js';
+import { useDepartmentNames, usePermissions, useVisitor, useVisitorRooms } from '../api/data.js';
 import type { LivechatRoom } from '../api/types.js';
 import { dateTime, SURVEY_LABELS } from '../lib/format.js';
 
 /** Who the visitor is, where they are, their earlier chats and the survey they gave. */
 export function VisitorPanel({ room }: { room: LivechatRoom }) {
+  const can = usePermissions();
   const visitor = useVisitor(room.v._id);
   const departmentName = useDepartmentNames();
   const earlier = useVisitorRooms(room.v._id, room._id);
@@ -66,7 +67,7 @@ export function VisitorPanel({ room }: { room: LivechatRoom }) {
           ))}
         </ul>
       ) : (
-        <p className="muted small">{earlier.error ? (earlier.error as Error).message : earlier.data ? 'None you can see.' : 'Loading…'}</p>
+        <p className="muted small">{earlier.error ? (earlier.error as Error).message : earlier.data ? (can('view-livechat-rooms') ? 'None.' : 'None that you served.') : 'Loading…'}</p>
       )}
     </aside>
   );
