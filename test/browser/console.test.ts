@@ -40,7 +40,8 @@ beforeAll(async () => {
   // SITE_URL is the server's own address: the widget previewed on the embed page calls back to it.
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ config: { consoleDir: out, siteUrl: base } });
+  // Rate limits off: the long-list step opens 500 chats from one address.
+  t = await createTestApp({ config: { consoleDir: out, siteUrl: base, rateLimit: false } });
   await t.app.listen({ port, host: '127.0.0.1' });
   mkdirSync(SHOTS, { recursive: true });
   browser = await puppeteer.launch({
@@ -348,6 +349,55 @@ describe('the agent console in a browser', () => {
     await waitForText('Chat closed: Answered, thanks');
     await checkPage('closed-chat');
   });
+
+  it('keeps long lists virtualized: 500 waiting chats and a 2,000-message conversation hold a bounded number of rows', async () => {
+    // Seeded in process (app.inject), in parallel batches: 500 visitors with a message each, one long chat.
+    const open = async (key: string, name: string) => {
+      await t.api.post('/api/v1/livechat/visitor', { visitor: { token: key, name } });
+      const room = await t.api.get('/api/v1/livechat/room', { query: { token: key } });
+      await t.api.post('/api/v1/livechat/message', { token: key, rid: room.body.room._id, msg: `Hello from ${name}` });
+      return room.body.room._id as string;
+    };
+    const longRid = await open('long-chat', 'Lena Longchat');
+    const inquiry = await t.api.get('/api/v1/livechat/inquiries.getOne', { auth: t.admin, query: { roomId: longRid } });
+    await t.api.post('/api/v1/livechat/inquiries.take', { inquiryId: inquiry.body.inquiry._id }, { auth: t.admin });
+    for (let batch = 0; batch < 20; batch++) {
+      await Promise.all(
+        Array.from({ length: 100 }, (_, i) => {
+          const n = batch * 100 + i + 2;
+          return t.api.post('/api/v1/livechat/message', { token: 'long-chat', rid: longRid, msg: `line ${n}` });
+        }),
+      );
+    }
+    for (let batch = 0; batch < 10; batch++) await Promise.all(Array.from({ length: 50 }, (_, i) => open(`queued-${batch}-${i}`, `Waiting ${batch * 50 + i}`)));
+
+    await page.goto(`${base}/queue`, { waitUntil: 'networkidle0' });
+    await waitForText('500 waiting');
+    const queueRows = await page.$$eval('.virtual-list > li', (rows) => rows.length);
+    expect(queueRows).toBeGreaterThan(3);
+    expect(queueRows).toBeLessThan(40);
+    expect(await page.$eval('.virtual-list > li', (li) => li.getAttribute('aria-setsize'))).toBe('500');
+    // Scrolled to the end, the last chat is there and the row count stays bounded.
+    await page.$eval('.scroll-list', (el) => el.scrollTo({ top: el.scrollHeight }));
+    await waitForText('Waiting 499');
+    expect(await page.$$eval('.virtual-list > li', (rows) => rows.length)).toBeLessThan(40);
+
+    await page.goto(`${base}/chats/${longRid}`, { waitUntil: 'networkidle0' });
+    await waitForText('line 2001');
+    expect(await page.$$eval('.message-list > li', (rows) => rows.length)).toBeLessThan(60);
+    // Up to the first message: older pages are read as the top is reached; the DOM never holds them all.
+    const firstShown = () => page.$$eval('.message-list > li', (rows) => Math.min(...rows.map((r) => Number(r.getAttribute('aria-posinset') ?? Infinity))));
+    let most = 0;
+    for (let first = await firstShown(); first > 1; first = await firstShown()) {
+      await page.$eval('.messages', (el) => el.scrollTo({ top: 0 }));
+      // The next rows above come in (an older page read, or rows rendered as the list moved).
+      await page.waitForFunction((before) => [...document.querySelectorAll('.message-list > li')].some((r) => r.hasAttribute('aria-posinset') && Number(r.getAttribute('aria-posinset')) < before), { timeout: 20_000 }, first);
+      most = Math.max(most, await page.$$eval('.message-list > li', (rows) => rows.length));
+    }
+    await waitForText('Hello from Lena Longchat');
+    expect(most).toBeLessThan(80);
+    expect(await page.$eval('.message-list > li[aria-posinset="1"]', (li) => li.getAttribute('aria-setsize'))).toBe('2002');
+  }, 180_000);
 
   it('keeps the session across a reload, and logout clears it', async () => {
     await page.goto(`${base}/queue`, { waitUntil: 'networkidle0' });
