@@ -6,10 +6,14 @@
  *
  * Journey: log in as the admin → the setup steps → become an available agent →
  * switch routing to manual (settings page) → a visitor opens a chat over REST →
- * it appears in the queue → take it → the visitor's HTML is shown as text →
- * answer with Enter → the visitor reads the answer. axe-core checks every page
- * (no serious or critical violation), the pages are checked at 390 px wide, no
- * CSP violation is reported, and screenshots go to .tmp/screenshots/console/.
+ * it appears in the queue → take it (keyboard) → the visitor's HTML is shown as
+ * text → answer with Enter → the visitor reads the answer → typing both ways →
+ * a department made with the keyboard alone → the transfer and close forms
+ * (keyboard) → the closed chat and its survey → 500 waiting chats and a long
+ * conversation keep a bounded DOM. axe-core checks every page and open form (no
+ * serious or critical violation), pages are checked at 390 px wide, no CSP
+ * violation is reported, and screenshots go to .tmp/screenshots/console/. The
+ * three-browser journey with the real widget is console-journey.test.ts.
  */
 import chromium from '@sparticuz/chromium';
 import { mkdirSync } from 'node:fs';
