@@ -7,6 +7,7 @@ import type { LivechatRoom, Message, TransferEntry } from '../api/types.js';
 import { useConsole } from '../context.js';
 import { clockTime, dateTime, isSendKey, systemText } from '../lib/format.js';
 import { markSeen } from '../lib/unread.js';
+import { VirtualRow } from './VirtualRow.js';
 import { VisitorPanel } from './VisitorPanel.js';
 
 const TYPING_SHOWN_MS = 6_000;
@@ -334,14 +335,13 @@ function MessageList({ room, selfId, scrollRef }: { room: LivechatRoom; selfId: 
           {items.map((item) => {
             const message = messageAt(item.index);
             return (
-              <li
+              <VirtualRow
                 key={item.key}
-                data-index={item.index}
-                ref={virtualizer.measureElement}
+                item={item}
+                virtualizer={virtualizer}
                 className="msg-row"
-                style={{ transform: `translateY(${item.start}px)` }}
-                aria-setsize={total}
-                aria-posinset={message ? total - messages.length + (older ? item.index : item.index + 1) : undefined}
+                setSize={total}
+                position={message ? total - messages.length + (older ? item.index : item.index + 1) : undefined}
               >
                 {message ? (
                   <MessageItem message={message} selfId={selfId} transfer={transfers.get(Date.parse(message.ts))} />
@@ -352,7 +352,7 @@ function MessageList({ room, selfId, scrollRef }: { room: LivechatRoom; selfId: 
                     </button>
                   </div>
                 )}
-              </li>
+              </VirtualRow>
             );
           })}
         </ol>

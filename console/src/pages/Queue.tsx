@@ -3,6 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { isMissingEndpoint, useDepartmentNames, useQueue } from '../api/data.js';
+import { VirtualRow } from '../components/VirtualRow.js';
 import type { Inquiry } from '../api/types.js';
 import { isAgent, useConsole } from '../context.js';
 import { preview, waitingTime } from '../lib/format.js';
@@ -109,17 +110,9 @@ export function QueuePage() {
           {virtualizer.getVirtualItems().map((item) => {
             const inquiry = inquiries[item.index]!;
             return (
-              <li
-                key={item.key}
-                data-index={item.index}
-                ref={virtualizer.measureElement}
-                className="virtual-row"
-                style={{ transform: `translateY(${item.start}px)` }}
-                aria-setsize={inquiries.length}
-                aria-posinset={item.index + 1}
-              >
+              <VirtualRow key={item.key} item={item} virtualizer={virtualizer} className="virtual-row" setSize={inquiries.length} position={item.index + 1}>
                 <QueueRow inquiry={inquiry} department={departmentName(inquiry.department)} now={now} canTake={agent && !take.isPending} onTake={onTake} />
-              </li>
+              </VirtualRow>
             );
           })}
         </ul>
