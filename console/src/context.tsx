@@ -6,6 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { createApiClient, type ApiClient, type Credentials } from './api/client.js';
 import type { Me } from './api/types.js';
+import { dropFromQueue, type QueueWindow } from './api/windows.js';
 import { clearSession, loadSession, saveSession } from './auth/session.js';
 import { LiveHub, pollingTransport, type LiveStatus, type TransportFactory } from './live/live.js';
 
@@ -100,6 +101,9 @@ export function ConsoleProvider({ children, transport, fetchImpl, storage }: Con
     setLive(hub);
     setLiveStatus(hub.status);
     const offStatus = hub.onStatus(setLiveStatus);
+    const offQueueRemoved = hub.onQueueRemoved((inquiryId) => {
+      queryClient.setQueryData<QueueWindow>(['queue'], (queue) => dropFromQueue(queue, inquiryId));
+    });
     const offInvalidate = hub.onInvalidate((topic) => {
       if (topic === '*') void queryClient.invalidateQueries();
       else if (topic.startsWith('room:')) void queryClient.invalidateQueries({ queryKey: ['room', topic.slice(5)] });
@@ -107,6 +111,7 @@ export function ConsoleProvider({ children, transport, fetchImpl, storage }: Con
     });
     return () => {
       offStatus();
+      offQueueRemoved();
       offInvalidate();
       hub.close();
       setLive(null);

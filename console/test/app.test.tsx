@@ -1,5 +1,5 @@
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { memoryLocation } from 'wouter/memory-location';
 import { App } from '../src/App.js';
 import { SESSION_KEY } from '../src/auth/session.js';
@@ -26,14 +26,51 @@ const MESSAGES = [
   { _id: 'm1', rid: 'R1', msg: '', t: 'livechat-started', ts: new Date(NOW - 60_000).toISOString(), u: { _id: 'V1', username: 'guest-1' } },
 ];
 
+/** Rocket.Chat's default role lists (contract §4) of the permissions the console asks about. */
+const MANAGERS = ['livechat-manager', 'admin'];
+const PERMISSIONS = [
+  { _id: 'view-l-room', roles: ['livechat-manager', 'livechat-agent', 'admin'] },
+  ...['transfer-livechat-guest', 'view-livechat-rooms', 'view-livechat-departments', 'view-livechat-manager', 'close-others-livechat-room'].map((_id) => ({ _id, roles: MANAGERS })),
+];
+
 function renderApp(path: string, routes: Parameters<typeof fakeServer>[0], loggedIn = true) {
   if (loggedIn) localStorage.setItem(SESSION_KEY, JSON.stringify({ userId: 'U1', authToken: 'tok' }));
-  const server = fakeServer({ 'GET me': () => ME, 'GET rooms.get': () => ({ update: [], remove: [], success: true }), 'GET livechat/inquiries.queuedForUser': () => ({ inquiries: [], count: 0, offset: 0, total: 0, success: true }), ...routes });
+  const server = fakeServer({
+    'GET me': () => ME,
+    'GET rooms.get': () => ({ update: [], remove: [], success: true }),
+    'GET livechat/inquiries.queuedForUser': () => ({ inquiries: [], count: 0, offset: 0, total: 0, success: true }),
+    'GET permissions.listAll': () => ({ update: PERMISSIONS, remove: [], success: true }),
+    'GET livechat/config': () => ({ config: { departments: [{ _id: 'D1', name: 'Sales' }] }, success: true }),
+    'GET livechat/rooms': () => ({ rooms: [], count: 0, offset: 0, total: 0, success: true }),
+    ...routes,
+  });
   const location = memoryLocation({ path, record: true });
   const view = render(<App fetchImpl={server.fetchImpl} hook={location.hook} />);
   return { ...server, location, view };
 }
 
+// jsdom has no layout: every element gets a 900×700 box, so the virtualized lists render the rows "in view".
+beforeAll(() => {
+  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 700 });
+  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 900 });
+  // A list row measures 60 px (what the virtualizer reads from a rendered row).
+  Object.defineProperty(HTMLElement.prototype, 'offsetHeight', { configurable: true, get: () => 60 });
+  // Scroll positions are kept (jsdom keeps none), and scrolling tells the listeners.
+  const offsets = new WeakMap<Element, number>();
+  Object.defineProperty(HTMLElement.prototype, 'scrollTop', {
+    configurable: true,
+    get(this: HTMLElement) {
+      return offsets.get(this) ?? 0;
+    },
+    set(this: HTMLElement, value: number) {
+      offsets.set(this, value);
+    },
+  });
+  HTMLElement.prototype.scrollTo = function (this: HTMLElement, options?: ScrollToOptions | number) {
+    this.scrollTop = typeof options === 'number' ? options : (options?.top ?? this.scrollTop);
+    this.dispatchEvent(new Event('scroll'));
+  } as HTMLElement['scrollTo'];
+});
 beforeEach(() => localStorage.clear());
 afterEach(() => {
   cleanup();
@@ -175,5 +212,116 @@ describe('conversation', () => {
     fireEvent.change(screen.getByLabelText('Closing comment (optional)'), { target: { value: 'Solved' } });
     fireEvent.click(screen.getByRole('button', { name: 'Close chat' }));
     await waitFor(() => expect(calls.find((c) => c.path === 'livechat/room.closeByUser')?.body).toEqual({ rid: 'R1', comment: 'Solved' }));
+  });
+});
+
+/** A fake `livechat/inquiries.queuedForUser` over `all` (oldest first), paged newest first as the server does. */
+function pagedQueue(all: unknown[]) {
+  return (call: { query: URLSearchParams }) => {
+    const offset = Number(call.query.get('offset') ?? 0);
+    const count = Math.min(100, Number(call.query.get('count') ?? 50));
+    const page = [...all].reverse().slice(offset, offset + count);
+    return { inquiries: page, count: page.length, offset, total: all.length, success: true };
+  };
+}
+
+describe('long lists are virtualized', () => {
+  it('the queue holds all 500 waiting chats but renders only the rows in view', async () => {
+    const inquiries = Array.from({ length: 500 }, (_, i) => ({
+      _id: `I${i}`,
+      rid: `R${i}`,
+      name: `Visitor ${i}`,
+      message: 'hello',
+      status: 'queued',
+      ts: new Date(NOW - (500 - i) * 1000).toISOString(),
+      v: { _id: `V${i}`, username: `guest-${i}` },
+    }));
+    const { calls } = renderApp('/queue', { 'GET livechat/inquiries.queuedForUser': pagedQueue(inquiries) });
+    await screen.findByText('Visitor 0');
+    expect(screen.getByText(/500 waiting/)).toBeTruthy();
+    const rows = screen.getByRole('list', { name: 'Waiting chats' }).querySelectorAll('li');
+    expect(rows.length).toBeGreaterThan(5);
+    expect(rows.length).toBeLessThan(40);
+    expect(rows[0]!.getAttribute('aria-setsize')).toBe('500');
+    // Five pages of 100, read once.
+    expect(calls.filter((c) => c.path === 'livechat/inquiries.queuedForUser').map((c) => c.query.get('offset'))).toEqual(['0', '100', '200', '300', '400']);
+  });
+
+  it('a 5,000-message conversation opens at the newest message with a bounded number of rows', async () => {
+    const all = Array.from({ length: 5000 }, (_, i) => ({ _id: `m${i}`, rid: 'R1', msg: `message ${i}`, ts: new Date(NOW - (5000 - i) * 1000).toISOString(), u: { _id: 'V1', username: 'guest-1' } }));
+    const { calls } = renderApp('/chats/R1', {
+      'GET rooms.info': () => ({ room: { ...ROOM, msgs: 5000 }, success: true }),
+      'GET livechat/R1/messages': (call) => {
+        const offset = Number(call.query.get('offset'));
+        const count = Number(call.query.get('count'));
+        const page = [...all].reverse().slice(offset, offset + count);
+        return { messages: page, count: page.length, offset, total: all.length, success: true };
+      },
+    });
+    await waitFor(() => expect(document.querySelectorAll('.message-list li').length).toBeGreaterThan(5));
+    // jsdom has no layout, so where the list opens is the browser test's to check; here: few rows, few reads.
+    expect(document.querySelectorAll('.message-list li').length).toBeLessThan(60);
+    expect(document.querySelector('.message-list li')!.getAttribute('aria-setsize')).toBe('5000');
+    const reads = calls.filter((c) => c.path === 'livechat/R1/messages').map((c) => [c.query.get('offset'), c.query.get('count')]);
+    expect(reads[0]).toEqual(['0', '100']);
+    expect(reads.length).toBeLessThan(5);
+  });
+});
+
+describe('transfer and an agent\'s lists', () => {
+  const plainAgent = { ...ME, roles: ['user', 'livechat-agent'] };
+  const manager = { ...ME, roles: ['user', 'livechat-agent', 'livechat-manager'] };
+
+  it('a plain agent is not offered Transfer and is told why; its closed chats and earlier chats are its own', async () => {
+    const { calls } = renderApp('/chats/R1', {
+      'GET me': () => plainAgent,
+      'GET rooms.info': () => ({ room: ROOM, success: true }),
+      'GET livechat/R1/messages': () => ({ messages: MESSAGES, count: 2, offset: 0, total: 2, success: true }),
+    });
+    await screen.findByText(/No Transfer here: moving chats needs the transfer-livechat-guest permission/);
+    expect(screen.queryByRole('button', { name: 'Transfer' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Close' })).toBeTruthy();
+    await waitFor(() => expect(calls.some((c) => c.path === 'livechat/rooms')).toBe(true));
+    const earlier = calls.find((c) => c.path === 'livechat/rooms')!;
+    expect(earlier.query.get('visitorId')).toBe('V1');
+    expect(earlier.query.getAll('agents[]')).toEqual(['U1']);
+    // No department list for a plain agent: the names come from the widget's public config.
+    expect(calls.some((c) => c.path === 'livechat/department')).toBe(false);
+  });
+
+  it('the closed chats of a plain agent are asked for with agents[] = itself; a manager\'s with no such filter', async () => {
+    const first = renderApp('/closed', { 'GET me': () => plainAgent });
+    await screen.findByText('The chats you served. Managers see everyone’s.');
+    await waitFor(() => expect(first.calls.some((c) => c.path === 'livechat/rooms')).toBe(true));
+    expect(first.calls.filter((c) => c.path === 'livechat/rooms').map((c) => c.query.getAll('agents[]'))).toEqual([['U1']]);
+    expect(screen.queryByLabelText('Agent')).toBeNull();
+    cleanup();
+    const second = renderApp('/closed', {
+      'GET me': () => manager,
+      'GET livechat/department': () => ({ departments: [], count: 0, offset: 0, total: 0, success: true }),
+      'GET livechat/users/agent': () => ({ users: [], count: 0, offset: 0, total: 0, success: true }),
+    });
+    await waitFor(() => expect(second.calls.some((c) => c.path === 'livechat/rooms')).toBe(true));
+    expect(second.calls.filter((c) => c.path === 'livechat/rooms').map((c) => c.query.getAll('agents[]'))).toEqual([[]]);
+  });
+
+  it('a manager transfers to a department with a note through livechat/room.forward', async () => {
+    const { calls } = renderApp('/chats/R1', {
+      'GET me': () => manager,
+      'GET rooms.info': () => ({ room: ROOM, success: true }),
+      'GET livechat/R1/messages': () => ({ messages: MESSAGES, count: 2, offset: 0, total: 2, success: true }),
+      'GET livechat/department': () => ({ departments: [{ _id: 'D2', name: 'Support', enabled: true, showOnRegistration: true, showOnOfflineForm: true, email: '' }], count: 1, offset: 0, total: 1, success: true }),
+      'GET livechat/users/agent': () => ({ users: [{ _id: 'U2', username: 'bob', statusLivechat: 'not-available' }], count: 1, offset: 0, total: 1, success: true }),
+      'POST livechat/room.forward': () => ({ success: true }),
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Transfer' }));
+    const select = screen.getByLabelText('Transfer to') as HTMLSelectElement;
+    await waitFor(() => expect(select.querySelector('option[value="dep:D2"]') && select.querySelector('option[value="agent:U2"]')).toBeTruthy());
+    expect(document.activeElement).toBe(select);
+    expect((select.querySelector('option[value="agent:U2"]') as HTMLOptionElement).disabled).toBe(true);
+    fireEvent.change(select, { target: { value: 'dep:D2' } });
+    fireEvent.change(screen.getByLabelText('Note for the next agent (optional)'), { target: { value: 'Refund' } });
+    fireEvent.click(within(screen.getByRole('form', { name: 'Transfer chat' })).getByRole('button', { name: 'Transfer' }));
+    await waitFor(() => expect(calls.find((c) => c.path === 'livechat/room.forward')?.body).toEqual({ roomId: 'R1', departmentId: 'D2', comment: 'Refund' }));
   });
 });

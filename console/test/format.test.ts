@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Inquiry, Message, RoomEntry } from '../src/api/types.js';
-import { embedSnippet, isSendKey, preview, sortMyChats, sortQueue, systemText, titleWithUnread, waitingTime } from '../src/lib/format.js';
+import type { Message, RoomEntry } from '../src/api/types.js';
+import { embedSnippet, isSendKey, preview, sortMyChats, systemText, titleWithUnread, waitingTime } from '../src/lib/format.js';
 
 const T0 = Date.parse('2026-11-23T10:00:00.000Z');
 
@@ -18,13 +18,6 @@ describe('waiting time', () => {
 });
 
 describe('list order', () => {
-  const inquiry = (id: string, ts: number): Inquiry => ({ _id: id, rid: `r${id}`, name: id, message: '', status: 'queued', ts: new Date(ts).toISOString(), v: { _id: 'v', username: 'guest-1' } });
-
-  it('puts the longest-waiting chat first in the queue, ties by id', () => {
-    const sorted = sortQueue([inquiry('c', T0 + 2000), inquiry('b', T0), inquiry('a', T0), inquiry('d', T0 + 1000)]);
-    expect(sorted.map((i) => i._id)).toEqual(['a', 'b', 'd', 'c']);
-  });
-
   it('lists only open livechat rooms under My chats, most recent activity first', () => {
     const room = (id: string, extra: Partial<RoomEntry>): RoomEntry => ({ _id: id, t: 'l', open: true, _updatedAt: new Date(T0).toISOString(), ...extra });
     const rooms = [
@@ -52,6 +45,10 @@ describe('messages', () => {
     expect(systemText(message('livechat_transfer_history', '', { transferData: { transferredBy: { name: 'Ann' }, transferredTo: { username: 'bob' } } }))).toBe(
       'Chat transferred by Ann to bob',
     );
+    // History read over REST: the room's transfer history entry of that moment says where to, and the note.
+    const entry = { type: 'agent' as const, scope: 'agent', ts: new Date(T0).toISOString(), transferredBy: { _id: 'u', username: 'ann', type: 'user' }, transferredTo: { _id: 'b', username: 'bob' }, comment: 'VIP' };
+    expect(systemText(message('livechat_transfer_history', '', { u: { _id: 'u', username: 'ann' } }), entry)).toBe('Chat transferred by ann to bob: “VIP”');
+    expect(systemText(message('livechat_transfer_history', '', { u: { _id: 'u', username: 'ann', name: 'Ann' } }))).toBe('Chat transferred by Ann');
   });
 
   it('flattens previews and cuts long ones', () => {

@@ -28,6 +28,8 @@ declare module 'fastify' {
     auth?: 'required';
     /** Permissions the caller must hold (403 otherwise); implies `auth: 'required'`. */
     permissions?: string[];
+    /** The caller must hold at least one of these (403 otherwise); implies `auth: 'required'`. */
+    anyPermission?: string[];
     /** Counts every request against this limit (contract §1.5), keyed by client IP. */
     rateLimit?: LimitName;
   }

@@ -22,6 +22,11 @@ export class Access {
     return permissions.every((p) => this.hasPermission(user, p));
   }
 
+  /** True when the user holds at least one of the listed permissions. */
+  hasAny(user: Pick<UserRecord, 'roles'>, permissions: readonly string[]): boolean {
+    return permissions.some((p) => this.hasPermission(user, p));
+  }
+
   /**
    * Livechat read rule of the realtime streams (contract R4), on the room as it
    * was when the event happened: the serving agent, holders of

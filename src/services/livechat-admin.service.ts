@@ -7,7 +7,7 @@ import { newId } from '../lib/ids.js';
 import type { Clock } from '../lib/time.js';
 import type { AgentLivechatStatus, DepartmentFields, LivechatUser, Store, UserRecord } from '../store/store.js';
 import type { Access } from './access.js';
-import { bareFailure, failure } from './errors.js';
+import { bareFailure, failure, invalidParams } from './errors.js';
 import { servedRooms, type EventBus } from './events.js';
 import type { LivechatRouting } from './livechat-routing.js';
 import { codeOnly, departmentAgentWire, departmentWire, inquiryWire } from './livechat-wire.js';
@@ -65,6 +65,30 @@ export class LivechatAdminService {
       by: { id: caller.id, username: caller.username ?? '', name: caller.name },
       comment: comment ?? '',
     });
+  }
+
+  // ── transfer by an agent ──
+
+  /**
+   * `livechat/room.forward` (route: `view-l-room` and `transfer-livechat-guest`),
+   * Rocket.Chat's checks and texts: unknown or non-livechat room →
+   * `error-invalid-room`; closed → `This_conversation_is_already_closed`; then the
+   * transfer's own (`LivechatRouting`). Neither target → invalid-params (Rocket.Chat
+   * answers a bare `{success:false}`).
+   */
+  async forward(caller: UserRecord, input: { roomId: string; departmentId?: string; userId?: string; comment?: string }): Promise<void> {
+    const room = await this.store.livechatRooms.findById(input.roomId);
+    if (!room) throw bareFailure('error-invalid-room');
+    if (!room.open) throw bareFailure('This_conversation_is_already_closed');
+    const by = { id: caller.id, username: caller.username ?? '', name: caller.name, type: 'user' as const };
+    const comment = input.comment?.trim() || undefined;
+    if (input.departmentId) {
+      await this.routing.transferToDepartment(room, input.departmentId, by, { agentId: input.userId || undefined, comment });
+    } else if (input.userId) {
+      await this.routing.transferToAgent(room, input.userId, by, comment);
+    } else {
+      throw invalidParams('must have property "departmentId" or "userId"');
+    }
   }
 
   // ── agents and managers ──

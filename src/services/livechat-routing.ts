@@ -164,73 +164,129 @@ export class LivechatRouting {
   /**
    * Moves an open room to another department and re-routes it there
    * (Auto_Selection: a new agent of that department; Manual or no agent with
-   * `Livechat_accept_chats_with_no_agents`: back to the queue), appending to
-   * `transferHistory` and posting a `livechat_transfer_history` message.
+   * `Livechat_accept_chats_with_no_agents`: back to the queue). `agentId` (an
+   * agent's `livechat/room.forward` with both targets): that agent of the department
+   * takes it, whatever the routing method.
    */
   async transferToDepartment(
     room: LivechatRoom,
     departmentIdOrName: string,
     by: Actor & { type: 'visitor' | 'user' },
+    options: { agentId?: string; comment?: string } = {},
   ): Promise<LivechatRoom> {
     const department = await this.store.departments.findByIdOrName(departmentIdOrName);
     if (!department || !department.enabled) throw bareFailure('error-invalid-department');
     if (room.departmentId === department.id) throw bareFailure('error-forwarding-chat-same-department');
+    const candidates = { departmentId: department.id };
+    if (options.agentId) {
+      await this.assertAvailable(options.agentId);
+      if (!(await this.store.departments.ofAgent(options.agentId)).includes(department.id)) {
+        throw bareFailure('error-user-not-belong-to-department');
+      }
+    } else if (!this.settings.get('Livechat_accept_chats_with_no_agents') && !(await this.store.agents.hasAvailable(candidates))) {
+      throw bareFailure('error-no-agents-online-in-department');
+    }
+    return this.transfer(room, by, {
+      kind: 'department',
+      department: { id: department.id, name: department.name },
+      agentId: options.agentId ?? null,
+      comment: options.comment ?? null,
+    });
+  }
+
+  /**
+   * Serves an open room to another available agent (`livechat/room.forward`
+   * with `userId`): the room keeps its department; the previous agent's
+   * subscription goes, the new agent's comes.
+   */
+  async transferToAgent(room: LivechatRoom, agentId: string, by: Actor & { type: 'user' }, comment?: string): Promise<LivechatRoom> {
+    await this.assertAvailable(agentId);
+    if (room.servedBy?.id === agentId) throw bareFailure('error-selected-agent-room-agent-are-same');
+    return this.transfer(room, by, { kind: 'agent', department: null, agentId, comment: comment ?? null });
+  }
+
+  /** Rocket.Chat's `findOneOnlineAgentById`: an agent that is available (unknown users and non-agents are not). */
+  private async assertAvailable(agentId: string): Promise<void> {
+    if (!(await this.store.agents.hasAvailable({ departmentId: null, agentId }))) throw bareFailure('error-user-is-offline');
+  }
+
+  /**
+   * The one transfer: in one transaction, the room (held) is re-checked, the
+   * transfer entry appended to `transferHistory`, the room served to its next
+   * agent (or queued) and a `livechat_transfer_history` message posted; the
+   * events (R5) follow the commit.
+   */
+  private async transfer(
+    room: LivechatRoom,
+    by: Actor & { type: 'visitor' | 'user' },
+    target: { kind: 'department' | 'agent'; department: { id: string; name: string } | null; agentId: string | null; comment: string | null },
+  ): Promise<LivechatRoom> {
     const acceptWithoutAgent = this.settings.get('Livechat_accept_chats_with_no_agents');
     const auto = this.settings.get('Livechat_Routing_Method') === 'Auto_Selection';
-    const candidates = { departmentId: department.id };
     const noAgents = () => bareFailure('error-no-agents-online-in-department');
-    if (!acceptWithoutAgent && !(await this.store.agents.hasAvailable(candidates))) throw noAgents();
 
     const done = await this.store.transaction(async (tx) => {
       const now = this.clock.now();
       await tx.rooms.lock(room.id);
       const current = await tx.livechatRooms.findById(room.id);
       if (!current?.open) throw bareFailure('This_conversation_is_already_closed');
-      if (current.departmentId === department.id) throw bareFailure('error-forwarding-chat-same-department');
+      const department = target.department;
+      if (department && current.departmentId === department.id) throw bareFailure('error-forwarding-chat-same-department');
       let agent: { id: string; username: string } | null = null;
-      if (auto) {
-        agent = await tx.agents.pick(candidates, now);
-        if (!agent && !acceptWithoutAgent) throw noAgents();
-      } else if (!acceptWithoutAgent && !(await tx.agents.hasAvailable(candidates))) {
-        throw noAgents();
+      if (target.agentId) {
+        // Chosen by the caller: still available now that the room is held?
+        const chosen = await tx.agents.findUser(target.agentId);
+        if (!chosen || !(await tx.agents.hasAvailable({ departmentId: null, agentId: chosen.id }))) throw bareFailure('error-user-is-offline');
+        if (target.kind === 'agent' && current.servedBy?.id === chosen.id) throw bareFailure('error-selected-agent-room-agent-are-same');
+        agent = { id: chosen.id, username: chosen.username };
+      } else if (department) {
+        const candidates = { departmentId: department.id };
+        if (auto) {
+          agent = await tx.agents.pick(candidates, now);
+          if (!agent && !acceptWithoutAgent) throw noAgents();
+        } else if (!acceptWithoutAgent && !(await tx.agents.hasAvailable(candidates))) {
+          throw noAgents();
+        }
       }
+      const departmentId = department?.id ?? current.departmentId;
       await tx.livechatRooms.recordTransfer(
         room.id,
         {
-          type: 'department',
-          scope: 'department',
+          type: target.kind,
+          scope: target.kind,
           ts: now,
           transferredBy: { id: by.id, username: by.username, type: by.type },
           previousDepartment: current.departmentId,
-          nextDepartment: { id: department.id, name: department.name },
+          nextDepartment: department,
+          ...(target.kind === 'agent' && agent && { transferredTo: { id: agent.id, username: agent.username } }),
+          ...(target.comment && { comment: target.comment }),
         },
         now,
       );
       const previous = current.servedBy;
       const subscriptionEvents: DomainEvent[] = [];
       if (previous && previous.id !== agent?.id) subscriptionEvents.push(...(await this.unassign(tx, room.id, previous.id, now)));
+      await tx.inquiries.requeue(room.id, departmentId, now);
       if (agent && previous?.id !== agent.id) {
-        await tx.inquiries.requeue(room.id, department.id, now);
         subscriptionEvents.push(...(await this.assign(tx, room.id, agent, now)));
-      } else if (!agent) {
-        await tx.livechatRooms.setServedBy(room.id, null, now);
-        await tx.inquiries.requeue(room.id, department.id, now);
-      } else {
-        await tx.inquiries.requeue(room.id, department.id, now);
+      } else if (agent) {
         await tx.inquiries.markTaken(room.id, agent.id, now);
+      } else {
+        await tx.livechatRooms.setServedBy(room.id, null, now);
       }
       const message = await tx.messages.insert(
         this.systemMessage(room.id, 'livechat_transfer_history', '', { id: by.id, username: by.username, name: by.name }, now),
       );
-      return { message, previousServedById: previous?.id ?? null, agent, subscriptionEvents };
+      const inquiry = await tx.inquiries.findByRoom(room.id);
+      return { message, previousServedById: previous?.id ?? null, agent, subscriptionEvents, inquiry };
     });
     const updated = await this.reread(room.id);
     const snapshot = livechatSnapshot(updated);
     const transferData = {
       transferredBy: { id: by.id, username: by.username, type: by.type },
       transferredTo: done.agent ? { id: done.agent.id, username: done.agent.username } : null,
-      nextDepartment: { id: department.id, name: department.name },
-      scope: done.agent ? ('department' as const) : ('queue' as const),
+      nextDepartment: target.department,
+      scope: target.kind === 'agent' ? ('agent' as const) : done.agent ? ('department' as const) : ('queue' as const),
     };
     const events: DomainEvent[] = [
       {
@@ -243,10 +299,11 @@ export class LivechatRouting {
       ...done.subscriptionEvents,
     ];
     if (updated.servedBy) {
+      // A room that waited in the queue leaves it (R5 "inquiry taken").
+      if (!done.previousServedById && done.inquiry) events.push({ type: 'inquiryTaken', inquiry: eventInquiry(done.inquiry), agentId: updated.servedBy.id });
       events.push({ type: 'agentAssigned', room: snapshot, agentId: updated.servedBy.id });
-    } else {
-      const inquiry = await this.store.inquiries.findByRoom(room.id);
-      if (inquiry) events.push({ type: 'inquiryQueued', inquiry: eventInquiry(inquiry) });
+    } else if (done.inquiry) {
+      events.push({ type: 'inquiryQueued', inquiry: eventInquiry(done.inquiry) });
     }
     this.events.publish(...events);
     return updated;

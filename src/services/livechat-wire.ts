@@ -51,7 +51,9 @@ function transferWire(e: TransferEntry) {
     ts: iso(e.ts),
     transferredBy: { _id: e.transferredBy.id, username: e.transferredBy.username, type: e.transferredBy.type },
     ...(e.previousDepartment !== null && { previousDepartment: e.previousDepartment }),
-    nextDepartment: { _id: e.nextDepartment.id, name: e.nextDepartment.name },
+    ...(e.nextDepartment && { nextDepartment: { _id: e.nextDepartment.id, name: e.nextDepartment.name } }),
+    ...(e.transferredTo && { transferredTo: { _id: e.transferredTo.id, username: e.transferredTo.username } }),
+    ...(e.comment !== undefined && { comment: e.comment }),
   };
 }
 

@@ -26,6 +26,7 @@ export interface LivechatRoomsQuery extends PagingQuery {
   departmentId?: string | string[];
   open?: boolean;
   roomName?: string;
+  visitorId?: string;
   createdAt?: string;
   closedAt?: string;
 }
@@ -76,8 +77,15 @@ export class LivechatWorkspaceService {
     private readonly events: EventBus,
   ) {}
 
-  /** `GET livechat/rooms` (route: `view-livechat-rooms`). */
-  async listRooms(query: LivechatRoomsQuery) {
+  /**
+   * `GET livechat/rooms` (route: `view-l-room`): holders of `view-livechat-rooms`
+   * list any rooms; an agent without it only its own, by asking for exactly itself
+   * (`agents[]=<own id>`: the rooms it serves or closed while serving), as Rocket.Chat
+   * allows — anything else is the 403 permission envelope.
+   */
+  async listRooms(caller: UserRecord, query: LivechatRoomsQuery) {
+    const ownOnly = query.agents?.length === 1 && query.agents[0] === caller.id;
+    if (!ownOnly && !this.access.hasPermission(caller, 'view-livechat-rooms')) throw forbidden();
     const paging = parsePaging(query, this.settings);
     if (paging.sort.length > 1) throw failure('This method support only one "sort" parameter', 'error-invalid-sort');
     const [sortKey, direction] = paging.sort[0] ?? ['ts', -1];
@@ -90,6 +98,7 @@ export class LivechatWorkspaceService {
       ...(departmentIds && { departmentIds }),
       ...(query.open !== undefined && { open: query.open }),
       ...(query.roomName && { fnameContains: query.roomName }),
+      ...(query.visitorId && { visitorId: query.visitorId }),
       createdAt: parseRange(query.createdAt, 'createdAt'),
       closedAt: parseRange(query.closedAt, 'closedAt'),
     };
@@ -144,7 +153,16 @@ export class LivechatWorkspaceService {
       count: paging.count,
       direction: direction === 1 ? 'asc' : 'desc',
     });
-    return { inquiries: inquiries.map((q) => project(inquiryWire(q), paging.fields)), count: inquiries.length, offset: paging.offset, total };
+    return {
+      inquiries: inquiries.map((q) => {
+        // What the visitor wrote last (Rocket.Chat's inquiry `message`), so the queue says what they wait about.
+        const message = q.lastMessage && q.lastMessage.u.id === q.visitor.id ? q.lastMessage.msg : undefined;
+        return project({ ...inquiryWire(q), ...(message !== undefined && { message }) }, paging.fields);
+      }),
+      count: inquiries.length,
+      offset: paging.offset,
+      total,
+    };
   }
 
   /** `GET livechat/visitors.info` (route: `view-l-room`). */

@@ -1,5 +1,6 @@
 /** Livechat inquiries: the queue entry of a room waiting for an agent (contract §8.1, §8.9). */
 import type { Millis } from '../lib/time.js';
+import type { MessageRecord } from './messages-store.js';
 
 export type InquiryStatus = 'queued' | 'taken';
 
@@ -15,6 +16,9 @@ export interface InquiryRecord {
   takenBy: string | null;
 }
 
+/** A queued inquiry with its room's last plain message (what the queue shows of the visitor's words). */
+export type QueuedInquiry = InquiryRecord & { lastMessage: MessageRecord | null };
+
 export interface InquiriesRepo {
   /** Throws ConflictError on `livechat_inquiries.id` (or `rid`: one inquiry per room). */
   insert(inquiry: InquiryRecord): Promise<void>;
@@ -29,12 +33,11 @@ export interface InquiriesRepo {
   /** Deletes the room's inquiry, if any. */
   deleteByRoom(rid: string): Promise<void>;
   /**
-   * Queued inquiries by `ts` in `direction` (ties by id in code point order).
-   * `departmentIds` null: all;
-   * otherwise those of these departments and those without a department.
-   * `departmentId` given: only that department's. `total` counts every match.
+   * Queued inquiries by `ts` in `direction` (ties by id in code point order), each with its room's
+   * `lastMessage`. `departmentIds` null: all; otherwise those of these departments and those without a
+   * department. `departmentId` given: only that department's. `total` counts every match.
    */
-  listQueued(query: { departmentIds: readonly string[] | null; departmentId?: string; offset: number; count: number; direction: 'asc' | 'desc' }): Promise<{ inquiries: InquiryRecord[]; total: number }>;
+  listQueued(query: { departmentIds: readonly string[] | null; departmentId?: string; offset: number; count: number; direction: 'asc' | 'desc' }): Promise<{ inquiries: QueuedInquiry[]; total: number }>;
   /**
    * 1-based place of a queued inquiry among the queued ones of its department (or
    * of those without one), in `listQueued`'s ascending order; null when not queued or absent.

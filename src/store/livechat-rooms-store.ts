@@ -3,13 +3,19 @@ import type { Millis } from '../lib/time.js';
 import type { MessageRecord } from './messages-store.js';
 import type { VisitorStatus } from './visitors-store.js';
 
+/** One entry of a room's `transferHistory`: to a department (re-routed there) or to an agent (department kept). */
 export interface TransferEntry {
-  type: 'department';
-  scope: 'department';
+  type: 'department' | 'agent';
+  scope: 'department' | 'agent';
   ts: Millis;
   transferredBy: { id: string; username: string; type: 'visitor' | 'user' };
   previousDepartment: string | null;
-  nextDepartment: { id: string; name: string };
+  /** The department moved to; null for a transfer to an agent. */
+  nextDepartment: { id: string; name: string } | null;
+  /** The agent a transfer to an agent served the room to. */
+  transferredTo?: { id: string; username: string };
+  /** The note the transferring agent left for the next one. */
+  comment?: string;
 }
 
 export type LivechatCloser = 'visitor' | 'user';
@@ -56,6 +62,8 @@ export interface CloseInfo {
 export interface LivechatRoomFilter {
   agentIds?: readonly string[];
   departmentIds?: readonly string[];
+  /** Only this visitor's rooms (`v._id`). */
+  visitorId?: string;
   open?: boolean;
   /** Literal substring of `fname`, case-insensitive beyond ASCII (`SqlDialect.containsTextScan`). */
   fnameContains?: string;
@@ -87,7 +95,7 @@ export interface LivechatRoomsRepo {
   /** Sets (or clears) the serving agent; bumps `_updatedAt`. */
   setServedBy(rid: string, agent: { id: string; username: string; ts: Millis } | null, now: Millis): Promise<void>;
   /**
-   * Sets the department and appends the transfer entry; bumps `_updatedAt`.
+   * Appends the transfer entry and, for a transfer to a department, sets the department; bumps `_updatedAt`.
    * Locks the room row first: call inside a transaction, and concurrent appends all survive.
    */
   recordTransfer(rid: string, entry: TransferEntry, now: Millis): Promise<void>;

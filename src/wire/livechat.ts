@@ -56,7 +56,9 @@ const TransferEntry = Type.Object({
   ts: Timestamp,
   transferredBy: Type.Object({ _id: Type.String(), username: Type.String(), type: Type.String() }),
   previousDepartment: Opt(Type.String()),
-  nextDepartment: Type.Object({ _id: Type.String(), name: Type.String() }),
+  nextDepartment: Opt(Type.Object({ _id: Type.String(), name: Type.String() })),
+  transferredTo: Opt(Type.Object({ _id: Type.String(), username: Type.String() })),
+  comment: Opt(Type.String()),
 });
 
 const ServedBy = Type.Object({ _id: Type.String(), username: Type.String(), ts: Timestamp });
@@ -104,6 +106,8 @@ export const Inquiry = Type.Object({
   _updatedAt: Timestamp,
   v: Type.Object({ _id: Type.String(), username: Type.String(), status: Type.String() }),
   department: Opt(Type.String()),
+  /** `livechat/inquiries.queuedForUser`: the visitor's latest message (the queue's preview). */
+  message: Opt(Type.String()),
 });
 
 export const Department = Type.Object({

@@ -160,6 +160,83 @@ describe('events with a queue (Manual_Selection) and transfers', () => {
   });
 });
 
+describe('events of an agent-side transfer (livechat/room.forward)', () => {
+  let jones: Agent;
+  beforeAll(async () => {
+    jones = await makeAgent(t);
+    await onlyAvailable(t, [agent, jones]);
+  });
+  afterAll(async () => onlyAvailable(t, [agent]));
+
+  /** A room served by `agent` (the only available one while it opens). */
+  async function servedRoom(extra: Record<string, unknown> = {}) {
+    await onlyAvailable(t, [agent]);
+    const { token } = await registerVisitor(t, extra);
+    const room = await openRoom(t, token);
+    await onlyAvailable(t, [agent, jones]);
+    return { token, room };
+  }
+
+  it('to an agent: transfer message (scope agent, transferredTo), old subscription removed, new inserted, agentData', async () => {
+    const { token, room } = await servedRoom();
+    seen = [];
+    const res = await t.api.post('/api/v1/livechat/room.forward', { roomId: room._id, userId: jones.userId }, { auth: t.admin });
+    expect(res.body).toEqual({ success: true });
+    const list = await events();
+    expect(types(list)).toEqual(['messageCreated', 'roomTransferred', 'subscriptionChanged:removed', 'subscriptionChanged:inserted', 'agentAssigned']);
+    expect(list[0]).toMatchObject({
+      room: { servedById: jones.userId, departmentId: null },
+      previousServedById: agent.userId,
+      message: {
+        t: 'livechat_transfer_history',
+        byVisitor: false,
+        transferData: { scope: 'agent', transferredBy: { id: t.admin.userId, type: 'user' }, transferredTo: { id: jones.userId }, nextDepartment: null },
+      },
+    });
+    expect(list[1]).toMatchObject({ type: 'roomTransferred', previousServedById: agent.userId });
+    expect(list[2]).toMatchObject({ userId: agent.userId, rid: room._id });
+    expect(list[3]).toMatchObject({ userId: jones.userId, rid: room._id });
+    expect(list[4]).toEqual({ type: 'agentAssigned', room: expect.objectContaining({ id: room._id, servedById: jones.userId }), agentId: jones.userId });
+    expect(JSON.stringify(list)).not.toContain(token);
+    await t.api.post('/api/v1/livechat/room.close', { rid: room._id, token });
+  });
+
+  it("to a department (Auto_Selection): re-routed to that department's agent, scope department", async () => {
+    const support = await createDepartment(t, `forward-support-${Date.now()}`, [jones]);
+    const { token, room } = await servedRoom();
+    seen = [];
+    const res = await t.api.post('/api/v1/livechat/room.forward', { roomId: room._id, departmentId: support._id }, { auth: t.admin });
+    expect(res.body).toEqual({ success: true });
+    const list = await events();
+    expect(types(list)).toEqual(['messageCreated', 'roomTransferred', 'subscriptionChanged:removed', 'subscriptionChanged:inserted', 'agentAssigned']);
+    expect(list[0]).toMatchObject({
+      room: { servedById: jones.userId, departmentId: support._id },
+      message: { transferData: { scope: 'department', transferredTo: { id: jones.userId }, nextDepartment: { id: support._id } } },
+    });
+    await t.api.post('/api/v1/livechat/room.close', { rid: room._id, token });
+  });
+
+  it('a queued room forwarded to an agent leaves the queue (inquiryTaken); a refused forward publishes nothing', async () => {
+    await setSetting(t, 'Livechat_Routing_Method', 'Manual_Selection');
+    try {
+      const { token } = await registerVisitor(t);
+      const room = await openRoom(t, token);
+      seen = [];
+      const refused = await t.api.post('/api/v1/livechat/room.forward', { roomId: room._id, userId: 'nobody' }, { auth: t.admin });
+      expect(refused.body).toEqual({ success: false, error: 'error-user-is-offline' });
+      expect(await events()).toEqual([]);
+      const res = await t.api.post('/api/v1/livechat/room.forward', { roomId: room._id, userId: jones.userId }, { auth: t.admin });
+      expect(res.body).toEqual({ success: true });
+      const list = await events();
+      expect(types(list)).toEqual(['messageCreated', 'roomTransferred', 'subscriptionChanged:inserted', 'inquiryTaken', 'agentAssigned']);
+      expect(list[3]).toMatchObject({ inquiry: { rid: room._id, status: 'taken' }, agentId: jones.userId });
+      await t.api.post('/api/v1/livechat/room.close', { rid: room._id, token });
+    } finally {
+      await setSetting(t, 'Livechat_Routing_Method', 'Auto_Selection');
+    }
+  });
+});
+
 // PostgreSQL's NOTIFY transport for real: a message too long for a payload arrives whole (read back by id).
 if (backend === 'postgres') {
   describe('PostgreSQL LISTEN/NOTIFY transport', () => {

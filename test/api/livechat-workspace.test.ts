@@ -28,9 +28,55 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 describe('GET livechat/rooms', () => {
-  it('needs a login and view-livechat-rooms (agents get 403)', async () => {
+  it('needs a login and view-livechat-rooms (agents get 403), or an agent asking for exactly its own rooms', async () => {
     expect((await t.api.get(`${V}/rooms`)).status).toBe(401);
     expect((await t.api.get(`${V}/rooms`, { auth: agent })).body).toEqual(FORBIDDEN);
+    expect((await t.api.get(`${V}/rooms`, { auth: plain, query: { 'agents[]': plain.userId } })).body).toEqual(FORBIDDEN);
+    expect((await t.api.get(`${V}/rooms?agents[]=${other.userId}`, { auth: agent })).body).toEqual(FORBIDDEN);
+    expect((await t.api.get(`${V}/rooms?agents[]=${agent.userId}&agents[]=${other.userId}`, { auth: agent })).body).toEqual(FORBIDDEN);
+    expect((await t.api.get(`${V}/rooms?agents[]=${agent.userId}`, { auth: agent })).status).toBe(200);
+  });
+
+  it("an agent's own rooms: served now or closed while serving; never another agent's", async () => {
+    const mine = await registerVisitor(t, { name: 'Mine Open' });
+    const mineRoom = await openRoom(t, mine.token);
+    const closedMine = await registerVisitor(t, { name: 'Mine Closed' });
+    const closedRoom = await openRoom(t, closedMine.token);
+    await t.api.post(`${V}/room.closeByUser`, { rid: closedRoom._id }, { auth: agent });
+    await onlyAvailable(t, [other]);
+    const theirs = await registerVisitor(t, { name: 'Theirs' });
+    const theirRoom = await openRoom(t, theirs.token);
+    await onlyAvailable(t, [agent]);
+    expect(theirRoom.servedBy._id).toBe(other.userId);
+
+    const own = await t.api.get(`${V}/rooms?agents[]=${agent.userId}&count=100`, { auth: agent });
+    const ids = own.body.rooms.map((r: any) => r._id);
+    expect(ids).toEqual(expect.arrayContaining([mineRoom._id, closedRoom._id]));
+    expect(ids).not.toContain(theirRoom._id);
+    expect(own.body.rooms.every((r: any) => r.servedBy?._id === agent.userId)).toBe(true);
+    const closed = await t.api.get(`${V}/rooms?agents[]=${agent.userId}&open=false&count=100`, { auth: agent });
+    expect(closed.body.rooms.map((r: any) => r._id)).toContain(closedRoom._id);
+    expect(closed.body.rooms.map((r: any) => r._id)).not.toContain(mineRoom._id);
+    expect(JSON.stringify(own.body)).not.toContain(mine.token);
+  });
+
+  it('visitorId: one visitor\'s rooms (exact v._id, not its name)', async () => {
+    const first = await registerVisitor(t, { name: 'Same Name' });
+    const firstRoom = await openRoom(t, first.token);
+    await t.api.post(`${V}/room.close`, { rid: firstRoom._id, token: first.token });
+    const secondRoom = await openRoom(t, first.token);
+    const namesake = await registerVisitor(t, { name: 'Same Name' });
+    const namesakeRoom = await openRoom(t, namesake.token);
+
+    const rooms = await t.api.get(`${V}/rooms`, { auth: manager, query: { visitorId: first.visitor._id } });
+    expect(rooms.status).toBe(200);
+    expect(rooms.body.rooms.map((r: any) => r._id)).toEqual([secondRoom._id, firstRoom._id]);
+    expect(rooms.body.total).toBe(2);
+    expect(rooms.body.rooms.map((r: any) => r._id)).not.toContain(namesakeRoom._id);
+    // An agent: that visitor's rooms it served.
+    const asAgent = await t.api.get(`${V}/rooms?agents[]=${agent.userId}&visitorId=${namesake.visitor._id}`, { auth: agent });
+    expect(asAgent.body.rooms.map((r: any) => r._id)).toEqual([namesakeRoom._id]);
+    expect((await t.api.get(`${V}/rooms`, { auth: manager, query: { visitorId: 'nobody' } })).body).toMatchObject({ rooms: [], total: 0 });
   });
 
   it('filters by agent, open, name, department and creation time; never the visitor token', async () => {
@@ -206,6 +252,19 @@ describe('GET livechat/inquiries.queuedForUser', () => {
     expect(all.body.inquiries.map((q: any) => q.rid)).toEqual(expect.arrayContaining([r1._id, r2._id, r3._id]));
     for (const r of [[r1, v1], [r2, v2], [r3, v3]] as const) await t.api.post(`${V}/room.close`, { rid: r[0]._id, token: r[1].token });
   });
+
+  it("each inquiry carries the visitor's latest message (none before the first)", async () => {
+    const v = await registerVisitor(t, { name: 'Quinn Queue' });
+    const room = await openRoom(t, v.token);
+    const find = async () => (await t.api.get(`${V}/inquiries.queuedForUser`, { auth: manager, query: { count: '100' } })).body.inquiries.find((q: any) => q.rid === room._id);
+    expect((await find()).message).toBeUndefined();
+    await t.api.post(`${V}/message`, { token: v.token, rid: room._id, msg: 'first question' });
+    await t.api.post(`${V}/message`, { token: v.token, rid: room._id, msg: 'Is anyone there?' });
+    expect(await find()).toMatchObject({ rid: room._id, name: 'Quinn Queue', message: 'Is anyone there?', status: 'queued' });
+    const narrowed = await t.api.get(`${V}/inquiries.queuedForUser`, { auth: manager, query: { count: '100', fields: '{"message":1}' } });
+    expect(narrowed.body.inquiries.find((q: any) => q.message === 'Is anyone there?')).toEqual({ _id: expect.any(String), message: 'Is anyone there?' });
+    await t.api.post(`${V}/room.close`, { rid: room._id, token: v.token });
+  });
 });
 
 describe('visitor helpers', () => {
@@ -293,5 +352,28 @@ describe('GET rooms.info', () => {
     expect((await t.api.get('/api/v1/rooms.info', { auth: plain, query: { roomId: channel.body.channel._id } })).body.room.t).toBe('c');
     expect((await t.api.get('/api/v1/rooms.info', { auth: plain })).body.errorType).toBe('error-roomid-param-not-provided');
     await t.api.post(`${V}/room.close`, { rid: room._id, token });
+  });
+
+  it('a livechat room is the whole livechat room object (source, close fields, survey), as livechat/rooms lists it', async () => {
+    const { token } = await registerVisitor(t, { name: 'Sam Survey' });
+    const room = await openRoom(t, token);
+    await t.api.post(`${V}/room.closeByUser`, { rid: room._id, comment: 'done' }, { auth: agent });
+    await t.api.post(`${V}/room.survey`, { rid: room._id, token, data: [{ name: 'satisfaction', value: '4' }, { name: 'additionalFeedback', value: 'Quick!' }] });
+    const res = await t.api.get('/api/v1/rooms.info', { auth: agent, query: { roomId: room._id } });
+    expect(res.status).toBe(200);
+    expect(res.body.room).toMatchObject({
+      _id: room._id,
+      t: 'l',
+      fname: 'Sam Survey',
+      source: { type: 'api' },
+      closer: 'user',
+      closedBy: { _id: agent.userId },
+      closedAt: expect.stringMatching(ISO),
+      surveyFeedback: { satisfaction: '4', additionalFeedback: 'Quick!' },
+    });
+    expect(res.body.room.open).toBeUndefined();
+    expect(JSON.stringify(res.body)).not.toContain(token);
+    const listed = await t.api.get(`${V}/rooms?agents[]=${agent.userId}&count=100`, { auth: agent });
+    expect(res.body.room).toEqual(listed.body.rooms.find((r: any) => r._id === room._id));
   });
 });

@@ -6,20 +6,23 @@
  *
  * Journey: log in as the admin → the setup steps → become an available agent →
  * switch routing to manual (settings page) → a visitor opens a chat over REST →
- * it appears in the queue → take it → the visitor's HTML is shown as text →
- * answer with Enter → the visitor reads the answer. axe-core checks every page
- * (no serious or critical violation), the pages are checked at 390 px wide, no
- * CSP violation is reported, and screenshots go to .tmp/screenshots/console/.
+ * it appears in the queue → take it (keyboard) → the visitor's HTML is shown as
+ * text → answer with Enter → the visitor reads the answer → typing both ways →
+ * a department made with the keyboard alone → the transfer and close forms
+ * (keyboard) → the closed chat and its survey → 500 waiting chats and a long
+ * conversation keep a bounded DOM. axe-core checks every page and open form (no
+ * serious or critical violation), pages are checked at 390 px wide, no CSP
+ * violation is reported, and screenshots go to .tmp/screenshots/console/. The
+ * three-browser journey with the real widget is console-journey.test.ts.
  */
 import chromium from '@sparticuz/chromium';
-import axe from 'axe-core';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, createTestApp, type TestApp } from '../support/app.js';
+import { buildConsole, clickButton, removeConsole, seriousViolations, tabTo, waitForPageText, watchPage } from '../support/console-browser.js';
 import { freePort } from '../support/server-process.js';
 
 // Page-side code inside page.evaluate/waitForFunction runs in the browser (the root tsconfig has no DOM lib).
@@ -27,22 +30,22 @@ declare const document: any, window: any, localStorage: any, location: any;
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BACKEND = process.env.PARLEY_TEST_BACKEND ?? 'sqlite';
-const OUT = `${ROOT}.tmp/console-e2e-${BACKEND}-${process.pid}`;
 const SHOTS = `${ROOT}.tmp/screenshots/console`;
 
 let t: TestApp;
 let base: string;
 let browser: Browser;
 let page: Page;
-const cspViolations: string[] = [];
-const pageErrors: string[] = [];
+let out: string;
+let watched: ReturnType<typeof watchPage>;
 
 beforeAll(async () => {
-  await build({ configFile: `${ROOT}console/vite.config.ts`, logLevel: 'warn', build: { outDir: OUT, emptyOutDir: true } });
+  out = await buildConsole(`console-e2e-${BACKEND}`);
   // SITE_URL is the server's own address: the widget previewed on the embed page calls back to it.
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ config: { consoleDir: OUT, siteUrl: base } });
+  // Rate limits off: the long-list step opens 500 chats from one address.
+  t = await createTestApp({ config: { consoleDir: out, siteUrl: base, rateLimit: false } });
   await t.app.listen({ port, host: '127.0.0.1' });
   mkdirSync(SHOTS, { recursive: true });
   browser = await puppeteer.launch({
@@ -52,47 +55,25 @@ beforeAll(async () => {
   });
   page = await browser.newPage();
   await page.setViewport({ width: 1280, height: 860 });
-  page.on('console', (msg) => {
-    if (/Content Security Policy/i.test(msg.text())) cspViolations.push(msg.text());
-  });
-  page.on('pageerror', (error) => pageErrors.push(`${String(error)} ${JSON.stringify(error)} ${(error as Error).stack ?? ''}`));
+  watched = watchPage(page);
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
   await t?.close();
-  rmSync(OUT, { recursive: true, force: true });
+  removeConsole(out);
 });
-
-/** axe-core in the page (CDP evaluation is not subject to the page's CSP); serious/critical violations only. */
-async function seriousViolations(): Promise<string[]> {
-  await page.evaluate(axe.source);
-  const results = await page.evaluate(async () => {
-    const w = window as { axe: typeof axe };
-    return w.axe.run(document, { resultTypes: ['violations'] });
-  });
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 async function shot(name: string) {
   await page.screenshot({ path: `${SHOTS}/${BACKEND}-${name}.png`, fullPage: true });
 }
 
 async function checkPage(name: string) {
-  expect(await seriousViolations(), `axe on ${name}`).toEqual([]);
+  expect(await seriousViolations(page), `axe on ${name}`).toEqual([]);
   await shot(name);
 }
 
-async function waitForText(text: string, timeout = 20_000) {
-  await page.waitForFunction((s) => document.body.innerText.includes(s), { timeout, polling: 100 }, text);
-}
-
-async function clickButton(label: string) {
-  const handle = await page.waitForSelector(`::-p-xpath(//button[normalize-space(.)=${JSON.stringify(label)}])`, { visible: true });
-  await handle!.click();
-}
+const waitForText = (text: string, timeout = 20_000) => waitForPageText(page, text, timeout);
 
 async function rest(path: string, init: { method?: string; body?: unknown } = {}) {
   const res = await fetch(`${base}/api/v1/${path}`, {
@@ -153,11 +134,11 @@ describe('the agent console in a browser', () => {
     await checkPage('login');
     await page.type('#login-user', ADMIN_USERNAME);
     await page.type('#login-password', 'wrong-password');
-    await clickButton('Sign in');
+    await clickButton(page, 'Sign in');
     await waitForText('Wrong username, email or password.');
     await page.$eval('#login-password', (el) => ((el as any).value = ''));
     await page.type('#login-password', ADMIN_PASSWORD);
-    await clickButton('Sign in');
+    await clickButton(page, 'Sign in');
     await waitForText('Three steps to a working desk');
     expect(new URL(page.url()).pathname).toBe('/setup');
     // The token is kept for reloads, never in the URL.
@@ -168,7 +149,7 @@ describe('the agent console in a browser', () => {
   });
 
   it('makes the admin an available agent from the first step, and the toggle shows it', async () => {
-    await clickButton('Make me an available agent');
+    await clickButton(page, 'Make me an available agent');
     await waitForText('Done: you are an available agent.');
     const toggle = await page.$eval('button[role=switch]', (el) => [el.getAttribute('aria-checked'), el.textContent?.trim()]);
     expect(toggle).toEqual(['true', 'Available']);
@@ -181,7 +162,7 @@ describe('the agent console in a browser', () => {
     await page.goto(`${base}/admin/settings`, { waitUntil: 'networkidle0' });
     await page.waitForSelector('#setting-Livechat_Routing_Method');
     await page.select('#setting-Livechat_Routing_Method', 'Manual_Selection');
-    await clickButton('Save changes');
+    await clickButton(page, 'Save changes');
     await waitForText('in force now');
     const setting = await t.api.get('/api/v1/settings/Livechat_Routing_Method', { auth: t.admin });
     expect(setting.body.value).toBe('Manual_Selection');
@@ -204,9 +185,12 @@ describe('the agent console in a browser', () => {
     await checkPage('queue');
   });
 
-  it('takes the chat, shows the visitor HTML as text, and answers with Enter', async () => {
-    await clickButton('Take');
+  it('takes the chat with the keyboard, shows the visitor HTML as text, and answers with Enter', async () => {
+    await tabTo(page, { name: 'Take chat with Vera Visitor' });
+    await page.keyboard.press('Enter');
     await page.waitForFunction((r) => location.pathname === `/chats/${r}`, { timeout: 20_000 }, rid);
+    // Arriving from Take, the composer has the focus: the agent types straight away.
+    await page.waitForFunction((r) => document.activeElement?.id === `composer-${r}`, { timeout: 20_000 }, rid);
     await page.waitForSelector('.msg-text');
     await waitForText('<b>Hello</b> from Vera');
     expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
@@ -214,11 +198,11 @@ describe('the agent console in a browser', () => {
     await waitForText('Chat started');
 
     const composer = `#composer-${rid}`;
-    await page.type(composer, 'Hi Vera, how can I help?');
+    await page.keyboard.type('Hi Vera, how can I help?');
     await page.keyboard.down('Shift');
     await page.keyboard.press('Enter');
     await page.keyboard.up('Shift');
-    await page.type(composer, 'Second line.');
+    await page.keyboard.type('Second line.');
     expect(await page.$eval(composer, (el) => (el as any).value)).toBe('Hi Vera, how can I help?\nSecond line.');
     await page.keyboard.press('Enter');
     await page.waitForFunction((sel) => (document.querySelector(sel) as any).value === '', {}, composer);
@@ -282,13 +266,20 @@ describe('the agent console in a browser', () => {
     const agents = await t.api.get('/api/v1/livechat/users/agent', { auth: t.admin });
     expect(agents.body.users.map((u: { username: string }) => u.username).sort()).toEqual(['admin', 'bob.agent']);
 
+    // The department form, keyboard only: Tab to "New department", Enter, type, Tab, Space on a checkbox, Enter.
     await page.goto(`${base}/admin/departments`, { waitUntil: 'networkidle0' });
-    await clickButton('New department');
-    await page.type('#new-name', 'Sales');
-    await page.type('#new-email', 'sales@example.com');
-    const bobBox = await page.waitForSelector('::-p-xpath(//label[contains(., "bob.agent")]/input)');
-    await bobBox!.click();
-    await clickButton('Create department');
+    await waitForText('No departments');
+    await tabTo(page, { name: 'New department' });
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.id === 'new-name');
+    await page.keyboard.type('Sales');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('sales@example.com');
+    await tabTo(page, { selector: 'input[type=checkbox][data-agent="bob.agent"]' });
+    await page.keyboard.press('Space');
+    await checkPage('department-form');
+    await tabTo(page, { name: 'Create department' });
+    await page.keyboard.press('Enter');
     await waitForText('1 agent');
     const list = await t.api.get('/api/v1/livechat/department', { auth: t.admin });
     const sales = list.body.departments.find((d: { name: string }) => d.name === 'Sales');
@@ -300,7 +291,7 @@ describe('the agent console in a browser', () => {
 
   it('works at 390 px wide: no sideways scrolling, the conversation and the toggle in view', async () => {
     await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
-    for (const path of ['/queue', '/chats', `/chats/${rid}`, '/admin/settings']) {
+    for (const path of ['/queue', '/chats', `/chats/${rid}`, '/admin/settings', '/setup', '/admin/embed', '/admin/departments']) {
       await page.goto(`${base}${path}`, { waitUntil: 'networkidle0' });
       await page.waitForSelector('main h1, main h2');
       const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
@@ -309,8 +300,108 @@ describe('the agent console in a browser', () => {
       expect(toggle).toBeLessThanOrEqual(390);
       await checkPage(path === `/chats/${rid}` ? 'mobile-conversation' : `mobile${path.replace(/\//g, '-')}`);
     }
+    // The managers' pages sit behind one "Manage" button: everything is reachable, nothing is cut off.
+    await page.goto(`${base}/queue`, { waitUntil: 'networkidle0' });
+    const navRight = await page.$$eval('.sidenav a, .sidenav button', (els: any[]) => els.filter((e) => e.offsetParent).map((e) => Math.round(e.getBoundingClientRect().right)));
+    expect(Math.max(...navRight)).toBeLessThanOrEqual(390);
+    expect(await page.$('#nav-manage a[href="/admin/agents"]').then((a) => a!.isVisible())).toBe(false);
+    await tabTo(page, { selector: '.nav-toggle' });
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#nav-manage a[href="/admin/agents"]', { visible: true });
+    expect(await page.$eval('.nav-toggle', (b) => b.getAttribute('aria-expanded'))).toBe('true');
+    await checkPage('mobile-manage-menu');
+    await tabTo(page, { name: 'Departments' });
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => location.pathname === '/admin/departments');
+    await page.waitForFunction(() => document.querySelector('.nav-toggle')?.textContent?.includes('Manage: Departments'));
     await page.setViewport({ width: 1280, height: 860 });
   });
+
+  it('opens the transfer and close forms from the keyboard (focus moves in, Escape returns it), and closes the chat with a comment', async () => {
+    await page.goto(`${base}/chats/${rid}`, { waitUntil: 'networkidle0' });
+    await page.waitForSelector(`#composer-${rid}`);
+    await page.focus(`#composer-${rid}`);
+    await tabTo(page, { name: 'Transfer' }, { backwards: true });
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.id === 'transfer-target');
+    await checkPage('transfer-form');
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !document.querySelector('#transfer-target') && document.activeElement?.textContent?.trim() === 'Transfer');
+
+    await tabTo(page, { name: 'Close' });
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.id === 'close-comment');
+    await checkPage('close-form');
+    await page.keyboard.type('Answered, thanks');
+    await page.keyboard.press('Enter');
+    await waitForText('This chat is closed (by the agent).');
+    const room = await t.api.get('/api/v1/rooms.info', { auth: t.admin, query: { roomId: rid } });
+    expect(room.body.room).toMatchObject({ closer: 'user', closedBy: { _id: t.admin.userId } });
+    await waitForText('Chat closed: Answered, thanks');
+  });
+
+  it('lists the closed chat, opens it from the list with the keyboard; both pass axe', async () => {
+    expect((await rest('livechat/room.survey', { method: 'POST', body: { rid, token, data: [{ name: 'satisfaction', value: '4' }, { name: 'additionalFeedback', value: 'Quick and kind' }] } })).status).toBe(200);
+    await page.goto(`${base}/closed`, { waitUntil: 'networkidle0' });
+    await waitForText('Vera Visitor');
+    await waitForText('4 / 5');
+    await checkPage('closed-list');
+    await tabTo(page, { name: 'Vera Visitor' });
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((r) => location.pathname === `/closed/${r}`, { timeout: 20_000 }, rid);
+    await waitForText('Quick and kind');
+    await waitForText('Chat closed: Answered, thanks');
+    await checkPage('closed-chat');
+  });
+
+  it('keeps long lists virtualized: 500 waiting chats and a 2,000-message conversation hold a bounded number of rows', async () => {
+    // Seeded in process (app.inject), in parallel batches: 500 visitors with a message each, one long chat.
+    const open = async (key: string, name: string) => {
+      await t.api.post('/api/v1/livechat/visitor', { visitor: { token: key, name } });
+      const room = await t.api.get('/api/v1/livechat/room', { query: { token: key } });
+      await t.api.post('/api/v1/livechat/message', { token: key, rid: room.body.room._id, msg: `Hello from ${name}` });
+      return room.body.room._id as string;
+    };
+    const longRid = await open('long-chat', 'Lena Longchat');
+    const inquiry = await t.api.get('/api/v1/livechat/inquiries.getOne', { auth: t.admin, query: { roomId: longRid } });
+    await t.api.post('/api/v1/livechat/inquiries.take', { inquiryId: inquiry.body.inquiry._id }, { auth: t.admin });
+    for (let batch = 0; batch < 20; batch++) {
+      await Promise.all(
+        Array.from({ length: 100 }, (_, i) => {
+          const n = batch * 100 + i + 2;
+          return t.api.post('/api/v1/livechat/message', { token: 'long-chat', rid: longRid, msg: `line ${n}` });
+        }),
+      );
+    }
+    for (let batch = 0; batch < 10; batch++) await Promise.all(Array.from({ length: 50 }, (_, i) => open(`queued-${batch}-${i}`, `Waiting ${batch * 50 + i}`)));
+
+    await page.goto(`${base}/queue`, { waitUntil: 'networkidle0' });
+    await waitForText('500 waiting');
+    const queueRows = await page.$$eval('.virtual-list > li', (rows) => rows.length);
+    expect(queueRows).toBeGreaterThan(3);
+    expect(queueRows).toBeLessThan(40);
+    expect(await page.$eval('.virtual-list > li', (li) => li.getAttribute('aria-setsize'))).toBe('500');
+    // Scrolled to the end, the last chat is there and the row count stays bounded.
+    await page.$eval('.scroll-list', (el) => el.scrollTo({ top: el.scrollHeight }));
+    await waitForText('Waiting 499');
+    expect(await page.$$eval('.virtual-list > li', (rows) => rows.length)).toBeLessThan(40);
+
+    await page.goto(`${base}/chats/${longRid}`, { waitUntil: 'networkidle0' });
+    await waitForText('line 2001');
+    expect(await page.$$eval('.message-list > li', (rows) => rows.length)).toBeLessThan(60);
+    // Up to the first message: older pages are read as the top is reached; the DOM never holds them all.
+    const firstShown = () => page.$$eval('.message-list > li', (rows) => Math.min(...rows.map((r) => Number(r.getAttribute('aria-posinset') ?? Infinity))));
+    let most = 0;
+    for (let first = await firstShown(); first > 1; first = await firstShown()) {
+      await page.$eval('.messages', (el) => el.scrollTo({ top: 0 }));
+      // The next rows above come in (an older page read, or rows rendered as the list moved).
+      await page.waitForFunction((before) => [...document.querySelectorAll('.message-list > li')].some((r) => r.hasAttribute('aria-posinset') && Number(r.getAttribute('aria-posinset')) < before), { timeout: 20_000 }, first);
+      most = Math.max(most, await page.$$eval('.message-list > li', (rows) => rows.length));
+    }
+    await waitForText('Hello from Lena Longchat');
+    expect(most).toBeLessThan(80);
+    expect(await page.$eval('.message-list > li[aria-posinset="1"]', (li) => li.getAttribute('aria-setsize'))).toBe('2002');
+  }, 180_000);
 
   it('keeps the session across a reload, and logout clears it', async () => {
     await page.goto(`${base}/queue`, { waitUntil: 'networkidle0' });
@@ -318,16 +409,23 @@ describe('the agent console in a browser', () => {
     await waitForText('Queue');
     expect(new URL(page.url()).pathname).toBe('/queue');
     const stored = JSON.parse((await page.evaluate(() => localStorage.getItem('parley-console.session')))!);
-    await clickButton('Log out');
+    await clickButton(page, 'Log out');
     await page.waitForFunction(() => location.pathname === '/login');
     expect(await page.evaluate(() => localStorage.getItem('parley-console.session'))).toBeNull();
     // The token is revoked on the server too.
     const me = await t.api.get('/api/v1/me', { auth: stored });
     expect(me.status).toBe(401);
+    // The login page at 390 px.
+    await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
+    await page.reload({ waitUntil: 'networkidle0' });
+    const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    expect(widths[0]).toBeLessThanOrEqual(widths[1]!);
+    await checkPage('mobile-login');
+    await page.setViewport({ width: 1280, height: 860 });
   });
 
   it('ran without CSP violations or page errors', () => {
-    expect(cspViolations).toEqual([]);
-    expect(pageErrors).toEqual([]);
+    expect(watched.cspViolations).toEqual([]);
+    expect(watched.pageErrors).toEqual([]);
   });
 });

@@ -15,26 +15,30 @@
  *
  * Each journey ends with a screenshot under `.tmp/screenshots/<journey>-<backend>/`.
  */
-import type { Browser, BrowserContext, Frame, Page } from 'puppeteer-core';
+import type { Browser, Frame, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   clickText,
   createAvailableAgent,
   domClick,
+  expectNoWidgetErrors,
+  firstWidgetMessage,
   launchBrowser,
-  recordNetwork,
+  openVisitorWidget,
+  registerInWidget,
   screenshots,
+  sendFromWidget,
   startHostPage,
   startWidgetServer,
-  typeInto,
+  waitForWidgetCall,
   waitForRoomSubscription,
   waitForText,
   waitVisible,
   watchSubscriptions,
-  widgetFrame,
   type HostPage,
   type NetworkEntry,
   type SubscriptionLog,
+  type WidgetFrames,
   type WidgetServer,
 } from '../support/browser.js';
 import { DDPSDK } from '@rocket.chat/ddp-client';
@@ -101,77 +105,13 @@ async function agentSocket(agent: Agent): Promise<DdpSocket> {
   return socket;
 }
 
-/** A fresh visitor: its own browser context (storage), the host page, the widget's frame; console errors collected. */
-async function openWidget(): Promise<{
-  context: BrowserContext;
-  page: Page;
-  frame: Frame;
-  network: NetworkEntry[];
-  consoleErrors: string[];
-  frames: Array<{ sent: boolean; data: any }>;
-}> {
-  const context = await browser.createBrowserContext();
-  const page = await context.newPage();
-  const network = recordNetwork(page);
-  // The widget's WebSocket frames both ways (the iframe is same-site, so the page's session sees them).
-  const frames: Array<{ sent: boolean; data: any }> = [];
-  const cdp = await page.createCDPSession();
-  await cdp.send('Network.enable');
-  const parse = (payload: string) => {
-    try {
-      return JSON.parse(payload);
-    } catch {
-      return payload;
-    }
-  };
-  cdp.on('Network.webSocketFrameReceived', (e) => frames.push({ sent: false, data: parse(e.response.payloadData) }));
-  cdp.on('Network.webSocketFrameSent', (e) => frames.push({ sent: true, data: parse(e.response.payloadData) }));
-  const consoleErrors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text());
-  });
-  page.on('pageerror', (error) => consoleErrors.push(String(error)));
-  await page.goto(host.url);
-  const frame = await widgetFrame(page, server.url);
-  return { context, page, frame, network, consoleErrors, frames };
-}
-
-/** Registers through the widget's form (name, email and, with two departments, the department). */
-async function register(frame: Frame, name: string, email: string, departmentId: string): Promise<void> {
-  await domClick(frame, '[class*="screen__chat-button"]');
-  await typeInto(frame, 'input[name="name"]', name);
-  await typeInto(frame, 'input[name="email"]', email);
-  const select = await waitVisible(frame, 'select[name="department"]');
-  await select.select(departmentId);
-  await domClick(frame, 'button[type="submit"]:not([disabled])');
-  await waitVisible(frame, '[contenteditable="true"]');
-}
-
-/** Sends a message from the widget's composer. */
-async function send(page: Page, frame: Frame, text: string): Promise<void> {
-  await typeInto(frame, '[contenteditable="true"]', text);
-  await page.keyboard.press('Enter');
-}
-
-/** The visitor's token: the credential of the widget's REST calls (`livechat/config?token=`). */
-function tokenOf(network: NetworkEntry[]): string {
-  const call = network.find((n) => n.url.startsWith(`${server.url}${V}/config?token=`));
-  if (!call) throw new Error('the widget has not called livechat/config with a token');
-  return new URL(call.url).searchParams.get('token')!;
-}
-
-/** Waits for the widget's own REST call (polling the network log, generous bound). */
-async function widgetCalled(network: NetworkEntry[], method: string, path: string, status = 200): Promise<void> {
-  await expect
-    .poll(() => network.some((n) => n.method === method && new URL(n.url).pathname === path && n.status === status), { timeout: 30_000, interval: 100 })
-    .toBe(true);
-}
-
-/** The visitor's open room, asked as the widget would (token and rid, so no room is ever opened by asking). */
-async function roomOf(token: string, rid: string) {
-  const res = await server.api.get(`${V}/room`, { query: { token, rid } });
-  return res;
-}
+/** A fresh visitor in its own browser context, on the host page (test/support/browser.ts). */
+const openWidget = () => openVisitorWidget(browser, host, server);
+const register = (frame: Frame, name: string, email: string, departmentId: string) => registerInWidget(frame, { name, email, departmentId });
+const send = sendFromWidget;
+const widgetCalled = waitForWidgetCall;
+const firstMessage = (page: Page, frame: Frame, network: NetworkEntry[], text: string) => firstWidgetMessage(server, subs, { page, frame, network }, text);
+const expectNoUnexpectedErrors = (consoleErrors: string[], network: NetworkEntry[], frames: WidgetFrames) => expectNoWidgetErrors(server, { consoleErrors, network, frames });
 
 /** The room as an admin sees it in the livechat rooms list (open or closed). */
 async function roomInfo(rid: string) {
@@ -182,43 +122,10 @@ async function roomInfo(rid: string) {
   return room as Record<string, unknown>;
 }
 
-/** The widget's first message opens the room; returns its id once the widget's streams have settled. */
-async function firstMessage(page: Page, frame: Frame, network: NetworkEntry[], text: string): Promise<{ token: string; rid: string }> {
-  const since = subs.activations.length;
-  await send(page, frame, text);
-  await widgetCalled(network, 'POST', `${V}/message`);
-  const token = tokenOf(network);
-  // The room the widget opened (asking with the token alone returns the open room, newRoom false).
-  const opened = await server.api.get(`${V}/room`, { query: { token } });
-  expect(opened.body.newRoom).toBe(false);
-  const rid: string = opened.body.room._id;
-  // The widget subscribes when the room appears and again ~500 ms later, when it loads the room's
-  // messages (drop and re-subscribe): answer only once the second subscription is in place.
-  await waitForRoomSubscription(subs, rid, { count: 2, since });
-  return { token, rid };
-}
-
-/**
- * Known, harmless browser-console noise (see ARCHITECTURE.md, "Browser journeys"): `livechat/config` has
- * no `resources.sound`, so the widget's notification <audio> has no source. Any other console error, any
- * HTTP answer >= 400 (the widget's `page.visited` before registration included: it must succeed), or any
- * DDP error frame fails the journey.
- */
-const AUDIO_WITHOUT_SOURCE = /^DOMException: NotSupportedError: (The element has no supported sources\.|Failed to load because no supported source was found\.)$/;
-
-function expectNoUnexpectedErrors(consoleErrors: string[], network: NetworkEntry[], frames: Array<{ sent: boolean; data: any }>): void {
-  const failed = network.filter((n) => n.status >= 400).map((n) => `${n.method} ${new URL(n.url).pathname} ${n.status}`);
-  expect(failed).toEqual([]);
-  expect(consoleErrors.filter((e) => !AUDIO_WITHOUT_SOURCE.test(e))).toEqual([]);
-  // The widget's DDP traffic: connect, livechat:setUpConnection, its room streams, typing writes;
-  // Parley answered none of it with an error (no `error`/`failed` frame, no method or sub error).
-  const sent = new Set(frames.filter((f) => f.sent).map((f) => `${f.data.msg}${f.data.method ? ` ${f.data.method}` : f.data.name ? ` ${f.data.name}` : ''}`));
-  for (const expected of ['connect', 'method livechat:setUpConnection', 'sub stream-room-messages', 'sub stream-notify-room', 'sub stream-livechat-room']) {
-    expect(sent, expected).toContain(expected);
-  }
-  expect(frames.filter((f) => !f.sent && (f.data.error !== undefined || f.data.msg === 'error' || f.data.msg === 'failed'))).toEqual([]);
-  // And the server logged no error (a failed delivery or close hook is only logged).
-  expect(server.log.filter((entry) => entry.level >= 50)).toEqual([]);
+/** The visitor's open room, asked as the widget would (token and rid, so no room is ever opened by asking). */
+async function roomOf(token: string, rid: string) {
+  const res = await server.api.get(`${V}/room`, { query: { token, rid } });
+  return res;
 }
 
 /**

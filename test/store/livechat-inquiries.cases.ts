@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { ConflictError } from '../../src/store/errors.js';
 import type { InquiryRecord, Store } from '../../src/store/store.js';
-import { concurrently, kdb, openRoom, type LivechatCaseContext } from './livechat-fixtures.js';
+import { concurrently, kdb, message, openRoom, type LivechatCaseContext } from './livechat-fixtures.js';
 
 async function queued(store: Store, overrides: Partial<InquiryRecord> = {}): Promise<InquiryRecord> {
   const { room, visitor } = await openRoom(store);
@@ -31,6 +31,21 @@ export function inquiriesCases(ctx: LivechatCaseContext): void {
     expect(await store.inquiries.findByRoom(q.rid)).toEqual(q);
     expect(await store.inquiries.findById('missing')).toBeNull();
     expect(await store.inquiries.findByRoom('missing')).toBeNull();
+  });
+
+  it("listQueued: the department's queued inquiries oldest first, each with its room's last message", async () => {
+    const store = ctx.store();
+    const dep = `dep-${newId()}`;
+    const later = await queued(store, { departmentId: dep, ts: 3_000 });
+    const first = await queued(store, { departmentId: dep, ts: 2_000 });
+    const taken = await queued(store, { departmentId: dep, ts: 1_000 });
+    await store.inquiries.take(taken.id, 'agent-1', 4_000);
+    await store.messages.insert(message(later.rid, { msg: 'anyone?', ts: 3_500, updatedAt: 3_500 }));
+    const { inquiries, total } = await store.inquiries.listQueued({ departmentIds: null, departmentId: dep, offset: 0, count: 10, direction: 'asc' });
+    expect(total).toBe(2);
+    expect(inquiries.map((q) => q.id)).toEqual([first.id, later.id]);
+    expect(inquiries[0]).toEqual({ ...first, lastMessage: null });
+    expect(inquiries[1]!.lastMessage).toMatchObject({ rid: later.rid, msg: 'anyone?' });
   });
 
   it('insert throws ConflictError for a second inquiry of the same room', async () => {
@@ -104,17 +119,19 @@ export function inquiriesCases(ctx: LivechatCaseContext): void {
     const { d1, d2, lower, upper, first, second } = await queue(store);
     const list = (q: Partial<Parameters<Store['inquiries']['listQueued']>[0]>) =>
       store.inquiries.listQueued({ departmentIds: null, offset: 0, count: 100, direction: 'asc', ...q });
-    expect(await list({})).toEqual({ inquiries: [second, first, upper, lower], total: 4 });
-    expect(await list({ direction: 'desc' })).toEqual({ inquiries: [lower, upper, first, second], total: 4 });
-    expect(await list({ departmentIds: [d1] })).toEqual({ inquiries: [first, upper, lower], total: 3 });
-    expect(await list({ departmentIds: [d1, d2] })).toEqual({ inquiries: [second, first, upper, lower], total: 4 });
-    expect(await list({ departmentIds: [] })).toEqual({ inquiries: [upper, lower], total: 2 });
-    expect(await list({ departmentIds: ['unknown'] })).toEqual({ inquiries: [upper, lower], total: 2 });
-    expect(await list({ departmentId: d2 })).toEqual({ inquiries: [second], total: 1 });
-    expect(await list({ departmentIds: [d1], departmentId: d2 })).toEqual({ inquiries: [second], total: 1 });
+    // Rooms without messages: each listed inquiry carries `lastMessage: null`.
+    const listed = (...inquiries: InquiryRecord[]) => inquiries.map((inquiry) => ({ ...inquiry, lastMessage: null }));
+    expect(await list({})).toEqual({ inquiries: listed(second, first, upper, lower), total: 4 });
+    expect(await list({ direction: 'desc' })).toEqual({ inquiries: listed(lower, upper, first, second), total: 4 });
+    expect(await list({ departmentIds: [d1] })).toEqual({ inquiries: listed(first, upper, lower), total: 3 });
+    expect(await list({ departmentIds: [d1, d2] })).toEqual({ inquiries: listed(second, first, upper, lower), total: 4 });
+    expect(await list({ departmentIds: [] })).toEqual({ inquiries: listed(upper, lower), total: 2 });
+    expect(await list({ departmentIds: ['unknown'] })).toEqual({ inquiries: listed(upper, lower), total: 2 });
+    expect(await list({ departmentId: d2 })).toEqual({ inquiries: listed(second), total: 1 });
+    expect(await list({ departmentIds: [d1], departmentId: d2 })).toEqual({ inquiries: listed(second), total: 1 });
     expect(await list({ departmentId: 'unknown' })).toEqual({ inquiries: [], total: 0 });
-    expect(await list({ offset: 1, count: 2 })).toEqual({ inquiries: [first, upper], total: 4 });
-    expect(await list({ offset: 1, count: 2, direction: 'desc' })).toEqual({ inquiries: [upper, first], total: 4 });
+    expect(await list({ offset: 1, count: 2 })).toEqual({ inquiries: listed(first, upper), total: 4 });
+    expect(await list({ offset: 1, count: 2, direction: 'desc' })).toEqual({ inquiries: listed(upper, first), total: 4 });
     expect(await list({ offset: 4 })).toEqual({ inquiries: [], total: 4 });
   });
 

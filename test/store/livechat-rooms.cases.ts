@@ -140,7 +140,41 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
     await concurrently(6, (i) => store.transaction((tx) => tx.livechatRooms.recordTransfer(room.id, transfer(i + 1, 'dep-0'), 6_000)));
     after = (await store.livechatRooms.findById(room.id))!;
     expect(after.transferHistory).toHaveLength(7);
-    expect(after.transferHistory.map((e) => e.nextDepartment.id).sort()).toEqual(Array.from({ length: 7 }, (_, i) => `dep-${i}`).sort());
+    expect(after.transferHistory.map((e) => e.nextDepartment?.id).sort()).toEqual(Array.from({ length: 7 }, (_, i) => `dep-${i}`).sort());
+  });
+
+  it('recordTransfer of a transfer to an agent appends it and keeps the department', async () => {
+    const store = ctx.store();
+    const { room } = await openRoom(store, { departmentId: null });
+    await store.transaction((tx) => tx.livechatRooms.recordTransfer(room.id, transfer(0), 5_000));
+    const toAgent: TransferEntry = {
+      type: 'agent',
+      scope: 'agent',
+      ts: 5_500,
+      transferredBy: { id: 'agent-1', username: 'agent', type: 'user' },
+      previousDepartment: 'dep-0',
+      nextDepartment: null,
+      transferredTo: { id: 'agent-2', username: 'other' },
+      comment: 'VIP customer',
+    };
+    await store.transaction((tx) => tx.livechatRooms.recordTransfer(room.id, toAgent, 5_500));
+    const after = (await store.livechatRooms.findById(room.id))!;
+    expect(after.transferHistory).toEqual([transfer(0), toAgent]);
+    expect(after.departmentId).toBe('dep-0');
+    expect(after.updatedAt).toBe(5_500);
+  });
+
+  it('list by visitorId: that visitor\'s rooms only (open and closed), newest first', async () => {
+    const store = ctx.store();
+    const { visitor, room: first } = await openRoom(store, { ts: 2_000 });
+    await store.livechatRooms.close(first.id, { closedAt: 3_000, closer: 'user', closedBy: { id: 'agent-1', username: 'agent' } }, 3_000);
+    const second = await store.livechatRooms.insert(newRoom(visitor, { ts: 4_000 }));
+    await openRoom(store, { ts: 4_500 }); // another visitor's
+    const { rooms, total } = await store.livechatRooms.list({ visitorId: visitor.id }, { key: 'ts', direction: -1 }, 0, 10);
+    expect(rooms.map((r) => r.id)).toEqual([second.id, first.id]);
+    expect(total).toBe(2);
+    const none = await store.livechatRooms.list({ visitorId: 'nobody' }, { key: 'ts', direction: -1 }, 0, 10);
+    expect(none).toEqual({ rooms: [], total: 0 });
   });
 
   it('saveSurvey stores the whole survey as given; under rooms.lock concurrent merges keep every answer', async () => {

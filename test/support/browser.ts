@@ -20,13 +20,17 @@
  * - `screenshots(testName)`: saves PNGs under `.tmp/screenshots/<test>/` (git-ignored).
  * - `recordNetwork(page)`: every request of the page and its frames with its status, to see
  *   which endpoints the widget calls (and which of them Parley does not have).
+ * - A visitor: `openVisitorWidget()` (own context, host page, network/console/socket recorded),
+ *   `openWidgetChat()`, `registerInWidget()`, `sendFromWidget()`, `firstWidgetMessage()` (waits for the widget's streams to
+ *   settle), `widgetToken()`, `waitForWidgetCall()`, and `expectNoWidgetErrors()` (what a journey allows).
  */
 import chromium from '@sparticuz/chromium';
 import { mkdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import puppeteer, { type Browser, type ElementHandle, type Frame, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type BrowserContext, type ElementHandle, type Frame, type Page } from 'puppeteer-core';
+import { expect } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import type { App } from '../../src/http/types.js';
 import type { Services } from '../../src/services/index.js';
@@ -328,4 +332,131 @@ export async function waitForRoomSubscription(
     if (Date.now() > deadline) throw new Error(`no settled stream-room-messages subscription to ${rid} (${mine.length} of ${count} seen)`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+// ── Driving the widget as a visitor ──
+
+/** The widget's WebSocket frames both ways, parsed. */
+export type WidgetFrames = Array<{ sent: boolean; data: any }>;
+
+/** A visitor's browser: its own context (storage), the host page, the widget's frame, and what it saw. */
+export interface VisitorWidget {
+  context: BrowserContext;
+  page: Page;
+  frame: Frame;
+  network: NetworkEntry[];
+  consoleErrors: string[];
+  frames: WidgetFrames;
+}
+
+/** A fresh visitor: its own browser context, the host page, the widget's frame; network, console errors and socket frames recorded. */
+export async function openVisitorWidget(browser: Browser, host: HostPage, server: WidgetServer): Promise<VisitorWidget> {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  const network = recordNetwork(page);
+  // The widget's WebSocket frames both ways (the iframe is same-site, so the page's session sees them).
+  const frames: WidgetFrames = [];
+  const cdp = await page.createCDPSession();
+  await cdp.send('Network.enable');
+  const parse = (payload: string) => {
+    try {
+      return JSON.parse(payload);
+    } catch {
+      return payload;
+    }
+  };
+  cdp.on('Network.webSocketFrameReceived', (e) => frames.push({ sent: false, data: parse(e.response.payloadData) }));
+  cdp.on('Network.webSocketFrameSent', (e) => frames.push({ sent: true, data: parse(e.response.payloadData) }));
+  const consoleErrors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => consoleErrors.push(String(error)));
+  await page.goto(host.url);
+  const frame = await widgetFrame(page, server.url);
+  return { context, page, frame, network, consoleErrors, frames };
+}
+
+/** Opens the chat: the widget shows its registration form. */
+export async function openWidgetChat(frame: Frame): Promise<void> {
+  await domClick(frame, '[class*="screen__chat-button"]');
+  await waitVisible(frame, 'input[name="name"]');
+}
+
+/** Opens the chat and fills the widget's registration form (the department select shows with two departments or more). */
+export async function registerInWidget(frame: Frame, visitor: { name: string; email: string; departmentId?: string }, { opened = false } = {}): Promise<void> {
+  if (!opened) await openWidgetChat(frame);
+  await typeInto(frame, 'input[name="name"]', visitor.name);
+  await typeInto(frame, 'input[name="email"]', visitor.email);
+  if (visitor.departmentId) {
+    const select = await waitVisible(frame, 'select[name="department"]');
+    await select.select(visitor.departmentId);
+  }
+  await domClick(frame, 'button[type="submit"]:not([disabled])');
+  await waitVisible(frame, '[contenteditable="true"]');
+}
+
+/** Sends a message from the widget's composer. */
+export async function sendFromWidget(page: Page, frame: Frame, text: string): Promise<void> {
+  await typeInto(frame, '[contenteditable="true"]', text);
+  await page.keyboard.press('Enter');
+}
+
+/** The visitor's token: the credential of the widget's REST calls (`livechat/config?token=`). */
+export function widgetToken(network: NetworkEntry[], server: WidgetServer): string {
+  const call = network.find((n) => n.url.startsWith(`${server.url}/api/v1/livechat/config?token=`));
+  if (!call) throw new Error('the widget has not called livechat/config with a token');
+  return new URL(call.url).searchParams.get('token')!;
+}
+
+/** Waits for the widget's own REST call (polling the network log, generous bound). */
+export async function waitForWidgetCall(network: NetworkEntry[], method: string, path: string, status = 200): Promise<void> {
+  await expect
+    .poll(() => network.some((n) => n.method === method && new URL(n.url).pathname === path && n.status === status), { timeout: 30_000, interval: 100 })
+    .toBe(true);
+}
+
+/** The widget's first message opens the room; returns its token and id once the widget's streams have settled. */
+export async function firstWidgetMessage(
+  server: WidgetServer,
+  subs: SubscriptionLog,
+  widget: Pick<VisitorWidget, 'page' | 'frame' | 'network'>,
+  text: string,
+): Promise<{ token: string; rid: string }> {
+  const since = subs.activations.length;
+  await sendFromWidget(widget.page, widget.frame, text);
+  await waitForWidgetCall(widget.network, 'POST', '/api/v1/livechat/message');
+  const token = widgetToken(widget.network, server);
+  // The room the widget opened (asking with the token alone returns the open room, newRoom false).
+  const opened = await server.api.get('/api/v1/livechat/room', { query: { token } });
+  expect(opened.body.newRoom).toBe(false);
+  const rid: string = opened.body.room._id;
+  // The widget subscribes when the room appears and again ~500 ms later, when it loads the room's
+  // messages (drop and re-subscribe): answer only once the second subscription is in place.
+  await waitForRoomSubscription(subs, rid, { count: 2, since });
+  return { token, rid };
+}
+
+/**
+ * Known, harmless browser-console noise (see ARCHITECTURE.md, "Browser journeys"): `livechat/config` has
+ * no `resources.sound`, so the widget's notification <audio> has no source. Any other console error, any
+ * HTTP answer >= 400 (the widget's `page.visited` before registration included: it must succeed), or any
+ * DDP error frame fails the journey.
+ */
+const AUDIO_WITHOUT_SOURCE = /^DOMException: NotSupportedError: (The element has no supported sources\.|Failed to load because no supported source was found\.)$/;
+
+export function expectNoWidgetErrors(server: WidgetServer, widget: Pick<VisitorWidget, 'consoleErrors' | 'network' | 'frames'>): void {
+  const { consoleErrors, network, frames } = widget;
+  const failed = network.filter((n) => n.status >= 400).map((n) => `${n.method} ${new URL(n.url).pathname} ${n.status}`);
+  expect(failed).toEqual([]);
+  expect(consoleErrors.filter((e) => !AUDIO_WITHOUT_SOURCE.test(e))).toEqual([]);
+  // The widget's DDP traffic: connect, livechat:setUpConnection, its room streams, typing writes;
+  // Parley answered none of it with an error (no `error`/`failed` frame, no method or sub error).
+  const sent = new Set(frames.filter((f) => f.sent).map((f) => `${f.data.msg}${f.data.method ? ` ${f.data.method}` : f.data.name ? ` ${f.data.name}` : ''}`));
+  for (const expected of ['connect', 'method livechat:setUpConnection', 'sub stream-room-messages', 'sub stream-notify-room', 'sub stream-livechat-room']) {
+    expect(sent, expected).toContain(expected);
+  }
+  expect(frames.filter((f) => !f.sent && (f.data.error !== undefined || f.data.msg === 'error' || f.data.msg === 'failed'))).toEqual([]);
+  // And the server logged no error (a failed delivery or close hook is only logged).
+  expect(server.log.filter((entry) => entry.level >= 50)).toEqual([]);
 }

@@ -3,25 +3,39 @@
  * timer that depends on the live status (fast while polling, slow while live)
  * and whenever the live hub invalidates their key.
  */
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useConsole } from '../context.js';
 import { pollInterval } from '../live/live.js';
 import { ApiError } from './client.js';
 import type { AgentUser, Department, Inquiry, LivechatRoom, Message, Paged, RoomEntry, Visitor } from './types.js';
+import { hasOlder, mergeWindows, readOlder, refreshHistory, refreshQueue, type MessageWindow, type PageReader, type QueueWindow } from './windows.js';
 
 /** A 404 "API endpoint does not exist": the server is older than the endpoint. */
 export function isMissingEndpoint(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404;
 }
 
+const FIRST_WORDS_MS = 10_000;
+
+/** The queue: every inquiry the caller may take, oldest first, kept up to date incrementally (`windows.ts`). */
 export function useQueue(enabled = true) {
   const { api, liveStatus } = useConsole();
+  const queryClient = useQueryClient();
   return useQuery({
     queryKey: ['queue'],
     enabled,
-    refetchInterval: pollInterval(liveStatus),
+    // A chat is queued when its room opens and the visitor's first words follow a moment later, with no
+    // queue event of their own: while a chat queued in the last seconds has none yet, read again each second.
+    refetchInterval: (query) =>
+      query.state.data?.inquiries.some((i) => !i.message && Date.now() - Date.parse(i.ts) < FIRST_WORDS_MS) ? 1000 : pollInterval(liveStatus),
     queryFn: () =>
-      api<{ inquiries: Inquiry[] } & Paged>('livechat/inquiries.queuedForUser', { query: { count: 100, sort: JSON.stringify({ ts: 1 }) } }),
+      refreshQueue(async (offset, count) => {
+        const page = await api<{ inquiries: Inquiry[] } & Paged>('livechat/inquiries.queuedForUser', {
+          query: { count, offset, sort: JSON.stringify({ ts: -1 }) },
+        });
+        return { items: page.inquiries, total: page.total };
+      }, queryClient.getQueryData<QueueWindow>(['queue'])),
   });
 }
 
@@ -51,31 +65,51 @@ export function useRoom(rid: string) {
   });
 }
 
-export const PAGE_SIZE = 50;
-
-/** The newest `pages * PAGE_SIZE` messages of a room, oldest first for display. */
-export function useMessages(rid: string, pages: number) {
+/**
+ * A conversation's history, newest `messages.length` of `total`, oldest first. A
+ * live update reads only the newest page (and more only after a burst);
+ * `loadOlder` adds the page before the oldest loaded message.
+ */
+export function useMessages(rid: string) {
   const { api, liveStatus } = useConsole();
-  return useQuery({
-    queryKey: ['room', rid, 'messages', pages],
-    refetchInterval: pollInterval(liveStatus),
-    placeholderData: (previous) => previous,
-    queryFn: async () => {
-      const result = await api<{ messages: Message[] } & Paged>(`livechat/${encodeURIComponent(rid)}/messages`, {
-        query: { count: Math.min(100, PAGE_SIZE * pages), offset: 0, sort: JSON.stringify({ ts: -1 }) },
+  const queryClient = useQueryClient();
+  const key = useMemo(() => ['room', rid, 'messages'], [rid]);
+  const read = useCallback<PageReader<Message>>(
+    async (offset, count) => {
+      const page = await api<{ messages: Message[] } & Paged>(`livechat/${encodeURIComponent(rid)}/messages`, {
+        query: { count, offset, sort: JSON.stringify({ ts: -1 }) },
       });
-      let messages = result.messages;
-      // Older pages beyond the server's per-request cap of 100.
-      for (let offset = messages.length; offset < Math.min(result.total, PAGE_SIZE * pages); offset += 100) {
-        const more = await api<{ messages: Message[] }>(`livechat/${encodeURIComponent(rid)}/messages`, {
-          query: { count: 100, offset, sort: JSON.stringify({ ts: -1 }) },
-        });
-        if (more.messages.length === 0) break;
-        messages = messages.concat(more.messages);
-      }
-      return { messages: [...messages].reverse(), total: result.total };
+      return { items: page.messages, total: page.total };
+    },
+    [api, rid],
+  );
+  const query = useQuery({
+    queryKey: key,
+    refetchInterval: pollInterval(liveStatus),
+    queryFn: async () => {
+      const previous = queryClient.getQueryData<MessageWindow>(key);
+      const next = await refreshHistory(read, previous);
+      // An older page may have been added while this read ran: keep it.
+      const latest = queryClient.getQueryData<MessageWindow>(key);
+      return latest && latest !== previous ? mergeWindows(latest, next) : next;
     },
   });
+  const [loadingOlder, setLoadingOlder] = useState(false);
+  const loading = useRef(false);
+  const loadOlder = useCallback(async () => {
+    const current = queryClient.getQueryData<MessageWindow>(key);
+    if (!current || !hasOlder(current) || loading.current) return;
+    loading.current = true;
+    setLoadingOlder(true);
+    try {
+      const older = await readOlder(read, current);
+      queryClient.setQueryData<MessageWindow>(key, (latest) => (latest ? mergeWindows(latest, older) : older));
+    } finally {
+      loading.current = false;
+      setLoadingOlder(false);
+    }
+  }, [key, read, queryClient]);
+  return { ...query, loadOlder, loadingOlder, hasOlder: hasOlder(query.data) };
 }
 
 export function useVisitor(visitorId: string | undefined) {
@@ -87,20 +121,29 @@ export function useVisitor(visitorId: string | undefined) {
   });
 }
 
-/** Earlier chats of one visitor (needs `view-livechat-rooms`; agents without it see none). */
-export function useVisitorRooms(visitorName: string | undefined, rid: string) {
-  const { api } = useConsole();
+/**
+ * Earlier chats of one visitor (`livechat/rooms?visitorId=`): all of them with
+ * `view-livechat-rooms`, else those the caller served (`agents[]` = itself, the
+ * only list an agent may read).
+ */
+export function useVisitorRooms(visitorId: string | undefined, rid: string) {
+  const { api, me } = useConsole();
+  const can = usePermissions();
+  const all = can('view-livechat-rooms');
   return useQuery({
-    queryKey: ['visitor-rooms', visitorName],
-    enabled: !!visitorName,
+    queryKey: ['visitor-rooms', visitorId, all],
+    enabled: !!visitorId && !!me && can.ready,
     queryFn: async () => {
-      const result = await api<{ rooms: LivechatRoom[] }>('livechat/rooms', { query: { roomName: visitorName, count: 20, sort: JSON.stringify({ ts: -1 }) } });
+      const result = await api<{ rooms: LivechatRoom[] }>('livechat/rooms', {
+        query: { visitorId, agents: all ? undefined : [me!._id], count: 20, sort: JSON.stringify({ ts: -1 }) },
+      });
       return result.rooms.filter((r) => r._id !== rid);
     },
     retry: false,
   });
 }
 
+/** All departments (`livechat/department`: managers, and whoever may transfer chats). */
 export function useDepartments(enabled = true) {
   const { api } = useConsole();
   return useQuery({
@@ -108,6 +151,45 @@ export function useDepartments(enabled = true) {
     enabled,
     queryFn: async () => (await api<{ departments: Department[] }>('livechat/department', { query: { count: 100 } })).departments,
   });
+}
+
+/**
+ * Department names to show beside chats: the department list for those who may
+ * read it, otherwise the enabled departments the widget's `livechat/config`
+ * offers to anyone (a plain agent has no other way to know a name).
+ */
+export function useDepartmentNames(): (id: string | undefined) => string | undefined {
+  const { api } = useConsole();
+  const can = usePermissions();
+  const listed = can('view-livechat-departments') || can('transfer-livechat-guest');
+  const all = useDepartments(listed);
+  const offered = useQuery({
+    queryKey: ['departments-offered'],
+    enabled: !listed,
+    staleTime: 60_000,
+    queryFn: async () => (await api<{ config: { departments: Array<{ _id: string; name: string }> } }>('livechat/config')).config.departments,
+  });
+  const list: Array<{ _id: string; name: string }> = (listed ? all.data : offered.data) ?? [];
+  return (id) => (id ? list.find((d) => d._id === id)?.name : undefined);
+}
+
+/**
+ * What the caller may do, from the permission table (`permissions.listAll`,
+ * contract §4) and its roles. Until the table is read, nothing is allowed.
+ */
+export function usePermissions(): ((permission: string) => boolean) & { ready: boolean } {
+  const { api, me } = useConsole();
+  const table = useQuery({
+    queryKey: ['permissions'],
+    enabled: !!me,
+    staleTime: 60_000,
+    queryFn: async () => {
+      const result = await api<{ update: Array<{ _id: string; roles: string[] }> }>('permissions.listAll');
+      return new Map(result.update.map((p) => [p._id, p.roles]));
+    },
+  });
+  const can = (permission: string) => !!me && !!table.data?.get(permission)?.some((role) => me.roles.includes(role));
+  return Object.assign(can, { ready: table.data !== undefined });
 }
 
 export function useRoleUsers(role: 'agent' | 'manager', enabled = true) {
@@ -130,10 +212,17 @@ export interface ClosedFilters {
 
 export const CLOSED_PAGE = 25;
 
+/**
+ * Closed chats, a page at a time. Without `view-livechat-rooms` the list is the
+ * caller's own (`agents[]` = itself: the chats it closed while serving them).
+ */
 export function useClosedRooms(filters: ClosedFilters) {
-  const { api } = useConsole();
+  const { api, me } = useConsole();
+  const can = usePermissions();
+  const own = !can('view-livechat-rooms');
   return useQuery({
-    queryKey: ['closed', filters],
+    queryKey: ['closed', filters, own],
+    enabled: !!me && can.ready,
     placeholderData: (previous) => previous,
     queryFn: () => {
       const closedAt =
@@ -148,7 +237,7 @@ export function useClosedRooms(filters: ClosedFilters) {
           open: false,
           closedAt,
           departmentId: filters.departmentId || undefined,
-          agents: filters.agentId ? [filters.agentId] : undefined,
+          agents: own ? [me!._id] : filters.agentId ? [filters.agentId] : undefined,
           roomName: filters.visitor || undefined,
           count: CLOSED_PAGE,
           offset: filters.offset,

@@ -47,7 +47,19 @@ export interface LivechatRoom {
   closedBy?: { _id: string; username: string };
   surveyFeedback?: Record<string, string>;
   lastMessage?: LastMessage;
-  transferHistory?: unknown[];
+  transferHistory?: TransferEntry[];
+}
+
+/** One entry of a room's `transferHistory` (to a department, or to an agent). */
+export interface TransferEntry {
+  type: 'department' | 'agent';
+  scope: string;
+  ts: string;
+  transferredBy: { _id: string; username: string; type: string };
+  previousDepartment?: string;
+  nextDepartment?: { _id: string; name: string };
+  transferredTo?: { _id: string; username: string };
+  comment?: string;
 }
 
 /** A room as `rooms.get` lists it (any type; the console keeps the livechat ones). */
@@ -65,7 +77,8 @@ export interface Inquiry {
   _id: string;
   rid: string;
   name: string;
-  message: string;
+  /** The visitor's latest message (absent before the first). */
+  message?: string;
   status: 'queued' | 'taken';
   ts: string;
   v: VisitorRef;

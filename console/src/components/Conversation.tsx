@@ -1,36 +1,38 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { Link } from 'wouter';
-import { isMissingEndpoint, useDepartments, useMessages, useRoleUsers, useRoom } from '../api/data.js';
-import type { LivechatRoom, Message } from '../api/types.js';
-import { isManager, useConsole } from '../context.js';
+import { isMissingEndpoint, useDepartments, useMessages, usePermissions, useRoleUsers, useRoom } from '../api/data.js';
+import type { LivechatRoom, Message, TransferEntry } from '../api/types.js';
+import { useConsole } from '../context.js';
 import { clockTime, dateTime, isSendKey, systemText } from '../lib/format.js';
 import { markSeen } from '../lib/unread.js';
+import { VirtualRow } from './VirtualRow.js';
 import { VisitorPanel } from './VisitorPanel.js';
 
 const TYPING_SHOWN_MS = 6_000;
 const TYPING_IDLE_MS = 3_000;
 
-function MessageItem({ message, selfId }: { message: Message; selfId: string | undefined }) {
-  const system = systemText(message);
+const MessageItem = memo(function MessageItem({ message, selfId, transfer }: { message: Message; selfId: string | undefined; transfer?: TransferEntry }) {
+  const system = systemText(message, transfer);
   if (system !== null) {
     return (
-      <li className="msg system">
+      <div className="msg system">
         <span>{system}</span> <time dateTime={message.ts}>{clockTime(message.ts)}</time>
-      </li>
+      </div>
     );
   }
   const mine = message.u._id === selfId;
   return (
-    <li className={mine ? 'msg mine' : 'msg'}>
+    <div className={mine ? 'msg mine' : 'msg'}>
       <span className="msg-meta">
         <span className="msg-author">{message.u.name || message.u.username}</span> <time dateTime={message.ts}>{clockTime(message.ts)}</time>
       </span>
       {/* Text only: React escapes it, so HTML or script a visitor sends is shown, never run. */}
       <p className="msg-text">{message.msg}</p>
-    </li>
+    </div>
   );
-}
+});
 
 /** Who else types in this room, from the live hub (entries expire on their own). */
 function useTyping(rid: string, selfUsername: string | undefined): string[] {
@@ -64,7 +66,7 @@ function useTyping(rid: string, selfUsername: string | undefined): string[] {
   return Object.keys(typing);
 }
 
-function Composer({ room }: { room: LivechatRoom }) {
+function Composer({ room, onSent }: { room: LivechatRoom; onSent: () => void }) {
   const { api, live, me } = useConsole();
   const queryClient = useQueryClient();
   const [text, setText] = useState('');
@@ -83,6 +85,7 @@ function Composer({ room }: { room: LivechatRoom }) {
     mutationFn: (msg: string) => api('chat.sendMessage', { method: 'POST', body: { message: { rid: room._id, msg } } }),
     onSuccess: () => {
       setText('');
+      onSent();
       void queryClient.invalidateQueries({ queryKey: ['room', room._id] });
       void queryClient.invalidateQueries({ queryKey: ['rooms'] });
     },
@@ -137,17 +140,52 @@ function Composer({ room }: { room: LivechatRoom }) {
   );
 }
 
+/** An inline form under the conversation header: its first field takes the focus; Escape cancels. */
+function InlineForm({ label, onSubmit, onCancel, children }: { label: string; onSubmit: () => void; onCancel: () => void; children: ReactNode }) {
+  const ref = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    ref.current?.querySelector<HTMLElement>('select, input, textarea')?.focus();
+  }, []);
+  return (
+    <form
+      ref={ref}
+      className="inline-form"
+      aria-label={label}
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          onCancel();
+        }
+      }}
+    >
+      {children}
+    </form>
+  );
+}
+
+function FormError({ error }: { error: string | null }) {
+  return error ? (
+    <p className="error" role="alert">
+      {error}
+    </p>
+  ) : null;
+}
+
 function TransferForm({ room, onDone }: { room: LivechatRoom; onDone: () => void }) {
-  const { api, me } = useConsole();
+  const { api } = useConsole();
   const queryClient = useQueryClient();
+  // Both lists answer holders of transfer-livechat-guest (the only ones who see this form).
   const departments = useDepartments();
-  const agents = useRoleUsers('agent', isManager(me));
+  const agents = useRoleUsers('agent');
   const [target, setTarget] = useState('');
   const [comment, setComment] = useState('');
   const [error, setError] = useState<string | null>(null);
   const transfer = useMutation({
-    // Rocket.Chat's agent-side transfer (`livechat/room.forward`); the visitor-side
-    // `room.transfer` needs the visitor's token, which agents never see.
+    // Rocket.Chat's agent-side transfer; the visitor-side `room.transfer` needs the visitor's token, which agents never see.
     mutationFn: () => {
       const [kind, id] = target.split(':');
       return api('livechat/room.forward', {
@@ -160,19 +198,13 @@ function TransferForm({ room, onDone }: { room: LivechatRoom; onDone: () => void
       void queryClient.invalidateQueries({ queryKey: ['room', room._id] });
       onDone();
     },
-    onError: (e) => setError(isMissingEndpoint(e) ? 'This server cannot transfer chats from the console yet (livechat/room.forward).' : (e as Error).message),
+    onError: (e) => setError(isMissingEndpoint(e) ? 'This server cannot transfer chats from the console (livechat/room.forward).' : (e as Error).message),
   });
+  const otherAgents = (agents.data?.users ?? []).filter((a) => a._id !== room.servedBy?._id);
   return (
-    <form
-      className="inline-form"
-      aria-label="Transfer chat"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (target) transfer.mutate();
-      }}
-    >
+    <InlineForm label="Transfer chat" onSubmit={() => target && transfer.mutate()} onCancel={onDone}>
       <label htmlFor="transfer-target">Transfer to</label>
-      <select id="transfer-target" value={target} onChange={(e) => setTarget(e.target.value)} required>
+      <select id="transfer-target" value={target} onChange={(e) => setTarget(e.target.value)} required aria-describedby="transfer-help">
         <option value="">Choose a department or an agent</option>
         <optgroup label="Departments">
           {(departments.data ?? [])
@@ -184,22 +216,20 @@ function TransferForm({ room, onDone }: { room: LivechatRoom; onDone: () => void
             ))}
         </optgroup>
         <optgroup label="Agents">
-          {(agents.data?.users ?? [])
-            .filter((a) => a._id !== room.servedBy?._id)
-            .map((a) => (
-              <option key={a._id} value={`agent:${a._id}`}>
-                {a.name || a.username} ({a.statusLivechat === 'available' ? 'available' : 'not available'})
-              </option>
-            ))}
+          {otherAgents.map((a) => (
+            <option key={a._id} value={`agent:${a._id}`} disabled={a.statusLivechat !== 'available'}>
+              {a.name || a.username}
+              {a.statusLivechat === 'available' ? '' : ' (not available)'}
+            </option>
+          ))}
         </optgroup>
       </select>
+      <p id="transfer-help" className="muted small">
+        A department routes the chat to one of its agents (or its queue); an agent must be available.
+      </p>
       <label htmlFor="transfer-comment">Note for the next agent (optional)</label>
       <input id="transfer-comment" value={comment} onChange={(e) => setComment(e.target.value)} />
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError error={error} />
       <div className="row">
         <button type="submit" className="primary small" disabled={!target || transfer.isPending}>
           Transfer
@@ -208,7 +238,7 @@ function TransferForm({ room, onDone }: { room: LivechatRoom; onDone: () => void
           Cancel
         </button>
       </div>
-    </form>
+    </InlineForm>
   );
 }
 
@@ -228,21 +258,10 @@ function CloseForm({ room, onDone }: { room: LivechatRoom; onDone: () => void })
     onError: (e) => setError((e as Error).message),
   });
   return (
-    <form
-      className="inline-form"
-      aria-label="Close chat"
-      onSubmit={(e) => {
-        e.preventDefault();
-        close.mutate();
-      }}
-    >
+    <InlineForm label="Close chat" onSubmit={() => close.mutate()} onCancel={onDone}>
       <label htmlFor="close-comment">Closing comment (optional)</label>
       <input id="close-comment" value={comment} onChange={(e) => setComment(e.target.value)} />
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError error={error} />
       <div className="row">
         <button type="submit" className="danger small" disabled={close.isPending}>
           Close chat
@@ -251,19 +270,114 @@ function CloseForm({ room, onDone }: { room: LivechatRoom; onDone: () => void })
           Cancel
         </button>
       </div>
-    </form>
+    </InlineForm>
   );
 }
 
-export function Conversation({ rid, backHref }: { rid: string; backHref: string }) {
+/** Row estimate before a message is measured (one line of text plus its meta line). */
+const ESTIMATED_ROW = 64;
+
+/**
+ * The history, virtualized: only the rows in view (plus a margin) are in the DOM,
+ * so a conversation of thousands of messages opens and scrolls like a short one.
+ * It opens at the newest message and follows new ones while the agent is at the
+ * bottom; reaching the top reads the previous page, and the view stays where it was.
+ */
+function MessageList({ room, selfId, scrollRef }: { room: LivechatRoom; selfId: string | undefined; scrollRef: RefObject<HTMLDivElement | null> }) {
+  const history = useMessages(room._id);
+  const messages = useMemo(() => history.data?.messages ?? [], [history.data]);
+  const total = history.data?.total ?? 0;
+  const older = history.hasOlder;
+  const count = messages.length + (older ? 1 : 0);
+  const messageAt = (index: number) => messages[older ? index - 1 : index];
+  const transfers = useMemo(() => new Map((room.transferHistory ?? []).map((e) => [Date.parse(e.ts), e])), [room.transferHistory]);
+
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ESTIMATED_ROW,
+    overscan: 10,
+    getItemKey: (index) => messageAt(index)?._id ?? 'older',
+    anchorTo: 'end',
+    followOnAppend: true,
+    useFlushSync: false,
+  });
+
+  // Open at the newest message, once the first page is there.
+  const [opened, setOpened] = useState(false);
+  useLayoutEffect(() => {
+    if (opened || messages.length === 0) return;
+    virtualizer.scrollToIndex(count - 1, { align: 'end' });
+    const frame = requestAnimationFrame(() => setOpened(true));
+    return () => cancelAnimationFrame(frame);
+  }, [opened, messages.length, count, virtualizer]);
+
+  const items = virtualizer.getVirtualItems();
+  const firstIndex = items[0]?.index ?? 0;
+  // The top reached: read the page before it.
+  useEffect(() => {
+    if (opened && older && firstIndex === 0 && !history.loadingOlder) void history.loadOlder();
+  }, [opened, older, firstIndex, history.loadingOlder, history.loadOlder]);
+
+  // A message arriving from someone else is announced (the list itself is not a live region: it re-renders on scroll).
+  const last = messages.at(-1);
+  const announcement = last && last.u._id !== selfId && !last.t ? `${last.u.name || last.u.username}: ${last.msg}` : '';
+
+  return (
+    <>
+      {history.error && (
+        <p className="error conv-error" role="alert">
+          {isMissingEndpoint(history.error) ? 'This server does not give agents the history (livechat/:rid/messages).' : (history.error as Error).message}
+        </p>
+      )}
+      <div className="messages" ref={scrollRef} tabIndex={0} role="region" aria-label={`Messages, ${total} in all, newest at the bottom`} aria-busy={history.isPending}>
+        <ol className="message-list" style={{ height: virtualizer.getTotalSize() }}>
+          {items.map((item) => {
+            const message = messageAt(item.index);
+            return (
+              <VirtualRow
+                key={item.key}
+                item={item}
+                virtualizer={virtualizer}
+                className="msg-row"
+                setSize={total}
+                position={message ? total - messages.length + (older ? item.index : item.index + 1) : undefined}
+              >
+                {message ? (
+                  <MessageItem message={message} selfId={selfId} transfer={transfers.get(Date.parse(message.ts))} />
+                ) : (
+                  <div className="msg system">
+                    <button type="button" className="ghost small" onClick={() => void history.loadOlder()} disabled={history.loadingOlder}>
+                      {history.loadingOlder ? 'Loading older messages…' : 'Load older messages'}
+                    </button>
+                  </div>
+                )}
+              </VirtualRow>
+            );
+          })}
+        </ol>
+      </div>
+      <p className="visually-hidden" role="status" aria-live="polite">
+        {announcement}
+      </p>
+    </>
+  );
+}
+
+/**
+ * One chat: header (transfer, close), the history, typing, the composer for its
+ * serving agent, and the visitor panel. `standalone` (a closed chat opened on its
+ * own page) always shows the way back.
+ */
+export function Conversation({ rid, backHref, focusComposer = false, standalone = false }: { rid: string; backHref: string; focusComposer?: boolean; standalone?: boolean }) {
   const { me } = useConsole();
-  const [pages, setPages] = useState(1);
+  const can = usePermissions();
   const room = useRoom(rid);
-  const messages = useMessages(rid, pages);
   const typing = useTyping(rid, me?.username);
   const [panel, setPanel] = useState<'none' | 'transfer' | 'close'>('none');
-  const listRef = useRef<HTMLOListElement>(null);
-  const stickToBottom = useRef(true);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const transferButton = useRef<HTMLButtonElement>(null);
+  const closeButton = useRef<HTMLButtonElement>(null);
 
   const data = room.data;
   // What the agent sees is read: remember the message count (lib/unread.ts).
@@ -271,12 +385,10 @@ export function Conversation({ rid, backHref }: { rid: string; backHref: string 
     if (data?.msgs !== undefined) markSeen(rid, data.msgs);
   }, [rid, data?.msgs]);
 
-  const count = messages.data?.messages.length ?? 0;
-  const lastId = messages.data?.messages[count - 1]?._id;
+  // Arriving from the queue (Take): straight to the composer.
   useEffect(() => {
-    const el = listRef.current;
-    if (el && stickToBottom.current) el.scrollTop = el.scrollHeight;
-  }, [lastId, count]);
+    if (focusComposer && data?.open) document.getElementById(`composer-${rid}`)?.focus();
+  }, [focusComposer, data?.open, rid]);
 
   if (room.error) {
     return (
@@ -290,15 +402,20 @@ export function Conversation({ rid, backHref }: { rid: string; backHref: string 
   }
   if (!data) return <p aria-busy="true">Loading…</p>;
   const open = data.open === true;
-  const canAct = open && (data.servedBy?._id === me?._id || isManager(me));
+  const serving = data.servedBy?._id === me?._id;
+  const canClose = open && (serving || can('close-others-livechat-room'));
+  const canTransfer = open && (serving || can('view-livechat-rooms')) && can('transfer-livechat-guest');
   const title = data.fname ?? data.v.username;
-  const hasOlder = (messages.data?.total ?? 0) > count;
+  const closePanel = (focus: RefObject<HTMLButtonElement | null>) => () => {
+    setPanel('none');
+    requestAnimationFrame(() => focus.current?.focus());
+  };
 
   return (
     <div className="conversation-wrap">
-      <section className="conversation" aria-labelledby="conv-title">
+      <section className={standalone ? 'conversation standalone' : 'conversation'} aria-labelledby="conv-title">
         <header className="conv-header">
-          <Link href={backHref} className="back-link" aria-label="Back to the list">
+          <Link href={backHref} className="back-link" aria-label={standalone ? 'Back to the closed chats' : 'Back to the list'}>
             ←
           </Link>
           <div className="conv-title-block">
@@ -307,51 +424,38 @@ export function Conversation({ rid, backHref }: { rid: string; backHref: string 
               {open ? (data.servedBy ? `Served by ${data.servedBy.username}` : 'Waiting in the queue') : `Closed ${dateTime(data.closedAt)}`}
             </span>
           </div>
-          {canAct && (
+          {open && (canTransfer || canClose) && (
             <div className="row">
-              <button type="button" className="ghost small" aria-expanded={panel === 'transfer'} onClick={() => setPanel(panel === 'transfer' ? 'none' : 'transfer')}>
-                Transfer
-              </button>
-              <button type="button" className="ghost small" aria-expanded={panel === 'close'} onClick={() => setPanel(panel === 'close' ? 'none' : 'close')}>
-                Close
-              </button>
+              {canTransfer && (
+                <button
+                  ref={transferButton}
+                  type="button"
+                  className="ghost small"
+                  aria-expanded={panel === 'transfer'}
+                  onClick={() => setPanel(panel === 'transfer' ? 'none' : 'transfer')}
+                >
+                  Transfer
+                </button>
+              )}
+              {canClose && (
+                <button ref={closeButton} type="button" className="ghost small" aria-expanded={panel === 'close'} onClick={() => setPanel(panel === 'close' ? 'none' : 'close')}>
+                  Close
+                </button>
+              )}
             </div>
           )}
-        </header>
-        {panel === 'transfer' && <TransferForm room={data} onDone={() => setPanel('none')} />}
-        {panel === 'close' && <CloseForm room={data} onDone={() => setPanel('none')} />}
-        {messages.error && (
-          <p className="error conv-error" role="alert">
-            {isMissingEndpoint(messages.error) ? 'This server does not give agents the history yet (livechat/:rid/messages).' : (messages.error as Error).message}
-          </p>
-        )}
-        <ol
-          className="messages"
-          ref={listRef}
-          aria-label="Messages"
-          aria-live="polite"
-          tabIndex={0}
-          onScroll={(e) => {
-            const el = e.currentTarget;
-            stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-          }}
-        >
-          {hasOlder && (
-            <li className="msg system">
-              <button type="button" className="ghost small" onClick={() => setPages((p) => p + 1)} disabled={messages.isFetching}>
-                Load older messages
-              </button>
-            </li>
+          {open && serving && can.ready && !can('transfer-livechat-guest') && (
+            <p className="muted small conv-note">No Transfer here: moving chats needs the transfer-livechat-guest permission (managers have it).</p>
           )}
-          {(messages.data?.messages ?? []).map((m) => (
-            <MessageItem key={m._id} message={m} selfId={me?._id} />
-          ))}
-        </ol>
+        </header>
+        {panel === 'transfer' && <TransferForm room={data} onDone={closePanel(transferButton)} />}
+        {panel === 'close' && <CloseForm room={data} onDone={closePanel(closeButton)} />}
+        <MessageList room={data} selfId={me?._id} scrollRef={scrollRef} />
         <p className="typing" aria-live="polite">
           {typing.length > 0 ? `${typing.join(', ')} ${typing.length > 1 ? 'are' : 'is'} typing…` : ''}
         </p>
-        {open && data.servedBy?._id === me?._id ? (
-          <Composer room={data} />
+        {open && serving ? (
+          <Composer room={data} onSent={() => scrollRef.current?.scrollTo({ top: scrollRef.current.scrollHeight })} />
         ) : (
           <p className="notice">
             {open ? 'Only the agent serving this chat can answer it.' : `This chat is closed${data.closer ? ` (by the ${data.closer === 'visitor' ? 'visitor' : 'agent'})` : ''}.`}

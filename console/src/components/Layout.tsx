@@ -25,6 +25,44 @@ function NavLink({ href, children, badge }: { href: string; children: ReactNode;
   );
 }
 
+const MANAGE_LINKS: Array<[string, string]> = [
+  ['/admin/agents', 'Agents'],
+  ['/admin/managers', 'Managers'],
+  ['/admin/departments', 'Departments'],
+  ['/admin/settings', 'Settings'],
+  ['/admin/embed', 'Embed widget'],
+  ['/setup', 'Get started'],
+];
+
+/**
+ * The managers' pages. Wide: a labelled group under the agent's sections. Narrow
+ * (phones): one "Manage" button that opens the group as a list (a disclosure),
+ * naming the current page when it is one of them, so nothing is cut off or hidden.
+ */
+function ManageMenu() {
+  const [location] = useLocation();
+  const [open, setOpen] = useState(false);
+  const current = MANAGE_LINKS.find(([href]) => location === href || location.startsWith(`${href}/`));
+  useEffect(() => setOpen(false), [location]);
+  return (
+    <div className="nav-group">
+      <span className="nav-heading" id="nav-manage-heading">
+        Manage
+      </span>
+      <button type="button" className="nav-toggle" aria-expanded={open} aria-controls="nav-manage" onClick={() => setOpen(!open)}>
+        Manage{current ? `: ${current[1]}` : ''} <span aria-hidden="true">{open ? '▴' : '▾'}</span>
+      </button>
+      <ul id="nav-manage" className={open ? 'nav-list nav-manage open' : 'nav-list nav-manage'} aria-labelledby="nav-manage-heading">
+        {MANAGE_LINKS.map(([href, label]) => (
+          <li key={href}>
+            <NavLink href={href}>{label}</NavLink>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const { me, signOut, liveStatus } = useConsole();
   const [, navigate] = useLocation();
@@ -48,7 +86,7 @@ export function Layout({ children }: { children: ReactNode }) {
     if (!queue.data) return;
     for (const id of queueTracker.current(queue.data.inquiries.map((i) => i._id))) {
       const inquiry = queue.data.inquiries.find((i) => i._id === id);
-      notify('New chat waiting', inquiry ? `${inquiry.name}: ${inquiry.message}` : 'A visitor is waiting', () => navigate('/queue'));
+      notify('New chat waiting', inquiry ? `${inquiry.name}${inquiry.message ? `: ${inquiry.message}` : ''}` : 'A visitor is waiting', () => navigate('/queue'));
     }
   }, [queue.data, navigate]);
   const lastCounts = useRef<Map<string, number> | null>(null);
@@ -94,37 +132,35 @@ export function Layout({ children }: { children: ReactNode }) {
         </div>
       </header>
       <nav className="sidenav" aria-label="Main">
-        <NavLink href="/queue" badge={queueCount}>
-          Queue
-        </NavLink>
-        <NavLink href="/chats" badge={unread}>
-          My chats
-        </NavLink>
-        <NavLink href="/closed">Closed chats</NavLink>
-        {manager && (
-          <>
-            <span className="nav-heading" aria-hidden="true">
-              Manage
-            </span>
-            <NavLink href="/admin/agents">Agents</NavLink>
-            <NavLink href="/admin/managers">Managers</NavLink>
-            <NavLink href="/admin/departments">Departments</NavLink>
-            <NavLink href="/admin/settings">Settings</NavLink>
-            <NavLink href="/admin/embed">Embed widget</NavLink>
-            <NavLink href="/setup">Get started</NavLink>
-          </>
-        )}
+        <ul className="nav-list">
+          <li>
+            <NavLink href="/queue" badge={queueCount}>
+              Queue
+            </NavLink>
+          </li>
+          <li>
+            <NavLink href="/chats" badge={unread}>
+              My chats
+            </NavLink>
+          </li>
+          <li>
+            <NavLink href="/closed">Closed</NavLink>
+          </li>
+        </ul>
+        {manager && <ManageMenu />}
       </nav>
-      {liveStatus === 'reconnecting' && (
-        <div className="banner" role="status">
-          Connection lost — reconnecting… Chats keep updating every few seconds meanwhile.
-        </div>
-      )}
-      {(queue.error || rooms.error) && (queue.error as { status?: number } | null)?.status === 0 && (
-        <div className="banner" role="status">
-          The server cannot be reached. Retrying…
-        </div>
-      )}
+      <div className="banners">
+        {liveStatus === 'reconnecting' && (
+          <div className="banner" role="status">
+            Connection lost — reconnecting… Chats keep updating every few seconds meanwhile.
+          </div>
+        )}
+        {(queue.error || rooms.error) && (queue.error as { status?: number } | null)?.status === 0 && (
+          <div className="banner" role="status">
+            The server cannot be reached. Retrying…
+          </div>
+        )}
+      </div>
       <main id="main" className="content" tabIndex={-1}>
         {children}
       </main>

@@ -1,19 +1,21 @@
 import { Link } from 'wouter';
-import { useDepartments, useVisitor, useVisitorRooms } from '../api/data.js';
+import { useDepartmentNames, usePermissions, useVisitor, useVisitorRooms } from '../api/data.js';
 import type { LivechatRoom } from '../api/types.js';
 import { dateTime, SURVEY_LABELS } from '../lib/format.js';
 
 /** Who the visitor is, where they are, their earlier chats and the survey they gave. */
 export function VisitorPanel({ room }: { room: LivechatRoom }) {
+  const can = usePermissions();
   const visitor = useVisitor(room.v._id);
-  const departments = useDepartments();
-  const earlier = useVisitorRooms(room.fname, room._id);
+  const departmentName = useDepartmentNames();
+  const earlier = useVisitorRooms(room.v._id, room._id);
   const v = visitor.data;
-  const department = departments.data?.find((d) => d._id === (room.departmentId ?? v?.department));
+  const departmentId = room.departmentId ?? v?.department;
   const survey = Object.entries(room.surveyFeedback ?? {});
 
   return (
-    <aside className="visitor-panel" aria-labelledby="visitor-title">
+    // Focusable: on wide screens the panel scrolls on its own, and a keyboard must be able to scroll it.
+    <aside className="visitor-panel" aria-labelledby="visitor-title" tabIndex={0}>
       <h2 id="visitor-title">Visitor</h2>
       {visitor.error && <p className="muted small">Visitor details are not available.</p>}
       <dl className="facts">
@@ -24,7 +26,7 @@ export function VisitorPanel({ room }: { room: LivechatRoom }) {
         <dt>Phone</dt>
         <dd>{v?.phone?.map((p) => p.phoneNumber).join(', ') || '—'}</dd>
         <dt>Department</dt>
-        <dd>{department?.name ?? (room.departmentId ? room.departmentId : '—')}</dd>
+        <dd>{departmentId ? (departmentName(departmentId) ?? 'A department no longer offered') : '—'}</dd>
         <dt>Source</dt>
         <dd>{room.source?.type === 'widget' ? 'Website widget' : room.source?.type === 'api' ? 'API' : '—'}</dd>
         <dt>Current page</dt>
@@ -60,12 +62,12 @@ export function VisitorPanel({ room }: { room: LivechatRoom }) {
         <ul className="plain">
           {earlier.data.map((r) => (
             <li key={r._id}>
-              <Link href={`/closed/${r._id}`}>{dateTime(r.ts)}</Link> {r.open ? '(open)' : ''}
+              <Link href={r.open ? `/chats/${r._id}` : `/closed/${r._id}`}>{dateTime(r.ts)}</Link> {r.open ? '(open)' : ''}
             </li>
           ))}
         </ul>
       ) : (
-        <p className="muted small">{earlier.error ? 'Not visible to you.' : 'None.'}</p>
+        <p className="muted small">{earlier.error ? (earlier.error as Error).message : earlier.data ? (can('view-livechat-rooms') ? 'None.' : 'None that you served.') : 'Loading…'}</p>
       )}
     </aside>
   );

@@ -1,5 +1,5 @@
 /** Pure helpers of the console's lists and conversation (unit-tested in console/test). */
-import type { Inquiry, Message, RoomEntry } from '../api/types.js';
+import type { Message, RoomEntry, TransferEntry } from '../api/types.js';
 
 /** "42s", "3m 05s", "1h 02m" — how long something has been waiting. */
 export function waitingTime(sinceIso: string, now: number): string {
@@ -10,11 +10,6 @@ export function waitingTime(sinceIso: string, now: number): string {
   const hours = Math.floor(minutes / 60);
   if (hours < 48) return `${hours}h ${String(minutes % 60).padStart(2, '0')}m`;
   return `${Math.floor(hours / 24)}d`;
-}
-
-/** Oldest first (the queue's order), by `ts`, ties by id so the order is stable. */
-export function sortQueue(inquiries: Inquiry[]): Inquiry[] {
-  return [...inquiries].sort((a, b) => Date.parse(a.ts) - Date.parse(b.ts) || a._id.localeCompare(b._id));
 }
 
 export function lastActivity(room: RoomEntry): number {
@@ -42,8 +37,12 @@ export function dateTime(iso: string | undefined): string {
   return Number.isNaN(d.getTime()) ? '—' : d.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/** The line shown for a system message (contract §8.8 types), or null for a normal message. */
-export function systemText(message: Message): string | null {
+/**
+ * The line shown for a system message (contract §8.8 types), or null for a normal
+ * message. A transfer is described from the stream's `transferData` or, for
+ * history read over REST, from the room's `transferHistory` entry of that moment.
+ */
+export function systemText(message: Message, transfer?: TransferEntry): string | null {
   switch (message.t) {
     case undefined:
     case '':
@@ -54,9 +53,11 @@ export function systemText(message: Message): string | null {
       return message.msg ? `Chat closed: ${message.msg}` : 'Chat closed';
     case 'livechat_transfer_history': {
       const data = message.transferData;
-      const by = data?.transferredBy?.name ?? data?.transferredBy?.username;
-      const to = data?.nextDepartment?.name ?? data?.transferredTo?.name ?? data?.transferredTo?.username;
-      return `Chat transferred${by ? ` by ${by}` : ''}${to ? ` to ${to}` : ''}`;
+      const by = data?.transferredBy?.name ?? data?.transferredBy?.username ?? transfer?.transferredBy.username ?? message.u.name ?? message.u.username;
+      const to =
+        data?.nextDepartment?.name ?? data?.transferredTo?.name ?? data?.transferredTo?.username ?? transfer?.nextDepartment?.name ?? transfer?.transferredTo?.username;
+      const comment = transfer?.comment ? `: “${transfer.comment}”` : '';
+      return `Chat transferred${by ? ` by ${by}` : ''}${to ? ` to ${to}` : ''}${comment}`;
     }
     case 'livechat_navigation_history':
       return `Visitor navigated: ${message.msg}`;

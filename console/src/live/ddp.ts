@@ -82,7 +82,12 @@ export function ddpTransport(options: DdpOptions): TransportFactory {
         if (rid) invalidate(`room:${rid}`);
         invalidate('rooms');
       });
-      watch('livechat-inquiry-queue-observer', 'public', () => invalidate('queue'));
+      watch('livechat-inquiry-queue-observer', 'public', (...args) => {
+        // `[{type: 'removed', _id}]` when a chat leaves the queue: dropped at once, the re-read then finds nothing missing.
+        const change = args[0] as { type?: unknown; _id?: unknown } | undefined;
+        if (change?.type === 'removed' && typeof change._id === 'string') sink.queueRemoved(change._id);
+        invalidate('queue');
+      });
     };
 
     let loggedIn = false;

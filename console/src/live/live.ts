@@ -23,6 +23,8 @@ export interface LiveSink {
   /** Something under this topic changed; '*' = re-read everything. */
   invalidate(topic: LiveTopic | '*'): void;
   typing(rid: string, username: string, typing: boolean): void;
+  /** The queue stream said this inquiry left the queue (taken or closed): it can go before the re-read. */
+  queueRemoved(inquiryId: string): void;
 }
 
 export interface LiveTransport {
@@ -52,6 +54,7 @@ export class LiveHub {
   private readonly statusListeners = new Set<Listener<[LiveStatus]>>();
   private readonly invalidateListeners = new Set<Listener<[LiveTopic | '*']>>();
   private readonly typingListeners = new Set<Listener<[string, string, boolean]>>();
+  private readonly queueRemovedListeners = new Set<Listener<[string]>>();
   private readonly transport: LiveTransport;
   private readonly watched = new Map<string, { count: number; stop: () => void }>();
 
@@ -68,6 +71,9 @@ export class LiveHub {
       invalidate: (topic) => this.emitInvalidate(topic),
       typing: (rid, username, typing) => {
         for (const l of this.typingListeners) l(rid, username, typing);
+      },
+      queueRemoved: (inquiryId) => {
+        for (const l of this.queueRemovedListeners) l(inquiryId);
       },
     });
   }
@@ -89,6 +95,11 @@ export class LiveHub {
   onTyping(listener: Listener<[string, string, boolean]>): () => void {
     this.typingListeners.add(listener);
     return () => this.typingListeners.delete(listener);
+  }
+
+  onQueueRemoved(listener: Listener<[string]>): () => void {
+    this.queueRemovedListeners.add(listener);
+    return () => this.queueRemovedListeners.delete(listener);
   }
 
   /** Reference-counted: two components watching one room share one set of subscriptions. */
@@ -118,6 +129,7 @@ export class LiveHub {
     this.statusListeners.clear();
     this.invalidateListeners.clear();
     this.typingListeners.clear();
+    this.queueRemovedListeners.clear();
   }
 
   private emitInvalidate(topic: LiveTopic | '*'): void {

@@ -53,7 +53,7 @@ export function ChatsPage() {
       </section>
       <div className="split-detail">
         {selected ? (
-          <Conversation key={selected} rid={selected} backHref="/chats" />
+          <Conversation key={selected} rid={selected} backHref="/chats" focusComposer={(history.state as { focus?: string } | null)?.focus === 'composer'} />
         ) : (
           <p className="empty placeholder">Choose a chat to read and answer it.</p>
         )}

@@ -1,24 +1,32 @@
 import { useState } from 'react';
 import { Link, useParams } from 'wouter';
-import { CLOSED_PAGE, isMissingEndpoint, useClosedRooms, useDepartments, useRoleUsers, type ClosedFilters } from '../api/data.js';
+import { CLOSED_PAGE, isMissingEndpoint, useClosedRooms, useDepartmentNames, useDepartments, usePermissions, useRoleUsers, type ClosedFilters } from '../api/data.js';
 import { Conversation } from '../components/Conversation.js';
-import { isManager, useConsole } from '../context.js';
 import { dateTime } from '../lib/format.js';
 
 export function ClosedPage() {
   const params = useParams<{ rid?: string }>();
-  const { me } = useConsole();
+  const can = usePermissions();
+  const all = can('view-livechat-rooms');
   const [filters, setFilters] = useState<ClosedFilters>({ offset: 0 });
   const [draft, setDraft] = useState<ClosedFilters>({ offset: 0 });
   const rooms = useClosedRooms(filters);
-  const departments = useDepartments();
-  const agents = useRoleUsers('agent', isManager(me));
-  if (params.rid) return <Conversation key={params.rid} rid={params.rid} backHref="/closed" />;
+  const departments = useDepartments(can('view-livechat-departments') || can('transfer-livechat-guest'));
+  const departmentName = useDepartmentNames();
+  const agents = useRoleUsers('agent', all && can('view-livechat-manager'));
+  if (params.rid) {
+    return (
+      <div className="page-fill">
+        <Conversation key={params.rid} rid={params.rid} backHref="/closed" standalone />
+      </div>
+    );
+  }
 
   const total = rooms.data?.total ?? 0;
   return (
     <section className="page" aria-labelledby="closed-title">
       <h1 id="closed-title">Closed chats</h1>
+      {can.ready && !all && <p className="muted">The chats you served. Managers see everyone’s.</p>}
       <form
         className="filters"
         aria-label="Filter closed chats"
@@ -35,28 +43,32 @@ export function ClosedPage() {
           To
           <input type="date" value={draft.to ?? ''} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
         </label>
-        <label>
-          Department
-          <select value={draft.departmentId ?? ''} onChange={(e) => setDraft({ ...draft, departmentId: e.target.value })}>
-            <option value="">Any</option>
-            {(departments.data ?? []).map((d) => (
-              <option key={d._id} value={d._id}>
-                {d.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Agent
-          <select value={draft.agentId ?? ''} onChange={(e) => setDraft({ ...draft, agentId: e.target.value })}>
-            <option value="">Any</option>
-            {(agents.data?.users ?? []).map((a) => (
-              <option key={a._id} value={a._id}>
-                {a.name || a.username}
-              </option>
-            ))}
-          </select>
-        </label>
+        {departments.data && (
+          <label>
+            Department
+            <select value={draft.departmentId ?? ''} onChange={(e) => setDraft({ ...draft, departmentId: e.target.value })}>
+              <option value="">Any</option>
+              {departments.data.map((d) => (
+                <option key={d._id} value={d._id}>
+                  {d.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {agents.data && (
+          <label>
+            Agent
+            <select value={draft.agentId ?? ''} onChange={(e) => setDraft({ ...draft, agentId: e.target.value })}>
+              <option value="">Any</option>
+              {agents.data.users.map((a) => (
+                <option key={a._id} value={a._id}>
+                  {a.name || a.username}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <label>
           Visitor
           <input type="search" value={draft.visitor ?? ''} onChange={(e) => setDraft({ ...draft, visitor: e.target.value })} />
@@ -78,9 +90,14 @@ export function ClosedPage() {
             <thead>
               <tr>
                 <th scope="col">Visitor</th>
-                <th scope="col">Agent</th>
-                <th scope="col">Department</th>
+                <th scope="col" className="col-optional">
+                  Agent
+                </th>
+                <th scope="col" className="col-optional">
+                  Department
+                </th>
                 <th scope="col">Closed</th>
+                <th scope="col">Rating</th>
               </tr>
             </thead>
             <tbody>
@@ -89,9 +106,10 @@ export function ClosedPage() {
                   <td>
                     <Link href={`/closed/${r._id}`}>{r.fname ?? r.v.username}</Link>
                   </td>
-                  <td>{r.servedBy?.username ?? '—'}</td>
-                  <td>{departments.data?.find((d) => d._id === r.departmentId)?.name ?? '—'}</td>
+                  <td className="col-optional">{r.servedBy?.username ?? '—'}</td>
+                  <td className="col-optional">{departmentName(r.departmentId) ?? '—'}</td>
                   <td>{dateTime(r.closedAt)}</td>
+                  <td>{r.surveyFeedback?.satisfaction ? `${r.surveyFeedback.satisfaction} / 5` : '—'}</td>
                 </tr>
               ))}
             </tbody>

@@ -58,7 +58,7 @@ function DepartmentForm({ initial, id, onDone }: { initial: Draft; id?: string; 
   return (
     <form className="card form-grid" onSubmit={submit} aria-label={id ? `Edit ${initial.name}` : 'New department'}>
       <label htmlFor={`${prefix}-name`}>Name</label>
-      <input id={`${prefix}-name`} required value={draft.name} onChange={(e) => set('name', e.target.value)} />
+      <input id={`${prefix}-name`} required value={draft.name} onChange={(e) => set('name', e.target.value)} autoFocus />
       <label htmlFor={`${prefix}-email`}>Email</label>
       <input id={`${prefix}-email`} type="email" required value={draft.email} onChange={(e) => set('email', e.target.value)} />
       <label htmlFor={`${prefix}-description`}>Description</label>
@@ -82,6 +82,7 @@ function DepartmentForm({ initial, id, onDone }: { initial: Draft; id?: string; 
           <label key={a._id} className="check">
             <input
               type="checkbox"
+              data-agent={a.username}
               checked={draft.agents.includes(a._id)}
               onChange={(e) => set('agents', e.target.checked ? [...draft.agents, a._id] : draft.agents.filter((x) => x !== a._id))}
             />{' '}
@@ -169,12 +170,12 @@ export function DepartmentsPage() {
             <li key={d._id} className="list-item">
               <div className="list-main">
                 <span className="list-title">{d.name}</span>
-                <span className="list-preview">
+                <span className="list-preview wrap">
                   {d.enabled ? 'Enabled' : 'Disabled'} · {d.numAgents ?? 0} agent{d.numAgents === 1 ? '' : 's'}
                   {d.showOnRegistration ? ' · on the registration form' : ''}
                 </span>
               </div>
-              <div className="list-side">
+              <div className="list-side actions">
                 <button type="button" className="ghost small" onClick={() => setEditing(d._id)} aria-label={`Edit ${d.name}`}>
                   Edit
                 </button>

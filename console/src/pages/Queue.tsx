@@ -1,40 +1,97 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
-import { isMissingEndpoint, useDepartments, useQueue } from '../api/data.js';
-import { isAgent, isManager, useConsole } from '../context.js';
-import { preview, sortQueue, waitingTime } from '../lib/format.js';
+import { isMissingEndpoint, useDepartmentNames, useQueue } from '../api/data.js';
+import { VirtualRow } from '../components/VirtualRow.js';
+import type { Inquiry } from '../api/types.js';
+import { isAgent, useConsole } from '../context.js';
+import { preview, waitingTime } from '../lib/format.js';
 import { useNow } from '../lib/hooks.js';
 
+const ROW_HEIGHT = 76;
+
+const QueueRow = memo(function QueueRow({
+  inquiry,
+  department,
+  now,
+  canTake,
+  onTake,
+}: {
+  inquiry: Inquiry;
+  department: string | undefined;
+  now: number;
+  canTake: boolean;
+  onTake: (inquiry: Inquiry) => void;
+}) {
+  const name = inquiry.name || inquiry.v.username;
+  return (
+    <div className="list-item">
+      <div className="list-main">
+        <span className="list-title">{name}</span>
+        <span className="list-preview">{preview(inquiry.message) || 'New chat'}</span>
+        {inquiry.department && <span className="tag">{department || 'Department'}</span>}
+      </div>
+      <div className="list-side">
+        <span className="waiting" aria-label={`waiting ${waitingTime(inquiry.ts, now)}`}>
+          {waitingTime(inquiry.ts, now)}
+        </span>
+        <button type="button" className="primary small" disabled={!canTake} onClick={() => onTake(inquiry)} aria-label={`Take chat with ${name}`}>
+          Take
+        </button>
+      </div>
+    </div>
+  );
+});
+
+/**
+ * Chats waiting for an agent, oldest first, all of them (read incrementally,
+ * `api/windows.ts`), in a virtualized list: only the rows in view are rendered,
+ * so hundreds of waiting chats cost what a screenful does.
+ */
 export function QueuePage() {
   const { api, me } = useConsole();
   const queue = useQueue();
-  const departments = useDepartments(isManager(me));
+  const departmentName = useDepartmentNames();
   const now = useNow();
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
+  const scrollRef = useRef<HTMLDivElement>(null);
   const take = useMutation({
-    mutationFn: (inquiryId: string) => api('livechat/inquiries.take', { method: 'POST', body: { inquiryId } }),
-    onSuccess: (_result, inquiryId) => {
-      const rid = queue.data?.inquiries.find((i) => i._id === inquiryId)?.rid;
+    mutationFn: (inquiry: Inquiry) => api('livechat/inquiries.take', { method: 'POST', body: { inquiryId: inquiry._id } }),
+    onSuccess: (_result, inquiry) => {
       void queryClient.invalidateQueries({ queryKey: ['queue'] });
       void queryClient.invalidateQueries({ queryKey: ['rooms'] });
-      if (rid) navigate(`/chats/${rid}`);
+      // The conversation opens with the composer focused (history state: nothing in the URL).
+      navigate(`/chats/${inquiry.rid}`, { state: { focus: 'composer' } });
     },
     onError: (e) => {
       setError((e as Error).message);
       void queryClient.invalidateQueries({ queryKey: ['queue'] });
     },
   });
-  const departmentName = (id: string | undefined) => (id ? (departments.data?.find((d) => d._id === id)?.name ?? '') : '');
-  const inquiries = sortQueue(queue.data?.inquiries ?? []);
+  const inquiries = queue.data?.inquiries ?? [];
   const agent = isAgent(me);
+  const virtualizer = useVirtualizer({
+    count: inquiries.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8,
+    getItemKey: (index) => inquiries[index]?._id ?? index,
+  });
+  const onTake = (inquiry: Inquiry) => {
+    setError(null);
+    take.mutate(inquiry);
+  };
 
   return (
-    <section className="page" aria-labelledby="queue-title">
+    <section className="page page-fill" aria-labelledby="queue-title">
       <h1 id="queue-title">Queue</h1>
-      <p className="muted">Visitors waiting for an agent, oldest first.</p>
+      <p className="muted">
+        Visitors waiting for an agent, oldest first.
+        {queue.data && inquiries.length > 0 && ` ${inquiries.length} waiting.`}
+      </p>
       {!agent && <p className="notice">You are not an agent: make yourself one (Agents page) to take chats.</p>}
       {error && (
         <p className="error" role="alert">
@@ -44,43 +101,22 @@ export function QueuePage() {
       {queue.isPending && <p>Loading…</p>}
       {queue.error && (
         <p className="error" role="alert">
-          {isMissingEndpoint(queue.error) ? 'This server does not list the queue yet (livechat/inquiries.queuedForUser).' : (queue.error as Error).message}
-        </p>
-      )}
-      {queue.data && queue.data.total > inquiries.length && (
-        <p className="muted small" role="status">
-          Showing the {inquiries.length} longest-waiting of {queue.data.total} chats.
+          {isMissingEndpoint(queue.error) ? 'This server does not list the queue (livechat/inquiries.queuedForUser).' : (queue.error as Error).message}
         </p>
       )}
       {queue.data && inquiries.length === 0 && <p className="empty">No one is waiting. New chats appear here as they arrive.</p>}
-      <ul className="list" aria-label="Waiting chats">
-        {inquiries.map((inquiry) => (
-          <li key={inquiry._id} className="list-item">
-            <div className="list-main">
-              <span className="list-title">{inquiry.name || inquiry.v.username}</span>
-              <span className="list-preview">{preview(inquiry.message) || 'New chat'}</span>
-              {inquiry.department && <span className="tag">{departmentName(inquiry.department) || 'Department'}</span>}
-            </div>
-            <div className="list-side">
-              <span className="waiting" aria-label={`waiting ${waitingTime(inquiry.ts, now)}`}>
-                {waitingTime(inquiry.ts, now)}
-              </span>
-              <button
-                type="button"
-                className="primary small"
-                disabled={!agent || take.isPending}
-                onClick={() => {
-                  setError(null);
-                  take.mutate(inquiry._id);
-                }}
-                aria-label={`Take chat with ${inquiry.name || inquiry.v.username}`}
-              >
-                Take
-              </button>
-            </div>
-          </li>
-        ))}
-      </ul>
+      <div className="scroll-list" ref={scrollRef} hidden={inquiries.length === 0}>
+        <ul className="virtual-list" aria-label="Waiting chats" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const inquiry = inquiries[item.index]!;
+            return (
+              <VirtualRow key={item.key} item={item} virtualizer={virtualizer} className="virtual-row" setSize={inquiries.length} position={item.index + 1}>
+                <QueueRow inquiry={inquiry} department={departmentName(inquiry.department)} now={now} canTake={agent && !take.isPending} onTake={onTake} />
+              </VirtualRow>
+            );
+          })}
+        </ul>
+      </div>
     </section>
   );
 }

@@ -9,7 +9,7 @@ type Hook = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDone
 
 /**
  * Reads `X-User-Id` / `X-Auth-Token` on every request (contract §1.3) and
- * enforces each route's declared `auth`, `permissions` and `rateLimit`, before
+ * enforces each route's declared `auth`, `permissions` / `anyPermission` and `rateLimit`, before
  * the body is validated: no login → 401, no permission → 403, too many → 429,
  * then bad input → 400.
  *
@@ -26,8 +26,8 @@ export function registerAuth(app: App, services: Services): void {
 
 function authHook(route: RouteOptions, services: Services): Hook {
   const config = route.config ?? {};
-  const permissions = config.permissions;
-  const required = config.auth === 'required' || permissions !== undefined;
+  const { permissions, anyPermission } = config;
+  const required = config.auth === 'required' || permissions !== undefined || anyPermission !== undefined;
   const rateLimit = config.rateLimit;
 
   /** After the caller is known: 401, 403, then the rate limit. */
@@ -36,6 +36,7 @@ function authHook(route: RouteOptions, services: Services): Hook {
     if (required) {
       if (!caller) return done(unauthorized());
       if (permissions && !services.access.hasAll(caller.user, permissions)) return done(forbidden());
+      if (anyPermission && !services.access.hasAny(caller.user, anyPermission)) return done(forbidden());
     }
     // Routes that create accounts, rooms or visitors count every request (§1.5).
     if (rateLimit && services.limits.applies(caller?.user ?? null)) {

@@ -33,6 +33,33 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
     },
   );
 
+  app.post(
+    '/livechat/room.forward',
+    {
+      schema: {
+        tags,
+        summary: 'Transfer a livechat room to a department or an agent (agent side)',
+        // Rocket.Chat's schema refuses other keys too; `clientAction` is accepted and ignored.
+        body: Type.Object(
+          {
+            roomId: Text(),
+            departmentId: Type.Optional(Text()),
+            userId: Type.Optional(Text()),
+            comment: Type.Optional(Text()),
+            clientAction: Type.Optional(Type.Boolean()),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Success({}), ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['view-l-room', 'transfer-livechat-guest'] },
+    },
+    async (request) => {
+      await livechatAdmin.forward(callerOf(request).user, request.body);
+      return { success: true as const };
+    },
+  );
+
   for (const type of ['agent', 'manager'] as const) {
     const manage = type === 'agent' ? 'manage-livechat-agents' : 'manage-livechat-managers';
     app.post(
@@ -63,7 +90,8 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
             ...errorResponses(400, 401, 403),
           },
         },
-        config: { permissions: ['view-livechat-manager'] },
+        // Agents are also listed to whoever may transfer a chat to one (the transfer dialog's choices).
+        config: { anyPermission: type === 'agent' ? ['view-livechat-manager', 'transfer-livechat-guest'] : ['view-livechat-manager'] },
       },
       async (request) => ({ ...(await livechatAdmin.listUsers(type, request.query)), success: true as const }),
     );
@@ -143,7 +171,8 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
           ...errorResponses(400, 401, 403),
         },
       },
-      config: { permissions: ['view-livechat-departments'] },
+      // Also to whoever may transfer a chat to a department (the transfer dialog's choices).
+      config: { anyPermission: ['view-livechat-departments', 'transfer-livechat-guest'] },
     },
     async (request) => ({
       ...(await livechatAdmin.listDepartments(request.query.text, request.query)),

@@ -20,21 +20,23 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
     {
       schema: {
         tags,
-        summary: 'Livechat rooms, filtered (agents never see visitor tokens)',
+        summary: 'Livechat rooms, filtered (agents never see visitor tokens); without view-livechat-rooms only agents[]=<own id>',
         querystring: Type.Object({
           ...PagingQuery,
           agents: Opt(Type.Array(Text())),
           departmentId: Opt(Type.Union([Text(), Type.Array(Text())])),
           open: Opt(Type.Boolean()),
           roomName: Opt(Text()),
+          /** Parley: one visitor's rooms (`v._id`), for the console's "earlier chats". */
+          visitorId: Opt(Text()),
           createdAt: Opt(Text()),
           closedAt: Opt(Text()),
         }),
         response: { 200: RoomsList, ...errorResponses(400, 401, 403) },
       },
-      config: { permissions: ['view-livechat-rooms'] },
+      config: { permissions: ['view-l-room'] },
     },
-    async (request) => ({ ...(await livechatWorkspace.listRooms(request.query)), success: true as const }),
+    async (request) => ({ ...(await livechatWorkspace.listRooms(callerOf(request).user, request.query)), success: true as const }),
   );
 
   app.get(
@@ -94,9 +96,10 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
     {
       schema: {
         tags: ['rooms'],
-        summary: 'Any room the caller may read',
+        summary: 'Any room the caller may read (a livechat room with all its livechat fields)',
         querystring: Type.Object({ roomId: Opt(Text()), roomName: Opt(Text()) }),
-        response: { 200: Success({ room: RoomObject }), ...errorResponses(400, 401) },
+        // A livechat room is the one livechat room object (close fields, survey, transfers), as Rocket.Chat gives it.
+        response: { 200: Success({ room: Type.Union([AgentRoom, RoomObject]) }), ...errorResponses(400, 401) },
       },
       config: { auth: 'required' },
     },

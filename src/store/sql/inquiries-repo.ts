@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { InquiriesRepo, InquiryRecord, InquiryStatus } from '../store.js';
+import type { InquiriesRepo, InquiryRecord, InquiryStatus, QueuedInquiry } from '../store.js';
+import { lastMessageOf } from './room-rows.js';
 import type { SqlDialect } from './dialect.js';
 import type { Database, LivechatInquiriesTable } from './schema.js';
 
@@ -101,18 +102,31 @@ export class SqlInquiriesRepo implements InquiriesRepo {
     offset: number;
     count: number;
     direction: 'asc' | 'desc';
-  }): Promise<{ inquiries: InquiryRecord[]; total: number }> {
-    let q = this.db.selectFrom('livechat_inquiries').where('status', '=', 'queued');
-    if (query.departmentId !== undefined) q = q.where('department_id', '=', query.departmentId);
+  }): Promise<{ inquiries: QueuedInquiry[]; total: number }> {
+    let q = this.db.selectFrom('livechat_inquiries').where('livechat_inquiries.status', '=', 'queued');
+    // Qualified: the page query joins `rooms`, which has these column names too.
+    const department = 'livechat_inquiries.department_id' as const;
+    if (query.departmentId !== undefined) q = q.where(department, '=', query.departmentId);
     else if (query.departmentIds !== null) {
       const ids = [...query.departmentIds];
-      q = q.where((eb) => (ids.length > 0 ? eb.or([eb('department_id', 'is', null), eb('department_id', 'in', ids)]) : eb('department_id', 'is', null)));
+      q = q.where((eb) => (ids.length > 0 ? eb.or([eb(department, 'is', null), eb(department, 'in', ids)]) : eb(department, 'is', null)));
     }
     const [rows, count] = await Promise.all([
-      q.selectAll().orderBy('ts', query.direction).orderBy(this.binaryId, query.direction).offset(query.offset).limit(query.count).execute(),
+      q
+        .leftJoin('rooms', 'rooms.id', 'livechat_inquiries.rid')
+        .selectAll('livechat_inquiries')
+        .select('rooms.last_message as room_last_message')
+        .orderBy('livechat_inquiries.ts', query.direction)
+        .orderBy(this.binaryId, query.direction)
+        .offset(query.offset)
+        .limit(query.count)
+        .execute(),
       q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
     ]);
-    return { inquiries: rows.map(toInquiry), total: Number(count?.n ?? 0) };
+    return {
+      inquiries: rows.map((row) => ({ ...toInquiry(row), lastMessage: lastMessageOf(row.room_last_message) })),
+      total: Number(count?.n ?? 0),
+    };
   }
 
   async queuePosition(id: string): Promise<number | null> {

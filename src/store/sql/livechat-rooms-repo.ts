@@ -119,7 +119,7 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
     await this.db
       .updateTable('rooms')
       .set({
-        department_id: entry.nextDepartment.id,
+        ...(entry.nextDepartment && { department_id: entry.nextDepartment.id }),
         transfer_history: toJson(history),
         updated_at: this.dialect.nextUpdatedAt(now),
       })
@@ -144,6 +144,7 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
     let q = this.db.selectFrom('rooms').where('t', '=', sql.lit('l'));
     if (filter.agentIds && filter.agentIds.length > 0) q = q.where('served_by_id', 'in', [...filter.agentIds]);
     if (filter.departmentIds && filter.departmentIds.length > 0) q = q.where('department_id', 'in', [...filter.departmentIds]);
+    if (filter.visitorId !== undefined) q = q.where('visitor_id', '=', filter.visitorId);
     if (filter.open === true) q = q.where('open', '=', 1);
     if (filter.open === false) q = q.where('open', 'is', null);
     if (filter.fnameContains) q = q.where(this.dialect.containsTextScan(sql.ref('rooms.fname'), filter.fnameContains));

@@ -3,7 +3,8 @@ import type { SqlDialect } from '../dialect.js';
 import * as initial from './0001-initial.js';
 import * as subscriptionsCodePoint from './0002-subscriptions-code-point-order.js';
 import * as realtime from './0003-realtime.js';
-import * as roomsChangedSince from './0004-rooms-changed-since.js';
+import * as livechatVisitorRooms from './0004-livechat-visitor-rooms.js';
+import * as roomsChangedSince from './0005-rooms-changed-since.js';
 
 /**
  * The one migration history of both backends, in order. Migrations are
@@ -15,7 +16,8 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0001-initial': { up: (db) => initial.up(db, dialect) },
     '0002-subscriptions-code-point-order': { up: (db) => subscriptionsCodePoint.up(db, dialect) },
     '0003-realtime': { up: (db) => realtime.up(db, dialect) },
-    '0004-rooms-changed-since': { up: (db) => roomsChangedSince.up(db, dialect) },
+    '0004-livechat-visitor-rooms': { up: (db) => livechatVisitorRooms.up(db, dialect) },
+    '0005-rooms-changed-since': { up: (db) => roomsChangedSince.up(db, dialect) },
   };
   return { getMigrations: async () => all };
 }

@@ -1,0 +1,111 @@
+/**
+ * Helpers of the agent console's browser tests (test/browser/console*.test.ts):
+ * the console built with Vite into a scratch folder (served by the real app
+ * through `CONSOLE_DIR`), axe-core in the page, text waits, keyboard-only
+ * navigation and the page's CSP violations and errors.
+ */
+import axe from 'axe-core';
+import { rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { ElementHandle, Page } from 'puppeteer-core';
+import { build } from 'vite';
+
+// Page-side code inside page.evaluate/waitForFunction runs in the browser (the root tsconfig has no DOM lib).
+declare const document: any, window: any;
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Builds the console into `.tmp/<name>-<pid>` and returns the folder (remove it with `removeConsole`). */
+export async function buildConsole(name: string): Promise<string> {
+  const outDir = `${ROOT}.tmp/${name}-${process.pid}`;
+  await build({ configFile: `${ROOT}console/vite.config.ts`, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  return outDir;
+}
+
+export function removeConsole(outDir: string | undefined): void {
+  if (outDir) rmSync(outDir, { recursive: true, force: true });
+}
+
+/** axe-core in the page (CDP evaluation is not subject to the page's CSP); serious and critical violations only. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axe.source);
+  const results = await page.evaluate(async () => {
+    const w = window as { axe: typeof axe };
+    return w.axe.run(document, { resultTypes: ['violations'] });
+  });
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** Waits until the page's visible text contains `text`. */
+export async function waitForPageText(page: Page, text: string, timeout = 20_000): Promise<void> {
+  await page.waitForFunction((s) => document.body.innerText.includes(s), { timeout, polling: 100 }, text);
+}
+
+/** Clicks the visible button whose text is exactly `label`. */
+export async function clickButton(page: Page, label: string): Promise<void> {
+  const handle = await page.waitForSelector(`::-p-xpath(//button[normalize-space(.)=${JSON.stringify(label)}])`, { visible: true });
+  await handle!.click();
+}
+
+/** What the focused element must be: a CSS selector it matches, or its accessible text (aria-label or text content). */
+export type FocusTarget = { selector: string } | { name: string };
+
+/**
+ * Presses Tab (Shift+Tab with `backwards`) until the focused element is `target`, as a keyboard user
+ * would — the proof that it is reachable without a mouse. Fails after `max` presses.
+ */
+export async function tabTo(page: Page, target: FocusTarget, { max = 80, backwards = false }: { max?: number; backwards?: boolean } = {}): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    if (backwards) await page.keyboard.down('Shift');
+    await page.keyboard.press('Tab');
+    if (backwards) await page.keyboard.up('Shift');
+    const reached = await page.evaluate((t: FocusTarget) => {
+      const el = document.activeElement;
+      if (!el || el === document.body) return false;
+      if ('selector' in t) return el.matches(t.selector);
+      const name = (el.getAttribute('aria-label') ?? el.textContent ?? '').trim();
+      return name === t.name;
+    }, target);
+    if (reached) return;
+  }
+  throw new Error(`Tab never reached ${JSON.stringify(target)}`);
+}
+
+/** The focused element's id or text, to say where the keyboard is. */
+export async function focused(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    return el?.id ? `#${el.id}` : (el?.getAttribute('aria-label') ?? el?.textContent ?? '').trim();
+  });
+}
+
+/** Collects a console page's CSP violations and uncaught errors. */
+export function watchPage(page: Page): { cspViolations: string[]; pageErrors: string[] } {
+  const cspViolations: string[] = [];
+  const pageErrors: string[] = [];
+  page.on('console', (msg) => {
+    if (/Content Security Policy/i.test(msg.text())) cspViolations.push(msg.text());
+  });
+  page.on('pageerror', (error) => pageErrors.push(`${String(error)} ${(error as Error).stack ?? ''}`));
+  return { cspViolations, pageErrors };
+}
+
+/** Signs in through the login form (keyboard: type, Enter) and waits to leave it. */
+export async function signIn(page: Page, base: string, username: string, password: string): Promise<void> {
+  await page.goto(`${base}/login`, { waitUntil: 'networkidle0' });
+  await page.waitForSelector('#login-user');
+  await page.focus('#login-user');
+  await page.keyboard.type(username);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(password);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.location.pathname !== '/login', { timeout: 20_000 });
+}
+
+/** The element the text is in, for clicking what has no stable selector. */
+export async function elementWithText(page: Page, selector: string, text: string): Promise<ElementHandle> {
+  const handle = await page.waitForSelector(`::-p-xpath(//${selector}[contains(normalize-space(.), ${JSON.stringify(text)})])`, { visible: true });
+  return handle as ElementHandle;
+}
