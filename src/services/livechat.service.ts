@@ -266,13 +266,9 @@ export class LivechatService {
       }
     }
     if (Object.keys(accepted).length === 0) throw bareFailure('invalid-data');
-    const merged = await this.store.transaction(async (tx) => {
-      await tx.rooms.lock(rid);
-      const current = await tx.livechatRooms.findById(rid);
-      const all = { ...(current?.surveyFeedback ?? {}), ...accepted };
-      await tx.livechatRooms.saveSurvey(rid, all, this.clock.now());
-      return all;
-    });
+    // Merged by the database in one statement: concurrent answers all survive (invariant 10).
+    const merged = await this.store.livechatRooms.mergeSurvey(rid, accepted, this.clock.now());
+    if (!merged) throw bareFailure('invalid-room');
     return { rid, data: merged };
   }
 

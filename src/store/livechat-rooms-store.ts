@@ -100,10 +100,12 @@ export interface LivechatRoomsRepo {
    */
   recordTransfer(rid: string, entry: TransferEntry, now: Millis): Promise<void>;
   /**
-   * Stores the whole survey (already merged by the caller, who holds `rooms.lock`
-   * since reading it: that is what keeps concurrent answers); bumps `_updatedAt`.
+   * Merges these answers into the room's survey in one statement (an answer
+   * replaces the same item's earlier one; other items stay), so concurrent
+   * answers all survive without a lock (contract invariant 10); bumps
+   * `_updatedAt`. Returns the whole survey as stored, or null when the room does not exist.
    */
-  saveSurvey(rid: string, feedback: Record<string, string>, now: Millis): Promise<void>;
+  mergeSurvey(rid: string, answers: Record<string, string>, now: Millis): Promise<Record<string, string> | null>;
   /**
    * Livechat rooms matching the filter, sorted by the key in the direction: empty
    * values (`closedAt` of open rooms) first ascending and last descending, as

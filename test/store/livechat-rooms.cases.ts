@@ -177,26 +177,22 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
     expect(none).toEqual({ rooms: [], total: 0 });
   });
 
-  it('saveSurvey stores the whole survey as given; under rooms.lock concurrent merges keep every answer', async () => {
+  it('mergeSurvey merges the answers into the stored survey and returns it; concurrent merges, each one statement, keep every answer', async () => {
     const store = ctx.store();
     const { room } = await openRoom(store);
-    await store.livechatRooms.saveSurvey(room.id, { satisfaction: '5' }, 6_000);
+    expect(await store.livechatRooms.mergeSurvey(room.id, { satisfaction: '5' }, 6_000)).toEqual({ satisfaction: '5' });
     expect((await store.livechatRooms.findById(room.id))!.surveyFeedback).toEqual({ satisfaction: '5' });
-    await store.livechatRooms.saveSurvey(room.id, { agentKnowledge: '4' }, 6_000);
-    const replaced = (await store.livechatRooms.findById(room.id))!;
-    expect(replaced.surveyFeedback).toEqual({ agentKnowledge: '4' });
-    expect(replaced.updatedAt).toBe(6_001);
-    await concurrently(6, (i) =>
-      store.transaction(async (tx) => {
-        await tx.rooms.lock(room.id);
-        const current = (await tx.livechatRooms.findById(room.id))!;
-        await tx.livechatRooms.saveSurvey(room.id, { ...current.surveyFeedback, [`q${i}`]: String(i) }, 7_000);
-      }),
-    );
+    expect(await store.livechatRooms.mergeSurvey(room.id, { agentKnowledge: '4', satisfaction: '3' }, 6_000)).toEqual({ satisfaction: '3', agentKnowledge: '4' });
+    const merged = (await store.livechatRooms.findById(room.id))!;
+    expect(merged.surveyFeedback).toEqual({ satisfaction: '3', agentKnowledge: '4' });
+    expect(merged.updatedAt).toBe(6_001);
+    await concurrently(6, (i) => store.livechatRooms.mergeSurvey(room.id, { [`q${i}`]: String(i) }, 7_000));
     expect((await store.livechatRooms.findById(room.id))!.surveyFeedback).toEqual({
+      satisfaction: '3',
       agentKnowledge: '4',
       ...Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`q${i}`, String(i)])),
     });
+    expect(await store.livechatRooms.mergeSurvey('missing-room', { satisfaction: '1' }, 8_000)).toBeNull();
     // rooms.lock on a missing room: no error
     await store.transaction((tx) => tx.rooms.lock('missing'));
   });

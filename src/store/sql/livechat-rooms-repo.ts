@@ -127,12 +127,14 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
       .execute();
   }
 
-  async saveSurvey(rid: string, feedback: Record<string, string>, now: number): Promise<void> {
-    await this.db
+  async mergeSurvey(rid: string, answers: Record<string, string>, now: number): Promise<Record<string, string> | null> {
+    const row = await this.db
       .updateTable('rooms')
-      .set({ survey_feedback: toJson(feedback), updated_at: this.dialect.nextUpdatedAt(now) })
+      .set({ survey_feedback: this.dialect.jsonMergePatch('survey_feedback', answers), updated_at: this.dialect.nextUpdatedAt(now) })
       .where('id', '=', rid)
-      .execute();
+      .returning('survey_feedback')
+      .executeTakeFirst();
+    return row ? fromJson<Record<string, string>>(row.survey_feedback, {}) : null;
   }
 
   async list(
