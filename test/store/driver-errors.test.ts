@@ -199,6 +199,23 @@ describe(`a real deadlock on ${backend}`, () => {
     expect((error as InvalidValueError).kind).toBe('text');
   });
 
+  // Registered only on PostgreSQL: only there are statements prepared by name (store/postgres/named-statements.ts).
+  if (backend === 'postgres') it('a column added by another process (rolling upgrade) does not break statements prepared before it, in or out of a transaction', async () => {
+    const room = await store.rooms.insert({ id: newId(), t: 'c', name: `plan${newId()}`, fname: 'plan', creator: null, ts: 1 });
+    // Prepared by name on every pooled connection that serves these.
+    await Promise.all(Array.from({ length: 12 }, () => store.rooms.findById(room.id)));
+    const other = db.open() as SqlStore;
+    try {
+      await sql`ALTER TABLE rooms ADD COLUMN added_by_a_newer_release text`.execute(other.db);
+    } finally {
+      await other.close();
+    }
+    const found = await Promise.all(Array.from({ length: 12 }, () => store.rooms.findById(room.id)));
+    for (const r of found) expect(r?.id).toBe(room.id);
+    await store.rooms.insert({ id: newId(), t: 'c', name: `plan${newId()}`, fname: 'plan', creator: null, ts: 1 });
+    expect(await store.transaction((tx) => tx.rooms.findById(room.id))).toMatchObject({ id: room.id });
+  });
+
   it('two transactions locking two users in opposite order both commit (the loser is retried)', async () => {
     const ids = [newId(), newId()];
     for (const [i, id] of ids.entries()) {

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { ConflictError, InvalidValueError, StoreReferenceError, TransientError, UnavailableError } from '../errors.js';
 import type { SqlDialect } from '../sql/dialect.js';
 import { wrapDialect } from '../sql/driver-wrapper.js';
+import { isStalePlan, NamedStatements } from './named-statements.js';
 import type { Database } from '../sql/schema.js';
 import { SqlStore } from '../sql/sql-store.js';
 
@@ -71,6 +72,8 @@ export function mapPostgresError(error: unknown): unknown {
   if (e.code === '22021' || e.code === '22P05' || e.code === '22P02') return new InvalidValueError('text', { cause: error });
   if (e.code === '22003') return new InvalidValueError('range', { cause: error });
   if (e.code === '40P01' || e.code === '40001') return new TransientError('deadlock or serialization failure', { cause: error });
+  // A named statement planned before a migration changed its table: prepared afresh on the retry.
+  if (isStalePlan(error)) return new TransientError('statement prepared before a schema change', { cause: error });
   if ((e.code && (UNAVAILABLE_SQLSTATE.test(e.code) || UNAVAILABLE_NODE_CODES.has(e.code))) || /Connection terminated/i.test(e.message)) {
     return new UnavailableError('database unavailable', { cause: error });
   }
@@ -96,7 +99,7 @@ export function openPostgresStore(options: PostgresOptions): { store: SqlStore; 
   // An idle client losing its connection must not crash the process; the next
   // query on the pool reconnects.
   pool.on('error', () => {});
-  const dialect = wrapDialect(new PostgresDialect({ pool }), { mapError: mapPostgresError });
+  const dialect = wrapDialect(new PostgresDialect({ pool: new NamedStatements().pool(pool) }), { mapError: mapPostgresError });
   const db = new Kysely<Database>({ dialect });
   const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
   return { store: new SqlStore(db, postgresDialect, { close: () => db.destroy(), poolStats }), pool };
