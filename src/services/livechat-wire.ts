@@ -44,6 +44,11 @@ export function visitorWire(v: VisitorRecord): VisitorWire {
   };
 }
 
+/** A room's or inquiry's visitor `v` as agents see it (no token; contract §8.8). */
+export function roomVisitorWire<S extends string>(v: { id: string; username: string; status: S }): { _id: string; username: string; status: S } {
+  return { _id: v.id, username: v.username, status: v.status };
+}
+
 function transferWire(e: TransferEntry) {
   return {
     type: e.type,
@@ -70,12 +75,7 @@ export function livechatRoomWire(r: LivechatRoom, withToken: boolean): RoomWire 
     ...(r.fname !== null && { fname: r.fname }),
     t: 'l' as const,
     ts: iso(r.ts),
-    v: {
-      _id: r.visitor.id,
-      username: r.visitor.username,
-      ...(withToken && { token: r.visitor.token }),
-      status: r.visitor.status,
-    },
+    v: { ...roomVisitorWire(r.visitor), ...(withToken && { token: r.visitor.token }) },
     ...(r.servedBy && { servedBy: { _id: r.servedBy.id, username: r.servedBy.username, ts: iso(r.servedBy.ts) } }),
     cl: false as const,
     ...(r.open && { open: true as const }),
@@ -103,7 +103,7 @@ export function inquiryWire(
     status: q.status,
     ts: iso(q.ts),
     _updatedAt: iso(q.updatedAt),
-    v: { _id: q.visitor.id, username: q.visitor.username, status: q.visitor.status },
+    v: roomVisitorWire(q.visitor),
     ...(q.departmentId !== null && { department: q.departmentId }),
   };
 }

@@ -13,7 +13,7 @@ import { livechatRoomWire } from './livechat-wire.js';
 import { messageWire } from './message-wire.js';
 import type { SettingsService } from './settings.service.js';
 import { optional } from '../lib/values.js';
-import type { DirectRoomObject, RoomObject, RoomsGetResult, SubscriptionObject } from '../wire/rooms.js';
+import type { CreateRoomBody, DirectRoomObject, RoomObject, RoomRefBody, RoomsGetResult, SubscriptionObject } from '../wire/rooms.js';
 
 /**
  * The wire types are those of the response schemas (wire/rooms.ts), written once.
@@ -24,23 +24,10 @@ export type RoomView = Static<typeof RoomObject>;
 /** `im.create`'s room: the room plus `rid` and the members' `usernames` (Rocket.Chat's shape). */
 export type DirectRoomView = Static<typeof DirectRoomObject>;
 export type SubscriptionView = Static<typeof SubscriptionObject>;
-export interface RoomsGetView {
-  update: RoomView[];
-  remove: Static<typeof RoomsGetResult.remove>;
-}
-
-export interface CreateRoomInput {
-  name?: string;
-  members?: string[];
-  readOnly?: boolean;
-  customFields?: Record<string, unknown>;
-  extraData?: Record<string, unknown>;
-}
-
-export interface RoomRef {
-  roomId?: string;
-  roomName?: string;
-}
+export type RoomsGetView = Static<typeof RoomsGetResult>;
+export type CreateRoomInput = Static<typeof CreateRoomBody>;
+/** `{roomId}` or `{roomName}` of the channels.* endpoints (also rooms.info's query). */
+export type RoomRef = Static<typeof RoomRefBody>;
 
 /** NUL cannot be stored or compared by PostgreSQL text: such input matches nothing (never a 500). */
 export function hasNul(value: string): boolean {
