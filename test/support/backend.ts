@@ -57,7 +57,7 @@ async function createPostgresDatabase(): Promise<TestDatabase> {
   };
 }
 
-function createSqliteDatabase(options: { file?: boolean }): TestDatabase {
+function createSqliteDatabase(options: TestDatabaseOptions): TestDatabase {
   if (!options.file) {
     return {
       url: 'sqlite::memory:',
@@ -69,16 +69,20 @@ function createSqliteDatabase(options: { file?: boolean }): TestDatabase {
   const path = join(dir, 'parley.db');
   return {
     url: `sqlite:${path}`,
-    open: () => openSqliteStore({ path }),
+    open: () => openSqliteStore({ path, syncFile: options.syncFile }),
     drop: async () => rmSync(dir, { recursive: true, force: true }),
   };
 }
 
-/**
- * A new empty database on this project's backend. `file: true` gives SQLite a
- * real file (needed when several stores or processes must share it).
- */
-export async function createTestDatabase(options: { file?: boolean } = {}): Promise<TestDatabase> {
+export interface TestDatabaseOptions {
+  /** SQLite: a real file (needed when several stores or processes must share it). */
+  file?: boolean;
+  /** SQLite file: how the stores opened on it sync their WAL (a test can hold or fail syncs). */
+  syncFile?: (fd: number) => Promise<void>;
+}
+
+/** A new empty database on this project's backend. */
+export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   return backend === 'postgres' ? createPostgresDatabase() : createSqliteDatabase(options);
 }
 
