@@ -12,7 +12,6 @@
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
 import { createTestDatabase, type TestDatabase } from '../support/backend.js';
 import { scanned, serverFetch, type ServerProcess } from '../support/server-process.js';
 import { ADMIN, call, killAll, login, spawnServer, withDb } from './support.js';
@@ -210,18 +209,6 @@ describe('slow clients are cut off by the server timeouts', () => {
     await alive();
   });
 
-  it('timeouts are configuration: validated, with defaults', () => {
-    expect(loadConfig({})).toMatchObject({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 72_000 });
-    expect(loadConfig({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '2000', KEEP_ALIVE_TIMEOUT_MS: '3000' })).toMatchObject({
-      requestTimeoutMs: 5000,
-      headersTimeoutMs: 2000,
-      keepAliveTimeoutMs: 3000,
-    });
-    expect(loadConfig({ REQUEST_TIMEOUT_MS: '5000' }).headersTimeoutMs).toBe(5000);
-    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '2000' })).toThrow(/must not exceed/);
-    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '0' })).toThrow(/positive/);
-    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: 'soon' })).toThrow(/non-negative integer/);
-  });
 });
 
 describe('SQL-looking input is inert', () => {

@@ -4,7 +4,7 @@ import { errorResponses, Success } from '../../wire/common.js';
 import { LoginBody, LoginData, LogoutData, MeObject } from '../../wire/users.js';
 import type { RouteGroup } from '../types.js';
 
-/** 200 bodies, exported for the client-compatibility type test (test/compat/rest-typings.test.ts). */
+/** 200 bodies, exported for the client-compatibility type test (test/compat/rest-typings.unit.test.ts). */
 export const LoginResponse = Success({
   status: Type.Literal('success'),
   data: LoginData,
