@@ -128,7 +128,7 @@ export function departmentAgentWire(a: DepartmentAgentRecord): Static<typeof Dep
 
 /**
  * The serving agent as a visitor may see it (`livechat/config` `agent`, `agent.info`, the
- * `agentData` stream event; REALTIME R4): `{_id, username, name, status}`, plus `emails` when
+ * `agentData` stream event; R4): `{_id, username, name, status}`, plus `emails` when
  * `Livechat_show_agent_email` is on; only `{hiddenInfo: true}` when `Livechat_show_agent_info` is off.
  */
 export function visitorFacingAgent(

@@ -238,7 +238,7 @@ export class LivechatService {
       name: visitor.name,
       type: 'visitor',
     });
-    // The seed's transferred-room shape: four fields of the one livechat room wire object.
+    // The transferred-room shape of §8.6: four fields of the one livechat room wire object.
     const wire = livechatRoomWire(updated, false);
     return { room: { _id: wire._id, servedBy: wire.servedBy, open: wire.open, departmentId: wire.departmentId } };
   }

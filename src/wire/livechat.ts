@@ -91,7 +91,7 @@ function roomSchema<V extends TSchema>(v: V) {
   });
 }
 
-/** The seed's room shape, for the visitor's own `livechat/*` calls (with `v.token`). */
+/** The livechat room of §8.1, for the visitor's own `livechat/*` calls (with `v.token`). */
 export const VisitorRoom = roomSchema(
   Type.Object({ _id: Type.String(), username: Type.String(), token: Type.String(), status: VisitorStatus }),
 );
@@ -230,7 +230,7 @@ export const ConfigQuery = Type.Object({ token: Opt(Text()), department: Opt(Tex
 
 /** A removed visitor (`DELETE livechat/visitor/:token`). */
 export const RemovedVisitor = Type.Object({ _id: Type.String(), ts: Timestamp });
-/** The seed's transferred-room shape: four fields of the livechat room. */
+/** The transferred-room shape of §8.6: four fields of the livechat room. */
 export const TransferredRoom = Type.Object({
   _id: Type.String(),
   servedBy: Opt(Type.Object({ _id: Type.String(), username: Type.String(), ts: Type.String() })),

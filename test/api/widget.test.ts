@@ -1,4 +1,4 @@
-/** REALTIME R6: Rocket.Chat's livechat widget served at /livechat. */
+/** R6: Rocket.Chat's livechat widget served at /livechat. */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * REALTIME R9.2: the real widget, in real Chromium, holds live conversations with Parley. The agent
+ * R9.2: the real widget, in real Chromium, holds live conversations with Parley. The agent
  * is test code speaking as a real logged-in agent would: a raw DDP socket (login by resume, typing on
  * `stream-notify-room`, `sendMessage`) plus REST. Journeys:
  *

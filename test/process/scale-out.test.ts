@@ -1,6 +1,6 @@
 /**
  * Several server processes on one database (contract §3, §4 "on every
- * process"; issue 8): caches are invalidated across processes, tokens and data
+ * process"): caches are invalidated across processes, tokens and data
  * written by one process are served by the others, and WORKERS=N works.
  * Runs on both backends (three processes sharing a SQLite file are supported too).
  */

@@ -14,7 +14,7 @@
  * preferences and customFields, SAME_RECORD_WRITERS at once) check invariant
  * 10 under crashes too: after every restart each writer's key holds its last
  * acknowledged value or one sent after it — a read-modify-write race that
- * drops another writer's key fails here (that is how issue 13 found it).
+ * drops another writer's key fails here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/backend.js';

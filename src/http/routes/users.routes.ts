@@ -117,7 +117,7 @@ export const usersRoutes: RouteGroup = (app, { users }) => {
   );
 
   registerUpdateOwnBasicInfo(app, users, '/users.updateOwnBasicInfo', false);
-  // The seed's first published name of the same operation (§6.8).
+  // The first published name of the same operation, kept as an alias (§6.8).
   registerUpdateOwnBasicInfo(app, users, '/user.updateOwnBasicInfo', true);
 
   app.post(
