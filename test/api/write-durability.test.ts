@@ -13,32 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiResponse } from '../support/client.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { backend, createTestDatabase, type TestDatabase } from '../support/backend.js';
-
-/** WAL syncs that pass at once, or wait for `release()` while held, or fail once. */
-function syncControl() {
-  const pending: Array<() => void> = [];
-  let held = false;
-  let failNext = false;
-  let started = 0;
-  return {
-    started: () => started,
-    hold: () => (held = true),
-    release: () => {
-      held = false;
-      pending.splice(0).forEach((done) => done());
-    },
-    failNext: () => (failNext = true),
-    sync: (_fd: number) =>
-      new Promise<void>((resolve, reject) => {
-        started++;
-        if (failNext) {
-          failNext = false;
-          reject(new Error('EIO'));
-        } else if (held) pending.push(resolve);
-        else resolve();
-      }),
-  };
-}
+import { syncControl } from '../support/sync-control.js';
 
 const tick = () => new Promise((r) => setImmediate(r));
 
@@ -48,7 +23,7 @@ async function until(condition: () => boolean, what: string): Promise<void> {
   if (!condition()) throw new Error(`never happened: ${what}`);
 }
 
-const control = syncControl();
+const control = syncControl({ held: false });
 let database: TestDatabase;
 let t: TestApp;
 
@@ -69,16 +44,16 @@ describe(`acknowledged writes are durable (${backend})`, () => {
     it('a write is answered only after the WAL sync that covers it has finished', async () => {
       await t.api.get('/api/v1/me', { auth: t.admin }); // everything written so far is synced
       control.hold();
-      const syncsBefore = control.started();
+      const syncsBefore = control.count();
       let answer: ApiResponse | undefined;
       const request = createChannel('durable-held').then((r) => (answer = r));
 
-      await until(() => control.started() > syncsBefore, 'a sync for the write');
+      await until(() => control.count() > syncsBefore, 'a sync for the write');
       // The write is committed and its sync runs; the answer waits for the sync.
       for (let i = 0; i < 50; i++) await tick();
       expect(answer).toBeUndefined();
 
-      control.release();
+      control.stopHolding();
       await request;
       expect(answer?.status).toBe(200);
       expect(answer?.body).toMatchObject({ success: true, channel: { name: 'durable-held', t: 'c' } });
