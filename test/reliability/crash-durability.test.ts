@@ -1,8 +1,8 @@
 /**
  * Contract §10.8 / §10.2 under crashes: the real server process (SQLite file
  * with WAL and the group commit of wal-durability.ts, or PostgreSQL) takes a stream of concurrent
- * writes — users.create, users.setPreferences, livechat visitors, room opens,
- * visitor messages, room closes — and is killed with SIGKILL at a random
+ * writes — users.create, users.setPreferences, a setting (`settings/:_id`),
+ * livechat visitors, room opens, visitor messages, room closes — and is killed with SIGKILL at a random
  * moment once every kind of write has been acknowledged in that cycle (a busy
  * machine only slows a cycle down, it never changes what a cycle covers),
  * RELIABILITY_CYCLES times: 8 by default, `RELIABILITY_CYCLES=100` (what
@@ -12,7 +12,9 @@
  * `msgs` equals its stored non-system messages, closed rooms carry their close
  * data and have no queued inquiry. After the last restart every write
  * acknowledged in any cycle is read back once more, so a crash that damaged
- * earlier data is caught too.
+ * earlier data is caught too. The setting is read from the restarted process,
+ * whose settings cache is loaded from the database, not from what the killed
+ * process held.
  *
  * Concurrent writers of *different* keys of the *same* record (one user's
  * preferences and customFields, SAME_RECORD_WRITERS at once) check invariant
@@ -72,6 +74,9 @@ interface Acked {
 
 /** Preferences: one sequential writer; the stored marker is the last acknowledged one or one sent after it. */
 const prefs = { lastAcked: undefined as string | undefined, sentAfter: [] as string[] };
+/** A setting (the widget's title): one sequential writer, tracked like the preferences. */
+const SETTING = 'Livechat_title';
+const setting = { lastAcked: undefined as string | undefined, sentAfter: [] as string[] };
 
 /** Per writer and key: the last acknowledged value and those sent after it (unknown outcome). */
 interface KeyTrack {
@@ -79,7 +84,7 @@ interface KeyTrack {
   sentAfter: string[];
 }
 /** Every kind of write the load makes; the kill waits until each was acknowledged in the cycle. */
-const KINDS = ['preferences', 'user', 'visitor', 'room', 'message', 'close', 'same-record preference', 'same-record custom field'] as const;
+const KINDS = ['preferences', 'setting', 'user', 'visitor', 'room', 'message', 'close', 'same-record preference', 'same-record custom field'] as const;
 type Kind = (typeof KINDS)[number];
 /**
  * Acknowledged writes of the current cycle. The kill waits for each kind (then
@@ -160,6 +165,14 @@ async function worker(url: string, cycle: number, w: number, acked: Acked, stop:
         prefs.lastAcked = marker;
         prefs.sentAfter = [];
         cycleAcks.kinds.add('preferences');
+      } else if (w === 1 && dice >= 0.8) {
+        const marker = `Title c${cycle}n${n}`;
+        setting.sentAfter.push(marker);
+        const res = await call(url, 'POST', `/api/v1/settings/${SETTING}`, { value: marker }, admin);
+        expect(res.status, res.text).toBe(200);
+        setting.lastAcked = marker;
+        setting.sentAfter = [];
+        cycleAcks.kinds.add('setting');
       } else if (dice < (w === 0 ? 0.4 : 0.15)) {
         // users.create hashes a password (bcrypt, slow by design): a small share keeps a cycle short.
         const username = `crash-${cycle}-${w}-${n}`;
@@ -238,6 +251,10 @@ async function verify(url: string, acked: Acked): Promise<void> {
   if (prefs.lastAcked !== undefined) {
     const res = await call(url, 'GET', '/api/v1/users.getPreferences', undefined, admin);
     expect([prefs.lastAcked, ...prefs.sentAfter]).toContain(res.body.preferences.highlights?.[0]);
+  }
+  if (setting.lastAcked !== undefined) {
+    const res = await call(url, 'GET', `/api/v1/settings/${SETTING}`, undefined, admin);
+    expect([setting.lastAcked, ...setting.sentAfter], `setting ${SETTING} lost`).toContain(res.body.value);
   }
   await eachConcurrently(acked.visitors, async (token) => {
     expect((await call(url, 'GET', `/api/v1/livechat/visitor/${token}`)).status, `visitor ${token} lost`).toBe(200);
@@ -348,7 +365,7 @@ describe('crash durability under a stream of writes', () => {
     }
     console.log(
       `[crash] ${survived} kill cycles survived, ${requests} requests sent; acknowledged: ${acked.users.length} users, ` +
-        `${acked.visitors.length} visitors, ${acked.rooms.size} rooms, ${acked.messages.size} messages, ${acked.closed.size} closes, prefs ${prefs.lastAcked}, ${sameRecord.acked} same-record writes`,
+        `${acked.visitors.length} visitors, ${acked.rooms.size} rooms, ${acked.messages.size} messages, ${acked.closed.size} closes, prefs ${prefs.lastAcked}, setting ${setting.lastAcked}, ${sameRecord.acked} same-record writes`,
     );
     expect(survived).toBe(CYCLES);
     // The load really ran: every kind of write was acknowledged at least once.
