@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/setup/sequencer.js';
 
 /**
  * Three tiers (ARCHITECTURE.md, "Tests"):
@@ -61,6 +62,8 @@ export default defineConfig({
     // Two files at a time even on a 2-core machine (vitest's default there is one): most files spend much of
     // their time waiting on PostgreSQL or on child processes, so the second worker fills those gaps.
     maxWorkers: 2,
+    // The longest files of the whole run start first, so both workers finish together (test/setup/sequencer.ts).
+    sequence: { sequencer: LongestFirstSequencer },
     testTimeout: 30_000,
     hookTimeout: 120_000,
     reporters: ['default', './test/setup/summary-reporter.ts'],
