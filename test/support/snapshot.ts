@@ -9,8 +9,8 @@ import type { Store } from '../../src/store/store.js';
 
 /**
  * The tables of each store, read once: the schema does not change after the
- * migrations, and introspection is a heavy catalog query on PostgreSQL (it was
- * most of the fuzz test's time there, run before and after every request).
+ * migrations, and introspection is a heavy catalog query on PostgreSQL (the fuzz
+ * test takes a snapshot around every request).
  */
 const tablesOf = new WeakMap<Store, Promise<string[]>>();
 
