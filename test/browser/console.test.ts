@@ -20,14 +20,16 @@ import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, createTestApp, type TestApp } from '../support/app.js';
-import { freePort, scanned, serverFetch } from '../support/server-process.js';
+import { builtConsoleDir, freePort, scanned, serverFetch } from '../support/server-process.js';
 
 // Page-side code inside page.evaluate/waitForFunction runs in the browser (the root tsconfig has no DOM lib).
 declare const document: any, window: any, localStorage: any, location: any;
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BACKEND = process.env.PARLEY_TEST_BACKEND ?? 'sqlite';
-const OUT = `${ROOT}.tmp/console-e2e-${BACKEND}-${process.pid}`;
+/** The console build of this run's server bundle, or (running the sources) one built here. */
+const BUILT = builtConsoleDir();
+const OUT = BUILT ?? `${ROOT}.tmp/console-e2e-${BACKEND}-${process.pid}`;
 const SHOTS = `${ROOT}.tmp/screenshots/console`;
 
 let t: TestApp;
@@ -38,7 +40,7 @@ const cspViolations: string[] = [];
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  await build({ configFile: `${ROOT}console/vite.config.ts`, logLevel: 'warn', build: { outDir: OUT, emptyOutDir: true } });
+  if (!BUILT) await build({ configFile: `${ROOT}console/vite.config.ts`, logLevel: 'warn', build: { outDir: OUT, emptyOutDir: true } });
   // SITE_URL is the server's own address: the widget previewed on the embed page calls back to it.
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
@@ -61,7 +63,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await t?.close();
-  rmSync(OUT, { recursive: true, force: true });
+  if (!BUILT) rmSync(OUT, { recursive: true, force: true });
 });
 
 /** axe-core in the page (CDP evaluation is not subject to the page's CSP); serious/critical violations only. */
