@@ -54,7 +54,7 @@ export class MessagesService {
 
 /** A plain text message (no system type) by `u`; `visitorToken` only for a visitor's own messages. */
 export function textMessage(
-  input: { rid: string; msg: string; _id?: string },
+  input: Static<typeof SendMessageBody>['message'],
   u: MessageRecord['u'],
   visitorToken: string | null,
   now: number,

@@ -13,7 +13,7 @@ import { livechatRoomWire } from './livechat-wire.js';
 import { messageWire } from './message-wire.js';
 import type { SettingsService } from './settings.service.js';
 import { optional } from '../lib/values.js';
-import type { CreateRoomBody, DirectRoomObject, RoomObject, RoomRefBody, RoomsGetResult, SubscriptionObject } from '../wire/rooms.js';
+import type { CreateDirectBody, CreateRoomBody, DirectRoomObject, RoomObject, RoomRefBody, RoomsGetResult, SubscriptionObject } from '../wire/rooms.js';
 
 /**
  * The wire types are those of the response schemas (wire/rooms.ts), written once.
@@ -169,7 +169,7 @@ export class RoomsService {
    * created once (unique `rooms_dm_key` on the sorted member ids; a lost race
    * returns the winner's room). Each member's subscription is named after the others.
    */
-  async createDirect(caller: UserRecord, input: { username?: string; usernames?: string }): Promise<DirectRoomView> {
+  async createDirect(caller: UserRecord, input: Static<typeof CreateDirectBody>): Promise<DirectRoomView> {
     const requested = input.username
       ? [input.username]
       : (input.usernames ?? '').split(',').map((u) => u.trim()).filter((u) => u !== '');
