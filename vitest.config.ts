@@ -1,11 +1,12 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/setup/sequencer.js';
 
 /**
  * Three tiers (ARCHITECTURE.md, "Tests"):
  *
  * - `unit` / `console` — pure tests that touch no database run once
- *   (`test/unit/`, any `*.unit.test.ts`, and the files listed below).
+ *   (any `*.unit.test.ts`, beside the suite of its area, and the files listed below).
  * - `sqlite` / `postgres` — the API, store, property and compat suites run on
  *   each backend (in process, `buildApp` on a fresh database).
  * - `sqlite-process` / `postgres-process` — tests that spawn server processes,
@@ -23,7 +24,6 @@ import { defineConfig } from 'vitest/config';
  * in jsdom, with the console folder as its root.
  */
 const UNIT = [
-  'test/unit/**/*.test.ts',
   'test/**/*.unit.test.ts',
   'test/property/query-string.test.ts',
   'test/store/wal-durability.test.ts',
@@ -43,11 +43,11 @@ const perBackend = (tier: 'backend' | 'process') =>
     test: {
       name: tier === 'backend' ? backend : `${backend}-process`,
       include: tier === 'backend' ? ['test/**/*.test.ts'] : PROCESS,
-      exclude: tier === 'backend' ? [...UNIT, ...PROCESS] : [],
+      exclude: tier === 'backend' ? [...UNIT, ...PROCESS] : UNIT,
       env: { PARLEY_TEST_BACKEND: backend },
-      // In-process files share their worker's module cache: loading fastify, kysely, ajv and the app's modules
-      // again for every file was a third of the backend tier's time. Each file still builds its own app on its
-      // own database; the process tier keeps isolation (its files hold child processes and global state).
+      // In-process files share their worker's module cache, so fastify, kysely, ajv and the app's modules are
+      // loaded once per worker, not once per file. Each file still builds its own app on its own database; the
+      // process tier keeps isolation (its files hold child processes and global state).
       isolate: tier === 'process',
       globalSetup: [
         ...(backend === 'postgres' ? ['./test/setup/postgres.global.ts'] : []),
@@ -62,6 +62,8 @@ export default defineConfig({
     // Two files at a time even on a 2-core machine (vitest's default there is one): most files spend much of
     // their time waiting on PostgreSQL or on child processes, so the second worker fills those gaps.
     maxWorkers: 2,
+    // The longest files of the whole run start first, so both workers finish together (test/setup/sequencer.ts).
+    sequence: { sequencer: LongestFirstSequencer },
     testTimeout: 30_000,
     hookTimeout: 120_000,
     reporters: ['default', './test/setup/summary-reporter.ts'],

@@ -1,5 +1,5 @@
 /**
- * Livechat benchmark (issue 5): throughput and latency percentiles of
+ * Livechat benchmark: throughput and latency percentiles of
  *   1. GET livechat/room for an existing open room,
  *   2. new-room creation (fresh tokens, Auto_Selection over 20 agents),
  *   3. POST livechat/message,

@@ -983,7 +983,7 @@ function markdown(report: { throughput: ThroughputResult[]; fanout: FanoutResult
     for (const r of report.fanout) {
       lines.push(`| ${r.backend} | ${r.sends} | ${r.last_delivery_p50_ms} / ${r.last_delivery_p99_ms} | ${r.each_delivery_p50_ms} / ${r.each_delivery_p99_ms} | ${r.lost} |`);
     }
-    lines.push('', '(The issue sets no number for fan-out; it is reported only.)', '');
+    lines.push('', '(No target is set for fan-out; it is reported only.)', '');
   }
   return lines.join('\n');
 }

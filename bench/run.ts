@@ -4,7 +4,7 @@
  * Builds the server, measures two references — a bare node:http server (what
  * the machine serves) and a bare Fastify route (what the framework leaves) —
  * then for each backend: cold start on an empty database, bulk
- * seeding, cold start on the seeded database, and every mission endpoint under
+ * seeding, cold start on the seeded database, and every benchmarked endpoint under
  * load (autocannon, 50 connections) with the server pinned to one core and the
  * load generator to another. Reports req/s, p50, p99 and the ratio to the bare
  * server, peak RSS, and the targets beside the figures. Writes a markdown table
@@ -199,7 +199,7 @@ interface Target {
   rps?: number;
 }
 
-/** Issue targets for SQLite, one process, 50 connections. */
+/** The project's performance targets (README, "Performance") for SQLite, one process, 50 connections. */
 const TARGETS: Record<Group, Target | undefined> = {
   platform: { ratio: 0.8 },
   read: { ratio: 0.4, p99: 10 },
@@ -357,7 +357,7 @@ function scalingLines(results: Measurement[]): string[] {
   ];
 }
 
-/** Met/missed against the issue's targets: SQLite rows against TARGETS, PostgreSQL rows against SQLite's. */
+/** Met/missed against the targets: SQLite rows against TARGETS, PostgreSQL rows against SQLite's. */
 function verdict(group: Group | undefined, r: Measurement, results: Measurement[]): string {
   if (!group || r.processes !== 1) return '';
   const parts: string[] = [];

@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { Clock, Millis } from '../lib/time.js';
 import type { Store } from '../store/store.js';
 import type { AuthService, Caller } from './auth.service.js';
@@ -5,16 +6,10 @@ import { invalidParams, loginFailed } from './errors.js';
 import { hashLoginToken, sha256Hex, verifyDigest } from './passwords.js';
 import type { RateLimits } from './rate-limits.js';
 import { meView, type MeView } from './user-view.js';
+import type { LoginBody } from '../wire/users.js';
 
-export type PasswordInput = string | { digest: string; algorithm: string };
-
-export interface LoginInput {
-  user?: string;
-  username?: string;
-  email?: string;
-  password?: PasswordInput;
-  resume?: string;
-}
+export type LoginInput = Static<typeof LoginBody>;
+export type PasswordInput = NonNullable<LoginInput['password']>;
 
 export interface LoginResult {
   userId: string;

@@ -7,29 +7,17 @@ import type { ChannelSortKey, DirectoryUser, RoomRecord, Store, UserRecord, User
 import type { Access } from './access.js';
 import { bareFailure, failure } from './errors.js';
 import { messageWire } from './message-wire.js';
-import { parsePaging, project, type PagingQuery } from './paging.js';
+import { parsePaging, project } from './paging.js';
 import { hasNul } from './rooms.service.js';
 import type { SettingsService } from './settings.service.js';
 import { optional, parseJsonObject } from '../lib/values.js';
-import type { DirectoryEntry as DirectoryEntrySchema } from '../wire/rooms.js';
+import type { DirectoryEntry as DirectoryEntrySchema, DirectoryQuery, DirectoryResult as DirectoryResultSchema } from '../wire/rooms.js';
 
-export interface DirectoryInput extends PagingQuery {
-  text?: string;
-  type?: string;
-  workspace?: string;
-  /** JSON `{"text":..,"type":..}` (the seed's and older clients' form); plain `text`/`type` win. */
-  query?: string;
-}
-
-/** A directory entry (the response schema's type, wire/rooms.ts): a user or a channel, narrowed by `fields`. */
+/** The request and result types are those of the schemas (wire/rooms.ts), written once. */
+export type DirectoryInput = Static<typeof DirectoryQuery>;
+/** A directory entry: a user or a channel, narrowed by `fields`. */
 export type DirectoryEntry = Static<typeof DirectoryEntrySchema>;
-
-export interface DirectoryResult {
-  result: DirectoryEntry[];
-  count: number;
-  offset: number;
-  total: number;
-}
+export type DirectoryResult = Static<typeof DirectoryResultSchema>;
 
 const CHANNEL_SORT: Record<string, ChannelSortKey> = { name: 'name', createdAt: 'ts', usersCount: 'usersCount', lastMessage: 'lm' };
 const USER_SORT: Record<string, UserSortKey> = { name: 'name', username: 'username', createdAt: 'createdAt', email: 'email', bio: 'bio' };

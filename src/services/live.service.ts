@@ -10,7 +10,7 @@ import type { Store, UserRecord } from '../store/store.js';
 import type { Access } from './access.js';
 import { forbidden } from './errors.js';
 import { snapshotOf, type EventBus, type RoomSnapshot } from './events.js';
-import { visitorFacingAgent } from './livechat-wire.js';
+import { roomVisitorWire, visitorFacingAgent } from './livechat-wire.js';
 import { visitorForAgents } from './livechat-workspace.service.js';
 import { messageWire } from './message-wire.js';
 import type { SettingsService } from './settings.service.js';
@@ -85,7 +85,7 @@ export class LiveService {
       ...subscriptionView(sub),
       userMentions: 0,
       groupMentions: 0,
-      ...(visitor && { v: { _id: visitor.id, username: visitor.username, status: visitor.status } }),
+      ...(visitor && { v: roomVisitorWire(visitor) }),
     };
   }
 

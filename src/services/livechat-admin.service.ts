@@ -13,21 +13,17 @@ import type { LivechatRouting } from './livechat-routing.js';
 import { codeOnly, departmentAgentWire, departmentWire, inquiryWire } from './livechat-wire.js';
 import { parsePaging, type PagingQuery } from './paging.js';
 import type { SettingsService } from './settings.service.js';
-import type { LivechatUser as LivechatUserSchema } from '../wire/livechat.js';
+import type { DepartmentAgentRef, DepartmentAgentsBody, DepartmentBody, LivechatUser as LivechatUserSchema } from '../wire/livechat.js';
 
 const departmentNotFound = () => failure('Department not found', 'error-department-not-found');
 
 export type LivechatUserType = 'agent' | 'manager';
 const ROLE = { agent: 'livechat-agent', manager: 'livechat-manager' } as const;
 
-export interface DepartmentInput {
-  name: string;
-  enabled: boolean;
-  showOnRegistration: boolean;
-  showOnOfflineForm: boolean;
-  email: string;
-  description?: string;
-}
+/** The request types are those of the request schemas (wire/livechat.ts), written once. */
+export type DepartmentInput = Static<typeof DepartmentBody>['department'];
+type DepartmentAgentsInput = Static<typeof DepartmentBody>['agents'];
+type AgentRefInput = Static<typeof DepartmentAgentRef>;
 
 function userWire(u: LivechatUser, type: LivechatUserType): Static<typeof LivechatUserSchema> {
   return {
@@ -157,7 +153,7 @@ export class LivechatAdminService {
   }
 
   /** Agents given must be livechat agents, else `"[error-invalid-user]"` (contract silent). */
-  private async agentEntries(agents: Array<{ agentId: string; username?: string; count?: number; order?: number }>) {
+  private async agentEntries(agents: AgentRefInput[]) {
     const out = [];
     for (const a of agents) {
       const user = await this.store.agents.findUser(a.agentId);
@@ -174,7 +170,7 @@ export class LivechatAdminService {
     return { department: departmentWire(department), agents: agents.map(departmentAgentWire) };
   }
 
-  async createDepartment(input: DepartmentInput, agents: Array<{ agentId: string; username?: string }> | undefined) {
+  async createDepartment(input: DepartmentInput, agents: DepartmentAgentsInput) {
     const entries = await this.agentEntries(agents ?? []);
     const id = newId();
     await this.store.transaction(async (tx) => {
@@ -186,7 +182,7 @@ export class LivechatAdminService {
   }
 
   /** PUT: replaces the fields; when `agents` is given, it becomes the department's agent list. */
-  async updateDepartment(id: string, input: DepartmentInput, agents: Array<{ agentId: string; username?: string }> | undefined) {
+  async updateDepartment(id: string, input: DepartmentInput, agents: DepartmentAgentsInput) {
     const entries = agents ? await this.agentEntries(agents) : null;
     await this.store.transaction(async (tx) => {
       const now = this.clock.now();
@@ -229,8 +225,8 @@ export class LivechatAdminService {
 
   async changeDepartmentAgents(
     id: string,
-    upsert: Array<{ agentId: string; username?: string; count?: number; order?: number }>,
-    remove: Array<{ agentId: string }>,
+    upsert: AgentRefInput[],
+    remove: NonNullable<Static<typeof DepartmentAgentsBody>['remove']>,
   ): Promise<void> {
     if (!(await this.store.departments.findById(id))) throw departmentNotFound();
     const entries = await this.agentEntries(upsert);

@@ -44,6 +44,11 @@ export function visitorWire(v: VisitorRecord): VisitorWire {
   };
 }
 
+/** A room's or inquiry's visitor `v` as agents see it (no token; contract §8.8). */
+export function roomVisitorWire<S extends string>(v: { id: string; username: string; status: S }): { _id: string; username: string; status: S } {
+  return { _id: v.id, username: v.username, status: v.status };
+}
+
 function transferWire(e: TransferEntry) {
   return {
     type: e.type,
@@ -72,12 +77,7 @@ export function livechatRoomWire(r: LivechatRoom, withToken: boolean): RoomWire 
     ...(r.fname !== null && { fname: r.fname }),
     t: 'l' as const,
     ts: iso(r.ts),
-    v: {
-      _id: r.visitor.id,
-      username: r.visitor.username,
-      ...(withToken && { token: r.visitor.token }),
-      status: r.visitor.status,
-    },
+    v: { ...roomVisitorWire(r.visitor), ...(withToken && { token: r.visitor.token }) },
     ...(r.servedBy && { servedBy: { _id: r.servedBy.id, username: r.servedBy.username, ts: iso(r.servedBy.ts) } }),
     cl: false as const,
     ...(r.open && { open: true as const }),
@@ -105,7 +105,7 @@ export function inquiryWire(
     status: q.status,
     ts: iso(q.ts),
     _updatedAt: iso(q.updatedAt),
-    v: { _id: q.visitor.id, username: q.visitor.username, status: q.visitor.status },
+    v: roomVisitorWire(q.visitor),
     ...(q.departmentId !== null && { department: q.departmentId }),
   };
 }
@@ -130,7 +130,7 @@ export function departmentAgentWire(a: DepartmentAgentRecord): Static<typeof Dep
 
 /**
  * The serving agent as a visitor may see it (`livechat/config` `agent`, `agent.info`, the
- * `agentData` stream event; REALTIME R4): `{_id, username, name, status}`, plus `emails` when
+ * `agentData` stream event; R4): `{_id, username, name, status}`, plus `emails` when
  * `Livechat_show_agent_email` is on; only `{hiddenInfo: true}` when `Livechat_show_agent_info` is off.
  */
 export function visitorFacingAgent(

@@ -11,25 +11,18 @@ import type { LivechatRoomFilter, LivechatRoomSortKey, RoomRecord, Store, UserRe
 import type { Access } from './access.js';
 import { bareFailure, failure, forbidden, invalidParams } from './errors.js';
 import { eventMessage, livechatSnapshot, type EventBus } from './events.js';
-import { insertOrDuplicate } from './livechat.service.js';
 import { inquiryWire, livechatRoomWire, visitorWire } from './livechat-wire.js';
 import { messageWire } from './message-wire.js';
+import { insertOrDuplicate } from './messages.service.js';
 import { invalidSort, parsePaging, project, type PagingQuery } from './paging.js';
-import { roomView } from './rooms.service.js';
+import { roomView, type RoomRef } from './rooms.service.js';
 import type { SettingsService } from './settings.service.js';
 import { iso } from '../lib/time.js';
 import { parseJsonObject } from '../lib/values.js';
-import type { AgentVisitor } from '../wire/livechat.js';
+import type { AgentVisitor, LivechatRoomsQuery as LivechatRoomsQuerySchema, RoomMessagesQuery } from '../wire/livechat.js';
 
-export interface LivechatRoomsQuery extends PagingQuery {
-  agents?: string[];
-  departmentId?: string | string[];
-  open?: boolean;
-  roomName?: string;
-  visitorId?: string;
-  createdAt?: string;
-  closedAt?: string;
-}
+/** `livechat/rooms` query: the request schema's type (wire/livechat.ts). */
+export type LivechatRoomsQuery = Static<typeof LivechatRoomsQuerySchema>;
 
 const ROOM_SORT_KEYS: Record<string, LivechatRoomSortKey> = {
   ts: 'ts',
@@ -117,7 +110,7 @@ export class LivechatWorkspaceService {
   }
 
   /** `GET livechat/:rid/messages` (route: `view-l-room`); unknown or not readable → 403. */
-  async roomMessages(caller: UserRecord, rid: string, query: PagingQuery & { searchTerm?: string }) {
+  async roomMessages(caller: UserRecord, rid: string, query: Static<typeof RoomMessagesQuery>) {
     const paging = parsePaging(query, this.settings);
     const room = await this.store.livechatRooms.findById(rid);
     if (!room || !this.canReadLivechat(caller, room)) throw forbidden();
@@ -177,7 +170,7 @@ export class LivechatWorkspaceService {
    * or membership, groups and DMs by membership, livechat rooms by the serving
    * agent or `view-livechat-rooms`. Unknown and unreadable answer alike (Parley rule).
    */
-  async roomInfo(caller: UserRecord, ref: { roomId?: string; roomName?: string }) {
+  async roomInfo(caller: UserRecord, ref: RoomRef) {
     if (!ref.roomId && !ref.roomName) throw failure('The parameter "roomId" or "roomName" is required', 'error-roomid-param-not-provided');
     const room: RoomRecord | null = ref.roomId ? await this.store.rooms.findById(ref.roomId) : await this.store.rooms.findByName(ref.roomName ?? '');
     if (!room || !(await this.canRead(caller, room))) throw roomNotFound();

@@ -4,28 +4,22 @@
  */
 import type { Static } from '@sinclair/typebox';
 import { newId } from '../lib/ids.js';
-import type { Clock } from '../lib/time.js';
+import { iso, type Clock } from '../lib/time.js';
 import { ConflictError } from '../store/errors.js';
-import type { LivechatRoom, MessageRecord, Store, VisitorRecord } from '../store/store.js';
+import type { LivechatRoom, Store, VisitorRecord } from '../store/store.js';
 import { bareFailure, failure } from './errors.js';
 import type { LivechatAvailability } from './livechat-availability.js';
 import type { LivechatRouting } from './livechat-routing.js';
 import type { RateLimitClient, RateLimits } from './rate-limits.js';
 import { codeOnly, departmentWire, livechatRoomWire, visitorFacingAgent, visitorWire } from './livechat-wire.js';
 import { messageWire } from './message-wire.js';
+import { insertOrDuplicate, textMessage } from './messages.service.js';
 import { eventMessage, livechatSnapshot, type EventBus } from './events.js';
 import type { SettingsService } from './settings.service.js';
-import type { LivechatConfig } from '../wire/livechat.js';
+import type { LivechatConfig, LivechatRoomQuery, SurveyBody, VisitorBody, VisitorMessageBody } from '../wire/livechat.js';
 
-export interface VisitorInput {
-  token: string;
-  name?: string;
-  email?: string;
-  department?: string;
-  phone?: string;
-  username?: string;
-  customFields?: Array<{ key: string; value: string; overwrite?: boolean }>;
-}
+/** The request types are those of the request schemas (wire/livechat.ts), written once. */
+export type VisitorInput = Static<typeof VisitorBody>['visitor'];
 
 export const SURVEY_ITEMS = ['satisfaction', 'agentKnowledge', 'agentResposiveness', 'agentFriendliness'] as const;
 export const SURVEY_VALUES = ['1', '2', '3', '4', '5'] as const;
@@ -178,7 +172,7 @@ export class LivechatService {
         throw failure('Cannot remove visitors with opened rooms', 'visitor-has-open-rooms');
       }
       await tx.visitors.delete(visitor.id);
-      return { visitor: { _id: visitor.id, ts: new Date(visitor.ts).toISOString() } };
+      return { visitor: { _id: visitor.id, ts: iso(visitor.ts) } };
     });
   }
 
@@ -188,7 +182,7 @@ export class LivechatService {
    * `client` is rate-limited (§1.5: 10 new rooms per minute per IP) only when
    * this call is about to create a room; returning an existing room never counts.
    */
-  async getRoom(input: { token: string; rid?: string; agentId?: string; widget: boolean; client: RateLimitClient }) {
+  async getRoom(input: Static<typeof LivechatRoomQuery> & { widget: boolean; client: RateLimitClient }) {
     const visitor = await this.visitorOf(input.token);
     if (input.rid !== undefined) {
       const room = await this.store.livechatRooms.findById(input.rid);
@@ -246,14 +240,14 @@ export class LivechatService {
       name: visitor.name,
       type: 'visitor',
     });
-    // The seed's transferred-room shape: four fields of the one livechat room wire object.
+    // The transferred-room shape of §8.6: four fields of the one livechat room wire object.
     const wire = livechatRoomWire(updated, false);
     return { room: { _id: wire._id, servedBy: wire.servedBy, open: wire.open, departmentId: wire.departmentId } };
   }
 
   // ── §8.7 survey ──
 
-  async survey(rid: string, token: string, data: Array<{ name: string; value: string }>) {
+  async survey(rid: string, token: string, data: Static<typeof SurveyBody>['data']) {
     const visitor = await this.visitorOf(token);
     await this.roomOf(visitor, rid);
     const accepted: Record<string, string> = {};
@@ -274,7 +268,7 @@ export class LivechatService {
 
   // ── §8.8 messages ──
 
-  async sendVisitorMessage(input: { token: string; rid: string; msg: string; _id?: string }) {
+  async sendVisitorMessage(input: Static<typeof VisitorMessageBody>) {
     const visitor = await this.visitorOf(input.token);
     const room = await this.roomOf(visitor, input.rid);
     if (!room.open) throw bareFailure('room-closed');
@@ -357,44 +351,5 @@ export class LivechatService {
         }),
       },
     };
-  }
-}
-
-/** A plain text message (no system type) by `u`; `visitorToken` only for a visitor's own messages. */
-export function textMessage(
-  input: { rid: string; msg: string; _id?: string },
-  u: MessageRecord['u'],
-  visitorToken: string | null,
-  now: number,
-): MessageRecord {
-  return { id: input._id ?? newId(), rid: input.rid, t: null, msg: input.msg, ts: now, updatedAt: now, u, visitorToken };
-}
-
-/**
- * Inserts a plain message and updates the room in one transaction. The room
- * row is locked first (`ts` stays strictly increasing); with `requireOpen` it is re-checked so a message never lands
- * in a room closed concurrently. A client-chosen `_id` already used →
- * `"Message id already exists [error-duplicate-message-id]"` (contract silent).
- */
-export async function insertOrDuplicate(
-  store: Store,
-  message: MessageRecord,
-  options: { waitingResponse?: boolean },
-  check: { requireOpen: boolean },
-): Promise<MessageRecord> {
-  try {
-    return await store.transaction(async (tx) => {
-      await tx.rooms.lock(message.rid);
-      if (check.requireOpen) {
-        const room = await tx.livechatRooms.findById(message.rid);
-        if (!room?.open) throw bareFailure('room-closed');
-      }
-      return tx.messages.insert(message, options);
-    });
-  } catch (error) {
-    if (error instanceof ConflictError && error.isOn('messages', 'id')) {
-      throw failure('Message id already exists', 'error-duplicate-message-id');
-    }
-    throw error;
   }
 }

@@ -1,11 +1,17 @@
-/** Sending messages as a logged-in user: `chat.sendMessage` (contract §8.8). */
+/**
+ * Sending messages as a logged-in user: `chat.sendMessage` (contract §8.8), and
+ * the helpers every sender (visitor, agent, member, navigation) stores a message with.
+ */
 import type { Clock } from '../lib/time.js';
-import type { Store, UserRecord } from '../store/store.js';
+import type { Static } from '@sinclair/typebox';
+import { newId } from '../lib/ids.js';
+import { ConflictError } from '../store/errors.js';
+import type { MessageRecord, Store, UserRecord } from '../store/store.js';
 import type { Access } from './access.js';
 import { bareFailure, failure, forbidden } from './errors.js';
-import { insertOrDuplicate, textMessage } from './livechat.service.js';
 import { messageWire } from './message-wire.js';
 import { eventMessage, snapshotOf, type EventBus } from './events.js';
+import type { SendMessageBody } from '../wire/rooms.js';
 
 export class MessagesService {
   constructor(
@@ -21,7 +27,7 @@ export class MessagesService {
    * the livechat word — contract silent); sets `waitingResponse: false`.
    * Other rooms: the caller must be subscribed. Otherwise 403.
    */
-  async send(caller: UserRecord, input: { rid: string; msg: string; _id?: string }) {
+  async send(caller: UserRecord, input: Static<typeof SendMessageBody>['message']) {
     const room = await this.store.rooms.findById(input.rid);
     if (!room) throw failure('Room not found', 'error-invalid-room');
     const livechat = room.t === 'l';
@@ -43,5 +49,44 @@ export class MessagesService {
     });
     this.events.publish({ type: 'messageCreated', room: snapshotOf(room), message: eventMessage(stored, false) });
     return { message: messageWire(stored) };
+  }
+}
+
+/** A plain text message (no system type) by `u`; `visitorToken` only for a visitor's own messages. */
+export function textMessage(
+  input: Static<typeof SendMessageBody>['message'],
+  u: MessageRecord['u'],
+  visitorToken: string | null,
+  now: number,
+): MessageRecord {
+  return { id: input._id ?? newId(), rid: input.rid, t: null, msg: input.msg, ts: now, updatedAt: now, u, visitorToken };
+}
+
+/**
+ * Inserts a plain message and updates the room in one transaction. The room
+ * row is locked first (`ts` stays strictly increasing); with `requireOpen` it is re-checked so a message never lands
+ * in a room closed concurrently. A client-chosen `_id` already used →
+ * `"Message id already exists [error-duplicate-message-id]"` (contract silent).
+ */
+export async function insertOrDuplicate(
+  store: Store,
+  message: MessageRecord,
+  options: { waitingResponse?: boolean },
+  check: { requireOpen: boolean },
+): Promise<MessageRecord> {
+  try {
+    return await store.transaction(async (tx) => {
+      await tx.rooms.lock(message.rid);
+      if (check.requireOpen) {
+        const room = await tx.livechatRooms.findById(message.rid);
+        if (!room?.open) throw bareFailure('room-closed');
+      }
+      return tx.messages.insert(message, options);
+    });
+  } catch (error) {
+    if (error instanceof ConflictError && error.isOn('messages', 'id')) {
+      throw failure('Message id already exists', 'error-duplicate-message-id');
+    }
+    throw error;
   }
 }

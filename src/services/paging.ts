@@ -1,11 +1,11 @@
-import type { Static, TObject } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
 import { failure, type ApiError } from './errors.js';
 import type { SettingsService } from './settings.service.js';
 import { parseJsonObject } from '../lib/values.js';
-import type { PagingQuery as PagingQuerySchema } from '../wire/common.js';
+import type { ListQuery } from '../wire/common.js';
 
 /** Raw list parameters as they arrive in the query string (contract §1.4): the request schema's type. */
-export type PagingQuery = Static<TObject<typeof PagingQuerySchema>>;
+export type PagingQuery = Static<typeof ListQuery>;
 
 export type SortDirection = 1 | -1;
 

@@ -3,7 +3,7 @@ import { iso, parseTimestamp, type Clock } from '../lib/time.js';
 import type { PermissionRecord, Store } from '../store/store.js';
 import type { ChangeBus } from '../lib/change-bus.js';
 import { failure } from './errors.js';
-import type { Permission } from '../wire/permissions.js';
+import type { Permission, PermissionsUpdateBody } from '../wire/permissions.js';
 
 /** The roles of contract §4. */
 export const ROLES = [
@@ -115,7 +115,7 @@ export class PermissionsService {
    * `permissions.update`: replaces the role lists, all or nothing. Unknown
    * permission ids or roles refuse the whole request. Returns every permission.
    */
-  async update(changes: ReadonlyArray<{ _id: string; roles: string[] }>): Promise<PermissionView[]> {
+  async update(changes: Static<typeof PermissionsUpdateBody>['permissions']): Promise<PermissionView[]> {
     for (const change of changes) {
       if (!this.byId.has(change._id)) throw failure('Invalid permission', 'error-invalid-permission');
       for (const role of change.roles) {

@@ -14,7 +14,7 @@ import { livechatRoomWire } from './livechat-wire.js';
 import { messageWire } from './message-wire.js';
 import type { SettingsService } from './settings.service.js';
 import { optional } from '../lib/values.js';
-import type { DirectRoomObject, RoomObject, RoomsGetResult, SubscriptionObject } from '../wire/rooms.js';
+import type { CreateDirectBody, CreateRoomBody, DirectRoomObject, RoomObject, RoomRefBody, RoomsGetResult, SubscriptionObject } from '../wire/rooms.js';
 
 /**
  * The wire types are those of the response schemas (wire/rooms.ts), written once.
@@ -25,23 +25,10 @@ export type RoomView = Static<typeof RoomObject>;
 /** `im.create`'s room: the room plus `rid` and the members' `usernames` (Rocket.Chat's shape). */
 export type DirectRoomView = Static<typeof DirectRoomObject>;
 export type SubscriptionView = Static<typeof SubscriptionObject>;
-export interface RoomsGetView {
-  update: RoomView[];
-  remove: Static<typeof RoomsGetResult.remove>;
-}
-
-export interface CreateRoomInput {
-  name?: string;
-  members?: string[];
-  readOnly?: boolean;
-  customFields?: Record<string, unknown>;
-  extraData?: Record<string, unknown>;
-}
-
-export interface RoomRef {
-  roomId?: string;
-  roomName?: string;
-}
+export type RoomsGetView = Static<typeof RoomsGetResult>;
+export type CreateRoomInput = Static<typeof CreateRoomBody>;
+/** `{roomId}` or `{roomName}` of the channels.* endpoints (also rooms.info's query). */
+export type RoomRef = Static<typeof RoomRefBody>;
 
 /** Room views kept in memory for `rooms.get` (about a kilobyte each). */
 const CACHED_ROOM_VIEWS = 20_000;
@@ -195,7 +182,7 @@ export class RoomsService {
    * created once (unique `rooms_dm_key` on the sorted member ids; a lost race
    * returns the winner's room). Each member's subscription is named after the others.
    */
-  async createDirect(caller: UserRecord, input: { username?: string; usernames?: string }): Promise<DirectRoomView> {
+  async createDirect(caller: UserRecord, input: Static<typeof CreateDirectBody>): Promise<DirectRoomView> {
     const requested = input.username
       ? [input.username]
       : (input.usernames ?? '').split(',').map((u) => u.trim()).filter((u) => u !== '');

@@ -1,8 +1,9 @@
+import type { Static } from '@sinclair/typebox';
 import { servedRooms, type EventBus } from './events.js';
 import { newId } from '../lib/ids.js';
 import type { Clock } from '../lib/time.js';
 import { ConflictError } from '../store/errors.js';
-import type { Store, UserPatch, UserRecord, UserStatus } from '../store/store.js';
+import type { Store, UserPatch, UserRecord } from '../store/store.js';
 import type { Access } from './access.js';
 import type { Caller } from './auth.service.js';
 import { bareFailure, failure, type ApiError } from './errors.js';
@@ -18,44 +19,21 @@ import {
   RESERVED_USERNAMES,
 } from './user-rules.js';
 import { fullUserView, publicUserView, type FullUserView, type UserView } from './user-view.js';
+import type {
+  BasicInfoBody,
+  CreateUserBody,
+  PreferencesUser,
+  RegisterBody,
+  RegisteredUser,
+  SetPreferencesBody,
+  SetStatusBody,
+  UserRefQuery,
+} from '../wire/users.js';
 
-export interface CreateUserInput {
-  email: string;
-  name: string;
-  password: string;
-  username: string;
-  active?: boolean;
-  roles?: string[];
-  joinDefaultChannels?: boolean;
-  verified?: boolean;
-  requirePasswordChange?: boolean;
-  customFields?: Record<string, string>;
-  bio?: string;
-  nickname?: string;
-}
-
-export interface RegisterInput {
-  username: string;
-  email: string;
-  pass: string;
-  name?: string;
-}
-
-export interface BasicInfoInput {
-  data: {
-    email?: string;
-    name?: string;
-    username?: string;
-    currentPassword?: string;
-    newPassword?: string;
-    nickname?: string;
-    bio?: string;
-    statusText?: string;
-    statusType?: UserStatus;
-    customFields?: Record<string, string | null>;
-  };
-  customFields?: Record<string, string | null>;
-}
+/** The request types are those of the request schemas (wire/users.ts), written once. */
+export type CreateUserInput = Static<typeof CreateUserBody>;
+export type RegisterInput = Static<typeof RegisterBody>;
+export type BasicInfoInput = Static<typeof BasicInfoBody>;
 
 /** Password confirmation sent as headers by Rocket.Chat clients' 2FA retry flow. */
 export interface TwoFactorHeaders {
@@ -130,7 +108,7 @@ export class UsersService {
   }
 
   /** POST users.register (no auth; a logged-in caller is refused). */
-  async register(input: RegisterInput, caller: Caller | null): Promise<Pick<UserView, '_id' | 'username' | 'name' | 'type' | 'status' | 'active'>> {
+  async register(input: RegisterInput, caller: Caller | null): Promise<Static<typeof RegisteredUser>> {
     if (this.settings.get('Accounts_RegistrationForm') === 'Disabled') {
       throw failure('User registration is disabled', 'error-user-registration-disabled');
     }
@@ -213,7 +191,7 @@ export class UsersService {
   }
 
   /** GET users.info: the full view for self or with `view-full-other-user-info`. */
-  async info(caller: Caller, query: { userId?: string; username?: string }): Promise<UserView> {
+  async info(caller: Caller, query: Static<typeof UserRefQuery>): Promise<UserView> {
     let user: UserRecord | null;
     if (query.userId !== undefined) user = await this.store.users.findById(query.userId);
     else if (query.username !== undefined) user = await this.store.users.findByUsername(query.username);
@@ -251,7 +229,7 @@ export class UsersService {
   }
 
   /** POST users.setStatus: own status (others' with `edit-other-user-info`). */
-  async setStatus(caller: Caller, body: { status?: UserStatus; message?: string; userId?: string }): Promise<void> {
+  async setStatus(caller: Caller, body: Static<typeof SetStatusBody>): Promise<void> {
     const targetId = body.userId ?? caller.user.id;
     if (targetId !== caller.user.id && !this.access.hasPermission(caller.user, 'edit-other-user-info')) {
       throw failure('Editing user is not allowed', 'error-action-not-allowed');
@@ -422,10 +400,7 @@ export class UsersService {
    * POST users.setPreferences (§6.9): merged key by key into what is stored,
    * `null` removes a key. Other users need `edit-other-user-info`.
    */
-  async setPreferences(
-    caller: Caller,
-    body: { userId?: string; data: Record<string, unknown> },
-  ): Promise<{ _id: string; settings: { preferences: Record<string, unknown> } }> {
+  async setPreferences(caller: Caller, body: Static<typeof SetPreferencesBody>): Promise<Static<typeof PreferencesUser>> {
     let target: UserRecord = caller.user;
     if (body.userId !== undefined && body.userId !== caller.user.id) {
       if (!this.access.hasPermission(caller.user, 'edit-other-user-info')) {

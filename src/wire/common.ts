@@ -71,6 +71,23 @@ export const PagingQuery = {
   fields: Type.Optional(Text({ description: 'JSON object of 0/1 values' })),
 };
 
+/** `?updatedSince=` of the delta lists (`rooms.get`, `permissions.listAll`). */
+export const UpdatedSinceQuery = Type.Object({ updatedSince: Type.Optional(Text()) });
+
+/** `?roomId=` (`subscriptions.getOne`, `livechat/inquiries.getOne`). */
+export const RoomIdQuery = Type.Object({ roomId: Text() });
+
+/** `{status: "ok"}` of the liveness and readiness probes (contract §9). */
+export const StatusOk = Type.Object({ status: Type.Literal('ok') });
+export const StatusUnavailable = Type.Object({ status: Type.Literal('unavailable') });
+
+/** A setting as `settings/:_id` shows it (contract §3). */
+export const Setting = Type.Object({ _id: Type.String(), value: Type.Unknown() });
+export const SettingValueBody = Type.Object({ value: JsonValue });
+
+/** The query of a list endpoint with no other parameter. */
+export const ListQuery = Type.Object(PagingQuery);
+
 /**
  * A string that must be one of `values`, as a JSON-Schema `enum` (so a bad
  * value fails with "must be equal to one of the allowed values", as the

@@ -4,7 +4,7 @@
  * (`AgentRoom` has no `v.token`, `Message` has `token` only in `VisitorMessage`).
  */
 import { Type, type TSchema } from '@sinclair/typebox';
-import { StringEnum, Text, Timestamp } from './common.js';
+import { Int, PagingQuery, StringEnum, Text, Timestamp } from './common.js';
 import { UserStatus } from './users.js';
 
 const Opt = Type.Optional;
@@ -44,6 +44,9 @@ const messageFields = {
   _updatedAt: Timestamp,
   u: Type.Object({ _id: Type.String(), username: Type.String(), name: Opt(Type.String()) }),
 };
+
+/** The client's part of a new text message (`chat.sendMessage`, `livechat/message`): the text and an optional chosen id. */
+export const NewMessageFields = { msg: Text({ minLength: 1 }), _id: Opt(Text({ minLength: 1 })) };
 
 /** A message as agents and members see it (never a visitor token). */
 export const Message = Type.Object(messageFields);
@@ -90,7 +93,7 @@ function roomSchema<V extends TSchema>(v: V) {
   });
 }
 
-/** The seed's room shape, for the visitor's own `livechat/*` calls (with `v.token`). */
+/** The livechat room of §8.1, for the visitor's own `livechat/*` calls (with `v.token`). */
 export const VisitorRoom = roomSchema(
   Type.Object({ _id: Type.String(), username: Type.String(), token: Type.String(), status: VisitorStatus }),
 );
@@ -189,4 +192,117 @@ export const LivechatConfig = Type.Object({
   guest: Opt(Visitor),
   room: Opt(VisitorRoom),
   agent: Opt(VisitorFacingAgent),
+});
+
+// ── requests of the visitor's endpoints (§8.2–8.8, §8.10) ──
+
+/** `livechat/visitor` body: upsert by token. */
+export const VisitorBody = Type.Object({
+  visitor: Type.Object({
+    token: Text(),
+    name: Opt(Text()),
+    email: Opt(Text()),
+    department: Opt(Text()),
+    phone: Opt(Text()),
+    username: Opt(Text()),
+    customFields: Opt(Type.Array(Type.Object({ key: Text(), value: Text(), overwrite: Opt(Type.Boolean()) }))),
+  }),
+});
+
+/** `livechat/room` query. */
+export const LivechatRoomQuery = Type.Object({ token: Text(), rid: Opt(Text()), agentId: Opt(Text()) });
+
+const ridToken = { rid: Text(), token: Text() };
+/** `livechat/room.close` body. */
+export const RidTokenBody = Type.Object(ridToken);
+/** `livechat/room.transfer` and `livechat/visitor/department.transfer` body. */
+export const VisitorTransferBody = Type.Object({ ...ridToken, department: Text() });
+export const SurveyBody = Type.Object({
+  ...ridToken,
+  data: Type.Array(Type.Object({ name: Text(), value: Text() }, { additionalProperties: false }), { minItems: 1 }),
+});
+/** `livechat/message` body. */
+export const VisitorMessageBody = Type.Object({ ...ridToken, ...NewMessageFields });
+/** `livechat/messages.history/:rid` query. */
+export const HistoryQuery = Type.Object({
+  token: Text(),
+  limit: Opt(Int({ minimum: 1, maximum: 1000 })),
+  offset: Opt(Int()),
+});
+/** `livechat/config` query. */
+export const ConfigQuery = Type.Object({ token: Opt(Text()), department: Opt(Text()) });
+
+/** A removed visitor (`DELETE livechat/visitor/:token`). */
+export const RemovedVisitor = Type.Object({ _id: Type.String(), ts: Timestamp });
+/** The transferred-room shape of §8.6: four fields of the livechat room. */
+export const TransferredRoom = Type.Object({
+  _id: Type.String(),
+  servedBy: Opt(Type.Object({ _id: Type.String(), username: Type.String(), ts: Type.String() })),
+  open: Opt(Type.Boolean()),
+  departmentId: Opt(Type.String()),
+});
+
+// ── requests of the agents' endpoints (§8.5, §8.9, §8.11) ──
+
+export const CloseByUserBody = Type.Object({ rid: Text(), comment: Opt(Text()) });
+/** `livechat/users/:type` body. */
+export const UsernameBody = Type.Object({ username: Text() });
+/** The user given a livechat role. */
+export const UserRef = Type.Object({ _id: Type.String(), username: Type.String() });
+export const AgentStatusBody = Type.Object({
+  status: Opt(Type.Union([Type.Literal('available'), Type.Literal('not-available')])),
+  agentId: Opt(Text()),
+});
+/** `GET livechat/department` query. */
+export const DepartmentsQuery = Type.Object({ ...PagingQuery, text: Opt(Text()) });
+/** An agent entry of `livechat/department/:_id/agents` `upsert`. */
+export const DepartmentAgentRef = Type.Object({
+  agentId: Text(),
+  username: Opt(Text()),
+  count: Opt(Int()),
+  order: Opt(Int()),
+});
+export const DepartmentAgentsBody = Type.Object({
+  upsert: Opt(Type.Array(DepartmentAgentRef)),
+  remove: Opt(Type.Array(Type.Object({ agentId: Text() }))),
+});
+export const TakeInquiryBody = Type.Object({ inquiryId: Text(), userId: Opt(Text()) });
+
+/** `livechat/rooms` query (§8.11): filters besides paging. */
+export const LivechatRoomsQuery = Type.Object({
+  ...PagingQuery,
+  agents: Opt(Type.Array(Text())),
+  departmentId: Opt(Type.Union([Text(), Type.Array(Text())])),
+  open: Opt(Type.Boolean()),
+  roomName: Opt(Text()),
+  /** Parley: one visitor's rooms (`v._id`), for the console's "earlier chats". */
+  visitorId: Opt(Text()),
+  createdAt: Opt(Text()),
+  closedAt: Opt(Text()),
+});
+/** `livechat/:rid/messages` query. */
+export const RoomMessagesQuery = Type.Object({ ...PagingQuery, searchTerm: Opt(Text()) });
+/** `livechat/inquiries.queuedForUser` query. */
+export const QueuedQuery = Type.Object({ ...PagingQuery, department: Opt(Text()) });
+/** `livechat/visitors.info` query. */
+export const VisitorIdQuery = Type.Object({ visitorId: Text() });
+/** `livechat/visitor.status` body. */
+export const VisitorStatusBody = Type.Object({ token: Text(), status: VisitorStatus });
+/** `livechat/page.visited` body. */
+export const PageVisitedBody = Type.Object({
+  token: Text(),
+  rid: Opt(Text()),
+  pageInfo: Type.Object({
+    change: Opt(Text()),
+    title: Opt(Text()),
+    location: Type.Object({ href: Text() }),
+  }),
+});
+/** The navigation message `livechat/page.visited` answers with. */
+export const PageVisit = Type.Object({
+  msg: Type.String(),
+  navigation: Type.Object({
+    page: Type.Object({ title: Type.String(), location: Type.Object({ href: Type.String() }) }),
+    token: Type.String(),
+  }),
 });

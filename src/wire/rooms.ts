@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { JsonValue, PagingQuery, StringEnum, Text, TextRecord, Timestamp } from './common.js';
-import { Message } from './livechat.js';
+import { Message, NewMessageFields } from './livechat.js';
 
 const Opt = Type.Optional;
 const Bool = Type.Boolean();
@@ -67,16 +67,22 @@ export const CreateDirectBody = Type.Object({
   usernames: Opt(Text()),
 });
 
-/** `{roomId}` (or Rocket.Chat's `roomName`) of the channels.* endpoints. */
+/** `{roomId}` (or Rocket.Chat's `roomName`) of the channels.* endpoints and `rooms.info`. */
 export const RoomRefBody = Type.Object({
   roomId: Opt(Text()),
   roomName: Opt(Text()),
 });
 
-export const RoomsGetResult = {
+/** `chat.sendMessage` body (§8.8): a text message to any room the caller may write in. */
+export const SendMessageBody = Type.Object({
+  message: Type.Object({ rid: Text(), ...NewMessageFields }),
+});
+
+/** `rooms.get` (§7.7): the caller's rooms, or with `updatedSince` the changes since then (query: `UpdatedSinceQuery`). */
+export const RoomsGetResult = Type.Object({
   update: Type.Array(RoomObject),
   remove: Type.Array(Type.Object({ _id: Type.String(), _deletedAt: Timestamp })),
-};
+});
 
 /** A directory entry: a user (`type=users`) or a channel; `fields` may drop any but `_id`. */
 export const DirectoryEntry = Type.Object({
@@ -109,4 +115,12 @@ export const DirectoryQuery = Type.Object({
   workspace: Opt(Text()),
   query: Opt(Text({ description: 'JSON {"text":..,"type":..} (older clients); plain text/type win' })),
   ...PagingQuery,
+});
+
+/** `directory`'s result page. */
+export const DirectoryResult = Type.Object({
+  result: Type.Array(DirectoryEntry),
+  count: Int,
+  offset: Int,
+  total: Int,
 });

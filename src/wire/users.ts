@@ -6,9 +6,11 @@ const Opt = Type.Optional;
 export const UserStatus = StringEnum(['online', 'away', 'busy', 'offline']);
 
 const Emails = Type.Array(Type.Object({ address: Type.String(), verified: Type.Boolean() }));
+/** Stored preferences as responses show them (any JSON values by key). */
+export const Preferences = Type.Record(Type.String(), Type.Unknown());
 const UserSettings = Type.Object({
   profile: Type.Record(Type.String(), Type.Unknown()),
-  preferences: Type.Record(Type.String(), Type.Unknown()),
+  preferences: Preferences,
 });
 const UserServices = Type.Object({ password: Type.Object({ exists: Type.Boolean() }) });
 
@@ -106,6 +108,35 @@ export const BasicInfoBody = Type.Object({
   customFields: Opt(CustomFields),
 });
 
+/** users.register's 200 `user`: the new account's public summary. */
+export const RegisteredUser = Type.Object({
+  _id: Type.String(),
+  username: Opt(Type.String()),
+  name: Opt(Type.String()),
+  type: Type.String(),
+  status: Type.String(),
+  active: Type.Boolean(),
+});
+
+/** `users.info` query: a user by id or username. */
+export const UserRefQuery = Type.Object({ userId: Opt(Text()), username: Opt(Text()) });
+
+export const DeleteUserBody = Type.Object({ userId: Text({ minLength: 1 }), confirmRelinquish: Opt(Type.Boolean()) });
+
+export const SetStatusBody = Type.Object({
+  status: Opt(UserStatus),
+  message: Opt(Text({ maxLength: 120 })),
+  userId: Opt(Text()),
+});
+
+/** users.setActiveStatus body (Rocket.Chat's; `confirmRelinquish` accepted and ignored: Parley has no room ownership to hand over). */
+export const ActiveStatusBody = Type.Object({ userId: Text({ minLength: 1 }), activeStatus: Type.Boolean(), confirmRelinquish: Opt(Type.Boolean()) });
+/** users.setActiveStatus' 200 `user`. */
+export const ActiveStatusUser = Type.Object({ _id: Type.String(), active: Type.Boolean() });
+
+/** users.setPreferences' 200 `user`. */
+export const PreferencesUser = Type.Object({ _id: Type.String(), settings: Type.Object({ preferences: Preferences }) });
+
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Opt(Type.Union([schema, Type.Null()]));
 const S = () => nullable(Text());
 const I = (options: { minimum?: number; maximum?: number } = {}) => nullable(Int(options));
@@ -183,3 +214,21 @@ export const PreferencesData = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const SetPreferencesBody = Type.Object({ userId: Opt(Text()), data: PreferencesData });
+
+/** A login password: plain text or its SHA-256 digest (contract §5). */
+const Password = Type.Union([Text(), Type.Object({ digest: Text(), algorithm: Text() })]);
+
+export const LoginBody = Type.Object({
+  user: Opt(Text()),
+  username: Opt(Text()),
+  email: Opt(Text()),
+  password: Opt(Password),
+  resume: Opt(Text()),
+});
+
+/** The login response's `data`. */
+export const LoginData = Type.Object({ userId: Type.String(), authToken: Type.String(), me: MeObject });
+/** The logout response's `data`. */
+export const LogoutData = Type.Object({ message: Type.String() });

@@ -1,6 +1,6 @@
 /** Contract §8.11: GET /avatar/:username, generated SVG initials. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { avatarSvg, colourFor, initialsOf } from '../../src/services/avatar.service.js';
+import { colourFor } from '../../src/services/avatar.service.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 let t: TestApp;
@@ -81,22 +81,5 @@ describe('GET /avatar/:username', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/svg+xml');
     expect(drawn(res.body)).toBe('?');
-  });
-});
-
-describe('avatar helpers', () => {
-  it('takes up to two initials from letters and digits', () => {
-    expect(initialsOf('Ada Lovelace')).toBe('AL');
-    expect(initialsOf('  Grace   Brewster Hopper ')).toBe('GB');
-    expect(initialsOf('guest-12')).toBe('G');
-    expect(initialsOf('élodie')).toBe('É');
-    expect(initialsOf('--- ***')).toBe('?');
-    expect(initialsOf('(bob) [smith]')).toBe('BS');
-  });
-
-  it('escapes what it draws and keeps a stable colour', () => {
-    expect(avatarSvg('<&', '#000000')).toContain('>&#60;&#38;</text>');
-    expect(colourFor('someone')).toBe(colourFor('someone'));
-    expect(colourFor('someone')).toMatch(/^#[0-9A-F]{6}$/);
   });
 });

@@ -65,7 +65,7 @@ describe('invariant 10: no lost updates', () => {
     const keys = Array.from({ length: 16 }, (_, i) => `field${i}`);
     const responses = await Promise.all(
       keys.map((key, i) =>
-        // Half at the top level (Rocket.Chat's place), half inside data (the seed's).
+        // Half at the top level (Rocket.Chat's place), half inside data (also accepted, §6.8).
         t.api.post(
           '/api/v1/users.updateOwnBasicInfo',
           i % 2 === 0 ? { data: {}, customFields: { [key]: `v${i}` } } : { data: { customFields: { [key]: `v${i}` } } },

@@ -7,8 +7,8 @@
  * two pools) on one database. On SQLite two stores in ONE process cannot share
  * a file under write concurrency (better-sqlite3 is synchronous: a store waiting
  * on the file lock blocks the event loop that the lock holder needs to commit),
- * so here both "instances" are one app; the multi-process SQLite case is in
- * livechat-processes.test.ts (two server processes on one file).
+ * so here both "instances" are one app; the multi-process cases (three server
+ * processes on one file or database) are in test/reliability/process-races.test.ts.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.js';

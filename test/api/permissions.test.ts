@@ -30,7 +30,7 @@ describe('GET permissions.listAll', () => {
     expect(res.body.remove).toEqual([]);
     const byId = Object.fromEntries(res.body.update.map((p: { _id: string; roles: string[] }) => [p._id, p.roles]));
     expect(byId).toEqual(DEFAULT_PERMISSIONS);
-    // Spelled out, so a change to the defaults table cannot pass unnoticed (issue 14 added this one).
+    // Spelled out, so a change to the defaults table cannot pass unnoticed.
     expect(byId['view-livechat-rooms']).toEqual(['livechat-manager', 'admin']);
     for (const p of res.body.update) expect(p._updatedAt).toMatch(ISO);
   });

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
 import { SETTING_DEFAULTS } from '../../src/services/settings.service.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
@@ -180,46 +179,5 @@ describe('POST settings/:_id', () => {
     // 0 days means "no expiry" is not in the contract; Parley treats 0 as "never expires".
     expect((await t.api.get('/api/v1/permissions.listAll', { auth: user })).status).toBe(200);
     await t.api.post('/api/v1/settings/Accounts_LoginExpiration', { value: 90 }, { auth: t.admin });
-  });
-});
-
-describe('configuration', () => {
-  it('parses OVERWRITE_SETTING_<id> values to the setting type', () => {
-    const config = loadConfig({
-      OVERWRITE_SETTING_Livechat_enabled: 'FALSE',
-      OVERWRITE_SETTING_API_Default_Count: '25',
-      OVERWRITE_SETTING_Livechat_Routing_Method: 'Manual_Selection',
-    });
-    expect(config.settingOverrides).toEqual({
-      Livechat_enabled: false,
-      API_Default_Count: 25,
-      Livechat_Routing_Method: 'Manual_Selection',
-    });
-  });
-
-  it('refuses malformed overrides and unknown settings at start-up', () => {
-    expect(() => loadConfig({ OVERWRITE_SETTING_Livechat_enabled: 'maybe' })).toThrow(/true or false/);
-    expect(() => loadConfig({ OVERWRITE_SETTING_API_Default_Count: 'ten' })).toThrow(/integer/);
-    expect(() => loadConfig({ OVERWRITE_SETTING_Livechat_Routing_Method: 'x' })).toThrow(/one of/);
-    expect(() => loadConfig({ OVERWRITE_SETTING_Nope: '1' })).toThrow(/unknown setting/);
-    expect(() => loadConfig({ OVERWRITE_SETTING_Livechat_AllowedDomainsList: "'none'" })).toThrow(/list of domains/);
-    expect(() => loadConfig({ OVERWRITE_SETTING_Livechat_title_color: 'url(x)' })).toThrow(/colour/);
-  });
-
-  it('has the contract defaults', () => {
-    const config = loadConfig({});
-    expect(config).toMatchObject({
-      port: 3000,
-      host: '0.0.0.0',
-      databaseUrl: 'sqlite:./data/parley.db',
-      adminUsername: 'admin',
-      adminPassword: undefined,
-      adminEmail: 'admin@localhost',
-      siteUrl: 'http://localhost:3000',
-      rateLimit: true,
-      logLevel: 'info',
-      workers: 1,
-    });
-    expect(loadConfig({ RATE_LIMIT: 'off' }).rateLimit).toBe(false);
   });
 });

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashLoginToken } from '../../src/services/passwords.js';
-import { parseQueryString } from '../../src/http/plugins/wire.js';
-import { redactUrl } from '../../src/app.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 const NOT_LOGGED_IN = {
@@ -151,18 +149,6 @@ describe('wire conventions (§1.1, §1.2)', () => {
     } finally {
       t.services.settings.read = original;
     }
-  });
-
-  it('parses query strings like qs (arrays, nesting) with bounds', () => {
-    expect(parseQueryString('a[]=1&a[]=2&b=x')).toEqual({ a: ['1', '2'], b: 'x' });
-    expect(parseQueryString('q[text]=hi')).toEqual({ q: { text: 'hi' } });
-  });
-
-  it('redacts credentials in logged URLs', () => {
-    expect(redactUrl('/api/v1/livechat/room?token=abc&rid=1')).toBe('/api/v1/livechat/room?token=[redacted]&rid=1');
-    expect(redactUrl('/api/v1/livechat/visitor/secret-tok')).toBe('/api/v1/livechat/visitor/[redacted]');
-    expect(redactUrl('/api/v1/livechat/visitor/department.transfer')).toBe('/api/v1/livechat/visitor/department.transfer');
-    expect(redactUrl('/api/v1/livechat/agent.info/RID/tok')).toBe('/api/v1/livechat/agent.info/RID/[redacted]');
   });
 });
 

@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, createTestApp, type TestApp } from '../support/app.js';
 import { buildConsole, clickButton, removeConsole, seriousViolations, tabTo, waitForPageText, watchPage } from '../support/console-browser.js';
-import { freePort } from '../support/server-process.js';
+import { freePort, scanned, serverFetch } from '../support/server-process.js';
 
 // Page-side code inside page.evaluate/waitForFunction runs in the browser (the root tsconfig has no DOM lib).
 declare const document: any, window: any, localStorage: any, location: any;
@@ -76,12 +76,12 @@ async function checkPage(name: string) {
 const waitForText = (text: string, timeout = 20_000) => waitForPageText(page, text, timeout);
 
 async function rest(path: string, init: { method?: string; body?: unknown } = {}) {
-  const res = await fetch(`${base}/api/v1/${path}`, {
+  const res = await serverFetch(`${base}/api/v1/${path}`, {
     method: init.method ?? 'GET',
     headers: init.body ? { 'content-type': 'application/json' } : {},
     body: init.body ? JSON.stringify(init.body) : undefined,
   });
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, body: res.body as any };
 }
 
 /** The visitor's side of the socket (what the widget does), as a raw DDP client. */
@@ -90,7 +90,7 @@ async function visitorSocket(url: string) {
   const frames: any[] = [];
   const waiters: Array<{ match: (f: any) => boolean; resolve: (f: any) => void }> = [];
   ws.on('message', (data) => {
-    const frame = JSON.parse(String(data));
+    const frame = JSON.parse(scanned(String(data)));
     frames.push(frame);
     for (const w of [...waiters]) {
       if (!w.match(frame)) continue;

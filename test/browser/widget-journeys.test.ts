@@ -1,5 +1,5 @@
 /**
- * REALTIME R9.2: the real widget, in real Chromium, holds live conversations with Parley. In journeys
+ * R9.2: the real widget, in real Chromium, holds live conversations with Parley. In journeys
  * 1 and 3 the agent is test code speaking as a real logged-in agent would: a raw DDP socket (login by
  * resume, typing on `stream-notify-room`, `sendMessage`) plus REST; in journey 2 it is a real agent
  * library, `@rocket.chat/ddp-client`'s `DDPSDK`. Journeys:
@@ -9,9 +9,9 @@
  * 2. DDPSDK as the agent: it sees the new room and the visitor's message, types, answers, receives the
  *    visitor's answer; then the agent closes the chat (REST `livechat/room.closeByUser`): the widget
  *    shows the chat finished.
- * 3. the server closes the widget's socket (3b: cuts it without a closing handshake): the widget
- *    reconnects, reloads the history and shows the reply the agent sent while it was disconnected;
- *    (3) live delivery works again, both ways, on the new socket.
+ * 3. the server closes the widget's socket (3b, at the same time for another visitor: cuts it without a
+ *    closing handshake): the widget reconnects, reloads the history and shows the reply the agent sent
+ *    while it was disconnected; (3) live delivery works again, both ways, on the new socket.
  *
  * Each journey ends with a screenshot under `.tmp/screenshots/<journey>-<backend>/`.
  */
@@ -328,16 +328,19 @@ describe('the widget in Chromium, live (R9.2)', () => {
     }
   }, 180_000);
 
-  it('journey 3: the server closes the socket; the widget reconnects, shows what the agent sent meanwhile, and is live again', async () => {
-    // A normal closure (1000): the widget reconnects once (its own reconnect timer, ~5 s), so the
-    // visitor's new subscriptions settle and the live part after it waits for nothing but them.
-    await reconnectJourney(`journey-reconnect-${backend}`, (connection) => connection.close(1000, 'Session ended by the server'), { live: true });
-  }, 180_000);
-
-  it('journey 3b: the socket is cut abruptly (no closing handshake); the widget reconnects and shows what the agent sent meanwhile', async () => {
-    // terminate(): the browser sees 1006, as when a proxy or the network drops. The widget's bundled DDP
-    // driver then also reopens on its own ~10 s later and re-subscribes once more, so this journey checks
-    // the recovery of the history only (a live message could fall between two of its subscriptions).
-    await reconnectJourney(`journey-cut-${backend}`, (connection) => connection.terminate(), { live: false });
+  // Journeys 3 and 3b run at the same time, each with its own visitor (browser context), widget and agent
+  // socket: most of each is the widget's own wait before it reconnects, which need not be waited for twice.
+  it('journeys 3 and 3b: the server closes one socket and cuts another; each widget reconnects, shows what the agent sent meanwhile, and (3) is live again', async () => {
+    const outcomes = await Promise.allSettled([
+      // 3: a normal closure (1000): the widget reconnects once (its own reconnect timer, ~5 s), so the
+      // visitor's new subscriptions settle and the live part after it waits for nothing but them.
+      reconnectJourney(`journey-reconnect-${backend}`, (connection) => connection.close(1000, 'Session ended by the server'), { live: true }),
+      // 3b: terminate(): the browser sees 1006, as when a proxy or the network drops. The widget's bundled DDP
+      // driver then also reopens on its own ~10 s later and re-subscribes once more, so this journey checks
+      // the recovery of the history only (a live message could fall between two of its subscriptions).
+      reconnectJourney(`journey-cut-${backend}`, (connection) => connection.terminate(), { live: false }),
+    ]);
+    const failed = outcomes.flatMap((o, i) => (o.status === 'rejected' ? [`journey ${i === 0 ? '3' : '3b'}: ${String(o.reason?.stack ?? o.reason)}`] : []));
+    expect(failed).toEqual([]);
   }, 180_000);
 });

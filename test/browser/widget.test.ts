@@ -1,5 +1,5 @@
 /**
- * REALTIME R6/R9.2: Rocket.Chat's own widget, in real Chromium, on a customer's page
+ * R6, R9.2: Rocket.Chat's own widget, in real Chromium, on a customer's page
  * with the embed snippet, against a live Parley server. This journey is REST only
  * (registration and the first message); the live parts (agent replies, typing,
  * reconnects) are the realtime suite's. Screenshots: .tmp/screenshots/widget-*.

@@ -104,7 +104,7 @@ describe('the production bundle', () => {
     expect(script.text.length).toBeGreaterThan(100_000);
   });
 
-  it('serves the livechat widget from the package in node_modules (REALTIME R6)', async () => {
+  it('serves the livechat widget from the package in node_modules (R6)', async () => {
     const page = await fetch(`${server.url}/livechat`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');

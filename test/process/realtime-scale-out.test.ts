@@ -13,7 +13,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backend, createTestDatabase, type TestDatabase } from '../support/backend.js';
 import { DdpSocket } from '../support/ddp-socket.js';
-import { startServer, type ServerProcess } from '../support/server-process.js';
+import { serverFetch, startServer, type ServerProcess } from '../support/server-process.js';
 
 const ADMIN = { user: 'admin', password: 'admin-Secret-1' };
 
@@ -27,12 +27,12 @@ interface Pair {
 }
 
 async function call(server: ServerProcess, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(`${server.url}${path}`, {
+  const res = await serverFetch(`${server.url}${path}`, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, body: res.body as any };
 }
 
 const wsUrl = (server: ServerProcess) => `${server.url.replace('http://', 'ws://')}/websocket`;

@@ -418,16 +418,17 @@ describe('shutdown', () => {
     await closing;
   });
 
-  it('does not wait for clients that never answer the closing handshake', async () => {
+  // Without the server's own bound, ws waits 30 s for the peer's close frame: beyond this test's timeout,
+  // which is only a hang guard (the server gives up on the peer after 1 s).
+  it('does not wait for clients that never answer the closing handshake', { timeout: 20_000 }, async () => {
     const other = await createTestApp({ realtime: false });
     const silent = await DdpSocket.connect(await ddpUrl(other.app));
     const answering = await DdpSocket.connect(await ddpUrl(other.app));
     // This peer stops reading, so it never sees or answers the server's close frame.
     (silent.ws as any)._socket.pause();
-    const started = Date.now();
-    // Without the bound, ws waits 30 s for the peer's close frame (longer than this test may take).
+    // The app closes while the silent peer is still paused: the server cut it off rather than wait for it.
     await other.close();
-    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(other.ddp.connectionCount).toBe(0);
     expect((await answering.closed).code).toBe(1001);
     (silent.ws as any)._socket.resume();
     await silent.closed;

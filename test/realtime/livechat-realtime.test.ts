@@ -652,12 +652,18 @@ describe('visitor presence', () => {
     await one.closed;
     await two.barrier();
     expect((await t.api.get(`${V}/visitor/${token}`)).body.visitor.status).toBe('online');
+    const visitorId = (await t.api.get(`${V}/visitor/${token}`)).body.visitor._id;
+    // The status is stored before its event is published: once the event is seen, the visitor reads offline.
+    let stopWatching = () => {};
+    const wentOffline = new Promise<void>((resolve) => {
+      stopWatching = t.services.events.subscribe((e) => {
+        if (e.type === 'visitorStatusChanged' && e.visitorId === visitorId && e.status === 'offline') resolve();
+      });
+    });
     two.close();
     await two.closed;
-    for (let i = 0; i < 100; i++) {
-      if ((await t.api.get(`${V}/visitor/${token}`)).body.visitor.status === 'offline') break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await wentOffline;
+    stopWatching();
     expect((await t.api.get(`${V}/visitor/${token}`)).body.visitor.status).toBe('offline');
     await settle();
   });

@@ -80,7 +80,7 @@ describe('SIGTERM under load', () => {
     const client = async (c: number) => {
       for (let n = 0; ; n++) {
         const id = `load-${c}-${n}-${seq++}`;
-        const kind = ['info', 'me', 'prefs', 'login', 'login'][(c + n) % 5]!;
+        const kind = ['info', 'me', 'prefs', 'login', 'me'][(c + n) % 5]!;
         const headers = { 'x-request-id': id, ...(kind === 'info' || kind === 'login' ? {} : auth) };
         const sentAt = Date.now();
         const result =

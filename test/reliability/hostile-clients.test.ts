@@ -12,7 +12,6 @@
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
 import { createTestDatabase, type TestDatabase } from '../support/backend.js';
 import { scanned, serverFetch, type ServerProcess } from '../support/server-process.js';
 import { ADMIN, call, killAll, login, spawnServer, withDb } from './support.js';
@@ -20,13 +19,7 @@ import { ADMIN, call, killAll, login, spawnServer, withDb } from './support.js';
 const REQUEST_TIMEOUT = 3000;
 const HEADERS_TIMEOUT = 2000;
 const KEEP_ALIVE = 2000;
-/**
- * Upper bound for "answered quickly" (no hang, no work that explodes with the
- * input's size): far above the few milliseconds these take, so a busy machine
- * does not fail the test.
- */
-const QUICK_MS = 5000;
-/** The test's own bound on a raw connection: a server that never cuts it off fails. */
+/** The test's own bound on a raw connection (a hang guard): a server that never cuts it off fails. */
 const GUARD_MS = 20_000;
 
 let database: TestDatabase;
@@ -56,9 +49,8 @@ async function alive(): Promise<void> {
 }
 
 async function post(path: string, body: string, headers = admin) {
-  const started = Date.now();
   const res = await serverFetch(`${server.url}/api/v1/${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
-  return { status: res.status, body: res.body as unknown, ms: Date.now() - started };
+  return { status: res.status, body: res.body as unknown };
 }
 
 describe('deep nesting and huge arrays', () => {
@@ -68,7 +60,9 @@ describe('deep nesting and huge arrays', () => {
   const TOO_DEEP = { success: false, error: 'must NOT be nested deeper than 32 levels [invalid-params]', errorType: 'invalid-params' };
   const TOO_LONG = { success: false, error: 'must NOT have more than 1000 items [invalid-params]', errorType: 'invalid-params' };
 
-  it('100k levels of nesting in free-form fields → 400 quickly, no crash', async () => {
+  // A body is refused by its shape before any code recurses through it: 400, never a 500 from a stack
+  // overflow, and no hang (the test's timeout is the guard).
+  it('100k levels of nesting in free-form fields → 400, no crash', async () => {
     const cases: Array<[string, string]> = [
       // customFields / extraData take any object: these reached JSON.stringify and answered 500 (stack overflow).
       ['channels.create', `{"name":"deep-c","customFields":{"x":${deepObject}}}`],
@@ -84,7 +78,6 @@ describe('deep nesting and huge arrays', () => {
       const res = await post(path, body);
       expect(res.body, path).toEqual(TOO_DEEP);
       expect(res.status).toBe(400);
-      expect(res.ms, path).toBeLessThan(QUICK_MS);
     }
     // 32 levels are fine (the bound is not in the way of real clients).
     const ok = await post('channels.create', `{"name":"deep-ok","customFields":{"x":${'{"a":'.repeat(30)}1${'}'.repeat(30)}}}`);
@@ -94,7 +87,7 @@ describe('deep nesting and huge arrays', () => {
     expect(rooms).toEqual([{ name: 'deep-ok' }]);
   });
 
-  it('10k-element arrays → 400 quickly, and nothing changed', async () => {
+  it('10k-element arrays → 400, and nothing changed', async () => {
     const many = (item: unknown) => JSON.stringify(Array(10_000).fill(item));
     const cases: Array<[string, string]> = [
       ['users.setPreferences', `{"data":{"highlights":${many('x')}}}`],
@@ -106,7 +99,7 @@ describe('deep nesting and huge arrays', () => {
     for (const [path, body] of cases) {
       const res = await post(path, body);
       expect(res.body, path).toEqual(TOO_LONG);
-      expect(res.ms, path).toBeLessThan(QUICK_MS);
+      expect(res.status).toBe(400);
     }
     expect((await call(server.url, 'GET', '/api/v1/users.getPreferences', undefined, admin)).body.preferences.highlights).toBeUndefined();
     expect((await call(server.url, 'GET', '/api/v1/channels.info?roomName=huge', undefined, admin)).status).toBe(400);
@@ -185,12 +178,21 @@ describe('slow clients are cut off by the server timeouts', () => {
       rawClient(() => undefined, counted),
     ];
     const idle = rawClient((write) => write('GET /livez HTTP/1.1\r\nHost: localhost\r\n\r\n'));
-    // Meanwhile normal requests are served: before the server has cut off any slow client, so
-    // they did not wait for the slow ones (an ordering of events, not a speed).
-    for (let i = 0; i < 5; i++) {
-      expect((await call(server.url, 'GET', '/api/info')).status).toBe(200);
-      expect(cutOff, 'a normal request waited for the slow clients to be cut off').toBe(0);
-    }
+    // Meanwhile normal requests are served, all at once while the slow clients hold their connections.
+    // The first answer comes before the server has cut off any slow client, so normal clients did not
+    // wait for the slow ones: an ordering of events whose margin is the whole headers timeout for one
+    // request, not a speed.
+    let cutOffAtFirstAnswer: number | undefined;
+    const normal = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        call(server.url, 'GET', '/api/info').then((r) => {
+          cutOffAtFirstAnswer ??= cutOff;
+          return r.status;
+        }),
+      ),
+    );
+    expect(normal).toEqual([200, 200, 200, 200, 200]);
+    expect(cutOffAtFirstAnswer, 'a normal request waited for the slow clients to be cut off').toBe(0);
     const results = await Promise.all(slow);
     for (const r of results) {
       // Cut off by the server after the timeout (checked every headersTimeout/4), not before;
@@ -210,18 +212,6 @@ describe('slow clients are cut off by the server timeouts', () => {
     await alive();
   });
 
-  it('timeouts are configuration: validated, with defaults', () => {
-    expect(loadConfig({})).toMatchObject({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 72_000 });
-    expect(loadConfig({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '2000', KEEP_ALIVE_TIMEOUT_MS: '3000' })).toMatchObject({
-      requestTimeoutMs: 5000,
-      headersTimeoutMs: 2000,
-      keepAliveTimeoutMs: 3000,
-    });
-    expect(loadConfig({ REQUEST_TIMEOUT_MS: '5000' }).headersTimeoutMs).toBe(5000);
-    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '2000' })).toThrow(/must not exceed/);
-    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '0' })).toThrow(/positive/);
-    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: 'soon' })).toThrow(/non-negative integer/);
-  });
 });
 
 describe('SQL-looking input is inert', () => {

@@ -3,9 +3,8 @@
  * the production build script (scripts/build.mjs, the same esbuild bundle
  * `npm start` runs) into `.tmp/test-server-<vitest pid>/`, and hands its path to
  * the tests (`startServer` in test/support/server-process.ts). A child process
- * then starts in a fraction of the time `node --import tsx src/main.ts` takes,
- * which compiles every source file again in every process (measured on the busy
- * 2-core machine: ~1.8 s against ~4.5 s to the first `/readyz`).
+ * then starts much faster than `node --import tsx src/main.ts`, which compiles
+ * every source file again in every process.
  *
  * `PARLEY_TEST_SERVER=sources` runs the TypeScript sources through tsx instead.
  * Both process projects (sqlite-process, postgres-process) share one build.

@@ -3,8 +3,10 @@
  * their documented contract. Each case searches for a tag unique to it, so
  * rows of other cases in the shared database never match.
  */
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
+import type { SqlStore } from '../../src/store/sql/sql-store.js';
 import type { ChannelSearch, UserSearch } from '../../src/store/store.js';
 import { member, newRoom, newUser, type StoreGetter } from './core-fixtures.js';
 
@@ -169,6 +171,22 @@ export function directoryCases(getStore: StoreGetter): void {
       expect(page.total).toBe(3);
       expect(page.users.map((u) => u.id)).toEqual([c.id]);
       expect(await store.directory.searchUsers(users({ text: t, fields: ['username'], offset: 5 }))).toEqual({ total: 3, users: [] });
+    });
+  });
+
+  describe('search indexes', () => {
+    it('users have the substring index of their backend (FTS5 trigram kept by triggers; pg_trgm GIN)', async () => {
+      const store = getStore();
+      const kdb = (store as SqlStore).db;
+      const user = await store.users.insert(newUser({ name: 'Zebra_Crossing 100%' }));
+      if (store.backend === 'sqlite') {
+        const rows = await sql<{ seq: number }>`SELECT rowid AS seq FROM users_search WHERE users_search MATCH ${'"bra_cro"'}`.execute(kdb);
+        const seqs = await kdb.selectFrom('users').select('seq').where('id', '=', user.id).execute();
+        expect(rows.rows.map((r) => Number(r.seq))).toContain(Number(seqs[0]!.seq));
+      } else {
+        const rows = await sql<{ indexname: string }>`SELECT indexname FROM pg_indexes WHERE tablename = 'users' AND indexname LIKE '%trgm'`.execute(kdb);
+        expect(rows.rows.map((r) => r.indexname).sort()).toEqual(['users_bio_trgm', 'users_name_trgm', 'users_nickname_trgm', 'users_username_trgm']);
+      }
     });
   });
 }

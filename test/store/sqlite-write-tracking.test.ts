@@ -12,27 +12,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { SqlStore } from '../../src/store/sql/sql-store.js';
 import { backend, createTestDatabase } from '../support/backend.js';
-
-/** Syncs that are counted and finish only when the test says so. */
-function heldSyncs() {
-  const pending: Array<() => void> = [];
-  let calls = 0;
-  return {
-    count: () => calls,
-    release: () => pending.splice(0).forEach((done) => done()),
-    sync: () =>
-      new Promise<void>((resolve) => {
-        calls++;
-        pending.push(resolve);
-      }),
-  };
-}
+import { syncControl, type SyncControl } from '../support/sync-control.js';
 
 const tick = () => new Promise((r) => setImmediate(r));
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-async function sqliteFileStore(sync: () => Promise<void>): Promise<SqlStore> {
+async function sqliteFileStore(sync: SyncControl['sync']): Promise<SqlStore> {
   const dir = mkdtempSync(join(tmpdir(), 'parley-track-'));
   dirs.push(dir);
   const store = openSqliteStore({ path: join(dir, 'p.db'), syncFile: sync });
@@ -41,7 +27,7 @@ async function sqliteFileStore(sync: () => Promise<void>): Promise<SqlStore> {
 }
 
 /** Resolves `settle()` while releasing every sync it starts; returns how many it took. */
-async function settleReleasing(store: SqlStore, syncs: ReturnType<typeof heldSyncs>): Promise<number> {
+async function settleReleasing(store: SqlStore, syncs: SyncControl): Promise<number> {
   const before = syncs.count();
   let done = false;
   const settled = Promise.resolve(store.settle()).then(() => (done = true));
@@ -57,7 +43,7 @@ describe(`write tracking for the group commit (${backend})`, () => {
   // The group commit exists on SQLite only: these two are defined for that backend.
   if (backend === 'sqlite') {
     it('an autocommit write is synced before settle resolves; a read needs no sync', async () => {
-      const syncs = heldSyncs();
+      const syncs = syncControl();
       const store = await sqliteFileStore(syncs.sync);
       await settleReleasing(store, syncs); // migrations
       await store.settings.insertMissing([{ id: 'Track_one', value: 1 }], 1000);
@@ -68,7 +54,7 @@ describe(`write tracking for the group commit (${backend})`, () => {
     });
 
     it('a commit made while a sync runs is not covered by that sync', async () => {
-      const syncs = heldSyncs();
+      const syncs = syncControl();
       const store = await sqliteFileStore(syncs.sync);
       await settleReleasing(store, syncs);
       await store.settings.insertMissing([{ id: 'Track_pre', value: 1 }], 1000); // not settled yet

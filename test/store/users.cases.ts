@@ -60,6 +60,19 @@ export function usersCases(getStore: StoreGetter): void {
         expect((byEmail as ConflictError).isOn('users', 'email_key')).toBe(true);
       });
 
+      it('two concurrent inserts of one username (any letter case): exactly one wins, the other is ConflictError', async () => {
+        const store = getStore();
+        const username = `race${newId().slice(0, 6)}`;
+        const results = await Promise.allSettled([
+          store.users.insert(newUser({ username })),
+          store.users.insert(newUser({ username: username.toUpperCase() })),
+        ]);
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+        const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+        expect(rejected.reason).toBeInstanceOf(ConflictError);
+        expect((rejected.reason as ConflictError).isOn('users', 'username_key')).toBe(true);
+      });
+
       it('many users may have no email', async () => {
         const store = getStore();
         await store.users.insert(newUser({ email: null }));

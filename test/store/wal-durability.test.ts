@@ -9,37 +9,18 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UnavailableError } from '../../src/store/errors.js';
 import { WalDurability } from '../../src/store/sqlite/wal-durability.js';
+import { syncControl } from '../support/sync-control.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'parley-wal-'));
 const wal = join(dir, 'p.db-wal');
 writeFileSync(wal, '');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A sync that is counted and finishes when the test says so. */
-function controlledSync() {
-  const pending: Array<() => void> = [];
-  let fail = false;
-  let calls = 0;
-  return {
-    count: () => calls,
-    finishAll: () => pending.splice(0).forEach((done) => done()),
-    failNext: () => (fail = true),
-    sync: (_fd: number) =>
-      new Promise<void>((resolve, reject) => {
-        calls++;
-        if (fail) {
-          fail = false;
-          reject(new Error('EIO'));
-        } else pending.push(resolve);
-      }),
-  };
-}
-
 const tick = () => new Promise((r) => setImmediate(r));
 
 describe('WalDurability', () => {
   it('does not sync when nothing was written (settle answers null: nothing to wait for)', async () => {
-    const control = controlledSync();
+    const control = syncControl();
     const durability = new WalDurability(wal, control.sync);
     expect(durability.settle()).toBeNull();
     expect(control.count()).toBe(0);
@@ -47,13 +28,13 @@ describe('WalDurability', () => {
   });
 
   it('syncs once for a write, and not again for a second settle', async () => {
-    const control = controlledSync();
+    const control = syncControl();
     const durability = new WalDurability(wal, control.sync);
     durability.noteWrite();
     const settled = durability.settle();
     await tick();
     expect(control.count()).toBe(1);
-    control.finishAll();
+    control.release();
     await settled;
     await durability.settle();
     expect(control.count()).toBe(1);
@@ -61,7 +42,7 @@ describe('WalDurability', () => {
   });
 
   it('lets writes made during a sync share the next one, and not resolve before it', async () => {
-    const control = controlledSync();
+    const control = syncControl();
     const durability = new WalDurability(wal, control.sync);
     durability.noteWrite();
     const first = durability.settle();
@@ -74,12 +55,12 @@ describe('WalDurability', () => {
       durability.noteWrite();
       later.push(Promise.resolve(durability.settle()).then(() => void resolvedLater++));
     }
-    control.finishAll(); // the first sync ends: it started before the five writes
+    control.release(); // the first sync ends: it started before the five writes
     await first;
     await tick();
     expect(resolvedLater).toBe(0);
     expect(control.count()).toBe(2); // one more sync, for all five
-    control.finishAll();
+    control.release();
     await Promise.all(later);
     expect(resolvedLater).toBe(5);
     expect(control.count()).toBe(2);
@@ -87,7 +68,7 @@ describe('WalDurability', () => {
   });
 
   it('reports a failed sync as UnavailableError, and syncs again on the next settle', async () => {
-    const control = controlledSync();
+    const control = syncControl();
     const durability = new WalDurability(wal, control.sync);
     durability.noteWrite();
     control.failNext();
@@ -95,7 +76,7 @@ describe('WalDurability', () => {
     const retry = durability.settle();
     await tick();
     expect(control.count()).toBe(2);
-    control.finishAll();
+    control.release();
     await retry;
     durability.close();
   });

@@ -61,7 +61,7 @@ async function createPostgresDatabase(options: { icu?: boolean }): Promise<TestD
   };
 }
 
-function createSqliteDatabase(options: { file?: boolean }): TestDatabase {
+function createSqliteDatabase(options: TestDatabaseOptions): TestDatabase {
   if (!options.file) {
     return {
       url: 'sqlite::memory:',
@@ -73,19 +73,25 @@ function createSqliteDatabase(options: { file?: boolean }): TestDatabase {
   const path = join(dir, 'parley.db');
   return {
     url: `sqlite:${path}`,
-    open: () => openSqliteStore({ path }),
+    open: () => openSqliteStore({ path, syncFile: options.syncFile }),
     drop: async () => rmSync(dir, { recursive: true, force: true }),
   };
 }
 
-/**
- * A new empty database on this project's backend. `file: true` gives SQLite a
- * real file (needed when several stores or processes must share it). `icu: true`
- * (PostgreSQL only) gives the database an ICU `en-US` default collation, as
- * production databases usually have: the test server's C.UTF-8 orders text by
- * code point, like SQLite, and would hide any query whose result depends on it.
- */
-export async function createTestDatabase(options: { file?: boolean; icu?: boolean } = {}): Promise<TestDatabase> {
+export interface TestDatabaseOptions {
+  /** SQLite: a real file (needed when several stores or processes must share it). */
+  file?: boolean;
+  /** SQLite file: how the stores opened on it sync their WAL (a test can hold or fail syncs). */
+  syncFile?: (fd: number) => Promise<void>;
+  /**
+   * PostgreSQL: an ICU `en-US` default collation, as production databases usually have: the test
+   * server's C.UTF-8 orders text by code point, like SQLite, and would hide any query whose result depends on it.
+   */
+  icu?: boolean;
+}
+
+/** A new empty database on this project's backend. */
+export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   return backend === 'postgres' ? createPostgresDatabase(options) : createSqliteDatabase(options);
 }
 

@@ -10,7 +10,7 @@
  *   port with `SITE_URL` set to its own address, so the widget's `SERVER_URL` points back at it.
  *   It exposes the app's DDP server (`ddp`: its connections, to cut a widget's socket) and the
  *   server's log at warn and above (`log`).
- * - `startHostPage()`: a customer's page on another origin with the embed snippet (REALTIME R6).
+ * - `startHostPage()`: a customer's page on another origin with the embed snippet (R6).
  * - `widgetFrame()`, `domClick()`, `typeInto()`, `waitForText()`: drive the widget inside its
  *   iframe with DOM events. The widget animates its screens with CSS transitions, during which
  *   puppeteer's mouse clicks (computed from a moving box) miss; `element.click()` does not.
@@ -127,7 +127,7 @@ export async function startWidgetServer(overrides: Partial<Config> = {}): Promis
   }
 }
 
-/** The embed snippet of REALTIME R6 (the README shows the same), for a server at `siteUrl`. */
+/** The embed snippet of R6 (the README shows the same), for a server at `siteUrl`. */
 export function embedSnippet(siteUrl: string): string {
   return `<script type="text/javascript">
 (function(w, d, s, u) {

@@ -4,6 +4,7 @@
  * through `CONSOLE_DIR`), axe-core in the page, text waits, keyboard-only
  * navigation and the page's CSP violations and errors.
  */
+import { builtConsoleDir } from './server-process.js';
 import axe from 'axe-core';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -17,13 +18,16 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Builds the console into `.tmp/<name>-<pid>` and returns the folder (remove it with `removeConsole`). */
 export async function buildConsole(name: string): Promise<string> {
+  // The console built with this run's server bundle (process tier), else one built here.
+  const built = builtConsoleDir();
+  if (built) return built;
   const outDir = `${ROOT}.tmp/${name}-${process.pid}`;
   await build({ configFile: `${ROOT}console/vite.config.ts`, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
   return outDir;
 }
 
 export function removeConsole(outDir: string | undefined): void {
-  if (outDir) rmSync(outDir, { recursive: true, force: true });
+  if (outDir && outDir !== builtConsoleDir()) rmSync(outDir, { recursive: true, force: true });
 }
 
 /** axe-core in the page (CDP evaluation is not subject to the page's CSP); serious and critical violations only. */

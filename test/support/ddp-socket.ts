@@ -4,6 +4,7 @@
  */
 import WebSocket from 'ws';
 import type { App } from '../../src/http/types.js';
+import { scanned } from './server-process.js';
 
 export interface Closed {
   code: number;
@@ -27,7 +28,8 @@ export class DdpSocket {
 
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data) => {
-      this.frames.push(JSON.parse(String(data)));
+      // Every received frame goes through the secrets scan (test/setup/secrets-scan.ts).
+      this.frames.push(JSON.parse(scanned(String(data))));
       this.#wake();
     });
     this.closed = new Promise((resolve) => {

@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import { seenBodies } from './client.js';
@@ -39,6 +40,15 @@ function defaultEntry(): string[] {
     // Not inside a vitest worker of the process tier.
   }
   return bundle ? [bundle] : ['--import', 'tsx', 'src/main.ts'];
+}
+
+/**
+ * The agent console built with this run's server bundle (`<bundle dir>/console`, by the process tier's
+ * global setup), or null when the tier runs the sources.
+ */
+export function builtConsoleDir(): string | null {
+  const [entry] = defaultEntry();
+  return entry && entry.endsWith('.js') ? join(dirname(entry), 'console') : null;
 }
 
 /** Runs this run's server build by default; `entry` runs something else, e.g. another bundle. */

@@ -1,15 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { callerOf } from '../plugins/auth.js';
-import { errorResponses, Success, Text } from '../../wire/common.js';
-import { MeObject } from '../../wire/users.js';
+import { errorResponses, Success } from '../../wire/common.js';
+import { LoginBody, LoginData, LogoutData, MeObject } from '../../wire/users.js';
 import type { RouteGroup } from '../types.js';
 
-const Password = Type.Union([Text(), Type.Object({ digest: Text(), algorithm: Text() })]);
-
-/** 200 bodies, exported for the client-compatibility type test (test/compat/rest-typings.test.ts). */
+/** 200 bodies, exported for the client-compatibility type test (test/compat/rest-typings.unit.test.ts). */
 export const LoginResponse = Success({
   status: Type.Literal('success'),
-  data: Type.Object({ userId: Type.String(), authToken: Type.String(), me: MeObject }),
+  data: LoginData,
 });
 export const MeResponse = Type.Composite([MeObject, Type.Object({ success: Type.Literal(true) })]);
 
@@ -21,13 +19,7 @@ export const accountsRoutes: RouteGroup = (app, { accounts }) => {
       schema: {
         tags: ['accounts'],
         summary: 'Log in with a password (plain or SHA-256 digest) or resume a token',
-        body: Type.Object({
-          user: Type.Optional(Text()),
-          username: Type.Optional(Text()),
-          email: Type.Optional(Text()),
-          password: Type.Optional(Password),
-          resume: Type.Optional(Text()),
-        }),
+        body: LoginBody,
         response: {
           200: LoginResponse,
           ...errorResponses(400, 401, 429),
@@ -48,7 +40,7 @@ export const accountsRoutes: RouteGroup = (app, { accounts }) => {
         tags: ['accounts'],
         summary: 'Revoke the token used for this request',
         response: {
-          200: Success({ status: Type.Literal('success'), data: Type.Object({ message: Type.String() }) }),
+          200: Success({ status: Type.Literal('success'), data: LogoutData }),
           ...errorResponses(401),
         },
       },

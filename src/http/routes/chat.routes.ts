@@ -1,7 +1,7 @@
-import { Type } from '@sinclair/typebox';
 import { callerOf } from '../plugins/auth.js';
-import { errorResponses, Success, Text } from '../../wire/common.js';
+import { errorResponses, Success } from '../../wire/common.js';
 import { Message } from '../../wire/livechat.js';
+import { SendMessageBody } from '../../wire/rooms.js';
 import type { RouteGroup } from '../types.js';
 
 /** Contract §8.8: `chat.sendMessage` — agents answering visitors, members writing in c/p/d rooms. */
@@ -12,13 +12,7 @@ export const chatRoutes: RouteGroup = (app, { messages }) => {
       schema: {
         tags: ['chat'],
         summary: 'Send a message to a room',
-        body: Type.Object({
-          message: Type.Object({
-            rid: Text(),
-            msg: Text({ minLength: 1 }),
-            _id: Type.Optional(Text({ minLength: 1 })),
-          }),
-        }),
+        body: SendMessageBody,
         response: { 200: Success({ message: Message }), ...errorResponses(400, 401, 403) },
       },
       config: { auth: 'required' },

@@ -1,15 +1,9 @@
-import { Type } from '@sinclair/typebox';
 import { callerOf } from '../plugins/auth.js';
 import { errorResponses, Success } from '../../wire/common.js';
-import { DirectoryEntry, DirectoryQuery } from '../../wire/rooms.js';
+import { DirectoryQuery, DirectoryResult } from '../../wire/rooms.js';
 import type { RouteGroup } from '../types.js';
 
-export const DirectoryResponse = Success({
-  result: Type.Array(DirectoryEntry),
-  count: Type.Integer(),
-  offset: Type.Integer(),
-  total: Type.Integer(),
-});
+export const DirectoryResponse = Success(DirectoryResult.properties);
 
 /** Contract §7.8: GET directory. */
 export const directoryRoutes: RouteGroup = (app, { directory }) => {

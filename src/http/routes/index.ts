@@ -19,7 +19,7 @@ import type { RouteGroup } from '../types.js';
 /** Groups mounted under `/api/v1`. */
 export const apiV1Groups: RouteGroup[] = [settingsRoutes, permissionsRoutes, roomsRoutes, directoryRoutes, accountsRoutes, usersRoutes, livechatRoutes, livechatAgentsRoutes, livechatWorkspaceRoutes, chatRoutes];
 
-/** Groups mounted at the site root, outside `/api/v1`: the livechat widget (REALTIME R6) and avatars (§8.11). */
+/** Groups mounted at the site root, outside `/api/v1`: the livechat widget (R6) and avatars (§8.11). */
 export function siteGroups(siteUrl: string): RouteGroup[] {
   return [widgetRoutes(siteUrl), avatarRoutes];
 }

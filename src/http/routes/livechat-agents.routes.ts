@@ -1,17 +1,24 @@
 import { Type } from '@sinclair/typebox';
 import { callerOf } from '../plugins/auth.js';
-import { errorResponses, Int, PagingQuery, Success, Text } from '../../wire/common.js';
-import { Department, DepartmentAgent, DepartmentBody, Inquiry, LivechatUser } from '../../wire/livechat.js';
+import { errorResponses, ListQuery, RoomIdQuery, Success, Text } from '../../wire/common.js';
+import {
+  AgentStatusBody,
+  CloseByUserBody,
+  Department,
+  DepartmentAgent,
+  DepartmentAgentsBody,
+  DepartmentBody,
+  DepartmentsQuery,
+  Inquiry,
+  LivechatUser,
+  TakeInquiryBody,
+  UsernameBody,
+  UserRef,
+} from '../../wire/livechat.js';
 import type { RouteGroup } from '../types.js';
 
 const tags = ['livechat-agents'];
 const Id = Type.Object({ _id: Text() });
-const AgentRef = Type.Object({
-  agentId: Text(),
-  username: Type.Optional(Text()),
-  count: Type.Optional(Int()),
-  order: Type.Optional(Int()),
-});
 const DepartmentWithAgents = Success({ department: Department, agents: Type.Array(DepartmentAgent) });
 
 /** Contract §8.5, §8.9: agents closing rooms, agents and managers, departments, inquiries. */
@@ -22,7 +29,7 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
       schema: {
         tags,
         summary: 'Close a livechat room (agent)',
-        body: Type.Object({ rid: Text(), comment: Type.Optional(Text()) }),
+        body: CloseByUserBody,
         response: { 200: Success({}), ...errorResponses(400, 401, 403) },
       },
       config: { permissions: ['close-livechat-room'] },
@@ -68,9 +75,9 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
         schema: {
           tags,
           summary: `Give a user the livechat-${type} role`,
-          body: Type.Object({ username: Text() }),
+          body: UsernameBody,
           response: {
-            200: Success({ user: Type.Object({ _id: Type.String(), username: Type.String() }) }),
+            200: Success({ user: UserRef }),
             ...errorResponses(400, 401, 403),
           },
         },
@@ -84,7 +91,7 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
         schema: {
           tags,
           summary: `Users with the livechat-${type} role`,
-          querystring: Type.Object(PagingQuery),
+          querystring: ListQuery,
           response: {
             200: Success({ users: Type.Array(LivechatUser), count: Type.Integer(), offset: Type.Integer(), total: Type.Integer() }),
             ...errorResponses(400, 401, 403),
@@ -128,10 +135,7 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
       schema: {
         tags,
         summary: "Set (or toggle) an agent's livechat availability",
-        body: Type.Object({
-          status: Type.Optional(Type.Union([Type.Literal('available'), Type.Literal('not-available')])),
-          agentId: Type.Optional(Text()),
-        }),
+        body: AgentStatusBody,
         response: { 200: Success({ status: Type.String() }), ...errorResponses(400, 401, 403) },
       },
       config: { auth: 'required' },
@@ -165,7 +169,7 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
       schema: {
         tags,
         summary: 'List departments',
-        querystring: Type.Object({ ...PagingQuery, text: Type.Optional(Text()) }),
+        querystring: DepartmentsQuery,
         response: {
           200: Success({ departments: Type.Array(Department), count: Type.Integer(), offset: Type.Integer(), total: Type.Integer() }),
           ...errorResponses(400, 401, 403),
@@ -236,10 +240,7 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
         tags,
         summary: "Add, update and remove a department's agents",
         params: Id,
-        body: Type.Object({
-          upsert: Type.Optional(Type.Array(AgentRef)),
-          remove: Type.Optional(Type.Array(Type.Object({ agentId: Text() }))),
-        }),
+        body: DepartmentAgentsBody,
         response: { 200: Success({}), ...errorResponses(400, 401, 403) },
       },
       config: { permissions: ['manage-livechat-departments'] },
@@ -256,7 +257,7 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
       schema: {
         tags,
         summary: "A room's inquiry",
-        querystring: Type.Object({ roomId: Text() }),
+        querystring: RoomIdQuery,
         response: { 200: Success({ inquiry: Type.Union([Inquiry, Type.Null()]) }), ...errorResponses(400, 401, 403) },
       },
       config: { permissions: ['view-l-room'] },
@@ -270,7 +271,7 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
       schema: {
         tags,
         summary: 'Take a queued inquiry (exactly once)',
-        body: Type.Object({ inquiryId: Text(), userId: Type.Optional(Text()) }),
+        body: TakeInquiryBody,
         response: { 200: Success({ inquiry: Type.Union([Inquiry, Type.Null()]) }), ...errorResponses(400, 401, 403) },
       },
       config: { permissions: ['view-l-room'] },

@@ -1,8 +1,20 @@
 import { Type } from '@sinclair/typebox';
 import { callerOf } from '../plugins/auth.js';
-import { errorResponses, PagingQuery, StringEnum, Success, Text } from '../../wire/common.js';
-import { AgentRoom, AgentVisitor, Inquiry, Message } from '../../wire/livechat.js';
-import { RoomObject } from '../../wire/rooms.js';
+import { errorResponses, Success, Text } from '../../wire/common.js';
+import {
+  AgentRoom,
+  AgentVisitor,
+  Inquiry,
+  LivechatRoomsQuery,
+  Message,
+  PageVisit,
+  PageVisitedBody,
+  QueuedQuery,
+  RoomMessagesQuery,
+  VisitorIdQuery,
+  VisitorStatusBody,
+} from '../../wire/livechat.js';
+import { RoomObject, RoomRefBody } from '../../wire/rooms.js';
 import type { RouteGroup } from '../types.js';
 
 const tags = ['livechat'];
@@ -21,17 +33,7 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
       schema: {
         tags,
         summary: 'Livechat rooms, filtered (agents never see visitor tokens); without view-livechat-rooms only agents[]=<own id>',
-        querystring: Type.Object({
-          ...PagingQuery,
-          agents: Opt(Type.Array(Text())),
-          departmentId: Opt(Type.Union([Text(), Type.Array(Text())])),
-          open: Opt(Type.Boolean()),
-          roomName: Opt(Text()),
-          /** Parley: one visitor's rooms (`v._id`), for the console's "earlier chats". */
-          visitorId: Opt(Text()),
-          createdAt: Opt(Text()),
-          closedAt: Opt(Text()),
-        }),
+        querystring: LivechatRoomsQuery,
         response: { 200: RoomsList, ...errorResponses(400, 401, 403) },
       },
       config: { permissions: ['view-l-room'] },
@@ -46,7 +48,7 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
         tags,
         summary: "A livechat room's messages, newest first (system messages included)",
         params: Type.Object({ rid: Text() }),
-        querystring: Type.Object({ ...PagingQuery, searchTerm: Opt(Text()) }),
+        querystring: RoomMessagesQuery,
         response: {
           200: Success({ messages: Type.Array(Message), ...PageFields }),
           ...errorResponses(400, 401, 403),
@@ -66,7 +68,7 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
       schema: {
         tags,
         summary: 'Queued inquiries the caller may take, oldest first',
-        querystring: Type.Object({ ...PagingQuery, department: Opt(Text()) }),
+        querystring: QueuedQuery,
         response: { 200: InquiriesList, ...errorResponses(400, 401, 403) },
       },
       config: { permissions: ['view-l-room'] },
@@ -83,7 +85,7 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
       schema: {
         tags,
         summary: 'A visitor (without token), with custom fields and last page',
-        querystring: Type.Object({ visitorId: Text() }),
+        querystring: VisitorIdQuery,
         response: { 200: Success({ visitor: AgentVisitor }), ...errorResponses(400, 401, 403) },
       },
       config: { permissions: ['view-l-room'] },
@@ -97,7 +99,7 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
       schema: {
         tags: ['rooms'],
         summary: 'Any room the caller may read (a livechat room with all its livechat fields)',
-        querystring: Type.Object({ roomId: Opt(Text()), roomName: Opt(Text()) }),
+        querystring: RoomRefBody,
         // A livechat room is the one livechat room object (close fields, survey, transfers), as Rocket.Chat gives it.
         response: { 200: Success({ room: Type.Union([AgentRoom, RoomObject]) }), ...errorResponses(400, 401) },
       },
@@ -112,7 +114,7 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
       schema: {
         tags,
         summary: "Sets the visitor's status (widget)",
-        body: Type.Object({ token: Text(), status: StringEnum(['online', 'away', 'busy', 'offline']) }),
+        body: VisitorStatusBody,
         response: { 200: Success({ token: Type.String(), status: Type.String() }), ...errorResponses(400) },
       },
     },
@@ -125,29 +127,8 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
       schema: {
         tags,
         summary: 'Records the page the visitor is on (widget)',
-        body: Type.Object({
-          token: Text(),
-          rid: Opt(Text()),
-          pageInfo: Type.Object({
-            change: Opt(Text()),
-            title: Opt(Text()),
-            location: Type.Object({ href: Text() }),
-          }),
-        }),
-        response: {
-          200: Success({
-            page: Opt(
-              Type.Object({
-                msg: Type.String(),
-                navigation: Type.Object({
-                  page: Type.Object({ title: Type.String(), location: Type.Object({ href: Type.String() }) }),
-                  token: Type.String(),
-                }),
-              }),
-            ),
-          }),
-          ...errorResponses(400),
-        },
+        body: PageVisitedBody,
+        response: { 200: Success({ page: Opt(PageVisit) }), ...errorResponses(400) },
       },
     },
     async (request) => {

@@ -1,6 +1,22 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses, Int, Success, Text } from '../../wire/common.js';
-import { AgentSummary, LivechatConfig, Visitor, VisitorMessage, VisitorRoom } from '../../wire/livechat.js';
+import { errorResponses, Success, Text } from '../../wire/common.js';
+import {
+  AgentSummary,
+  ConfigQuery,
+  HistoryQuery,
+  LivechatConfig,
+  LivechatRoomQuery,
+  RemovedVisitor,
+  RidTokenBody,
+  SurveyBody,
+  TransferredRoom,
+  Visitor,
+  VisitorBody,
+  VisitorMessage,
+  VisitorMessageBody,
+  VisitorRoom,
+  VisitorTransferBody,
+} from '../../wire/livechat.js';
 import type { RouteGroup } from '../types.js';
 
 /**
@@ -22,20 +38,12 @@ export function isWidgetRequest(cookieHeader: string | undefined): boolean {
 }
 
 const tags = ['livechat'];
-const RidToken = { rid: Text(), token: Text() };
 
-/** 200 bodies, exported for the client-compatibility type test (test/compat/rest-typings.test.ts). */
+/** 200 bodies, exported for the client-compatibility type test (test/compat/rest-typings.unit.test.ts). */
 export const VisitorResponse = Success({ visitor: Visitor });
 export const LivechatRoomResponse = Success({ room: VisitorRoom, newRoom: Type.Boolean() });
 export const RoomCloseResponse = Success({ rid: Type.String(), comment: Type.String() });
-export const RoomTransferResponse = Success({
-  room: Type.Object({
-    _id: Type.String(),
-    servedBy: Type.Optional(Type.Object({ _id: Type.String(), username: Type.String(), ts: Type.String() })),
-    open: Type.Optional(Type.Boolean()),
-    departmentId: Type.Optional(Type.String()),
-  }),
-});
+export const RoomTransferResponse = Success({ room: TransferredRoom });
 export const RoomSurveyResponse = Success({ rid: Type.String(), data: Type.Record(Type.String(), Type.String()) });
 export const LivechatMessageResponse = Success({ message: VisitorMessage });
 export const MessagesHistoryResponse = Success({ messages: Type.Array(VisitorMessage) });
@@ -50,19 +58,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
       schema: {
         tags,
         summary: 'Register or update a visitor (upsert by token)',
-        body: Type.Object({
-          visitor: Type.Object({
-            token: Text(),
-            name: Type.Optional(Text()),
-            email: Type.Optional(Text()),
-            department: Type.Optional(Text()),
-            phone: Type.Optional(Text()),
-            username: Type.Optional(Text()),
-            customFields: Type.Optional(
-              Type.Array(Type.Object({ key: Text(), value: Text(), overwrite: Type.Optional(Type.Boolean()) })),
-            ),
-          }),
-        }),
+        body: VisitorBody,
         response: { 200: VisitorResponse, ...errorResponses(400, 429) },
       },
       config: { rateLimit: 'livechatVisitor' },
@@ -90,7 +86,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
         tags,
         summary: 'Remove a visitor without open rooms',
         params: Type.Object({ token: Text() }),
-        response: { 200: Success({ visitor: Type.Object({ _id: Type.String(), ts: Type.String() }) }), ...errorResponses(400) },
+        response: { 200: Success({ visitor: RemovedVisitor }), ...errorResponses(400) },
       },
     },
     async (request) => ({ ...(await livechat.removeVisitor(request.params.token)), success: true as const }),
@@ -102,11 +98,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
       schema: {
         tags,
         summary: "The visitor's open room, opened if needed (one open room per visitor)",
-        querystring: Type.Object({
-          token: Text(),
-          rid: Type.Optional(Text()),
-          agentId: Type.Optional(Text()),
-        }),
+        querystring: LivechatRoomQuery,
         response: { 200: LivechatRoomResponse, ...errorResponses(400, 429) },
       },
     },
@@ -126,7 +118,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
       schema: {
         tags,
         summary: 'Close the room (visitor)',
-        body: Type.Object(RidToken),
+        body: RidTokenBody,
         response: { 200: RoomCloseResponse, ...errorResponses(400) },
       },
     },
@@ -136,14 +128,13 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
     }),
   );
 
-  const TransferBody = Type.Object({ ...RidToken, department: Text() });
   app.post(
     '/livechat/room.transfer',
     {
       schema: {
         tags,
         summary: 'Transfer the room to another department (deprecated form)',
-        body: TransferBody,
+        body: VisitorTransferBody,
         response: { 200: RoomTransferResponse, ...errorResponses(400) },
       },
     },
@@ -159,7 +150,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
       schema: {
         tags,
         summary: 'Transfer the room to another department',
-        body: TransferBody,
+        body: VisitorTransferBody,
         response: { 200: Success({}), ...errorResponses(400) },
       },
     },
@@ -176,12 +167,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
       schema: {
         tags,
         summary: 'Answer the satisfaction survey (merged into the stored survey)',
-        body: Type.Object({
-          ...RidToken,
-          data: Type.Array(Type.Object({ name: Text(), value: Text() }, { additionalProperties: false }), {
-            minItems: 1,
-          }),
-        }),
+        body: SurveyBody,
         response: { 200: RoomSurveyResponse, ...errorResponses(400) },
       },
     },
@@ -197,7 +183,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
       schema: {
         tags,
         summary: 'Send a message as the visitor',
-        body: Type.Object({ ...RidToken, msg: Text({ minLength: 1 }), _id: Type.Optional(Text({ minLength: 1 })) }),
+        body: VisitorMessageBody,
         response: { 200: LivechatMessageResponse, ...errorResponses(400) },
       },
     },
@@ -211,11 +197,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
         tags,
         summary: "The visitor's room history, newest first",
         params: Type.Object({ rid: Text() }),
-        querystring: Type.Object({
-          token: Text(),
-          limit: Type.Optional(Int({ minimum: 1, maximum: 1000 })),
-          offset: Type.Optional(Int()),
-        }),
+        querystring: HistoryQuery,
         response: { 200: MessagesHistoryResponse, ...errorResponses(400) },
       },
     },
@@ -247,7 +229,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
       schema: {
         tags,
         summary: 'Widget configuration',
-        querystring: Type.Object({ token: Type.Optional(Text()), department: Type.Optional(Text()) }),
+        querystring: ConfigQuery,
         response: { 200: LivechatConfigResponse },
       },
     },

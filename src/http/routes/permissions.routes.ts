@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses, Success, Text } from '../../wire/common.js';
-import { Permission } from '../../wire/permissions.js';
+import { errorResponses, Success, UpdatedSinceQuery } from '../../wire/common.js';
+import { Permission, PermissionsUpdateBody } from '../../wire/permissions.js';
 import type { RouteGroup } from '../types.js';
 
 /** Contract §4: list the permission table and change role lists. */
@@ -11,7 +11,7 @@ export const permissionsRoutes: RouteGroup = (app, { permissions }) => {
       schema: {
         tags: ['permissions'],
         summary: 'All permissions with their roles (or those changed after updatedSince)',
-        querystring: Type.Object({ updatedSince: Type.Optional(Text()) }),
+        querystring: UpdatedSinceQuery,
         response: {
           200: Success({ update: Type.Array(Permission), remove: Type.Array(Permission) }),
           ...errorResponses(400, 401),
@@ -28,12 +28,7 @@ export const permissionsRoutes: RouteGroup = (app, { permissions }) => {
       schema: {
         tags: ['permissions'],
         summary: 'Replace the role lists of permissions (all or nothing)',
-        body: Type.Object({
-          permissions: Type.Array(
-            Type.Object({ _id: Text(), roles: Type.Array(Text()) }, { additionalProperties: false }),
-            { minItems: 1 },
-          ),
-        }),
+        body: PermissionsUpdateBody,
         response: { 200: Success({ permissions: Type.Array(Permission) }), ...errorResponses(400, 401, 403) },
       },
       config: { permissions: ['access-permissions'] },

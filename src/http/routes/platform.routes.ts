@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Registry } from 'prom-client';
 import { VERSION } from '../../version.js';
 import { sortedOpenApi } from '../plugins/docs.js';
-import { Success } from '../../wire/common.js';
+import { StatusOk, StatusUnavailable, Success } from '../../wire/common.js';
 import type { App, RouteGroup } from '../types.js';
 
 /** Contract §9: info, liveness, readiness, metrics, the OpenAPI document. */
@@ -26,7 +26,7 @@ export function platformRoutes(metrics: Registry): RouteGroup {
         schema: {
           tags: ['platform'],
           summary: 'Liveness: 200 while the process runs',
-          response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+          response: { 200: StatusOk },
         },
       },
       async () => ({ status: 'ok' as const }),
@@ -39,8 +39,8 @@ export function platformRoutes(metrics: Registry): RouteGroup {
           tags: ['platform'],
           summary: 'Readiness: 200 only when the database answers, else 503',
           response: {
-            200: Type.Object({ status: Type.Literal('ok') }),
-            503: Type.Object({ status: Type.Literal('unavailable') }),
+            200: StatusOk,
+            503: StatusUnavailable,
           },
         },
       },

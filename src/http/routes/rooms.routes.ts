@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { callerOf } from '../plugins/auth.js';
 import { rememberingSerializer } from '../plugins/fragments.js';
 import type { RoomView } from '../../services/rooms.service.js';
-import { errorResponses, Success, Text } from '../../wire/common.js';
+import { errorResponses, RoomIdQuery, Success, UpdatedSinceQuery } from '../../wire/common.js';
 import {
   CreateDirectBody,
   CreateRoomBody,
@@ -23,9 +23,9 @@ const ChannelResult = Success({ channel: RoomObject });
  * (`AgentRoom`, tried first: only a `t: 'l'` room matches it), any other room §7.1.
  */
 const ChannelInfoResult = Success({ channel: Type.Union([AgentRoom, RoomObject]) });
-export const RoomsGetResponse = Success(RoomsGetResult);
+export const RoomsGetResponse = Success(RoomsGetResult.properties);
 const roomJson = rememberingSerializer<RoomView>(RoomObject);
-const removeJson = SerializerSelector()({}, {})({ schema: RoomsGetResult.remove, method: 'GET', url: '', httpStatus: '200' }) as (value: unknown) => string;
+const removeJson = SerializerSelector()({}, {})({ schema: RoomsGetResult.properties.remove, method: 'GET', url: '', httpStatus: '200' }) as (value: unknown) => string;
 
 /** Contract §7.2–7.7: channels.*, groups.create, im.create, subscriptions.getOne, rooms.get. */
 export const roomsRoutes: RouteGroup = (app, { rooms }) => {
@@ -136,7 +136,7 @@ export const roomsRoutes: RouteGroup = (app, { rooms }) => {
       schema: {
         tags: ['rooms'],
         summary: "The caller's subscription to a room",
-        querystring: Type.Object({ roomId: Text() }),
+        querystring: RoomIdQuery,
         response: { 200: Success({ subscription: Type.Union([SubscriptionObject, Type.Null()]) }), ...errorResponses(400, 401) },
       },
       config: { auth: 'required' },
@@ -156,7 +156,7 @@ export const roomsRoutes: RouteGroup = (app, { rooms }) => {
         description:
           'Sync rule: pass as updatedSince a time no later than the start of the previous rooms.get by the server clock ' +
           '(e.g. that time minus 1 ms); overlapping windows only repeat entries. Apply remove, then update.',
-        querystring: Type.Object({ updatedSince: Type.Optional(Text()) }),
+        querystring: UpdatedSinceQuery,
         response: { 200: RoomsGetResponse, ...errorResponses(400, 401) },
       },
       config: { auth: 'required' },

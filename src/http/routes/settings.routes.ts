@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses, JsonValue, Success, Text } from '../../wire/common.js';
+import { errorResponses, Setting, SettingValueBody, Success, Text } from '../../wire/common.js';
 import type { RouteGroup } from '../types.js';
 
 const Params = Type.Object({ _id: Text() });
@@ -13,7 +13,7 @@ export const settingsRoutes: RouteGroup = (app, { settings }) => {
         tags: ['settings'],
         summary: 'Read a setting',
         params: Params,
-        response: { 200: Success({ _id: Type.String(), value: Type.Unknown() }), ...errorResponses(400, 401, 403) },
+        response: { 200: Success(Setting.properties), ...errorResponses(400, 401, 403) },
       },
       config: { permissions: ['view-privileged-setting'] },
     },
@@ -27,7 +27,7 @@ export const settingsRoutes: RouteGroup = (app, { settings }) => {
         tags: ['settings'],
         summary: 'Change a setting (takes effect at once)',
         params: Params,
-        body: Type.Object({ value: JsonValue }),
+        body: SettingValueBody,
         response: { 200: Success({}), ...errorResponses(400, 401, 403) },
       },
       config: { permissions: ['edit-privileged-setting'] },

@@ -1,19 +1,28 @@
-import { Type } from '@sinclair/typebox';
 import { callerOf } from '../plugins/auth.js';
-import { errorResponses, Success, Text } from '../../wire/common.js';
-import { BasicInfoBody, CreateUserBody, FullUserObject, PreferencesData, RegisterBody, UserObject, UserStatus } from '../../wire/users.js';
+import { errorResponses, Success } from '../../wire/common.js';
+import {
+  ActiveStatusBody,
+  ActiveStatusUser,
+  BasicInfoBody,
+  CreateUserBody,
+  DeleteUserBody,
+  FullUserObject,
+  Preferences,
+  PreferencesUser,
+  RegisteredUser,
+  RegisterBody,
+  SetPreferencesBody,
+  SetStatusBody,
+  UserObject,
+  UserRefQuery,
+} from '../../wire/users.js';
 import type { App, RouteGroup } from '../types.js';
 
 /** users.info's 200 body (others see only public fields). */
 const UserResult = Success({ user: UserObject });
 /** users.create and users.updateOwnBasicInfo's 200 body: the user in full. */
 export const FullUserResult = Success({ user: FullUserObject });
-export const SetPreferencesResponse = Success({
-  user: Type.Object({
-    _id: Type.String(),
-    settings: Type.Object({ preferences: Type.Record(Type.String(), Type.Unknown()) }),
-  }),
-});
+export const SetPreferencesResponse = Success({ user: PreferencesUser });
 
 /** Contract §6: users.* */
 export const usersRoutes: RouteGroup = (app, { users }) => {
@@ -39,16 +48,7 @@ export const usersRoutes: RouteGroup = (app, { users }) => {
         summary: 'Self-registration (no auth; rate-limited per IP)',
         body: RegisterBody,
         response: {
-          200: Success({
-            user: Type.Object({
-              _id: Type.String(),
-              username: Type.Optional(Type.String()),
-              name: Type.Optional(Type.String()),
-              type: Type.String(),
-              status: Type.String(),
-              active: Type.Boolean(),
-            }),
-          }),
+          200: Success({ user: RegisteredUser }),
           ...errorResponses(400, 429),
         },
       },
@@ -63,7 +63,7 @@ export const usersRoutes: RouteGroup = (app, { users }) => {
       schema: {
         tags: ['users'],
         summary: 'A user by id or username',
-        querystring: Type.Object({ userId: Type.Optional(Text()), username: Type.Optional(Text()) }),
+        querystring: UserRefQuery,
         response: { 200: UserResult, ...errorResponses(400, 401) },
       },
       config: { auth: 'required' },
@@ -77,7 +77,7 @@ export const usersRoutes: RouteGroup = (app, { users }) => {
       schema: {
         tags: ['users'],
         summary: 'Delete a user with its tokens and subscriptions (delete-user)',
-        body: Type.Object({ userId: Text({ minLength: 1 }), confirmRelinquish: Type.Optional(Type.Boolean()) }),
+        body: DeleteUserBody,
         response: { 200: Success({}), ...errorResponses(400, 401, 403) },
       },
       config: { permissions: ['delete-user'] },
@@ -94,8 +94,8 @@ export const usersRoutes: RouteGroup = (app, { users }) => {
       schema: {
         tags: ['users'],
         summary: 'Activate or deactivate a user (edit-other-user-active-status); deactivating logs it out everywhere',
-        body: Type.Object({ userId: Text({ minLength: 1 }), activeStatus: Type.Boolean(), confirmRelinquish: Type.Optional(Type.Boolean()) }),
-        response: { 200: Success({ user: Type.Object({ _id: Type.String(), active: Type.Boolean() }) }), ...errorResponses(400, 401, 403) },
+        body: ActiveStatusBody,
+        response: { 200: Success({ user: ActiveStatusUser }), ...errorResponses(400, 401, 403) },
       },
       config: { permissions: ['edit-other-user-active-status'] },
     },
@@ -108,11 +108,7 @@ export const usersRoutes: RouteGroup = (app, { users }) => {
       schema: {
         tags: ['users'],
         summary: 'Set presence status and status message',
-        body: Type.Object({
-          status: Type.Optional(UserStatus),
-          message: Type.Optional(Text({ maxLength: 120 })),
-          userId: Type.Optional(Text()),
-        }),
+        body: SetStatusBody,
         response: { 200: Success({}), ...errorResponses(400, 401) },
       },
       config: { auth: 'required' },
@@ -129,7 +125,7 @@ export const usersRoutes: RouteGroup = (app, { users }) => {
       schema: {
         tags: ['users'],
         summary: "The caller's stored preferences",
-        response: { 200: Success({ preferences: Type.Record(Type.String(), Type.Unknown()) }), ...errorResponses(401) },
+        response: { 200: Success({ preferences: Preferences }), ...errorResponses(401) },
       },
       config: { auth: 'required' },
     },
@@ -137,7 +133,7 @@ export const usersRoutes: RouteGroup = (app, { users }) => {
   );
 
   registerUpdateOwnBasicInfo(app, users, '/users.updateOwnBasicInfo', false);
-  // The seed's first published name of the same operation (§6.8).
+  // The first published name of the same operation, kept as an alias (§6.8).
   registerUpdateOwnBasicInfo(app, users, '/user.updateOwnBasicInfo', true);
 
   app.post(
@@ -146,7 +142,7 @@ export const usersRoutes: RouteGroup = (app, { users }) => {
       schema: {
         tags: ['users'],
         summary: 'Merge preferences (null removes a key)',
-        body: Type.Object({ userId: Type.Optional(Text()), data: PreferencesData }),
+        body: SetPreferencesBody,
         response: { 200: SetPreferencesResponse, ...errorResponses(400, 401) },
       },
       config: { auth: 'required' },

@@ -1,6 +1,6 @@
 /**
  * Rocket.Chat's own livechat widget (`@rocket.chat/livechat`, MIT), served from
- * its package's `build/` folder (contract: REALTIME R6).
+ * its package's `build/` folder (contract R6).
  *
  * - `GET /livechat` (any query, e.g. `?mode=popout`) and `/livechat/index.html`:
  *   the package's `index.html` with `<script>SERVER_URL = '<SITE_URL>';</script>`
@@ -72,7 +72,7 @@ export function widgetRoutes(siteUrl: string): RouteGroup {
       frameAncestors(reply, settings);
       return reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-cache').send(await page);
     };
-    const schema = { tags: ['widget'], summary: 'The livechat widget page (REALTIME R6)' };
+    const schema = { tags: ['widget'], summary: 'The livechat widget page (R6)' };
     app.get('/livechat', { schema }, pageHandler);
     app.get('/livechat/index.html', { schema: { ...schema, hide: true } }, pageHandler);
 

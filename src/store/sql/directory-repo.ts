@@ -56,15 +56,7 @@ export class SqlDirectoryRepo implements DirectoryRepo {
       usersCount: sql.ref('rooms.users_count'),
       lm: sql.ref('rooms.lm'),
     };
-    const rows = await base
-      .selectAll('rooms')
-      .select(totalOverAll)
-      .orderBy(sortColumn[query.sort.key], direction(query.sort.direction))
-      .orderBy(this.dialect.binaryText(sql.ref<string>('rooms.id')))
-      .limit(query.count)
-      .offset(query.offset)
-      .execute();
-    const total = rows.length > 0 ? Number(rows[0]!.total_matches) : query.offset === 0 ? 0 : await this.count(base);
+    const { total, rows } = await this.page(base, base.selectAll('rooms'), sortColumn[query.sort.key], 'rooms.id', query);
     return { total, rooms: rows.map(toRoomRecord) };
   }
 
@@ -82,24 +74,17 @@ export class SqlDirectoryRepo implements DirectoryRepo {
       email: this.dialect.binaryText(ref<string | null>('users.email_key')),
       bio: this.dialect.binaryText(ref<string | null>('users.bio')),
     };
-    const rows = await base
-      .select([
-        'users.id',
-        'users.created_at',
-        'users.username',
-        'users.name',
-        'users.bio',
-        'users.nickname',
-        'users.email',
-        'users.email_verified',
-      ])
-      .select(totalOverAll)
-      .orderBy(sortColumn[query.sort.key], direction(query.sort.direction))
-      .orderBy(this.dialect.binaryText(sql.ref<string>('users.id')))
-      .limit(query.count)
-      .offset(query.offset)
-      .execute();
-    const total = rows.length > 0 ? Number(rows[0]!.total_matches) : query.offset === 0 ? 0 : await this.count(base);
+    const columns = [
+      'users.id',
+      'users.created_at',
+      'users.username',
+      'users.name',
+      'users.bio',
+      'users.nickname',
+      'users.email',
+      'users.email_verified',
+    ] as const;
+    const { total, rows } = await this.page(base, base.select(columns), sortColumn[query.sort.key], 'users.id', query);
     return {
       total,
       users: rows.map((r) => ({
@@ -112,6 +97,30 @@ export class SqlDirectoryRepo implements DirectoryRepo {
         email: r.email === null ? null : { address: r.email, verified: r.email_verified === 1 },
       })),
     };
+  }
+
+  /**
+   * One page of `selected` (the rows of `base` with their columns), ordered by
+   * `sortBy` then by `id` in code-point order, and the total of every match.
+   */
+  private async page<O>(
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    base: SelectQueryBuilder<Database, any, object>,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    selected: SelectQueryBuilder<Database, any, O>,
+    sortBy: Expression<unknown>,
+    id: 'rooms.id' | 'users.id',
+    query: { sort: { direction: 1 | -1 }; offset: number; count: number },
+  ): Promise<{ total: number; rows: O[] }> {
+    const rows = await selected
+      .select(totalOverAll)
+      .orderBy(sortBy, direction(query.sort.direction))
+      .orderBy(this.dialect.binaryText(sql.ref<string>(id)))
+      .limit(query.count)
+      .offset(query.offset)
+      .execute();
+    const total = rows.length > 0 ? Number(rows[0]!.total_matches) : query.offset === 0 ? 0 : await this.count(base);
+    return { total, rows };
   }
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

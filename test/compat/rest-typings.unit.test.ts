@@ -165,7 +165,7 @@ describe('@rocket.chat/rest-typings 8.x', () => {
   });
 
   /**
-   * Contract §8.1 lists the livechat room's fields (the seed's shape). Rocket.Chat's
+   * Contract §8.1 lists the livechat room's fields (Parley's shape). Rocket.Chat's
    * IOmnichannelRoom also requires the enterprise priority/SLA fields `priorityWeight` and
    * `estimatedWaitingTimeQueue`, `livechatData`, and IRoom's `u` — none of which the contract
    * has (Rocket.Chat itself creates livechat rooms without `u`).
