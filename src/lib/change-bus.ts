@@ -63,6 +63,8 @@ export class ChangeHandlers {
 export class PublishBatcher {
   private pending = new Map<ChangeTopic, Set<string> | null>();
   private flushing: Promise<void> | null = null;
+  /** The send in progress: the next batch waits for it (one connection sends one notification at a time). */
+  private previous: Promise<void> = Promise.resolve();
 
   constructor(private readonly send: (topic: ChangeTopic, keys: ChangeKeys) => Promise<void>) {}
 
@@ -71,7 +73,7 @@ export class PublishBatcher {
     if (keys === undefined) this.pending.set(topic, null);
     else if (known === undefined) this.pending.set(topic, new Set(keys));
     else if (known !== null) for (const key of keys) known.add(key);
-    this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
+    this.flushing ??= this.previous.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(() => this.flush());
     return this.flushing;
   }
 
@@ -79,7 +81,11 @@ export class PublishBatcher {
     const batch = this.pending;
     this.pending = new Map();
     this.flushing = null;
-    for (const [topic, keys] of batch) await this.send(topic, keys === null ? null : [...keys]);
+    const sending = (async () => {
+      for (const [topic, keys] of batch) await this.send(topic, keys === null ? null : [...keys]);
+    })();
+    this.previous = sending.catch(() => {});
+    return sending;
   }
 }
 

@@ -125,6 +125,48 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     expect(await store.transaction((tx) => tx.agents.pick({ departmentId: null, agentId: a.id }, 400))).toEqual({ id: a.id, username: a.username });
   });
 
+  it('pick reads each agent\'s load from a count the database keeps: serving, moving, closing and deleting rooms all move it', async () => {
+    const store = ctx.store();
+    const a = await insertAgent(store);
+    const b = await insertAgent(store);
+    const load = async () => {
+      const rows = await kdb(store).selectFrom('users').select(['id', 'livechat_open_rooms']).where('id', 'in', [a.id, b.id]).execute();
+      const counted = await kdb(store)
+        .selectFrom('rooms')
+        .select(['served_by_id', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('t', '=', 'l')
+        .where('open', '=', 1)
+        .where('served_by_id', 'in', [a.id, b.id])
+        .groupBy('served_by_id')
+        .execute();
+      const actual = Object.fromEntries(counted.map((r) => [r.served_by_id, Number(r.n)]));
+      const kept = Object.fromEntries(rows.map((r) => [r.id, Number(r.livechat_open_rooms)]));
+      // The kept count is always the real one.
+      expect(kept).toEqual({ [a.id]: actual[a.id] ?? 0, [b.id]: actual[b.id] ?? 0 });
+      return [kept[a.id], kept[b.id]];
+    };
+    const serve = (rid: string, agent: { id: string; username: string | null } | null) =>
+      store.livechatRooms.setServedBy(rid, agent && { id: agent.id, username: agent.username!, ts: 1 }, 1);
+    const r1 = (await openRoom(store)).room;
+    const r2 = (await openRoom(store)).room;
+    const r3 = (await openRoom(store)).room;
+    expect(await load()).toEqual([0, 0]);
+    await serve(r1.id, a);
+    await serve(r2.id, a);
+    await serve(r3.id, b);
+    expect(await load()).toEqual([2, 1]);
+    await serve(r2.id, b); // transferred to b
+    expect(await load()).toEqual([1, 2]);
+    await serve(r3.id, null); // back to the queue
+    expect(await load()).toEqual([1, 1]);
+    await store.livechatRooms.close(r1.id, { closedAt: 3, closer: 'user', closedBy: { id: a.id, username: a.username! } }, 3);
+    expect(await load()).toEqual([0, 1]);
+    await serve(r1.id, b); // a closed room served by someone else counts for nobody
+    expect(await load()).toEqual([0, 1]);
+    await store.transaction((tx) => tx.rooms.delete(r2.id, 4));
+    expect(await load()).toEqual([0, 0]);
+  });
+
   it('pick: equal load and equal last assignment → the lowest id by code point, whatever the collation', async () => {
     const store = ctx.store();
     const tag = newId().slice(1);

@@ -39,6 +39,22 @@ export const postgresDialect: SqlDialect = {
     const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     return sql<SqlBool>`${column} ilike ${pattern} escape '\\'`;
   },
+  async createAgentLoadTriggers(db) {
+    await sql`
+      CREATE FUNCTION rooms_agent_load() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.t = 'l' AND OLD.open = 1 AND OLD.served_by_id IS NOT NULL THEN
+          UPDATE users SET livechat_open_rooms = livechat_open_rooms - 1 WHERE id = OLD.served_by_id;
+        END IF;
+        IF TG_OP IN ('UPDATE', 'INSERT') AND NEW.t = 'l' AND NEW.open = 1 AND NEW.served_by_id IS NOT NULL THEN
+          UPDATE users SET livechat_open_rooms = livechat_open_rooms + 1 WHERE id = NEW.served_by_id;
+        END IF;
+        RETURN NULL;
+      END $$`.execute(db);
+    await sql`CREATE TRIGGER rooms_agent_load_ai AFTER INSERT ON rooms FOR EACH ROW EXECUTE FUNCTION rooms_agent_load()`.execute(db);
+    await sql`CREATE TRIGGER rooms_agent_load_au AFTER UPDATE OF served_by_id, open ON rooms FOR EACH ROW EXECUTE FUNCTION rooms_agent_load()`.execute(db);
+    await sql`CREATE TRIGGER rooms_agent_load_ad AFTER DELETE ON rooms FOR EACH ROW EXECUTE FUNCTION rooms_agent_load()`.execute(db);
+  },
   binaryText: (expr) => sql<string | null>`${expr} collate "C"`,
   jsonMergePatch(column, patch) {
     const set = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== null));

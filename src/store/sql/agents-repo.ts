@@ -132,17 +132,8 @@ export class SqlAgentsRepo implements AgentsRepo {
   async pick(c: AgentCandidates, now: number): Promise<{ id: string; username: string } | null> {
     await this.dialect.transactionLock(this.db as unknown as Kysely<unknown>, ROUTING_LOCK_KEY);
     const row = await this.available(c)
-      .select((eb) => [
-        'users.id',
-        'users.username',
-        eb
-          .selectFrom('rooms')
-          .select((e) => e.fn.countAll<number>().as('n'))
-          .whereRef('rooms.served_by_id', '=', 'users.id')
-          .where('rooms.open', '=', 1)
-          .as('load'),
-      ])
-      .orderBy('load', 'asc')
+      .select(['users.id', 'users.username'])
+      .orderBy('users.livechat_open_rooms', 'asc')
       .orderBy(sql`coalesce(users.livechat_last_assigned_at, 0)`, 'asc')
       .orderBy(this.dialect.binaryText(sql.ref('users.id')))
       .limit(1)

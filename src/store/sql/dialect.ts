@@ -36,6 +36,13 @@ export interface SqlDialect {
    */
   containsText(table: 'users' | 'rooms', columns: readonly string[], term: string): RawBuilder<SqlBool>;
   /**
+   * Migration step: triggers on `rooms` that keep `users.livechat_open_rooms` equal to the number of open
+   * livechat rooms each user serves — on insert, on a change of `served_by_id` or `open`, and on delete — so
+   * Auto_Selection reads each agent's load from its row instead of counting rooms, and no code path can
+   * forget to move the count.
+   */
+  createAgentLoadTriggers(db: Kysely<unknown>): Promise<void>;
+  /**
    * The same literal, case-insensitive substring test as `containsText`, on any
    * text column and without a search index (a scan; for small tables such as
    * departments). Both backends fold case alike, also beyond ASCII.

@@ -39,6 +39,8 @@ export interface UsersTable {
   require_password_change: Generated<number>;
   status_livechat: string | null;
   livechat_last_assigned_at: number | null;
+  /** Open livechat rooms the user serves (kept by triggers, migration 0006). */
+  livechat_open_rooms: Generated<number>;
 }
 
 export interface UserRolesTable {

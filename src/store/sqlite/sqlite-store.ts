@@ -38,6 +38,17 @@ export const sqliteDialect: SqlDialect = {
     const lower = /^[\x00-\x7f]*$/.test(term) ? 'lower' : 'parley_lower';
     return sql<SqlBool>`instr(${sql.raw(lower)}(${column}), ${term.toLowerCase()}) > 0`;
   },
+  async createAgentLoadTriggers(db) {
+    const served = (row: 'new' | 'old') => `${row}.t = 'l' AND ${row}.open = 1 AND ${row}.served_by_id IS NOT NULL`;
+    const move = (row: 'new' | 'old', delta: '+ 1' | '- 1') =>
+      `UPDATE users SET livechat_open_rooms = livechat_open_rooms ${delta} WHERE ${served(row)} AND id = ${row}.served_by_id;`;
+    const statements = [
+      `CREATE TRIGGER rooms_agent_load_ai AFTER INSERT ON rooms BEGIN ${move('new', '+ 1')} END`,
+      `CREATE TRIGGER rooms_agent_load_au AFTER UPDATE OF served_by_id, open ON rooms BEGIN ${move('old', '- 1')} ${move('new', '+ 1')} END`,
+      `CREATE TRIGGER rooms_agent_load_ad AFTER DELETE ON rooms BEGIN ${move('old', '- 1')} END`,
+    ];
+    for (const statement of statements) await sql.raw(statement).execute(db);
+  },
   binaryText: (expr) => sql<string | null>`${expr}`,
   jsonMergePatch: (column, patch) => sql<string>`json_patch(coalesce(${sql.ref(column)}, '{}'), ${JSON.stringify(patch)})`,
   // BEGIN IMMEDIATE already serializes write transactions.

@@ -5,6 +5,7 @@ import * as subscriptionsCodePoint from './0002-subscriptions-code-point-order.j
 import * as realtime from './0003-realtime.js';
 import * as livechatVisitorRooms from './0004-livechat-visitor-rooms.js';
 import * as roomsChangedSince from './0005-rooms-changed-since.js';
+import * as agentLoad from './0006-agent-load.js';
 
 /**
  * The one migration history of both backends, in order. Migrations are
@@ -18,6 +19,7 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0003-realtime': { up: (db) => realtime.up(db, dialect) },
     '0004-livechat-visitor-rooms': { up: (db) => livechatVisitorRooms.up(db, dialect) },
     '0005-rooms-changed-since': { up: (db) => roomsChangedSince.up(db, dialect) },
+    '0006-agent-load': { up: (db) => agentLoad.up(db, dialect) },
   };
   return { getMigrations: async () => all };
 }
