@@ -25,11 +25,14 @@ const CONCURRENCY = 50;
 
 type Injectable = { inject: (options: { method: 'GET' | 'POST'; url: string; headers?: Record<string, string>; payload?: string }) => Promise<{ statusCode: number }> };
 
-async function run(app: Injectable, request: Parameters<Injectable['inject']>[0]): Promise<number> {
+type RequestOf = Parameters<Injectable['inject']>[0] | (() => Parameters<Injectable['inject']>[0]);
+
+async function run(app: Injectable, spec: RequestOf): Promise<number> {
   let sent = 0;
   const worker = async () => {
     while (sent < REQUESTS) {
       sent++;
+      const request = typeof spec === 'function' ? spec() : spec;
       const response = await app.inject(request);
       if (response.statusCode !== 200) throw new Error(`${request.url}: ${response.statusCode}`);
     }
@@ -40,7 +43,7 @@ async function run(app: Injectable, request: Parameters<Injectable['inject']>[0]
   return (used.user + used.system) / REQUESTS;
 }
 
-async function row(name: string, app: Injectable, request: Parameters<Injectable['inject']>[0]): Promise<void> {
+async function row(name: string, app: Injectable, request: RequestOf): Promise<void> {
   if (args.only && !args.only.split(',').some((part) => name.includes(part))) return;
   const saved = REQUESTS;
   await run(app, request); // warm-up: JIT, lazily built validators and serializers, caches
@@ -73,6 +76,14 @@ async function main(): Promise<void> {
   await row('GET rooms.get (500 rooms, updatedSince)', app, { method: 'GET', url: `/api/v1/rooms.get?updatedSince=${encodeURIComponent(since)}`, headers: heavy });
   await row('GET rooms.get (500 rooms, full)', app, { method: 'GET', url: '/api/v1/rooms.get', headers: heavy });
   await row('GET livechat/room (existing)', app, { method: 'GET', url: `/api/v1/livechat/room?token=${encodeURIComponent(seeded.openVisitorTokens[1]!)}` });
+  // Writes that use up what they touch: each request takes the next seeded visitor or room.
+  let fresh = 0;
+  let closing = Math.floor(seeded.openVisitorTokens.length / 2);
+  await row('GET livechat/room (new room)', app, () => ({ method: 'GET', url: `/api/v1/livechat/room?token=${encodeURIComponent(seeded.freshVisitorTokens[fresh++ % seeded.freshVisitorTokens.length]!)}` }));
+  await row('POST livechat/room.close', app, () => {
+    const i = closing++ % seeded.openVisitorTokens.length;
+    return { method: 'POST', url: '/api/v1/livechat/room.close', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ token: seeded.openVisitorTokens[i], rid: seeded.openRoomIds[i] }) };
+  });
   await app.close();
   await store.close();
 }
