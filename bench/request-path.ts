@@ -75,6 +75,9 @@ async function main(): Promise<void> {
   const since = new Date(Date.now() - 60_000).toISOString();
   await row('GET rooms.get (500 rooms, updatedSince)', app, { method: 'GET', url: `/api/v1/rooms.get?updatedSince=${encodeURIComponent(since)}`, headers: heavy });
   await row('GET rooms.get (500 rooms, full)', app, { method: 'GET', url: '/api/v1/rooms.get', headers: heavy });
+  const writer = { 'x-user-id': seeded.writer.userId, 'x-auth-token': seeded.writer.authToken };
+  await row('GET directory users (frequent term)', app, { method: 'GET', url: `/api/v1/directory?type=users&text=${seeded.words.frequent}&count=25`, headers: writer });
+  await row('GET directory channels (rare term)', app, { method: 'GET', url: '/api/v1/directory?type=channels&text=channel-1999&count=25', headers: writer });
   await row('GET livechat/room (existing)', app, { method: 'GET', url: `/api/v1/livechat/room?token=${encodeURIComponent(seeded.openVisitorTokens[1]!)}` });
   // Writes that use up what they touch: each request takes the next seeded visitor or room.
   let fresh = 0;
