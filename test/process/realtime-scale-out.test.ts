@@ -10,10 +10,11 @@
  * cluster primary); consecutive connections are spread over the workers.
  * With REDIS_URL set, a third case runs two processes on one SQLite file over Redis.
  */
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backend, createTestDatabase, type TestDatabase } from '../support/backend.js';
 import { DdpSocket } from '../support/ddp-socket.js';
-import { serverFetch, startServer, type ServerProcess } from '../support/server-process.js';
+import { scanned, serverFetch, startServer, type ServerProcess } from '../support/server-process.js';
 
 const ADMIN = { user: 'admin', password: 'admin-Secret-1' };
 
@@ -112,10 +113,32 @@ async function agentSockets(server: ServerProcess, agent: { id: string; auth: Au
   return pair;
 }
 
+/**
+ * GET over a new connection each time: under WORKERS=N the cluster hands each new connection to the next
+ * worker, so consecutive calls reach every worker (a pooled connection would keep asking the same one).
+ */
+function freshGet(server: ServerProcess, path: string, headers: Record<string, string>): Promise<any> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${server.url}${path}`, { agent: false, headers: { ...headers, connection: 'close' } }, (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve(JSON.parse(scanned(text))));
+      })
+      .on('error', reject);
+  });
+}
+
 async function setRouting(pair: Pair, admin: Auth, method: 'Auto_Selection' | 'Manual_Selection'): Promise<void> {
   expect((await call(pair.agentSide, 'POST', '/api/v1/settings/Livechat_Routing_Method', { value: method }, admin)).status).toBe(200);
   for (const server of pair.servers) {
-    await until(async () => (await call(server, 'GET', '/api/v1/settings/Livechat_Routing_Method', undefined, admin)).body.value === method, `${method} everywhere`);
+    // In force when several answers in a row, each from a new connection (so from every worker), say so.
+    let inARow = 0;
+    await until(async () => {
+      const value = (await freshGet(server, '/api/v1/settings/Livechat_Routing_Method', admin)).value;
+      inARow = value === method ? inARow + 1 : 0;
+      return inARow >= 6;
+    }, `${method} everywhere`);
   }
 }
 
