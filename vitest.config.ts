@@ -53,6 +53,8 @@ const perBackend = (tier: 'backend' | 'process') =>
         ...(backend === 'postgres' ? ['./test/setup/postgres.global.ts'] : []),
         // Child processes run the server bundled once per run, not the sources through tsx.
         ...(tier === 'process' ? ['./test/setup/server-bundle.global.ts'] : []),
+        // The browser tests' Chromium, unpacked once before any of them starts (test/setup/chromium.global.ts).
+        ...(tier === 'process' ? ['./test/setup/chromium.global.ts'] : []),
       ],
     },
   }));
