@@ -41,6 +41,38 @@ export async function databaseSnapshot(store: Store): Promise<Record<string, str
 }
 
 /**
+ * A cheap gate in front of the fingerprint: a number that grows whenever a row
+ * is inserted, updated or deleted (it may also grow when nothing changed — a
+ * rolled-back write, an update to the same values — but it never stays put
+ * when a row changed). The fuzz test compares the whole fingerprint only when
+ * it moved, so most rejected requests cost one small query, not a scan of every
+ * table.
+ *
+ * - SQLite: `total_changes()` of the store's one connection (every row an
+ *   INSERT, UPDATE or DELETE touched since it opened, triggers included).
+ * - PostgreSQL: a row-level trigger on every table draws from a sequence
+ *   (sequences are not transactional, so even a write rolled back counts); a
+ *   statement-level one counts TRUNCATE. Installed on the test's own database.
+ */
+export async function rowWriteCounter(store: Store): Promise<() => Promise<string>> {
+  const db = (store as unknown as SqlStore).db;
+  if (store.backend === 'sqlite') {
+    return async () => String((await sql<{ n: number }>`SELECT total_changes() AS n`.execute(db)).rows[0]!.n);
+  }
+  const tables = (await db.introspection.getTables()).map((t) => t.name).filter((name) => !name.startsWith('kysely_'));
+  await sql`CREATE SEQUENCE test_row_writes`.execute(db);
+  await sql`CREATE FUNCTION test_count_row_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM nextval('test_row_writes'); RETURN NULL; END $$`.execute(db);
+  for (const table of tables) {
+    await sql`CREATE TRIGGER test_row_writes AFTER INSERT OR UPDATE OR DELETE ON ${sql.table(table)} FOR EACH ROW EXECUTE FUNCTION test_count_row_write()`.execute(db);
+    await sql`CREATE TRIGGER test_truncates AFTER TRUNCATE ON ${sql.table(table)} FOR EACH STATEMENT EXECUTE FUNCTION test_count_row_write()`.execute(db);
+  }
+  return async () => {
+    const { rows } = await sql<{ last_value: string; is_called: boolean }>`SELECT last_value, is_called FROM test_row_writes`.execute(db);
+    return `${rows[0]!.last_value}:${rows[0]!.is_called}`;
+  };
+}
+
+/**
  * One row's hash, column by column. Blobs (the search index's shadow tables) are hashed as bytes: through
  * JSON a Buffer becomes an array of numbers, many times its size.
  */
