@@ -45,7 +45,7 @@ import {
   type SubscriptionLog,
   type WidgetServer,
 } from '../support/browser.js';
-import { buildConsole, removeConsole, seriousViolations, signIn, tabTo, waitForPageText, watchPage } from '../support/console-browser.js';
+import { buildConsole, openPage, removeConsole, seriousViolations, signIn, tabTo, waitForPageText, watchPage } from '../support/console-browser.js';
 
 // Page-side code inside page.evaluate/waitForFunction runs in the browser (the root tsconfig has no DOM lib).
 declare const document: any, location: any;
@@ -96,7 +96,7 @@ async function expectAxeClean(page: Page, name: string): Promise<void> {
 
 /** The department form, keyboard only: Tab to "New department", Enter, type, Tab, Space on the agent, Tab to create, Enter. */
 async function createDepartment(page: Page, name: string, agentUsername: string): Promise<void> {
-  await page.goto(`${server.url}/admin/departments`, { waitUntil: 'networkidle0' });
+  await openPage(page, `${server.url}/admin/departments`);
   await page.waitForSelector('main h1');
   await tabTo(page, { name: 'New department' });
   await page.keyboard.press('Enter');
@@ -133,7 +133,7 @@ describe('the agent console with the real widget, three browsers (console journe
       await admin.page.keyboard.press('Enter');
       await waitForPageText(admin.page, 'Done: you are an available agent.');
 
-      await admin.page.goto(`${server.url}/admin/settings`, { waitUntil: 'networkidle0' });
+      await openPage(admin.page, `${server.url}/admin/settings`);
       await admin.page.waitForSelector('#setting-Livechat_Routing_Method');
       await admin.page.select('#setting-Livechat_Routing_Method', 'Manual_Selection');
       await tabTo(admin.page, { name: 'Save changes' });
@@ -141,7 +141,7 @@ describe('the agent console with the real widget, three browsers (console journe
       await waitForPageText(admin.page, 'in force now');
       await shots.take(admin.page, 'settings');
 
-      await admin.page.goto(`${server.url}/admin/agents`, { waitUntil: 'networkidle0' });
+      await openPage(admin.page, `${server.url}/admin/agents`);
       await admin.page.waitForSelector('#role-username');
       await tabTo(admin.page, { selector: '#role-username' });
       await admin.page.keyboard.type(JONES.username);
@@ -156,7 +156,7 @@ describe('the agent console with the real widget, three browsers (console journe
       const sales = await departmentId('Sales');
       const support = await departmentId('Support');
 
-      await admin.page.goto(`${server.url}/admin/embed`, { waitUntil: 'networkidle0' });
+      await openPage(admin.page, `${server.url}/admin/embed`);
       await admin.page.waitForSelector('iframe.widget-preview');
       const preview = await (await admin.page.$('iframe.widget-preview'))!.contentFrame();
       await preview!.waitForFunction(() => document.body?.innerText.includes('Live chat'), { timeout: 20_000 });
@@ -172,7 +172,7 @@ describe('the agent console with the real widget, three browsers (console journe
       expect(await jones.page.$('.nav-toggle')).toBeNull();
 
       // ── B: the visitor; the registration form offers the departments the manager created ──
-      await admin.page.goto(`${server.url}/queue`, { waitUntil: 'networkidle0' });
+      await openPage(admin.page, `${server.url}/queue`);
       await admin.page.waitForFunction(() => document.querySelector('.shell')?.getAttribute('data-live') === 'live', { timeout: 20_000 });
       visitor = await openVisitorWidget(browser, host, server);
       const { frame, page: visitorPage } = visitor;
@@ -274,7 +274,7 @@ describe('the agent console with the real widget, three browsers (console journe
       });
 
       // ── C: Jones finds the closed chat (his own closed chats) with the survey ──
-      await jones.page.goto(`${server.url}/closed`, { waitUntil: 'networkidle0' });
+      await openPage(jones.page, `${server.url}/closed`);
       await waitForPageText(jones.page, 'The chats you served.');
       await waitForPageText(jones.page, '5 / 5');
       await expectAxeClean(jones.page, 'closed list');
@@ -288,7 +288,7 @@ describe('the agent console with the real widget, three browsers (console journe
       await expectAxeClean(jones.page, 'closed chat');
       await shots.take(jones.page, 'closed-chat-with-survey');
       // The manager sees it in everyone's closed chats too.
-      await admin.page.goto(`${server.url}/closed`, { waitUntil: 'networkidle0' });
+      await openPage(admin.page, `${server.url}/closed`);
       await waitForPageText(admin.page, 'Vera Visitor');
 
       expect(admin.watched.cspViolations).toEqual([]);

@@ -22,7 +22,7 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, createTestApp, type TestApp } from '../support/app.js';
-import { buildConsole, clickButton, removeConsole, seriousViolations, tabTo, waitForPageText, watchPage } from '../support/console-browser.js';
+import { buildConsole, clickButton, openPage, reloadPage, removeConsole, seriousViolations, tabTo, waitForPageText, watchPage } from '../support/console-browser.js';
 import { freePort, scanned, serverFetch } from '../support/server-process.js';
 
 // Page-side code inside page.evaluate/waitForFunction runs in the browser (the root tsconfig has no DOM lib).
@@ -129,7 +129,7 @@ describe('the agent console in a browser', () => {
   const hostile = '<img src=x onerror="window.__pwned=1"><b>Hello</b> from Vera';
 
   it('shows the login page first and signs the admin in to the setup steps', async () => {
-    await page.goto(`${base}/`, { waitUntil: 'networkidle0' });
+    await openPage(page, `${base}/`);
     expect(new URL(page.url()).pathname).toBe('/login');
     await checkPage('login');
     await page.type('#login-user', ADMIN_USERNAME);
@@ -159,7 +159,7 @@ describe('the agent console in a browser', () => {
   });
 
   it('switches routing to manual on the settings page (saved through settings/:_id)', async () => {
-    await page.goto(`${base}/admin/settings`, { waitUntil: 'networkidle0' });
+    await openPage(page, `${base}/admin/settings`);
     await page.waitForSelector('#setting-Livechat_Routing_Method');
     await page.select('#setting-Livechat_Routing_Method', 'Manual_Selection');
     await clickButton(page, 'Save changes');
@@ -177,7 +177,7 @@ describe('the agent console in a browser', () => {
     expect(room.body.room.servedBy).toBeUndefined();
     expect((await rest('livechat/message', { method: 'POST', body: { token, rid, msg: hostile } })).status).toBe(200);
 
-    await page.goto(`${base}/queue`, { waitUntil: 'networkidle0' });
+    await openPage(page, `${base}/queue`);
     await waitForText('Vera Visitor');
     // The console is on the realtime socket (DDP login by resume), not on its polling fallback.
     await page.waitForFunction(() => document.querySelector('.shell')?.getAttribute('data-live') === 'live', { timeout: 20_000 });
@@ -234,7 +234,7 @@ describe('the agent console in a browser', () => {
   });
 
   it('lists the chat under My chats, and the manager pages pass axe', async () => {
-    await page.goto(`${base}/chats`, { waitUntil: 'networkidle0' });
+    await openPage(page, `${base}/chats`);
     await waitForText('Vera Visitor');
     await checkPage('my-chats');
     for (const [path, text] of [
@@ -244,7 +244,7 @@ describe('the agent console in a browser', () => {
       ['/admin/embed', 'rocketchat-livechat.min.js'],
       ['/closed', 'Closed chats'],
     ] as const) {
-      await page.goto(`${base}${path}`, { waitUntil: 'networkidle0' });
+      await openPage(page, `${base}${path}`);
       await page.waitForFunction((s) => document.body.innerText.includes(s) || !!document.querySelector('textarea')?.value.includes(s), { timeout: 20_000 }, text);
       if (path === '/admin/embed') {
         // The live preview is the real widget, framed from /livechat, with the current settings.
@@ -258,7 +258,7 @@ describe('the agent console in a browser', () => {
 
   it('lets the manager add an agent and create a department with agents, from the keyboard', async () => {
     const bob = await t.createUser({ username: 'bob.agent' });
-    await page.goto(`${base}/admin/agents`, { waitUntil: 'networkidle0' });
+    await openPage(page, `${base}/admin/agents`);
     await page.focus('#role-username');
     await page.keyboard.type('bob.agent');
     await page.keyboard.press('Enter');
@@ -267,7 +267,7 @@ describe('the agent console in a browser', () => {
     expect(agents.body.users.map((u: { username: string }) => u.username).sort()).toEqual(['admin', 'bob.agent']);
 
     // The department form, keyboard only: Tab to "New department", Enter, type, Tab, Space on a checkbox, Enter.
-    await page.goto(`${base}/admin/departments`, { waitUntil: 'networkidle0' });
+    await openPage(page, `${base}/admin/departments`);
     await waitForText('No departments');
     await tabTo(page, { name: 'New department' });
     await page.keyboard.press('Enter');
@@ -292,7 +292,7 @@ describe('the agent console in a browser', () => {
   it('works at 390 px wide: no sideways scrolling, the conversation and the toggle in view', async () => {
     await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
     for (const path of ['/queue', '/chats', `/chats/${rid}`, '/admin/settings', '/setup', '/admin/embed', '/admin/departments']) {
-      await page.goto(`${base}${path}`, { waitUntil: 'networkidle0' });
+      await openPage(page, `${base}${path}`);
       await page.waitForSelector('main h1, main h2');
       const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
       expect(widths[0], path).toBeLessThanOrEqual(widths[1]!);
@@ -301,7 +301,7 @@ describe('the agent console in a browser', () => {
       await checkPage(path === `/chats/${rid}` ? 'mobile-conversation' : `mobile${path.replace(/\//g, '-')}`);
     }
     // The managers' pages sit behind one "Manage" button: everything is reachable, nothing is cut off.
-    await page.goto(`${base}/queue`, { waitUntil: 'networkidle0' });
+    await openPage(page, `${base}/queue`);
     const navRight = await page.$$eval('.sidenav a, .sidenav button', (els: any[]) => els.filter((e) => e.offsetParent).map((e) => Math.round(e.getBoundingClientRect().right)));
     expect(Math.max(...navRight)).toBeLessThanOrEqual(390);
     expect(await page.$('#nav-manage a[href="/admin/agents"]').then((a) => a!.isVisible())).toBe(false);
@@ -318,7 +318,7 @@ describe('the agent console in a browser', () => {
   });
 
   it('opens the transfer and close forms from the keyboard (focus moves in, Escape returns it), and closes the chat with a comment', async () => {
-    await page.goto(`${base}/chats/${rid}`, { waitUntil: 'networkidle0' });
+    await openPage(page, `${base}/chats/${rid}`);
     await page.waitForSelector(`#composer-${rid}`);
     await page.focus(`#composer-${rid}`);
     await tabTo(page, { name: 'Transfer' }, { backwards: true });
@@ -342,7 +342,7 @@ describe('the agent console in a browser', () => {
 
   it('lists the closed chat, opens it from the list with the keyboard; both pass axe', async () => {
     expect((await rest('livechat/room.survey', { method: 'POST', body: { rid, token, data: [{ name: 'satisfaction', value: '4' }, { name: 'additionalFeedback', value: 'Quick and kind' }] } })).status).toBe(200);
-    await page.goto(`${base}/closed`, { waitUntil: 'networkidle0' });
+    await openPage(page, `${base}/closed`);
     await waitForText('Vera Visitor');
     await waitForText('4 / 5');
     await checkPage('closed-list');
@@ -377,7 +377,7 @@ describe('the agent console in a browser', () => {
     }
     for (let batch = 0; batch < 3; batch++) await Promise.all(Array.from({ length: 50 }, (_, i) => open(`queued-${batch}-${i}`, `Waiting ${batch * 50 + i}`)));
 
-    await page.goto(`${base}/queue`, { waitUntil: 'networkidle0' });
+    await openPage(page, `${base}/queue`);
     await waitForText('150 waiting');
     const queueRows = await page.$$eval('.virtual-list > li', (rows) => rows.length);
     expect(queueRows).toBeGreaterThan(3);
@@ -388,7 +388,7 @@ describe('the agent console in a browser', () => {
     await waitForText('Waiting 149');
     expect(await page.$$eval('.virtual-list > li', (rows) => rows.length)).toBeLessThan(40);
 
-    await page.goto(`${base}/chats/${longRid}`, { waitUntil: 'networkidle0' });
+    await openPage(page, `${base}/chats/${longRid}`);
     await waitForText('line 401');
     expect(await page.$$eval('.message-list > li', (rows) => rows.length)).toBeLessThan(60);
     // Up to the first message: older pages are read as the top is reached; the DOM never holds them all.
@@ -406,8 +406,8 @@ describe('the agent console in a browser', () => {
   }, 180_000);
 
   it('keeps the session across a reload, and logout clears it', async () => {
-    await page.goto(`${base}/queue`, { waitUntil: 'networkidle0' });
-    await page.reload({ waitUntil: 'networkidle0' });
+    await openPage(page, `${base}/queue`);
+    await reloadPage(page);
     await waitForText('Queue');
     expect(new URL(page.url()).pathname).toBe('/queue');
     const stored = JSON.parse((await page.evaluate(() => localStorage.getItem('parley-console.session')))!);
@@ -419,7 +419,7 @@ describe('the agent console in a browser', () => {
     expect(me.status).toBe(401);
     // The login page at 390 px.
     await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
-    await page.reload({ waitUntil: 'networkidle0' });
+    await reloadPage(page);
     const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
     expect(widths[0]).toBeLessThanOrEqual(widths[1]!);
     await checkPage('mobile-login');
