@@ -22,6 +22,7 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, createTestApp, type TestApp } from '../support/app.js';
+import { chromiumArgs } from '../support/browser.js';
 import { buildConsole, clickButton, openPage, reloadPage, removeConsole, seriousViolations, tabTo, waitForPageText, watchPage } from '../support/console-browser.js';
 import { freePort, scanned, serverFetch } from '../support/server-process.js';
 
@@ -50,7 +51,7 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   browser = await puppeteer.launch({
     executablePath: await chromium.executablePath(),
-    args: [...chromium.args.filter((a) => a !== '--single-process'), '--no-sandbox'],
+    args: chromiumArgs(),
     headless: 'shell',
   });
   page = await browser.newPage();

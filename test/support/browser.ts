@@ -3,9 +3,7 @@
  * the binary inside the package) driven by `puppeteer-core`, so `npm ci && npm test`
  * needs nothing else on the machine.
  *
- * - `launchBrowser()`: headless Chromium with the package's flags, minus
- *   `--single-process` (Chromium crashes when a second browser context opens),
- *   plus `--no-sandbox` (tests may run as root).
+ * - `launchBrowser()`: headless Chromium with the package's flags, less a few (`chromiumArgs()`).
  * - `startWidgetServer()`: the production app (`buildApp`) listening on a real
  *   port with `SITE_URL` set to its own address, so the widget's `SERVER_URL` points back at it.
  *   It exposes the app's DDP server (`ddp`: its connections, to cut a widget's socket) and the
@@ -47,10 +45,33 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 /** The page's `document`, as seen by functions puppeteer runs in the browser (no DOM types here). */
 type BrowserGlobals = { document: { readyState: string; body: { innerText: string } } };
 
+/**
+ * The package's flags, with these left out:
+ * - `--single-process`: Chromium crashes when a second browser context opens;
+ * - the GPU emulation (`--use-gl=angle --use-angle=swiftshader`, …): every frame composited by a software
+ *   GPU costs far more CPU than Chromium's own software compositor, which `--disable-gpu` selects;
+ * - `--disable-web-security` and `--allow-running-insecure-content`: the widget runs on a customer's page of
+ *   another origin, so the tests keep the browser's same-origin and CORS rules, as a visitor's browser has.
+ * Plus `--no-sandbox` (tests may run as root).
+ */
+export function chromiumArgs(): string[] {
+  const dropped = new Set([
+    '--single-process',
+    '--use-gl=angle',
+    '--use-angle=swiftshader',
+    '--enable-unsafe-swiftshader',
+    '--in-process-gpu',
+    '--ignore-gpu-blocklist',
+    '--disable-web-security',
+    '--allow-running-insecure-content',
+  ]);
+  return [...chromium.args.filter((arg) => !dropped.has(arg)), '--disable-gpu', '--no-sandbox'];
+}
+
 export async function launchBrowser(): Promise<Browser> {
   return puppeteer.launch({
     executablePath: await chromium.executablePath(),
-    args: [...chromium.args.filter((arg) => arg !== '--single-process'), '--no-sandbox'],
+    args: chromiumArgs(),
     headless: true,
     defaultViewport: { width: 1280, height: 800 },
   });
