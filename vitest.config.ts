@@ -45,10 +45,10 @@ const perBackend = (tier: 'backend' | 'process') =>
       include: tier === 'backend' ? ['test/**/*.test.ts'] : PROCESS,
       exclude: tier === 'backend' ? [...UNIT, ...PROCESS] : UNIT,
       env: { PARLEY_TEST_BACKEND: backend },
-      // In-process files share their worker's module cache, so fastify, kysely, ajv and the app's modules are
-      // loaded once per worker, not once per file. Each file still builds its own app on its own database; the
-      // process tier keeps isolation (its files hold child processes and global state).
-      isolate: tier === 'process',
+      // Files share their worker's module cache, so fastify, kysely, ajv, puppeteer and the app's modules are
+      // loaded once per worker, not once per file. Each file still builds its own app on its own database, and
+      // a process-tier file stops the child processes and browsers it started in its own afterAll.
+      isolate: false,
       globalSetup: [
         ...(backend === 'postgres' ? ['./test/setup/postgres.global.ts'] : []),
         // Child processes run the server bundled once per run, not the sources through tsx.
@@ -71,7 +71,7 @@ export default defineConfig({
     reporters: ['default', './test/setup/summary-reporter.ts'],
     setupFiles: ['./test/setup/secrets-scan.ts'],
     projects: [
-      { extends: true, test: { name: 'unit', include: UNIT } },
+      { extends: true, test: { name: 'unit', include: UNIT, isolate: false } },
       {
         plugins: [react()],
         test: {

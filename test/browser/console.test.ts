@@ -66,7 +66,7 @@ afterAll(async () => {
 });
 
 async function shot(name: string) {
-  await page.screenshot({ path: `${SHOTS}/${BACKEND}-${name}.png`, fullPage: true });
+  await page.screenshot({ path: `${SHOTS}/${BACKEND}-${name}.png`, fullPage: true, optimizeForSpeed: true });
 }
 
 async function checkPage(name: string) {
@@ -380,6 +380,8 @@ describe('the agent console in a browser', () => {
 
     await openPage(page, `${base}/queue`);
     await waitForText('150 waiting');
+    // The virtualizer renders its rows once it has measured the list.
+    await page.waitForFunction(() => document.querySelectorAll('.virtual-list > li').length > 3, { timeout: 20_000 });
     const queueRows = await page.$$eval('.virtual-list > li', (rows) => rows.length);
     expect(queueRows).toBeGreaterThan(3);
     expect(queueRows).toBeLessThan(40);

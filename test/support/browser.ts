@@ -264,7 +264,7 @@ export function screenshots(testName: string) {
     saved,
     async take(page: Page, step: string): Promise<string> {
       const path = join(dir, `${String(saved.length + 1).padStart(2, '0')}-${step.replace(/[^\w.-]+/g, '-')}.png`);
-      await page.screenshot({ path: path as `${string}.png` });
+      await page.screenshot({ path: path as `${string}.png`, optimizeForSpeed: true });
       saved.push(path);
       return path;
     },
