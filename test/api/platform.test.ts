@@ -48,6 +48,14 @@ describe('platform endpoints (§9)', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.text).toContain('swagger');
+    // The page (loaded on its first request) shows this app's document; what is not one of its files is
+    // the API's own 404.
+    const json = await t.api.get('/api/docs/json');
+    expect(json.status).toBe(200);
+    expect(sortedOpenApi(t.app)).toEqual(JSON.parse(JSON.stringify(sortKeysDeep(json.body))));
+    const missing = await t.api.get('/api/docs/no-such-file');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ success: false, status: 'error', error: 'API endpoint does not exist', message: 'API endpoint does not exist' });
   });
 
   it('readyz answers 503 once the database is gone', async () => {
@@ -60,3 +68,11 @@ describe('platform endpoints (§9)', () => {
     await other.database.drop();
   });
 });
+
+function sortKeysDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeysDeep);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeysDeep((value as Record<string, unknown>)[k])]));
+  }
+  return value;
+}
