@@ -15,19 +15,11 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { alive } from './alive.js';
 
 const BINARY = join(tmpdir(), 'chromium');
 const LOCK = join(tmpdir(), 'chromium.parley-lock');
 const MARKER = join(tmpdir(), 'chromium.parley-unpacked');
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function takeLock(): boolean {
   try {

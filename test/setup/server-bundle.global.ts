@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { TestProject } from 'vitest/node';
+import { alive } from './alive.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -24,15 +25,6 @@ declare module 'vitest' {
 }
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export default async function setup(project: TestProject) {
   if (process.env.PARLEY_TEST_SERVER === 'sources') {
