@@ -324,4 +324,41 @@ describe('transfer and an agent\'s lists', () => {
     fireEvent.click(within(screen.getByRole('form', { name: 'Transfer chat' })).getByRole('button', { name: 'Transfer' }));
     await waitFor(() => expect(calls.find((c) => c.path === 'livechat/room.forward')?.body).toEqual({ roomId: 'R1', departmentId: 'D2', comment: 'Refund' }));
   });
+
+  it('a manager transfers to an agent within a chosen department (departmentId and userId)', async () => {
+    const { calls } = renderApp('/chats/R1', {
+      'GET me': () => manager,
+      'GET rooms.info': () => ({ room: ROOM, success: true }),
+      'GET livechat/R1/messages': () => ({ messages: MESSAGES, count: 2, offset: 0, total: 2, success: true }),
+      'GET livechat/department': () => ({ departments: [{ _id: 'D2', name: 'Support', enabled: true, showOnRegistration: true, showOnOfflineForm: true, email: '' }], count: 1, offset: 0, total: 1, success: true }),
+      'GET livechat/department/D2': () => ({ department: { _id: 'D2', name: 'Support' }, agents: [{ agentId: 'U2', username: 'bob' }, { agentId: 'U3', username: 'cleo' }], success: true }),
+      'GET livechat/users/agent': () => ({
+        users: [
+          { _id: 'U2', username: 'bob', name: 'Bob', statusLivechat: 'available' },
+          { _id: 'U3', username: 'cleo', statusLivechat: 'not-available' },
+        ],
+        count: 2,
+        offset: 0,
+        total: 2,
+        success: true,
+      }),
+      'POST livechat/room.forward': () => ({ success: true }),
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Transfer' }));
+    const select = screen.getByLabelText('Transfer to') as HTMLSelectElement;
+    await waitFor(() => expect(select.querySelector('option[value="dep:D2"]')).toBeTruthy());
+    // No agent list before a department is chosen.
+    expect(screen.queryByLabelText('Agent in Support (optional)')).toBeNull();
+    fireEvent.change(select, { target: { value: 'dep:D2' } });
+    const inDepartment = (await screen.findByLabelText('Agent in Support (optional)')) as HTMLSelectElement;
+    await waitFor(() => expect(inDepartment.querySelector('option[value="U2"]')).toBeTruthy());
+    expect([...inDepartment.options].map((o) => [o.value, o.textContent, o.disabled])).toEqual([
+      ['', "Anyone: the department's routing decides", false],
+      ['U2', 'Bob', false],
+      ['U3', 'cleo (not available)', true],
+    ]);
+    fireEvent.change(inDepartment, { target: { value: 'U2' } });
+    fireEvent.click(within(screen.getByRole('form', { name: 'Transfer chat' })).getByRole('button', { name: 'Transfer' }));
+    await waitFor(() => expect(calls.find((c) => c.path === 'livechat/room.forward')?.body).toEqual({ roomId: 'R1', departmentId: 'D2', userId: 'U2' }));
+  });
 });

@@ -213,7 +213,9 @@ describe('the agent console with the real widget, three browsers (console journe
       await admin.page.waitForFunction(() => document.activeElement?.id === 'transfer-target');
       await admin.page.keyboard.type('Support'); // the select's type-ahead
       await admin.page.waitForFunction((d) => document.querySelector('#transfer-target').value === `dep:${d}`, { timeout: 5_000 }, support);
-      await admin.page.keyboard.press('Tab');
+      // Past the department's agent list (left at "Anyone": the department's routing decides) to the note.
+      await admin.page.waitForSelector('#transfer-agent');
+      await tabTo(admin.page, { selector: '#transfer-comment' });
       await admin.page.keyboard.type('Wants a refund for the late delivery');
       await expectAxeClean(admin.page, 'transfer dialog');
       await shots.take(admin.page, 'transfer-dialog');

@@ -8,7 +8,7 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import { useConsole } from '../context.js';
 import { pollInterval } from '../live/live.js';
 import { ApiError } from './client.js';
-import type { AgentUser, Department, Inquiry, LivechatRoom, Message, Paged, RoomEntry, Visitor } from './types.js';
+import type { AgentUser, Department, DepartmentAgent, Inquiry, LivechatRoom, Message, Paged, RoomEntry, Visitor } from './types.js';
 import { hasOlder, mergeWindows, readOlder, refreshHistory, refreshQueue, type MessageWindow, type PageReader, type QueueWindow } from './windows.js';
 
 /** A 404 "API endpoint does not exist": the server is older than the endpoint. */
@@ -150,6 +150,16 @@ export function useDepartments(enabled = true) {
     queryKey: ['departments'],
     enabled,
     queryFn: async () => (await api<{ departments: Department[] }>('livechat/department', { query: { count: 100 } })).departments,
+  });
+}
+
+/** A department's agents (`livechat/department/:id`); nothing is read while `id` is undefined. */
+export function useDepartmentAgents(id: string | undefined) {
+  const { api } = useConsole();
+  return useQuery({
+    queryKey: ['department', id],
+    enabled: id !== undefined,
+    queryFn: async () => (await api<{ agents: DepartmentAgent[] }>(`livechat/department/${encodeURIComponent(id!)}`)).agents,
   });
 }
 

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { Link } from 'wouter';
-import { isMissingEndpoint, useDepartments, useMessages, usePermissions, useRoleUsers, useRoom } from '../api/data.js';
+import { isMissingEndpoint, useDepartmentAgents, useDepartments, useMessages, usePermissions, useRoleUsers, useRoom } from '../api/data.js';
 import type { LivechatRoom, Message, TransferEntry } from '../api/types.js';
 import { useConsole } from '../context.js';
 import { clockTime, dateTime, isSendKey, systemText } from '../lib/format.js';
@@ -182,17 +182,24 @@ function TransferForm({ room, onDone }: { room: LivechatRoom; onDone: () => void
   const departments = useDepartments();
   const agents = useRoleUsers('agent');
   const [target, setTarget] = useState('');
+  // With a department chosen: one of its agents, or '' for the department's own routing.
+  const [agentInDepartment, setAgentInDepartment] = useState('');
   const [comment, setComment] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [kind, targetId] = target.split(':') as [string, string | undefined];
+  const departmentId = kind === 'dep' ? targetId : undefined;
+  const members = useDepartmentAgents(departmentId);
   const transfer = useMutation({
     // Rocket.Chat's agent-side transfer; the visitor-side `room.transfer` needs the visitor's token, which agents never see.
-    mutationFn: () => {
-      const [kind, id] = target.split(':');
-      return api('livechat/room.forward', {
+    mutationFn: () =>
+      api('livechat/room.forward', {
         method: 'POST',
-        body: { roomId: room._id, ...(kind === 'dep' ? { departmentId: id } : { userId: id }), ...(comment.trim() ? { comment: comment.trim() } : {}) },
-      });
-    },
+        body: {
+          roomId: room._id,
+          ...(departmentId ? { departmentId, ...(agentInDepartment ? { userId: agentInDepartment } : {}) } : { userId: targetId }),
+          ...(comment.trim() ? { comment: comment.trim() } : {}),
+        },
+      }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: ['rooms'] });
       void queryClient.invalidateQueries({ queryKey: ['room', room._id] });
@@ -201,10 +208,21 @@ function TransferForm({ room, onDone }: { room: LivechatRoom; onDone: () => void
     onError: (e) => setError(isMissingEndpoint(e) ? 'This server cannot transfer chats from the console (livechat/room.forward).' : (e as Error).message),
   });
   const otherAgents = (agents.data?.users ?? []).filter((a) => a._id !== room.servedBy?._id);
+  const agentsById = new Map((agents.data?.users ?? []).map((a) => [a._id, a]));
+  const departmentName = departments.data?.find((d) => d._id === departmentId)?.name;
   return (
     <InlineForm label="Transfer chat" onSubmit={() => target && transfer.mutate()} onCancel={onDone}>
       <label htmlFor="transfer-target">Transfer to</label>
-      <select id="transfer-target" value={target} onChange={(e) => setTarget(e.target.value)} required aria-describedby="transfer-help">
+      <select
+        id="transfer-target"
+        value={target}
+        onChange={(e) => {
+          setTarget(e.target.value);
+          setAgentInDepartment('');
+        }}
+        required
+        aria-describedby="transfer-help"
+      >
         <option value="">Choose a department or an agent</option>
         <optgroup label="Departments">
           {(departments.data ?? [])
@@ -225,8 +243,28 @@ function TransferForm({ room, onDone }: { room: LivechatRoom; onDone: () => void
         </optgroup>
       </select>
       <p id="transfer-help" className="muted small">
-        A department routes the chat to one of its agents (or its queue); an agent must be available.
+        A department routes the chat to one of its agents (or its queue), or to the agent you pick in it; an agent must be available.
       </p>
+      {departmentId && (
+        <>
+          <label htmlFor="transfer-agent">Agent in {departmentName ?? 'the department'} (optional)</label>
+          <select id="transfer-agent" value={agentInDepartment} onChange={(e) => setAgentInDepartment(e.target.value)} aria-busy={members.isPending}>
+            <option value="">Anyone: the department's routing decides</option>
+            {(members.data ?? [])
+              .filter((m) => m.agentId !== room.servedBy?._id)
+              .map((m) => {
+                const agent = agentsById.get(m.agentId);
+                const available = agent?.statusLivechat === 'available';
+                return (
+                  <option key={m.agentId} value={m.agentId} disabled={!available}>
+                    {agent?.name || m.username}
+                    {available ? '' : ' (not available)'}
+                  </option>
+                );
+              })}
+          </select>
+        </>
+      )}
       <label htmlFor="transfer-comment">Note for the next agent (optional)</label>
       <input id="transfer-comment" value={comment} onChange={(e) => setComment(e.target.value)} />
       <FormError error={error} />

@@ -1,6 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { useDepartments, useRoleUsers } from '../api/data.js';
+import { useDepartmentAgents, useDepartments, useRoleUsers } from '../api/data.js';
 import type { Department, DepartmentAgent } from '../api/types.js';
 import { useConsole } from '../context.js';
 
@@ -108,11 +108,7 @@ function DepartmentForm({ initial, id, onDone }: { initial: Draft; id?: string; 
 }
 
 function EditDepartment({ department, onDone }: { department: Department; onDone: () => void }) {
-  const { api } = useConsole();
-  const detail = useQuery({
-    queryKey: ['department', department._id],
-    queryFn: () => api<{ agents: DepartmentAgent[] }>(`livechat/department/${encodeURIComponent(department._id)}`),
-  });
+  const detail = useDepartmentAgents(department._id);
   if (!detail.data) return <p aria-busy="true">Loading…</p>;
   return (
     <DepartmentForm
@@ -124,7 +120,7 @@ function EditDepartment({ department, onDone }: { department: Department; onDone
         enabled: department.enabled,
         showOnRegistration: department.showOnRegistration,
         showOnOfflineForm: department.showOnOfflineForm,
-        agents: (detail.data.agents ?? []).map((a) => a.agentId),
+        agents: detail.data.map((a) => a.agentId),
       }}
       onDone={onDone}
     />
