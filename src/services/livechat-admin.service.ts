@@ -13,7 +13,7 @@ import type { LivechatRouting } from './livechat-routing.js';
 import { codeOnly, departmentAgentWire, departmentWire, inquiryWire } from './livechat-wire.js';
 import { parsePaging, type PagingQuery } from './paging.js';
 import type { SettingsService } from './settings.service.js';
-import type { DepartmentAgentRef, DepartmentAgentsBody, DepartmentBody, LivechatUser as LivechatUserSchema } from '../wire/livechat.js';
+import type { DepartmentAgentRef, DepartmentAgentsBody, DepartmentBody, ForwardBody, LivechatUser as LivechatUserSchema } from '../wire/livechat.js';
 
 const departmentNotFound = () => failure('Department not found', 'error-department-not-found');
 
@@ -72,7 +72,7 @@ export class LivechatAdminService {
    * transfer's own (`LivechatRouting`). Neither target → invalid-params (Rocket.Chat
    * answers a bare `{success:false}`).
    */
-  async forward(caller: UserRecord, input: { roomId: string; departmentId?: string; userId?: string; comment?: string }): Promise<void> {
+  async forward(caller: UserRecord, input: Static<typeof ForwardBody>): Promise<void> {
     const room = await this.store.livechatRooms.findById(input.roomId);
     if (!room) throw bareFailure('error-invalid-room');
     if (!room.open) throw bareFailure('This_conversation_is_already_closed');

@@ -351,18 +351,18 @@ export class UsersService {
 
     // A transaction (and a row lock) only where more than the one update statement is needed.
     const write = async (tx: Store) => {
-        if (mergesCustomFields) {
-          // Merge into the stored fields read under a row lock in this transaction:
-          // a concurrent request's keys are never lost (contract invariant 10).
-          const current = await tx.users.findByIdForUpdate(user.id);
-          if (!current) throw invalidUser();
-          patch.customFields = mergeCustomFields(current.customFields, customFieldChanges);
-        }
-        const result = await tx.users.update(user.id, patch, this.clock.now());
-        if (!result) throw invalidUser();
-        // A new password logs out every other session; this request's token stays valid.
-        if (patch.passwordHash !== undefined) await tx.tokens.removeAllExcept(user.id, caller.hashedToken);
-        return result;
+      if (mergesCustomFields) {
+        // Merge into the stored fields read under a row lock in this transaction:
+        // a concurrent request's keys are never lost (contract invariant 10).
+        const current = await tx.users.findByIdForUpdate(user.id);
+        if (!current) throw invalidUser();
+        patch.customFields = mergeCustomFields(current.customFields, customFieldChanges);
+      }
+      const result = await tx.users.update(user.id, patch, this.clock.now());
+      if (!result) throw invalidUser();
+      // A new password logs out every other session; this request's token stays valid.
+      if (patch.passwordHash !== undefined) await tx.tokens.removeAllExcept(user.id, caller.hashedToken);
+      return result;
     };
     try {
       const updated = mergesCustomFields || patch.passwordHash !== undefined ? await this.store.transaction(write) : await write(this.store);

@@ -245,6 +245,14 @@ export const TransferredRoom = Type.Object({
 // ── requests of the agents' endpoints (§8.5, §8.9, §8.11) ──
 
 export const CloseByUserBody = Type.Object({ rid: Text(), comment: Opt(Text()) });
+/**
+ * `livechat/room.forward` body (the agent-side transfer). Rocket.Chat's schema refuses other keys too;
+ * `clientAction` is accepted and ignored.
+ */
+export const ForwardBody = Type.Object(
+  { roomId: Text(), departmentId: Opt(Text()), userId: Opt(Text()), comment: Opt(Text()), clientAction: Opt(Type.Boolean()) },
+  { additionalProperties: false },
+);
 /** `livechat/users/:type` body. */
 export const UsernameBody = Type.Object({ username: Text() });
 /** The user given a livechat role. */

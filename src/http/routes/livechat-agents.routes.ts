@@ -9,6 +9,7 @@ import {
   DepartmentAgentsBody,
   DepartmentBody,
   DepartmentsQuery,
+  ForwardBody,
   Inquiry,
   LivechatUser,
   TakeInquiryBody,
@@ -46,17 +47,7 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
       schema: {
         tags,
         summary: 'Transfer a livechat room to a department or an agent (agent side)',
-        // Rocket.Chat's schema refuses other keys too; `clientAction` is accepted and ignored.
-        body: Type.Object(
-          {
-            roomId: Text(),
-            departmentId: Type.Optional(Text()),
-            userId: Type.Optional(Text()),
-            comment: Type.Optional(Text()),
-            clientAction: Type.Optional(Type.Boolean()),
-          },
-          { additionalProperties: false },
-        ),
+        body: ForwardBody,
         response: { 200: Success({}), ...errorResponses(400, 401, 403) },
       },
       config: { permissions: ['view-l-room', 'transfer-livechat-guest'] },

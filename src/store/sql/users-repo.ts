@@ -222,19 +222,6 @@ export class SqlUsersRepo implements UsersRepo {
   findByEmail(email: string): Promise<UserRecord | null> {
     return this.findOneWhere('email_key', caseKey(email));
   }
-
-  async withRoles(row: UserRow): Promise<UserRecord> {
-    const roles = await this.db
-      .selectFrom('user_roles')
-      .select('role')
-      .where('user_id', '=', row.id)
-      .orderBy(this.dialect.binaryText(sql.ref('role')))
-      .execute();
-    return toUserRecord(
-      row,
-      roles.map((r) => r.role),
-    );
-  }
 }
 
 export class SqlTokensRepo implements TokensRepo {
