@@ -183,6 +183,11 @@ export class LivechatService {
    * this call is about to create a room; returning an existing room never counts.
    */
   async getRoom(input: Static<typeof LivechatRoomQuery> & { widget: boolean; client: RateLimitClient }) {
+    // The widget asks on every page load; most visitors already have their room: one statement.
+    if (input.rid === undefined && input.token !== '') {
+      const open = await this.store.livechatRooms.findOpenOfVisitorToken(input.token);
+      if (open) return { room: livechatRoomWire(open, true), newRoom: false };
+    }
     const visitor = await this.visitorOf(input.token);
     if (input.rid !== undefined) {
       const room = await this.store.livechatRooms.findById(input.rid);

@@ -84,6 +84,8 @@ export interface LivechatRoomsRepo {
   findById(id: string): Promise<LivechatRoom | null>;
   /** The visitor's open livechat room, or null. */
   findOpenOfVisitor(visitorId: string): Promise<LivechatRoom | null>;
+  /** The open livechat room of the visitor with this token, or null (no such visitor, or no open room). */
+  findOpenOfVisitorToken(token: string): Promise<LivechatRoom | null>;
   /** Number of open rooms of the department. */
   countOpenOfDepartment(departmentId: string): Promise<number>;
   /**

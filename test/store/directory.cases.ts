@@ -175,6 +175,28 @@ export function directoryCases(getStore: StoreGetter): void {
   });
 
   describe('search indexes', () => {
+    it('SQLite indexes the names of directory rooms only: a livechat or direct room never enters rooms_search, a channel does, and a rename moves it', async () => {
+      const store = getStore();
+      if (store.backend !== 'sqlite') return expect(store.backend).toBe('postgres');
+      const kdb = (store as SqlStore).db;
+      const t = tag();
+      const channel = await store.rooms.insert(newRoom({ t: 'c', name: `${t}-chan`, fname: `${t}-chan` }));
+      const direct = await store.rooms.insert(newRoom({ t: 'd', name: `${t}-direct`, fname: `${t}-direct` }));
+      const livechat = await store.rooms.insert(newRoom({ t: 'l', name: null, fname: `${t}-visitor` }));
+      const indexed = async (term: string) => {
+        const rows = await sql<{ seq: number }>`SELECT rowid AS seq FROM rooms_search WHERE rooms_search MATCH ${`"${term}"`}`.execute(kdb);
+        const seqs = await kdb.selectFrom('rooms').select(['id', 'seq']).where('id', 'in', [channel.id, direct.id, livechat.id]).execute();
+        const bySeq = new Map(seqs.map((r) => [Number(r.seq), r.id]));
+        return rows.rows.map((r) => bySeq.get(Number(r.seq))).filter(Boolean);
+      };
+      expect(await indexed(t)).toEqual([channel.id]);
+      await kdb.updateTable('rooms').set({ fname: `${t}-renamed` }).where('id', 'in', [livechat.id, channel.id]).execute();
+      expect(await indexed(`${t}-renamed`)).toEqual([channel.id]);
+      expect(await indexed(`${t}-chan`)).toEqual([channel.id]); // by its unchanged name
+      await kdb.deleteFrom('rooms').where('id', 'in', [channel.id, direct.id, livechat.id]).execute();
+      expect(await indexed(t)).toEqual([]);
+    });
+
     it('users have the substring index of their backend (FTS5 trigram kept by triggers; pg_trgm GIN)', async () => {
       const store = getStore();
       const kdb = (store as SqlStore).db;

@@ -87,6 +87,18 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
     expect(await store.livechatRooms.findOpenOfVisitor('missing')).toBeNull();
   });
 
+  it("findOpenOfVisitorToken: the open room of that token's visitor only", async () => {
+    const store = ctx.store();
+    const { visitor, room } = await openRoom(store);
+    const other = await openRoom(store);
+    expect(await store.livechatRooms.findOpenOfVisitorToken(visitor.token)).toEqual(room);
+    expect(await store.livechatRooms.findOpenOfVisitorToken(other.visitor.token)).toEqual(other.room);
+    await store.livechatRooms.close(room.id, { closedAt: 3, closer: 'visitor', closedBy: { id: visitor.id, username: visitor.username } }, 3);
+    expect(await store.livechatRooms.findOpenOfVisitorToken(visitor.token)).toBeNull();
+    expect(await store.livechatRooms.findOpenOfVisitorToken('missing')).toBeNull();
+    expect(await store.livechatRooms.findOpenOfVisitorToken('')).toBeNull();
+  });
+
   it('countOpenOfDepartment counts open rooms of that department only', async () => {
     const store = ctx.store();
     const dep = `dep-${newId()}`;

@@ -32,7 +32,9 @@ export interface SqlDialect {
    * substring indexes of `createSearchIndexes`: SQLite FTS5 trigram `MATCH` for
    * terms of 3+ characters, re-checked exactly (a scan with `instr` for 1–2
    * characters, which a trigram index cannot answer); PostgreSQL `ILIKE` with
-   * `%`, `_` and `\` escaped, answered by the pg_trgm GIN indexes.
+   * `%`, `_` and `\` escaped, answered by the pg_trgm GIN indexes. On `rooms`
+   * the SQLite index holds only the rooms the directory lists (not `d` or `l`,
+   * migration 0007), so the query must exclude those types too.
    */
   containsText(table: 'users' | 'rooms', columns: readonly string[], term: string): RawBuilder<SqlBool>;
   /**

@@ -21,6 +21,21 @@ const OPEN_ROOM_OF_VISITOR = preparedQuery(1, (db: Kysely<Database>, _dialect, v
     .where('open', '=', sql.lit(1)),
 );
 
+/**
+ * The open livechat room of the visitor with this token, in one statement
+ * (prepared): the visitor by its unique token, then its room through the same
+ * partial index as above (literals for the same reason).
+ */
+const OPEN_ROOM_OF_TOKEN = preparedQuery(1, (db: Kysely<Database>, _dialect, token: string) =>
+  db
+    .selectFrom('livechat_visitors')
+    .innerJoin('rooms', (join) =>
+      join.onRef('rooms.visitor_id', '=', 'livechat_visitors.id').on('rooms.t', '=', sql.lit('l')).on('rooms.open', '=', sql.lit(1)),
+    )
+    .selectAll('rooms')
+    .where('livechat_visitors.token', '=', token),
+);
+
 const SORT_COLUMNS = { ts: 'ts', fname: 'fname', lm: 'lm', closedAt: 'closed_at', msgs: 'msgs', _updatedAt: 'updated_at' } as const satisfies Record<LivechatRoomSortKey, string>;
 
 /** Livechat rooms: the `t = 'l'` rows of `rooms` and their livechat columns (contract §8.1). */
@@ -65,6 +80,11 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
 
   async findOpenOfVisitor(visitorId: string): Promise<LivechatRoom | null> {
     const [row] = await OPEN_ROOM_OF_VISITOR(this.db, this.dialect, visitorId);
+    return row ? toLivechatRoom(row) : null;
+  }
+
+  async findOpenOfVisitorToken(token: string): Promise<LivechatRoom | null> {
+    const [row] = await OPEN_ROOM_OF_TOKEN(this.db, this.dialect, token);
     return row ? toLivechatRoom(row) : null;
   }
 

@@ -4,6 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, Kysely, sql, SqliteAdapter, SqliteDialect, type SqlBool, type SqliteDatabase } from 'kysely';
 import { ConflictError, InvalidValueError, StoreReferenceError, UnavailableError } from '../errors.js';
 import type { SqlDialect } from '../sql/dialect.js';
+import { WalCheckpointer, type CheckpointerOptions } from './checkpointer.js';
 import { WalDurability } from './wal-durability.js';
 import { wrapDialect } from '../sql/driver-wrapper.js';
 import type { Database } from '../sql/schema.js';
@@ -141,6 +142,8 @@ export interface SqliteOptions {
   busyTimeoutMs?: number;
   /** How the WAL file is synced (tests count or hold syncs); default fdatasync. */
   syncFile?: (fd: number) => Promise<void>;
+  /** The checkpoint thread's interval and a callback per checkpoint (tests). */
+  checkpoints?: Omit<CheckpointerOptions, 'onFailure'>;
 }
 
 /**
@@ -159,6 +162,18 @@ export function openSqliteStore(options: SqliteOptions): SqlStore {
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   const durability = options.path === ':memory:' ? null : new WalDurability(`${options.path}-wal`, options.syncFile);
+  let checkpointer: WalCheckpointer | null = null;
+  if (options.path !== ':memory:') {
+    // Checkpoints run in a thread of their own (checkpointer.ts); a WAL a burst made large is cut back to 64 MB.
+    database.pragma('journal_size_limit = 67108864');
+    database.pragma('wal_autocheckpoint = 0');
+    checkpointer = new WalCheckpointer(options.path, {
+      ...options.checkpoints,
+      onFailure: () => {
+        if (database.open) database.pragma('wal_autocheckpoint = 1000');
+      },
+    });
+  }
   database.pragma('foreign_keys = ON');
   // Unicode lowercasing for the directory's exact substring check (SqlDialect.containsText).
   database.function('parley_lower', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v));
@@ -173,6 +188,8 @@ export function openSqliteStore(options: SqliteOptions): SqlStore {
   const db = new Kysely<Database>({ dialect });
   return new SqlStore(db, sqliteDialect, {
     close: async () => {
+      // The thread's connection first, so that the main one closes last and folds the WAL into the database.
+      await checkpointer?.close();
       await db.destroy();
       durability?.close();
     },

@@ -6,6 +6,7 @@ import * as realtime from './0003-realtime.js';
 import * as livechatVisitorRooms from './0004-livechat-visitor-rooms.js';
 import * as roomsChangedSince from './0005-rooms-changed-since.js';
 import * as agentLoad from './0006-agent-load.js';
+import * as roomSearchDirectoryOnly from './0007-room-search-directory-only.js';
 
 /**
  * The one migration history of both backends, in order. Migrations are
@@ -20,6 +21,7 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0004-livechat-visitor-rooms': { up: (db) => livechatVisitorRooms.up(db, dialect) },
     '0005-rooms-changed-since': { up: (db) => roomsChangedSince.up(db, dialect) },
     '0006-agent-load': { up: (db) => agentLoad.up(db, dialect) },
+    '0007-room-search-directory-only': { up: (db) => roomSearchDirectoryOnly.up(db, dialect) },
   };
   return { getMigrations: async () => all };
 }

@@ -1,0 +1,100 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * WAL checkpoints off the event loop.
+ *
+ * SQLite's automatic checkpoint runs inside the COMMIT that crosses 1,000 WAL
+ * pages: that commit copies every page back into the database file and syncs
+ * both files, with better-sqlite3 blocking the event loop meanwhile. Measured
+ * on a new livechat room, checkpoints were about half of each commit's time on
+ * average, all of it falling on a few unlucky requests.
+ *
+ * Instead the main connection runs with `wal_autocheckpoint = 0`, and a worker
+ * thread with its own connection to the same file runs SQLite's PASSIVE
+ * checkpoint whenever the WAL changed since its last one. PASSIVE never waits
+ * for readers or writers; SQLite itself syncs the WAL before copying and the
+ * database after, and restarts the WAL from its beginning at the next write
+ * once every frame is copied. `journal_size_limit` then truncates a WAL that a
+ * burst made large. Several processes sharing the file each run one; a
+ * checkpoint that finds another running is skipped.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { statSync } = require('node:fs');
+const Database = require(workerData.driver);
+const db = new Database(workerData.path);
+db.pragma('busy_timeout = 0');
+let seen = '';
+function tick() {
+  let stamp;
+  try {
+    const s = statSync(workerData.path + '-wal');
+    stamp = s.size + ':' + s.mtimeMs;
+  } catch {
+    stamp = '';
+  }
+  if (stamp === '' || stamp === seen) return;
+  try {
+    const [result] = db.pragma('wal_checkpoint(PASSIVE)');
+    if (result && result.busy === 0) seen = stamp;
+    parentPort.postMessage({ checkpointed: result ? result.checkpointed : 0 });
+  } catch (error) {
+    // Another process's checkpoint holds the lock, or the file is busy: the next tick retries.
+    parentPort.postMessage({ skipped: String(error && error.code) });
+  }
+}
+const timer = setInterval(tick, workerData.intervalMs);
+parentPort.on('message', (message) => {
+  if (message !== 'close') return;
+  clearInterval(timer);
+  db.close();
+  parentPort.close();
+});
+`;
+
+export interface CheckpointerOptions {
+  /** How often the worker looks at the WAL (ms). */
+  intervalMs?: number;
+  /** Called after each checkpoint attempt (tests watch progress). */
+  onCheckpoint?: (outcome: { checkpointed?: number; skipped?: string }) => void;
+  /** Called once if the thread fails or stops on its own: the caller falls back to SQLite's automatic checkpoint. */
+  onFailure: (error: unknown) => void;
+}
+
+export class WalCheckpointer {
+  private readonly worker: Worker;
+  private readonly exited: Promise<void>;
+
+  private closing = false;
+
+  constructor(path: string, options: CheckpointerOptions) {
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    this.worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { path, driver, intervalMs: options.intervalMs ?? 200 },
+      resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8 },
+    });
+    // The thread never keeps the process alive. A failed checkpoint is retried at the next tick; if the
+    // thread itself fails, the main connection checkpoints as SQLite does by default.
+    this.worker.unref();
+    let failure: unknown = null;
+    this.worker.on('error', (error) => {
+      failure = error;
+    });
+    if (options.onCheckpoint) this.worker.on('message', options.onCheckpoint);
+    this.exited = new Promise((resolve) =>
+      this.worker.once('exit', () => {
+        if (!this.closing) options.onFailure(failure ?? new Error('the checkpoint thread stopped'));
+        resolve();
+      }),
+    );
+  }
+
+  /** Stops the thread and closes its connection. */
+  async close(): Promise<void> {
+    this.closing = true;
+    this.worker.postMessage('close');
+    await this.exited;
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * WAL checkpoints in a thread of their own (store/sqlite/checkpointer.ts): the
+ * main connection never checkpoints, the thread folds the WAL into the
+ * database, the WAL is reused instead of growing, closing folds the rest, and a
+ * thread that cannot work hands checkpoints back to SQLite.
+ */
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { WalCheckpointer } from '../../src/store/sqlite/checkpointer.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'parley-ckpt-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const size = (path: string) => (existsSync(path) ? statSync(path).size : 0);
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (condition()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** A store on a new file with a fast checkpoint thread, and a scratch table to fill. */
+async function openFilled(name: string) {
+  const path = join(dir, name);
+  const outcomes: Array<{ checkpointed?: number; skipped?: string }> = [];
+  const store = openSqliteStore({ path, checkpoints: { intervalMs: 20, onCheckpoint: (o) => outcomes.push(o) } });
+  await sql`create table scratch (id integer primary key, body text not null)`.execute(store.db);
+  /** Writes about `mb` MB in 100 KB rows, one statement each (each is its own commit). */
+  const fill = async (mb: number) => {
+    for (let i = 0; i < mb * 10; i++) await sql`insert into scratch (body) values (${'x'.repeat(100_000)})`.execute(store.db);
+  };
+  return { path, store, outcomes, fill };
+}
+
+describe('WalCheckpointer', () => {
+  it('the main connection never checkpoints; the thread copies the WAL into the database file', async () => {
+    const { path, store, outcomes, fill } = await openFilled('a.db');
+    const autocheckpoint = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(store.db);
+    expect(autocheckpoint.rows[0]!.wal_autocheckpoint).toBe(0);
+    const before = size(path);
+    await fill(3);
+    await until(() => size(path) >= before + 3_000_000, 'the rows to reach the database file');
+    await until(() => outcomes.some((o) => (o.checkpointed ?? 0) > 0), "the thread's report");
+    await store.close();
+  });
+
+  it('once a checkpoint has copied every frame, the next writes reuse the WAL from its start', async () => {
+    const { path, store, fill } = await openFilled('b.db');
+    for (let round = 0; round < 5; round++) {
+      await fill(2);
+      const total = size(path);
+      await until(() => size(path) >= total + 2_000_000 || size(path) >= (round + 1) * 2_000_000, 'a checkpoint');
+      // Let the checkpoint finish before the next write, so that write may restart the WAL.
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // 10 MB went through; without the restart the WAL would hold all of it.
+    expect(size(path)).toBeGreaterThan(10_000_000);
+    expect(size(`${path}-wal`)).toBeLessThan(6_000_000);
+    await store.close();
+  });
+
+  it('closing stops the thread and folds the rest of the WAL into the database', async () => {
+    const { path, store, fill } = await openFilled('c.db');
+    await fill(1);
+    await store.close();
+    expect(existsSync(`${path}-wal`)).toBe(false);
+    const db = new BetterSqlite3(path, { readonly: true });
+    expect(db.prepare('select count(*) as n from scratch').get()).toEqual({ n: 10 });
+    db.close();
+  });
+
+  it('a thread that cannot open the database reports the failure (the store then checkpoints as SQLite does)', async () => {
+    const failure = await new Promise<unknown>((resolve) => {
+      new WalCheckpointer(join(dir, 'missing', 'nested', 'd.db'), { onFailure: resolve });
+    });
+    expect(String(failure)).toMatch(/unable to open database file|directory does not exist/);
+  });
+});
