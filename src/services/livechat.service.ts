@@ -194,8 +194,8 @@ export class LivechatService {
       if (!room || room.visitor.id !== visitor.id || !room.open) throw bareFailure('invalid-room');
       return { room: livechatRoomWire(room, true), newRoom: false };
     }
-    const existing = await this.store.livechatRooms.findOpenOfVisitor(visitor.id);
-    if (existing) return { room: livechatRoomWire(existing, true), newRoom: false };
+    // Here the token's visitor exists and had no open room a statement ago (the look-up above); one opened
+    // since makes the insert below fail on the one-open-room index, and the catch returns it.
     if (!this.settings.get('Livechat_enabled')) throw codeOnly('error-omnichannel-is-disabled');
     await this.limits.consumeFor('livechatRoom', input.client);
 

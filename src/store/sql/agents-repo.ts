@@ -131,15 +131,20 @@ export class SqlAgentsRepo implements AgentsRepo {
 
   async pick(c: AgentCandidates, now: number): Promise<{ id: string; username: string } | null> {
     await this.dialect.transactionLock(this.db as unknown as Kysely<unknown>, ROUTING_LOCK_KEY);
-    const row = await this.available(c)
-      .select(['users.id', 'users.username'])
+    // The choice and its stamp in one statement (one round trip while the routing lock is held).
+    const chosen = this.available(c)
+      .select('users.id')
       .orderBy('users.livechat_open_rooms', 'asc')
       .orderBy(sql`coalesce(users.livechat_last_assigned_at, 0)`, 'asc')
       .orderBy(this.dialect.binaryText(sql.ref('users.id')))
-      .limit(1)
+      .limit(1);
+    const row = await this.db
+      .updateTable('users')
+      .set({ livechat_last_assigned_at: now })
+      .where('users.id', '=', chosen)
+      .returning(['users.id', 'users.username'])
       .executeTakeFirst();
     if (!row) return null;
-    await this.db.updateTable('users').set({ livechat_last_assigned_at: now }).where('id', '=', row.id).execute();
     this.changes.changed(row.id);
     return { id: row.id, username: row.username ?? '' };
   }
