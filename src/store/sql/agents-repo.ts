@@ -2,10 +2,62 @@ import { sql, type Kysely } from 'kysely';
 import type { AgentCandidates, AgentLivechatStatus, AgentsRepo, LivechatRole, LivechatUser, UserStatus } from '../store.js';
 import type { ChangeSink } from './change-recorder.js';
 import type { SqlDialect } from './dialect.js';
+import { preparedQuery } from './prepared.js';
 import type { Database } from './schema.js';
 
 /** Key of the transaction lock that serializes Auto_Selection decisions (PostgreSQL). */
 const ROUTING_LOCK_KEY = 0x1c_4a7;
+
+/** Available agents (not yet ordered): of one department and/or one agent when given. */
+function availableAgents(db: Kysely<Database>, agentId?: string, departmentId?: string) {
+  let q = db
+    .selectFrom('users')
+    .innerJoin('user_roles', (j) => j.onRef('user_roles.user_id', '=', 'users.id').on('user_roles.role', '=', 'livechat-agent'))
+    .where('users.status_livechat', '=', 'available')
+    .where('users.status', '!=', 'offline')
+    .where('users.active', '=', 1);
+  if (agentId !== undefined) q = q.where('users.id', '=', agentId);
+  if (departmentId !== undefined) {
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('livechat_department_agents')
+          .select('agent_id')
+          .whereRef('livechat_department_agents.agent_id', '=', 'users.id')
+          .where('livechat_department_agents.department_id', '=', departmentId),
+      ),
+    );
+  }
+  return q;
+}
+
+/** Auto_Selection's choice, stamped, in one statement: fewest open rooms, then the oldest assignment, then the id. */
+function pickQuery(db: Kysely<Database>, dialect: SqlDialect, now: number, agentId?: string, departmentId?: string) {
+  const chosen = availableAgents(db, agentId, departmentId)
+    .select('users.id')
+    .orderBy('users.livechat_open_rooms', 'asc')
+    .orderBy(sql`coalesce(users.livechat_last_assigned_at, 0)`, 'asc')
+    .orderBy(dialect.binaryText(sql.ref('users.id')))
+    .limit(1);
+  return db.updateTable('users').set({ livechat_last_assigned_at: now }).where('users.id', '=', chosen).returning(['users.id', 'users.username']);
+}
+
+const hasAvailableQuery = (db: Kysely<Database>, agentId?: string, departmentId?: string) =>
+  availableAgents(db, agentId, departmentId).select('users.id').limit(1);
+
+// Prepared per shape of the candidates (every new room runs both; their shapes differ only in the filters).
+const PICK = {
+  any: preparedQuery(1, (db: Kysely<Database>, dialect, now: number) => pickQuery(db, dialect, now)),
+  agent: preparedQuery(2, (db: Kysely<Database>, dialect, now: number, agentId: string) => pickQuery(db, dialect, now, agentId)),
+  department: preparedQuery(2, (db: Kysely<Database>, dialect, now: number, departmentId: string) => pickQuery(db, dialect, now, undefined, departmentId)),
+  both: preparedQuery(3, (db: Kysely<Database>, dialect, now: number, agentId: string, departmentId: string) => pickQuery(db, dialect, now, agentId, departmentId)),
+};
+const HAS_AVAILABLE = {
+  any: preparedQuery(0, (db: Kysely<Database>) => hasAvailableQuery(db)),
+  agent: preparedQuery(1, (db: Kysely<Database>, _dialect, agentId: string) => hasAvailableQuery(db, agentId)),
+  department: preparedQuery(1, (db: Kysely<Database>, _dialect, departmentId: string) => hasAvailableQuery(db, undefined, departmentId)),
+  both: preparedQuery(2, (db: Kysely<Database>, _dialect, agentId: string, departmentId: string) => hasAvailableQuery(db, agentId, departmentId)),
+};
 
 /** Livechat agents and managers: the livechat roles and columns of `users`, and Auto_Selection. */
 export class SqlAgentsRepo implements AgentsRepo {
@@ -98,52 +150,29 @@ export class SqlAgentsRepo implements AgentsRepo {
     this.roleOrStatusChanged(userId);
   }
 
-  /** Available agents among the candidates (not yet ordered). */
-  private available(c: AgentCandidates) {
-    let q = this.db
-      .selectFrom('users')
-      .innerJoin('user_roles', (j) =>
-        j.onRef('user_roles.user_id', '=', 'users.id').on('user_roles.role', '=', 'livechat-agent'),
-      )
-      .where('users.status_livechat', '=', 'available')
-      .where('users.status', '!=', 'offline')
-      .where('users.active', '=', 1);
-    if (c.agentId) q = q.where('users.id', '=', c.agentId);
-    if (c.departmentId) {
-      const dep = c.departmentId;
-      q = q.where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('livechat_department_agents')
-            .select('agent_id')
-            .whereRef('livechat_department_agents.agent_id', '=', 'users.id')
-            .where('livechat_department_agents.department_id', '=', dep),
-        ),
-      );
-    }
-    return q;
-  }
-
   async hasAvailable(c: AgentCandidates): Promise<boolean> {
-    const row = await this.available(c).select('users.id').limit(1).executeTakeFirst();
-    return row !== undefined;
+    const { db, dialect } = this;
+    const rows = c.agentId
+      ? c.departmentId
+        ? await HAS_AVAILABLE.both(db, dialect, c.agentId, c.departmentId)
+        : await HAS_AVAILABLE.agent(db, dialect, c.agentId)
+      : c.departmentId
+        ? await HAS_AVAILABLE.department(db, dialect, c.departmentId)
+        : await HAS_AVAILABLE.any(db, dialect);
+    return rows.length > 0;
   }
 
   async pick(c: AgentCandidates, now: number): Promise<{ id: string; username: string } | null> {
     await this.dialect.transactionLock(this.db as unknown as Kysely<unknown>, ROUTING_LOCK_KEY);
     // The choice and its stamp in one statement (one round trip while the routing lock is held).
-    const chosen = this.available(c)
-      .select('users.id')
-      .orderBy('users.livechat_open_rooms', 'asc')
-      .orderBy(sql`coalesce(users.livechat_last_assigned_at, 0)`, 'asc')
-      .orderBy(this.dialect.binaryText(sql.ref('users.id')))
-      .limit(1);
-    const row = await this.db
-      .updateTable('users')
-      .set({ livechat_last_assigned_at: now })
-      .where('users.id', '=', chosen)
-      .returning(['users.id', 'users.username'])
-      .executeTakeFirst();
+    const { db, dialect } = this;
+    const [row] = c.agentId
+      ? c.departmentId
+        ? await PICK.both(db, dialect, now, c.agentId, c.departmentId)
+        : await PICK.agent(db, dialect, now, c.agentId)
+      : c.departmentId
+        ? await PICK.department(db, dialect, now, c.departmentId)
+        : await PICK.any(db, dialect, now);
     if (!row) return null;
     this.changes.changed(row.id);
     return { id: row.id, username: row.username ?? '' };

@@ -2,6 +2,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { InquiriesRepo, InquiryRecord, InquiryStatus, QueuedInquiry } from '../store.js';
 import { lastMessageOf } from './room-rows.js';
 import type { SqlDialect } from './dialect.js';
+import { preparedQuery } from './prepared.js';
 import type { Database, LivechatInquiriesTable } from './schema.js';
 
 function toInquiry(row: Selectable<LivechatInquiriesTable>): InquiryRecord {
@@ -19,6 +20,29 @@ function toInquiry(row: Selectable<LivechatInquiriesTable>): InquiryRecord {
 }
 
 /** Livechat inquiries: one queue entry per room (contract §8.9). */
+// Every new room (prepared).
+const INSERT_INQUIRY = preparedQuery(
+  12,
+  (db: Kysely<Database>, _dialect, id: string, rid: string, name: string | null, status: string, ts: number, updatedAt: number, visitorId: string, visitorUsername: string, visitorToken: string, visitorStatus: string, departmentId: string | null, takenBy: string | null) =>
+    db.insertInto('livechat_inquiries').values({
+      id,
+      rid,
+      name,
+      status,
+      ts,
+      updated_at: updatedAt,
+      visitor_id: visitorId,
+      visitor_username: visitorUsername,
+      visitor_token: visitorToken,
+      visitor_status: visitorStatus,
+      department_id: departmentId,
+      taken_by: takenBy,
+    }),
+);
+const MARK_TAKEN = preparedQuery(3, (db: Kysely<Database>, dialect, rid: string, agentId: string, now: number) =>
+  db.updateTable('livechat_inquiries').set({ status: 'taken', taken_by: agentId, updated_at: dialect.nextUpdatedAt(now) }).where('rid', '=', rid),
+);
+
 export class SqlInquiriesRepo implements InquiriesRepo {
   constructor(
     private readonly db: Kysely<Database>,
@@ -31,23 +55,8 @@ export class SqlInquiriesRepo implements InquiriesRepo {
   }
 
   async insert(q: InquiryRecord): Promise<void> {
-    await this.db
-      .insertInto('livechat_inquiries')
-      .values({
-        id: q.id,
-        rid: q.rid,
-        name: q.name,
-        status: q.status,
-        ts: q.ts,
-        updated_at: q.updatedAt,
-        visitor_id: q.visitor.id,
-        visitor_username: q.visitor.username,
-        visitor_token: q.visitor.token,
-        visitor_status: q.visitor.status,
-        department_id: q.departmentId,
-        taken_by: q.takenBy,
-      })
-      .execute();
+    const v = q.visitor;
+    await INSERT_INQUIRY(this.db, this.dialect, q.id, q.rid, q.name, q.status, q.ts, q.updatedAt, v.id, v.username, v.token, v.status, q.departmentId, q.takenBy);
   }
 
   async findById(id: string): Promise<InquiryRecord | null> {
@@ -85,11 +94,7 @@ export class SqlInquiriesRepo implements InquiriesRepo {
   }
 
   async markTaken(rid: string, agentId: string, now: number): Promise<void> {
-    await this.db
-      .updateTable('livechat_inquiries')
-      .set({ status: 'taken', taken_by: agentId, updated_at: this.dialect.nextUpdatedAt(now) })
-      .where('rid', '=', rid)
-      .execute();
+    await MARK_TAKEN(this.db, this.dialect, rid, agentId, now);
   }
 
   async deleteByRoom(rid: string): Promise<void> {

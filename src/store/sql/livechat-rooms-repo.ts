@@ -36,6 +36,46 @@ const OPEN_ROOM_OF_TOKEN = preparedQuery(1, (db: Kysely<Database>, _dialect, tok
     .where('livechat_visitors.token', '=', token),
 );
 
+// Every new room, every livechat write's read-back and every (re)assignment (prepared).
+const INSERT_ROOM = preparedQuery(
+  9,
+  (db: Kysely<Database>, _dialect, id: string, fname: string, ts: number, visitorId: string, visitorToken: string, visitorUsername: string, visitorStatus: string, departmentId: string | null, sourceType: string) =>
+    db
+      .insertInto('rooms')
+      .values({
+        id,
+        t: 'l',
+        name: null,
+        name_key: null,
+        fname,
+        ts,
+        updated_at: ts,
+        lm: ts,
+        users_count: 1,
+        msgs: 0,
+        open: 1,
+        visitor_id: visitorId,
+        visitor_token: visitorToken,
+        visitor_username: visitorUsername,
+        visitor_status: visitorStatus,
+        waiting_response: 1,
+        department_id: departmentId,
+        source_type: sourceType,
+      })
+      .returningAll(),
+);
+const LIVECHAT_ROOM_BY_ID = preparedQuery(1, (db: Kysely<Database>, _dialect, id: string) =>
+  db.selectFrom('rooms').selectAll().where('id', '=', id).where('t', '=', sql.lit('l')),
+);
+const SET_SERVED_BY = preparedQuery(
+  5,
+  (db: Kysely<Database>, dialect, rid: string, agentId: string | null, agentUsername: string | null, servedTs: number | null, now: number) =>
+    db
+      .updateTable('rooms')
+      .set({ served_by_id: agentId, served_by_username: agentUsername, served_by_ts: servedTs, updated_at: dialect.nextUpdatedAt(now) })
+      .where('id', '=', rid),
+);
+
 const SORT_COLUMNS = { ts: 'ts', fname: 'fname', lm: 'lm', closedAt: 'closed_at', msgs: 'msgs', _updatedAt: 'updated_at' } as const satisfies Record<LivechatRoomSortKey, string>;
 
 /** Livechat rooms: the `t = 'l'` rows of `rooms` and their livechat columns (contract §8.1). */
@@ -46,35 +86,13 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
   ) {}
 
   async insert(room: NewLivechatRoom): Promise<LivechatRoom> {
-    const row = await this.db
-      .insertInto('rooms')
-      .values({
-        id: room.id,
-        t: 'l',
-        name: null,
-        name_key: null,
-        fname: room.fname,
-        ts: room.ts,
-        updated_at: room.ts,
-        lm: room.ts,
-        users_count: 1,
-        msgs: 0,
-        open: 1,
-        visitor_id: room.visitor.id,
-        visitor_token: room.visitor.token,
-        visitor_username: room.visitor.username,
-        visitor_status: room.visitor.status,
-        waiting_response: 1,
-        department_id: room.departmentId,
-        source_type: room.sourceType,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toLivechatRoom(row);
+    const { visitor } = room;
+    const [row] = await INSERT_ROOM(this.db, this.dialect, room.id, room.fname, room.ts, visitor.id, visitor.token, visitor.username, visitor.status, room.departmentId, room.sourceType);
+    return toLivechatRoom(row!);
   }
 
   async findById(id: string): Promise<LivechatRoom | null> {
-    const row = await this.db.selectFrom('rooms').selectAll().where('id', '=', id).where('t', '=', 'l').executeTakeFirst();
+    const [row] = await LIVECHAT_ROOM_BY_ID(this.db, this.dialect, id);
     return row ? toLivechatRoom(row) : null;
   }
 
@@ -118,16 +136,7 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
   }
 
   async setServedBy(rid: string, agent: { id: string; username: string; ts: number } | null, now: number): Promise<void> {
-    await this.db
-      .updateTable('rooms')
-      .set({
-        served_by_id: agent?.id ?? null,
-        served_by_username: agent?.username ?? null,
-        served_by_ts: agent?.ts ?? null,
-        updated_at: this.dialect.nextUpdatedAt(now),
-      })
-      .where('id', '=', rid)
-      .execute();
+    await SET_SERVED_BY(this.db, this.dialect, rid, agent?.id ?? null, agent?.username ?? null, agent?.ts ?? null, now);
   }
 
   async recordTransfer(rid: string, entry: TransferEntry, now: number): Promise<void> {

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { MessagePageQuery, MessageRecord, MessagesRepo, SystemMessageType } from '../store.js';
 import type { SqlDialect } from './dialect.js';
+import { preparedQuery } from './prepared.js';
 import { lastMessageColumn } from './room-rows.js';
 import type { Database, MessagesTable } from './schema.js';
 
@@ -17,6 +18,25 @@ function toMessage(row: Selectable<MessagesTable>): MessageRecord {
   };
 }
 
+// Every message of every room runs these three (prepared: built and compiled once).
+const LAST_TS = preparedQuery(1, (db: Kysely<Database>, _dialect, rid: string) =>
+  db.selectFrom('messages').select((eb) => eb.fn.max('ts').as('ts')).where('rid', '=', rid),
+);
+const INSERT_MESSAGE = preparedQuery(
+  10,
+  (db: Kysely<Database>, _dialect, id: string, rid: string, t: string | null, msg: string, ts: number, updatedAt: number, uId: string, uUsername: string, uName: string | null, visitorToken: string | null) =>
+    db.insertInto('messages').values({ id, rid, t, msg, ts, updated_at: updatedAt, u_id: uId, u_username: uUsername, u_name: uName, visitor_token: visitorToken }),
+);
+const roomAfterMessage = (db: Kysely<Database>, dialect: SqlDialect, rid: string, ts: number, lastMessage: string) =>
+  db
+    .updateTable('rooms')
+    .set({ msgs: sql<number>`msgs + 1`, lm: ts, last_message: lastMessage, updated_at: dialect.nextUpdatedAt(ts) })
+    .where('id', '=', rid);
+const ROOM_AFTER_MESSAGE = preparedQuery(3, roomAfterMessage);
+const ROOM_AFTER_MESSAGE_WAITING = preparedQuery(4, (db: Kysely<Database>, dialect, rid: string, ts: number, lastMessage: string, waiting: number) =>
+  roomAfterMessage(db, dialect, rid, ts, lastMessage).set({ waiting_response: waiting }),
+);
+
 /** Messages of every room type, and the room counters a plain message moves. */
 export class SqlMessagesRepo implements MessagesRepo {
   constructor(
@@ -27,41 +47,14 @@ export class SqlMessagesRepo implements MessagesRepo {
   async insert(input: MessageRecord, options: { waitingResponse?: boolean } = {}): Promise<MessageRecord> {
     // Strictly increasing `ts` per room, so history order is the insertion order
     // even within one millisecond (callers lock the room row first).
-    const last = await this.db
-      .selectFrom('messages')
-      .select((eb) => eb.fn.max('ts').as('ts'))
-      .where('rid', '=', input.rid)
-      .executeTakeFirst();
+    const [last] = await LAST_TS(this.db, this.dialect, input.rid);
     const lastTs = last?.ts === null || last?.ts === undefined ? null : Number(last.ts);
     const ts = lastTs !== null && lastTs >= input.ts ? lastTs + 1 : input.ts;
     const m: MessageRecord = { ...input, ts, updatedAt: ts };
-    await this.db
-      .insertInto('messages')
-      .values({
-        id: m.id,
-        rid: m.rid,
-        t: m.t,
-        msg: m.msg,
-        ts: m.ts,
-        updated_at: m.updatedAt,
-        u_id: m.u.id,
-        u_username: m.u.username,
-        u_name: m.u.name,
-        visitor_token: m.visitorToken,
-      })
-      .execute();
+    await INSERT_MESSAGE(this.db, this.dialect, m.id, m.rid, m.t, m.msg, m.ts, m.updatedAt, m.u.id, m.u.username, m.u.name, m.visitorToken);
     if (m.t !== null) return m;
-    await this.db
-      .updateTable('rooms')
-      .set({
-        msgs: sql<number>`msgs + 1`,
-        lm: m.ts,
-        last_message: lastMessageColumn(m),
-        updated_at: this.dialect.nextUpdatedAt(m.ts),
-        ...(options.waitingResponse !== undefined && { waiting_response: options.waitingResponse ? 1 : 0 }),
-      })
-      .where('id', '=', m.rid)
-      .execute();
+    if (options.waitingResponse === undefined) await ROOM_AFTER_MESSAGE(this.db, this.dialect, m.rid, m.ts, lastMessageColumn(m));
+    else await ROOM_AFTER_MESSAGE_WAITING(this.db, this.dialect, m.rid, m.ts, lastMessageColumn(m), options.waitingResponse ? 1 : 0);
     return m;
   }
 

@@ -10,9 +10,33 @@ import type {
   SubscriptionRecord,
 } from '../store.js';
 import type { SqlDialect } from './dialect.js';
+import { preparedQuery } from './prepared.js';
 import { toRoomRecord } from './room-rows.js';
 import type { Database, SubscriptionsTable } from './schema.js';
 import { caseKey } from './users-repo.js';
+
+// A subscription's writes, on every join and every livechat assignment (prepared).
+const ROOM_NAMES = preparedQuery(1, (db: Kysely<Database>, _dialect, rid: string) =>
+  db.selectFrom('rooms').select(['name', 'fname', 't']).where('id', '=', rid),
+);
+const INSERT_SUBSCRIPTION = preparedQuery(
+  10,
+  (db: Kysely<Database>, _dialect, id: string, rid: string, userId: string, username: string, name: string | null, fname: string | null, t: string, roles: string | null, ts: number, updatedAt: number) =>
+    db
+      .insertInto('subscriptions')
+      .values({ id, rid, user_id: userId, username, name, fname, t, roles, open: 1, alert: 0, unread: 0, ts, updated_at: updatedAt })
+      .onConflict((oc) => oc.columns(['user_id', 'rid']).doNothing())
+      .returning('id'),
+);
+const CANCEL_REMOVAL = preparedQuery(2, (db: Kysely<Database>, _dialect, userId: string, rid: string) =>
+  db.deleteFrom('room_removals').where('user_id', '=', userId).where('rid', '=', rid),
+);
+const TOUCH_ROOM = preparedQuery(3, (db: Kysely<Database>, dialect, rid: string, now: number, usersDelta: number) =>
+  db
+    .updateTable('rooms')
+    .set({ users_count: sql<number>`users_count + ${usersDelta}`, updated_at: dialect.nextUpdatedAt(now) })
+    .where('id', '=', rid),
+);
 
 type SubscriptionRow = Selectable<SubscriptionsTable>;
 
@@ -86,34 +110,25 @@ export class SqlRoomsRepo implements RoomsRepo {
   }
 
   async subscribe(sub: NewSubscription, now: number): Promise<boolean> {
-    const room = await this.db
-      .selectFrom('rooms')
-      .select(['name', 'fname', 't'])
-      .where('id', '=', sub.rid)
-      .executeTakeFirst();
+    const [room] = await ROOM_NAMES(this.db, this.dialect, sub.rid);
     if (!room) return false;
-    const inserted = await this.db
-      .insertInto('subscriptions')
-      .values({
-        id: sub.id,
-        rid: sub.rid,
-        user_id: sub.user.id,
-        username: sub.user.username,
-        name: sub.name !== undefined ? sub.name : room.name,
-        fname: sub.fname !== undefined ? sub.fname : room.fname,
-        t: room.t,
-        roles: sub.roles && sub.roles.length > 0 ? toJson(sub.roles) : null,
-        open: 1,
-        alert: 0,
-        unread: 0,
-        ts: sub.ts,
-        updated_at: now,
-      })
-      .onConflict((oc) => oc.columns(['user_id', 'rid']).doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+    const inserted = await INSERT_SUBSCRIPTION(
+      this.db,
+      this.dialect,
+      sub.id,
+      sub.rid,
+      sub.user.id,
+      sub.user.username,
+      sub.name !== undefined ? sub.name : room.name,
+      sub.fname !== undefined ? sub.fname : room.fname,
+      room.t,
+      sub.roles && sub.roles.length > 0 ? toJson(sub.roles) : null,
+      sub.ts,
+      now,
+    );
+    if (inserted.length === 0) return false;
     // Having the room again cancels an earlier removal.
-    await this.db.deleteFrom('room_removals').where('user_id', '=', sub.user.id).where('rid', '=', sub.rid).execute();
+    await CANCEL_REMOVAL(this.db, this.dialect, sub.user.id, sub.rid);
     await this.touch(sub.rid, now, 1);
     return true;
   }
@@ -277,13 +292,6 @@ export class SqlRoomsRepo implements RoomsRepo {
 
   /** Adjusts `usersCount` and moves `_updatedAt` forward, strictly (monotonic per room). */
   private async touch(rid: string, now: number, usersDelta: number): Promise<void> {
-    await this.db
-      .updateTable('rooms')
-      .set({
-        users_count: sql<number>`users_count + ${usersDelta}`,
-        updated_at: this.dialect.nextUpdatedAt(now),
-      })
-      .where('id', '=', rid)
-      .execute();
+    await TOUCH_ROOM(this.db, this.dialect, rid, now, usersDelta);
   }
 }

@@ -30,6 +30,11 @@ const VISITOR_BY_TOKEN = preparedQuery(1, (db: Kysely<Database>, _dialect, token
   db.selectFrom('livechat_visitors').selectAll().where('token', '=', token),
 );
 
+/** A visitor's status when it changes (every new room; prepared). */
+const SET_VISITOR_STATUS = preparedQuery(3, (db: Kysely<Database>, dialect, id: string, status: string, now: number) =>
+  db.updateTable('livechat_visitors').set({ status, updated_at: dialect.nextUpdatedAt(now) }).where('id', '=', id).where('status', '!=', status),
+);
+
 /** Livechat visitors (contract §8.2). */
 export class SqlVisitorsRepo implements VisitorsRepo {
   constructor(
@@ -90,12 +95,7 @@ export class SqlVisitorsRepo implements VisitorsRepo {
   }
 
   async setStatus(id: string, status: VisitorStatus, now: number): Promise<void> {
-    await this.db
-      .updateTable('livechat_visitors')
-      .set({ status, updated_at: this.dialect.nextUpdatedAt(now) })
-      .where('id', '=', id)
-      .where('status', '!=', status)
-      .execute();
+    await SET_VISITOR_STATUS(this.db, this.dialect, id, status, now);
   }
 
   async lock(id: string): Promise<void> {
