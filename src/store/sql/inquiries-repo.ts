@@ -42,6 +42,12 @@ const INSERT_INQUIRY = preparedQuery(
 const MARK_TAKEN = preparedQuery(3, (db: Kysely<Database>, dialect, rid: string, agentId: string, now: number) =>
   db.updateTable('livechat_inquiries').set({ status: 'taken', taken_by: agentId, updated_at: dialect.nextUpdatedAt(now) }).where('rid', '=', rid),
 );
+const INQUIRY_OF_ROOM = preparedQuery(1, (db: Kysely<Database>, _dialect, rid: string) =>
+  db.selectFrom('livechat_inquiries').selectAll().where('rid', '=', rid),
+);
+const DELETE_INQUIRY_OF_ROOM = preparedQuery(1, (db: Kysely<Database>, _dialect, rid: string) =>
+  db.deleteFrom('livechat_inquiries').where('rid', '=', rid),
+);
 
 export class SqlInquiriesRepo implements InquiriesRepo {
   constructor(
@@ -65,7 +71,7 @@ export class SqlInquiriesRepo implements InquiriesRepo {
   }
 
   async findByRoom(rid: string): Promise<InquiryRecord | null> {
-    const row = await this.db.selectFrom('livechat_inquiries').selectAll().where('rid', '=', rid).executeTakeFirst();
+    const [row] = await INQUIRY_OF_ROOM(this.db, this.dialect, rid);
     return row ? toInquiry(row) : null;
   }
 
@@ -98,7 +104,7 @@ export class SqlInquiriesRepo implements InquiriesRepo {
   }
 
   async deleteByRoom(rid: string): Promise<void> {
-    await this.db.deleteFrom('livechat_inquiries').where('rid', '=', rid).execute();
+    await DELETE_INQUIRY_OF_ROOM(this.db, this.dialect, rid);
   }
 
   async listQueued(query: {

@@ -75,6 +75,26 @@ const SET_SERVED_BY = preparedQuery(
       .set({ served_by_id: agentId, served_by_username: agentUsername, served_by_ts: servedTs, updated_at: dialect.nextUpdatedAt(now) })
       .where('id', '=', rid),
 );
+/** Closes the room if it is still open: the one winner gets its id back. */
+const CLOSE_ROOM = preparedQuery(
+  6,
+  (db: Kysely<Database>, dialect, rid: string, closedAt: number, closer: string, closedById: string, closedByUsername: string, now: number) =>
+    db
+      .updateTable('rooms')
+      .set({
+        open: null,
+        closed_at: closedAt,
+        closer,
+        closed_by_id: closedById,
+        closed_by_username: closedByUsername,
+        visitor_status: 'offline',
+        updated_at: dialect.nextUpdatedAt(now),
+      })
+      .where('id', '=', rid)
+      .where('t', '=', sql.lit('l'))
+      .where('open', '=', sql.lit(1))
+      .returning('id'),
+);
 
 const SORT_COLUMNS = { ts: 'ts', fname: 'fname', lm: 'lm', closedAt: 'closed_at', msgs: 'msgs', _updatedAt: 'updated_at' } as const satisfies Record<LivechatRoomSortKey, string>;
 
@@ -117,22 +137,8 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
   }
 
   async close(rid: string, info: CloseInfo, now: number): Promise<boolean> {
-    const result = await this.db
-      .updateTable('rooms')
-      .set({
-        open: null,
-        closed_at: info.closedAt,
-        closer: info.closer,
-        closed_by_id: info.closedBy.id,
-        closed_by_username: info.closedBy.username,
-        visitor_status: 'offline',
-        updated_at: this.dialect.nextUpdatedAt(now),
-      })
-      .where('id', '=', rid)
-      .where('t', '=', 'l')
-      .where('open', '=', 1)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    const closed = await CLOSE_ROOM(this.db, this.dialect, rid, info.closedAt, info.closer, info.closedBy.id, info.closedBy.username, now);
+    return closed.length === 1;
   }
 
   async setServedBy(rid: string, agent: { id: string; username: string; ts: number } | null, now: number): Promise<void> {

@@ -31,6 +31,9 @@ const INSERT_SUBSCRIPTION = preparedQuery(
 const CANCEL_REMOVAL = preparedQuery(2, (db: Kysely<Database>, _dialect, userId: string, rid: string) =>
   db.deleteFrom('room_removals').where('user_id', '=', userId).where('rid', '=', rid),
 );
+const UNSUBSCRIBE_ALL = preparedQuery(1, (db: Kysely<Database>, _dialect, rid: string) =>
+  db.deleteFrom('subscriptions').where('rid', '=', rid).returning('user_id'),
+);
 const TOUCH_ROOM = preparedQuery(3, (db: Kysely<Database>, dialect, rid: string, now: number, usersDelta: number) =>
   db
     .updateTable('rooms')
@@ -146,11 +149,7 @@ export class SqlRoomsRepo implements RoomsRepo {
   }
 
   async unsubscribeAll(rid: string, now: number): Promise<string[]> {
-    const members = await this.db
-      .deleteFrom('subscriptions')
-      .where('rid', '=', rid)
-      .returning('user_id')
-      .execute();
+    const members = await UNSUBSCRIBE_ALL(this.db, this.dialect, rid);
     const ids = members.map((m) => m.user_id);
     await this.recordRemovals(rid, ids, now);
     await this.touch(rid, now, 0);
