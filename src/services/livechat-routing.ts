@@ -33,10 +33,13 @@ export class LivechatRouting {
    * Serves the room to the agent: `servedBy`, subscription (usersCount +1),
    * inquiry taken. Returns the subscription event, published after commit.
    */
-  private async assign(tx: Store, rid: string, agent: { id: string; username: string }, now: number): Promise<DomainEvent[]> {
+  private async assign(tx: Store, room: LivechatRoom, agent: { id: string; username: string }, now: number): Promise<DomainEvent[]> {
+    const rid = room.id;
     await tx.livechatRooms.setServedBy(rid, { id: agent.id, username: agent.username, ts: now }, now);
     const subscriptionId = newId();
-    const added = await tx.rooms.subscribe({ id: subscriptionId, rid, user: agent, ts: now }, now);
+    // The room was read (or created) in this transaction: its names need no second read under the routing lock.
+    const names = { name: null, fname: room.fname, t: 'l' };
+    const added = await tx.rooms.subscribe({ id: subscriptionId, rid, user: agent, ts: now, room: names }, now);
     await tx.inquiries.markTaken(rid, agent.id, now);
     return added ? [{ type: 'subscriptionChanged', userId: agent.id, rid, action: 'inserted', subscriptionId }] : [];
   }
@@ -106,7 +109,7 @@ export class LivechatRouting {
       let subscriptionEvents: DomainEvent[] | null = null;
       if (auto) {
         const agent = await tx.agents.pick(candidates, now);
-        if (agent) subscriptionEvents = await this.assign(tx, room.id, agent, now);
+        if (agent) subscriptionEvents = await this.assign(tx, room, agent, now);
         else if (!acceptWithoutAgent) throw noAgent();
       }
       return { id: room.id, started, inquiry, subscriptionEvents };
@@ -268,7 +271,7 @@ export class LivechatRouting {
       if (previous && previous.id !== agent?.id) subscriptionEvents.push(...(await this.unassign(tx, room.id, previous.id, now)));
       await tx.inquiries.requeue(room.id, departmentId, now);
       if (agent && previous?.id !== agent.id) {
-        subscriptionEvents.push(...(await this.assign(tx, room.id, agent, now)));
+        subscriptionEvents.push(...(await this.assign(tx, current, agent, now)));
       } else if (agent) {
         await tx.inquiries.markTaken(room.id, agent.id, now);
       } else {
@@ -330,7 +333,7 @@ export class LivechatRouting {
       if (!room?.open) throw bareFailure('room-closed');
       const events: DomainEvent[] = [];
       if (room.servedBy && room.servedBy.id !== agent.id) events.push(...(await this.unassign(tx, room.id, room.servedBy.id, now)));
-      events.push(...(await this.assign(tx, room.id, agent, now)));
+      events.push(...(await this.assign(tx, room, agent, now)));
       const taken = await tx.inquiries.findById(inquiryId);
       const snapshot = livechatSnapshot({ ...room, servedBy: { id: agent.id } });
       if (taken) events.unshift({ type: 'inquiryTaken', inquiry: eventInquiry(taken), agentId: agent.id });

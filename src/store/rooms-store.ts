@@ -55,6 +55,11 @@ export interface NewSubscription {
   /** Shown name of the room for this user (direct messages: the other members); default the room's. */
   name?: string | null;
   fname?: string | null;
+  /**
+   * The room's own name, shown name and type when the caller has just read the room in this transaction (it
+   * must exist): the subscription takes them (unless `name`/`fname` are given) without reading the room again.
+   */
+  room?: { name: string | null; fname: string | null; t: string };
 }
 
 /** A user's subscription to a room (contract §7.1). */

@@ -134,6 +134,16 @@ export function roomsCases(getStore: StoreGetter): void {
         expect(await store.rooms.findSubscription(room.id, user.id)).toMatchObject({ name: 'bob', fname: 'Bob B', t: 'd', roles: [] });
       });
 
+      it('with the room\'s names and type given, the subscription takes them as they are (the caller read the room)', async () => {
+        const store = getStore();
+        const room = await store.rooms.insert(newRoom({ t: 'c' }));
+        const user = await store.users.insert(newUser());
+        const given = { name: 'as-read', fname: 'As Read', t: 'p' };
+        expect(await store.rooms.subscribe({ id: newId(), rid: room.id, user: { id: user.id, username: user.username! }, ts: 1, room: given }, 2)).toBe(true);
+        expect(await store.rooms.findSubscription(room.id, user.id)).toMatchObject({ name: 'as-read', fname: 'As Read', t: 'p' });
+        expect((await store.rooms.findById(room.id))!.usersCount).toBe(1);
+      });
+
       it('returns false and changes nothing when already subscribed', async () => {
         const store = getStore();
         const room = await store.rooms.insert(newRoom());

@@ -113,7 +113,7 @@ export class SqlRoomsRepo implements RoomsRepo {
   }
 
   async subscribe(sub: NewSubscription, now: number): Promise<boolean> {
-    const [room] = await ROOM_NAMES(this.db, this.dialect, sub.rid);
+    const room = sub.room ?? (await ROOM_NAMES(this.db, this.dialect, sub.rid))[0];
     if (!room) return false;
     const inserted = await INSERT_SUBSCRIPTION(
       this.db,
