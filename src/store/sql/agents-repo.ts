@@ -59,6 +59,21 @@ const HAS_AVAILABLE = {
   both: preparedQuery(2, (db: Kysely<Database>, _dialect, agentId: string, departmentId: string) => hasAvailableQuery(db, agentId, departmentId)),
 };
 
+type Shape = keyof typeof PICK & keyof typeof HAS_AVAILABLE;
+type Variant<R> = (db: Kysely<Database>, dialect: SqlDialect, ...args: unknown[]) => Promise<R[]>;
+
+/** The prepared variant for these candidates, with the filter arguments it takes after its own. */
+function variantFor<R>(variants: Record<Shape, unknown>, c: AgentCandidates): [Variant<R>, string[]] {
+  const [shape, args]: [Shape, string[]] = c.agentId
+    ? c.departmentId
+      ? ['both', [c.agentId, c.departmentId]]
+      : ['agent', [c.agentId]]
+    : c.departmentId
+      ? ['department', [c.departmentId]]
+      : ['any', []];
+  return [variants[shape] as Variant<R>, args];
+}
+
 /** Livechat agents and managers: the livechat roles and columns of `users`, and Auto_Selection. */
 export class SqlAgentsRepo implements AgentsRepo {
   constructor(
@@ -151,28 +166,15 @@ export class SqlAgentsRepo implements AgentsRepo {
   }
 
   async hasAvailable(c: AgentCandidates): Promise<boolean> {
-    const { db, dialect } = this;
-    const rows = c.agentId
-      ? c.departmentId
-        ? await HAS_AVAILABLE.both(db, dialect, c.agentId, c.departmentId)
-        : await HAS_AVAILABLE.agent(db, dialect, c.agentId)
-      : c.departmentId
-        ? await HAS_AVAILABLE.department(db, dialect, c.departmentId)
-        : await HAS_AVAILABLE.any(db, dialect);
-    return rows.length > 0;
+    const [available, args] = variantFor<{ id: string }>(HAS_AVAILABLE, c);
+    return (await available(this.db, this.dialect, ...args)).length > 0;
   }
 
   async pick(c: AgentCandidates, now: number): Promise<{ id: string; username: string } | null> {
     await this.dialect.transactionLock(this.db as unknown as Kysely<unknown>, ROUTING_LOCK_KEY);
     // The choice and its stamp in one statement (one round trip while the routing lock is held).
-    const { db, dialect } = this;
-    const [row] = c.agentId
-      ? c.departmentId
-        ? await PICK.both(db, dialect, now, c.agentId, c.departmentId)
-        : await PICK.agent(db, dialect, now, c.agentId)
-      : c.departmentId
-        ? await PICK.department(db, dialect, now, c.departmentId)
-        : await PICK.any(db, dialect, now);
+    const [pick, args] = variantFor<{ id: string; username: string | null }>(PICK, c);
+    const [row] = await pick(this.db, this.dialect, now, ...args);
     if (!row) return null;
     this.changes.changed(row.id);
     return { id: row.id, username: row.username ?? '' };
