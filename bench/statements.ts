@@ -1,0 +1,157 @@
+/**
+ * `npx tsx bench/statements.ts` — where a livechat write's time goes, statement
+ * by statement. Seeds the benchmark's quick data set (bench/seed.ts), injects
+ * one kind of request 50 at a time into the app in process, and prints every
+ * SQL statement those requests ran: how many per request and the time each
+ * took (on SQLite the driver's synchronous call; on PostgreSQL the round trip,
+ * lock waits included), plus the COMMIT time distribution on SQLite.
+ *
+ *   --op=new|close|transfer   GET livechat/room for a new room (default), POST room.close, POST room.transfer
+ *   --requests=N              default 3000
+ *   --database=URL            default a new SQLite file; a postgres:// server URL runs in a new database there
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { openStore } from '../src/store/index.js';
+import type { SqlStore } from '../src/store/sql/sql-store.js';
+import { QUICK, seedBenchData } from './seed.js';
+
+const { values: args } = parseArgs({
+  options: {
+    op: { type: 'string', default: 'new' },
+    requests: { type: 'string', default: '3000' },
+    database: { type: 'string', default: '' },
+  },
+});
+const REQUESTS = Number(args.requests);
+
+const timings = new Map<string, { count: number; ms: number }>();
+const commits: number[] = [];
+let recording = false;
+function record(sqlText: string, ms: number): void {
+  if (!recording) return;
+  const entry = timings.get(sqlText) ?? { count: 0, ms: 0 };
+  entry.count++;
+  entry.ms += ms;
+  timings.set(sqlText, entry);
+  if (sqlText === 'commit') commits.push(ms);
+}
+
+// SQLite: time each statement's synchronous call.
+type Statement = Record<'all' | 'get' | 'run', (...a: unknown[]) => unknown>;
+const sqlitePrototype = BetterSqlite3.prototype as unknown as { prepare: (this: unknown, sqlText: string, ...rest: unknown[]) => Statement };
+const prepare = sqlitePrototype.prepare;
+sqlitePrototype.prepare = function (sqlText, ...rest) {
+  const statement = prepare.call(this, sqlText, ...rest);
+  for (const method of ['all', 'get', 'run'] as const) {
+    const call = statement[method].bind(statement);
+    statement[method] = (...a: unknown[]) => {
+      const started = performance.now();
+      try {
+        return call(...a);
+      } finally {
+        record(sqlText, performance.now() - started);
+      }
+    };
+  }
+  return statement;
+};
+
+// PostgreSQL: time each query's round trip.
+const pgPrototype = pg.Client.prototype as unknown as { query: (this: unknown, ...a: unknown[]) => unknown };
+const query = pgPrototype.query;
+pgPrototype.query = function (...a: unknown[]) {
+  const first = a[0] as string | { text?: string; name?: string };
+  const sqlText = typeof first === 'string' ? first : (first?.text ?? first?.name ?? '?');
+  const started = performance.now();
+  const result = query.apply(this, a);
+  if (result instanceof Promise) result.then(() => record(sqlText, performance.now() - started), () => {});
+  return result;
+};
+
+async function database(): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (!args.database) {
+    const dir = mkdtempSync(join(tmpdir(), 'parley-statements-'));
+    return { url: `sqlite:${join(dir, 'db.sqlite')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const name = `parley_statements_${process.pid}`;
+  const admin = new pg.Client({ connectionString: args.database });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(args.database);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: args.database });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const db = await database();
+  const config = { ...loadConfig({ ADMIN_PASS: 'statements-Admin-1', RATE_LIMIT: 'off', LOG_LEVEL: 'warn' }), databaseUrl: db.url };
+  const store = await openStore(config.databaseUrl);
+  const { app } = await buildApp({ config, store, logger: { level: 'warn' } });
+  try {
+    const seeded = await seedBenchData((store as unknown as SqlStore).db, QUICK);
+    const json = { 'content-type': 'application/json' };
+    let next = 0;
+    const request = () => {
+      const i = next++;
+      if (args.op === 'new') return { method: 'GET' as const, url: `/api/v1/livechat/room?token=${encodeURIComponent(seeded.freshVisitorTokens[i]!)}` };
+      const room = { token: seeded.openVisitorTokens[i]!, rid: seeded.openRoomIds[i]! };
+      if (args.op === 'close') return { method: 'POST' as const, url: '/api/v1/livechat/room.close', headers: json, payload: JSON.stringify(room) };
+      // Seeded room i is in department i % 2: transfer it to the other one.
+      return { method: 'POST' as const, url: '/api/v1/livechat/room.transfer', headers: json, payload: JSON.stringify({ ...room, department: seeded.departments[(i + 1) % 2] }) };
+    };
+    const available = args.op === 'new' ? seeded.freshVisitorTokens.length : seeded.openRoomIds.length;
+    const total = Math.min(REQUESTS, available);
+    recording = true;
+    const started = performance.now();
+    let sent = 0;
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        while (sent < total) {
+          sent++;
+          const response = await app.inject(request());
+          if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${response.body}`);
+        }
+      }),
+    );
+    recording = false;
+    const elapsed = performance.now() - started;
+    console.log(`${args.op}: ${total} requests, ${((total / elapsed) * 1000).toFixed(0)} req/s in process\n`);
+    console.log('per request | ms per request | statement');
+    let sum = 0;
+    for (const [sqlText, t] of [...timings].sort((a, b) => b[1].ms - a[1].ms)) {
+      sum += t.ms;
+      console.log(`${(t.count / total).toFixed(2).padStart(11)} | ${(t.ms / total).toFixed(3).padStart(14)} | ${sqlText.replace(/\s+/g, ' ').slice(0, 140)}`);
+    }
+    console.log(`\nall statements: ${(sum / total).toFixed(3)} ms per request`);
+    if (commits.length > 0) {
+      commits.sort((a, b) => a - b);
+      const at = (q: number) => commits[Math.min(commits.length - 1, Math.floor(commits.length * q))]!.toFixed(2);
+      console.log(`COMMIT: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms`);
+    }
+  } finally {
+    await app.close();
+    await store.close();
+    await db.drop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
