@@ -37,7 +37,9 @@ function tick() {
   if (stamp === '' || stamp === seen) return;
   try {
     const [result] = db.pragma('wal_checkpoint(PASSIVE)');
-    if (result && result.busy === 0) seen = stamp;
+    // Done with this state of the WAL once every frame is copied; a reader holding an old snapshot can leave
+    // some behind (PASSIVE does not wait), and then the next tick tries again.
+    if (result && result.busy === 0 && result.checkpointed === result.log) seen = stamp;
     parentPort.postMessage({ checkpointed: result ? result.checkpointed : 0 });
   } catch (error) {
     // Another process's checkpoint holds the lock, or the file is busy: the next tick retries.
