@@ -36,13 +36,13 @@
  * Ctrl-C) the servers are stopped and the scratch databases dropped.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
+import { scratchDatabase as sharedScratchDatabase } from './scratch-database.js';
 import WebSocket from 'ws';
 import { freePort } from '../test/support/server-process.js';
 
@@ -183,29 +183,7 @@ async function startServer(databaseUrl: string, workers: number, options: { prof
 }
 
 async function scratchDatabase(backend: 'sqlite' | 'postgres', tag: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  let drop: () => Promise<void>;
-  let url: string;
-  if (backend === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'parley-bench-rt-'));
-    url = `sqlite:${join(dir, 'bench.db')}`;
-    drop = async () => rmSync(dir, { recursive: true, force: true });
-  } else {
-    const name = `parley_bench_rt_${process.pid}_${tag}`;
-    const admin = new pg.Client({ connectionString: PG_SERVER });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const u = new URL(PG_SERVER);
-    u.pathname = `/${name}`;
-    url = u.toString();
-    drop = async () => {
-      const c = new pg.Client({ connectionString: PG_SERVER });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    };
-  }
+  const { url, drop } = await sharedScratchDatabase(backend, { server: PG_SERVER, name: `parley_bench_rt_${process.pid}_${tag}` });
   const once = async () => {
     cleanups.delete(once);
     await drop();

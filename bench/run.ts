@@ -16,17 +16,17 @@
  *                              (default postgres://postgres@127.0.0.1:5432/test)
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { openStore } from '../src/store/index.js';
 import type { SqlStore } from '../src/store/sql/sql-store.js';
 import { freePort } from '../test/support/server-process.js';
+import { scratchDatabase } from './scratch-database.js';
 import { FULL, QUICK, seedBenchData, type Seeded, BENCH_PASSWORD } from './seed.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -214,30 +214,6 @@ const TARGETS: Record<Group, Target | undefined> = {
 const PG_WRITE_TARGET = { rps: 2500, p99: 30 };
 const WRITE_GROUPS = new Set<Group>(['write', 'livechat-write']);
 
-async function prepareDatabase(backend: 'sqlite' | 'postgres'): Promise<{ url: string; drop: () => Promise<void> }> {
-  if (backend === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
-    return { url: `sqlite:${join(dir, 'bench.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const name = `parley_bench_${process.pid}`;
-  const admin = new pg.Client({ connectionString: PG_SERVER });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(PG_SERVER);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: PG_SERVER });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
-
 async function startParley(databaseUrl: string, workers = 1): Promise<{ child: ChildProcess; url: string; readyMs: number }> {
   const port = await freePort();
   const child = spawnPinned(process.execPath, ['dist/main.js'], {
@@ -276,7 +252,7 @@ async function main(): Promise<void> {
   console.error(`baseline node:http: ${baseline.rps} req/s, p99 ${baseline.p99_ms} ms; bare Fastify: ${fastifyBaseline.rps} req/s, p99 ${fastifyBaseline.p99_ms} ms`);
 
   for (const backend of args.backends!.split(',') as Array<'sqlite' | 'postgres'>) {
-    const database = await prepareDatabase(backend);
+    const database = await scratchDatabase(backend, { server: PG_SERVER, name: `parley_bench_${process.pid}` });
     try {
       // Cold start on an empty database (migrates and seeds the admin), then bulk data.
       const empty = await startParley(database.url);

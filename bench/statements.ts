@@ -10,9 +10,6 @@
  *   --requests=N              default 3000
  *   --database=URL            default a new SQLite file; a postgres:// server URL runs in a new database there
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
@@ -20,6 +17,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openStore } from '../src/store/index.js';
 import type { SqlStore } from '../src/store/sql/sql-store.js';
+import { scratchDatabase } from './scratch-database.js';
 import { QUICK, seedBenchData } from './seed.js';
 
 const { values: args } = parseArgs({
@@ -75,31 +73,8 @@ pgPrototype.query = function (...a: unknown[]) {
   return result;
 };
 
-async function database(): Promise<{ url: string; drop: () => Promise<void> }> {
-  if (!args.database) {
-    const dir = mkdtempSync(join(tmpdir(), 'parley-statements-'));
-    return { url: `sqlite:${join(dir, 'db.sqlite')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const name = `parley_statements_${process.pid}`;
-  const admin = new pg.Client({ connectionString: args.database });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(args.database);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: args.database });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
-
 async function main(): Promise<void> {
-  const db = await database();
+  const db = await scratchDatabase(args.database ? 'postgres' : 'sqlite', { server: args.database, name: `parley_statements_${process.pid}` });
   const config = { ...loadConfig({ ADMIN_PASS: 'statements-Admin-1', RATE_LIMIT: 'off', LOG_LEVEL: 'warn' }), databaseUrl: db.url };
   const store = await openStore(config.databaseUrl);
   const { app } = await buildApp({ config, store, logger: { level: 'warn' } });

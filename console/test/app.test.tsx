@@ -305,12 +305,17 @@ describe('transfer and an agent\'s lists', () => {
     expect(second.calls.filter((c) => c.path === 'livechat/rooms').map((c) => c.query.getAll('agents[]'))).toEqual([[]]);
   });
 
+  /** A manager on chat R1, with department D2 to transfer to. */
+  const transferChat = {
+    'GET me': () => manager,
+    'GET rooms.info': () => ({ room: ROOM, success: true }),
+    'GET livechat/R1/messages': () => ({ messages: MESSAGES, count: 2, offset: 0, total: 2, success: true }),
+    'GET livechat/department': () => ({ departments: [{ _id: 'D2', name: 'Support', enabled: true, showOnRegistration: true, showOnOfflineForm: true, email: '' }], count: 1, offset: 0, total: 1, success: true }),
+  };
+
   it('a manager transfers to a department with a note through livechat/room.forward', async () => {
     const { calls } = renderApp('/chats/R1', {
-      'GET me': () => manager,
-      'GET rooms.info': () => ({ room: ROOM, success: true }),
-      'GET livechat/R1/messages': () => ({ messages: MESSAGES, count: 2, offset: 0, total: 2, success: true }),
-      'GET livechat/department': () => ({ departments: [{ _id: 'D2', name: 'Support', enabled: true, showOnRegistration: true, showOnOfflineForm: true, email: '' }], count: 1, offset: 0, total: 1, success: true }),
+      ...transferChat,
       'GET livechat/users/agent': () => ({ users: [{ _id: 'U2', username: 'bob', statusLivechat: 'not-available' }], count: 1, offset: 0, total: 1, success: true }),
       'POST livechat/room.forward': () => ({ success: true }),
     });
@@ -327,10 +332,7 @@ describe('transfer and an agent\'s lists', () => {
 
   it('a manager transfers to an agent within a chosen department (departmentId and userId)', async () => {
     const { calls } = renderApp('/chats/R1', {
-      'GET me': () => manager,
-      'GET rooms.info': () => ({ room: ROOM, success: true }),
-      'GET livechat/R1/messages': () => ({ messages: MESSAGES, count: 2, offset: 0, total: 2, success: true }),
-      'GET livechat/department': () => ({ departments: [{ _id: 'D2', name: 'Support', enabled: true, showOnRegistration: true, showOnOfflineForm: true, email: '' }], count: 1, offset: 0, total: 1, success: true }),
+      ...transferChat,
       'GET livechat/department/D2': () => ({ department: { _id: 'D2', name: 'Support' }, agents: [{ agentId: 'U2', username: 'bob' }, { agentId: 'U3', username: 'cleo' }], success: true }),
       'GET livechat/users/agent': () => ({
         users: [
