@@ -28,3 +28,12 @@ export function parseJsonObject(
   if (!isPlainObject(parsed)) throw notObject();
   return parsed;
 }
+
+/** Freezes a plain JSON-like value and everything in it; for values a cache hands out to every caller. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}

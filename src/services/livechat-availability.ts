@@ -32,6 +32,11 @@ export class LivechatAvailability {
     bus.subscribe('livechat', () => this.forget());
   }
 
+  /** Moves on every invalidation: what was built from these reads at one revision is still true at the same one. */
+  get revision(): number {
+    return this.generation;
+  }
+
   /** The enabled departments, ordered as `departments.list` orders them. */
   async enabledDepartments(): Promise<readonly DepartmentRecord[]> {
     if (this.departments) return this.departments;

@@ -5,6 +5,7 @@
 import type { Static } from '@sinclair/typebox';
 import { newId } from '../lib/ids.js';
 import { iso, type Clock } from '../lib/time.js';
+import { deepFreeze } from '../lib/values.js';
 import { ConflictError } from '../store/errors.js';
 import type { LivechatRoom, Store, VisitorRecord } from '../store/store.js';
 import { bareFailure, failure } from './errors.js';
@@ -39,7 +40,13 @@ const WIDGET_SETTINGS = {
   forceAcceptDataProcessingConsent: false,
 };
 
+/** `livechat/config`'s answer without `success`. */
+export type WidgetConfig = { config: Static<typeof LivechatConfig> };
+
 export class LivechatService {
+  /** The visitor-less widget configurations, per department ('' for none), at one revision of their inputs. */
+  private widgetConfigs = { settingsRevision: -1, availabilityRevision: -1, byDepartment: new Map<string, WidgetConfig>() };
+
   constructor(
     private readonly store: Store,
     private readonly settings: SettingsService,
@@ -317,7 +324,30 @@ export class LivechatService {
    * livechat is disabled. `settings.agentHiddenInfo` (Rocket.Chat's name, contract silent) is
    * `!Livechat_show_agent_info`: the widget reads it to hide the agent of streamed messages.
    */
-  async config(token: string | undefined, department: string | undefined): Promise<{ config: Static<typeof LivechatConfig> }> {
+  async config(token: string | undefined, department: string | undefined): Promise<WidgetConfig> {
+    if (token) return this.buildConfig(token, department);
+    // Without a visitor the configuration is the same for every widget: kept (frozen) per
+    // department until a setting or a livechat read behind it changes.
+    const key = department || '';
+    const settingsRevision = this.settings.revision;
+    const availabilityRevision = this.availability.revision;
+    const kept = this.widgetConfigs;
+    if (kept.settingsRevision === settingsRevision && kept.availabilityRevision === availabilityRevision) {
+      const config = kept.byDepartment.get(key);
+      if (config) return config;
+    } else {
+      this.widgetConfigs = { settingsRevision, availabilityRevision, byDepartment: new Map() };
+    }
+    const config = await this.buildConfig(undefined, department);
+    const unchanged = this.settings.revision === settingsRevision && this.availability.revision === availabilityRevision;
+    // Kept only for no department or an enabled one, so a client cannot grow the map at will.
+    if (unchanged && (key === '' || config.config.departments.some((d) => d._id === key))) {
+      this.widgetConfigs.byDepartment.set(key, deepFreeze(config));
+    }
+    return config;
+  }
+
+  private async buildConfig(token: string | undefined, department: string | undefined): Promise<WidgetConfig> {
     const s = this.settings;
     const enabled = s.get('Livechat_enabled');
     const departments = await this.availability.enabledDepartments();

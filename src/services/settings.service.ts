@@ -134,6 +134,8 @@ export function parseSettingOverride(id: SettingId, raw: string): unknown {
  */
 export class SettingsService {
   private values: SettingValues = { ...SETTING_DEFAULTS };
+  /** Moves whenever a value may have changed (a reload or an update), for caches built from settings. */
+  private revisionCount = 0;
   /** Compiled on a setting's first update (compiling all of them up front would slow start-up). */
   private readonly validators = new Map<SettingId, ValidateFunction>();
   private ajv: Ajv | undefined;
@@ -166,6 +168,12 @@ export class SettingsService {
       if (isSettingId(row.id)) (next as Record<string, unknown>)[row.id] = row.value;
     }
     this.values = next;
+    this.revisionCount++;
+  }
+
+  /** Moves whenever a value may have changed: what is built from settings and this revision is still true. */
+  get revision(): number {
+    return this.revisionCount;
   }
 
   get<K extends SettingId>(id: K): SettingValues[K] {
@@ -199,6 +207,7 @@ export class SettingsService {
     if (problem) throw failure(problem, 'error-invalid-setting-value');
     await this.store.settings.setValue(id, value, this.clock.now());
     (this.values as Record<string, unknown>)[id] = value;
+    this.revisionCount++;
     await this.bus.publish('settings');
   }
 }

@@ -80,6 +80,8 @@ describe('GET livechat/config', () => {
   });
 
   it('theme and settings follow the livechat settings at once', async () => {
+    // Read first, so the kept configuration exists and the change must replace it.
+    expect((await t.api.get(CONFIG)).body.config.theme.title).toBe('Live chat');
     await setSetting(t, 'Livechat_title', 'Talk to ACME');
     await setSetting(t, 'Livechat_title_color', '#112233');
     await setSetting(t, 'Livechat_offline_title', 'We are away');

@@ -171,4 +171,12 @@ describe('livechat/config, cached on two processes', () => {
     expect((await call(a, 'POST', '/api/v1/livechat/agent.status', { status: 'not-available' }, agent.headers)).status).toBe(200);
     await onB('agent not available', async (server) => (await config(server)).online === false);
   });
+  it('a livechat setting changed on one process shows in the other\'s config (kept, serialized, per department)', async () => {
+    for (const server of [a, b]) expect((await config(server)).theme.title).toBe('Live chat');
+    expect((await call(a, 'POST', '/api/v1/settings/Livechat_title', { value: 'Elsewhere Support' })).status).toBe(200);
+    expect((await config(a)).theme.title).toBe('Elsewhere Support');
+    await onB('setting', async (server) => (await config(server)).theme.title === 'Elsewhere Support');
+    expect((await call(a, 'POST', '/api/v1/settings/Livechat_title', { value: 'Live chat' })).status).toBe(200);
+    await onB('setting back', async (server) => (await config(server)).theme.title === 'Live chat');
+  });
 });

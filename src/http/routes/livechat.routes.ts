@@ -1,4 +1,6 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+import { rememberingSerializer } from '../plugins/fragments.js';
 import { errorResponses, Success, Text } from '../../wire/common.js';
 import {
   AgentSummary,
@@ -49,6 +51,7 @@ export const LivechatMessageResponse = Success({ message: VisitorMessage });
 export const MessagesHistoryResponse = Success({ messages: Type.Array(VisitorMessage) });
 export const AgentInfoResponse = Success({ agent: AgentSummary });
 export const LivechatConfigResponse = Success({ config: LivechatConfig });
+const configJson = rememberingSerializer<Static<typeof LivechatConfig>>(LivechatConfig);
 
 /** Contract §8.2–8.8, §8.10: the anonymous visitor's endpoints (no auth; the token is the credential). */
 export const livechatRoutes: RouteGroup = (app, { livechat }) => {
@@ -233,9 +236,11 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
         response: { 200: LivechatConfigResponse },
       },
     },
-    async (request) => ({
-      ...(await livechat.config(request.query.token, request.query.department)),
-      success: true as const,
-    }),
+    // The visitor-less configuration is the service's frozen, kept object: serialized once per change.
+    async (request, reply) => {
+      const { config } = await livechat.config(request.query.token, request.query.department);
+      // A string body is sent as it is (the typed reply expects the object it would serialize).
+      return (reply as unknown as FastifyReply).type('application/json').send(`{"config":${configJson(config)},"success":true}`);
+    },
   );
 };
