@@ -98,7 +98,7 @@ export interface LivechatRoomsRepo {
   setServedBy(rid: string, agent: { id: string; username: string; ts: Millis } | null, now: Millis): Promise<void>;
   /**
    * Appends the transfer entry and, for a transfer to a department, sets the department; bumps `_updatedAt`.
-   * Locks the room row first: call inside a transaction, and concurrent appends all survive.
+   * One statement: the database appends, so concurrent appends all survive.
    */
   recordTransfer(rid: string, entry: TransferEntry, now: Millis): Promise<void>;
   /**

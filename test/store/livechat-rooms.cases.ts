@@ -176,6 +176,17 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
     expect(after.updatedAt).toBe(5_500);
   });
 
+  it('recordTransfer keeps a comment exactly: quotes, backslashes, brackets, an emoji and a lone surrogate', async () => {
+    const store = ctx.store();
+    const { room } = await openRoom(store);
+    const awkward: TransferEntry = { ...transfer(0), comment: 'say "hi" \\ [a], {b} \u{1F600} \uD800 end' };
+    await store.transaction((tx) => tx.livechatRooms.recordTransfer(room.id, awkward, 5_000));
+    await store.transaction((tx) => tx.livechatRooms.recordTransfer(room.id, transfer(1), 5_100));
+    const after = (await store.livechatRooms.findById(room.id))!;
+    expect(after.transferHistory).toEqual([awkward, transfer(1)]);
+    expect(after.transferHistory[0]!.comment).toBe('say "hi" \\ [a], {b} \u{1F600} \uD800 end');
+  });
+
   it('list by visitorId: that visitor\'s rooms only (open and closed), newest first', async () => {
     const store = ctx.store();
     const { visitor, room: first } = await openRoom(store, { ts: 2_000 });

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { fromJson, toJson } from '../../lib/json.js';
 import type { CloseInfo, LivechatRoom, LivechatRoomFilter, LivechatRoomSortKey, LivechatRoomsRepo, NewLivechatRoom, TransferEntry } from '../store.js';
 import type { SqlDialect } from './dialect.js';
@@ -99,6 +99,16 @@ const CLOSE_ROOM = preparedQuery(
 const SORT_COLUMNS = { ts: 'ts', fname: 'fname', lm: 'lm', closedAt: 'closed_at', msgs: 'msgs', _updatedAt: 'updated_at' } as const satisfies Record<LivechatRoomSortKey, string>;
 
 /** Livechat rooms: the `t = 'l'` rows of `rooms` and their livechat columns (contract §8.1). */
+/**
+ * A JSON-array text column (written only as `JSON.stringify` writes arrays, or by this) with one
+ * element's JSON appended as text, in SQL: one statement, so concurrent appends all survive, and
+ * the same bytes on both backends (no JSON type in between that would rewrite or refuse them).
+ */
+function appendToJsonArray(column: 'transfer_history', element: string): RawBuilder<string> {
+  const c = sql.ref(column);
+  return sql<string>`CASE WHEN ${c} IS NULL OR ${c} = '[]' THEN '[' || ${element} || ']' ELSE substr(${c}, 1, length(${c}) - 1) || ',' || ${element} || ']' END`;
+}
+
 export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
   constructor(
     private readonly db: Kysely<Database>,
@@ -146,16 +156,12 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
   }
 
   async recordTransfer(rid: string, entry: TransferEntry, now: number): Promise<void> {
-    // Read-append-write of a JSON column: hold the row so no concurrent entry is lost.
-    await this.dialect.lockRowById(this.db as unknown as Kysely<unknown>, 'rooms', rid);
-    const row = await this.db.selectFrom('rooms').select('transfer_history').where('id', '=', rid).executeTakeFirst();
-    const history = fromJson<TransferEntry[]>(row?.transfer_history, []);
-    history.push(entry);
+    // Appended by the database in the same statement: no concurrent entry is lost, nothing is read back.
     await this.db
       .updateTable('rooms')
       .set({
         ...(entry.nextDepartment && { department_id: entry.nextDepartment.id }),
-        transfer_history: toJson(history),
+        transfer_history: appendToJsonArray('transfer_history', toJson(entry)),
         updated_at: this.dialect.nextUpdatedAt(now),
       })
       .where('id', '=', rid)
