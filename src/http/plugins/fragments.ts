@@ -10,7 +10,7 @@ import type { TSchema } from '@sinclair/typebox';
  * serialization. Only for such immutable objects.
  */
 export function rememberingSerializer<T extends object>(schema: TSchema): (value: T) => string {
-  const serialize = SerializerSelector()({}, {})({ schema, method: 'GET', url: '', httpStatus: '200' }) as (value: T) => string;
+  const serialize = schemaSerializer<T>(schema);
   const seen = new WeakMap<T, string>();
   return (value) => {
     let json = seen.get(value);
@@ -19,5 +19,17 @@ export function rememberingSerializer<T extends object>(schema: TSchema): (value
       seen.set(value, json);
     }
     return json;
+  };
+}
+
+/**
+ * fast-json-stringify for one schema, built on its first use (as the app's response serializers
+ * are): building it when the module loads would add to every cold start.
+ */
+export function schemaSerializer<T>(schema: TSchema): (value: T) => string {
+  let serialize: ((value: T) => string) | undefined;
+  return (value) => {
+    serialize ??= SerializerSelector()({}, {})({ schema, method: 'GET', url: '', httpStatus: '200' }) as (value: T) => string;
+    return serialize(value);
   };
 }

@@ -1,8 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import SerializerSelector from '@fastify/fast-json-stringify-compiler';
 import type { FastifyReply } from 'fastify';
 import { callerOf } from '../plugins/auth.js';
-import { rememberingSerializer } from '../plugins/fragments.js';
+import { rememberingSerializer, schemaSerializer } from '../plugins/fragments.js';
 import type { RoomView } from '../../services/rooms.service.js';
 import { errorResponses, RoomIdQuery, Success, UpdatedSinceQuery } from '../../wire/common.js';
 import {
@@ -25,7 +24,7 @@ const ChannelResult = Success({ channel: RoomObject });
 const ChannelInfoResult = Success({ channel: Type.Union([AgentRoom, RoomObject]) });
 export const RoomsGetResponse = Success(RoomsGetResult.properties);
 const roomJson = rememberingSerializer<RoomView>(RoomObject);
-const removeJson = SerializerSelector()({}, {})({ schema: RoomsGetResult.properties.remove, method: 'GET', url: '', httpStatus: '200' }) as (value: unknown) => string;
+const removeJson = schemaSerializer<unknown>(RoomsGetResult.properties.remove);
 
 /** Contract §7.2–7.7: channels.*, groups.create, im.create, subscriptions.getOne, rooms.get. */
 export const roomsRoutes: RouteGroup = (app, { rooms }) => {
