@@ -17,6 +17,11 @@ export interface Actor {
   name: string | null;
 }
 
+/** The event of an agent's subscription to a livechat room being inserted. */
+function subscriptionInserted(userId: string, rid: string, subscriptionId: string): DomainEvent {
+  return { type: 'subscriptionChanged', userId, rid, action: 'inserted', subscriptionId };
+}
+
 export class LivechatRouting {
   constructor(
     private readonly store: Store,
@@ -41,7 +46,7 @@ export class LivechatRouting {
     const names = { name: null, fname: room.fname, t: 'l' };
     const added = await tx.rooms.subscribe({ id: subscriptionId, rid, user: agent, ts: now, room: names }, now);
     await tx.inquiries.markTaken(rid, agent.id, now);
-    return added ? [{ type: 'subscriptionChanged', userId: agent.id, rid, action: 'inserted', subscriptionId }] : [];
+    return added ? [subscriptionInserted(agent.id, rid, subscriptionId)] : [];
   }
 
   /** Removes the agent's subscription; returns its removal event. */
@@ -105,11 +110,13 @@ export class LivechatRouting {
       const started = await tx.messages.insert(
         this.systemMessage(room.id, 'livechat-started', '', { id: visitor.id, username: visitor.username, name: visitor.name }, now),
       );
-      // Last, so the routing lock (PostgreSQL) is held for as few statements as possible.
+      // Last, so the routing lock (PostgreSQL) is held for as few statements as possible: there the pick and
+      // the serving are one statement.
       let subscriptionEvents: DomainEvent[] | null = null;
       if (auto) {
-        const agent = await tx.agents.pick(candidates, now);
-        if (agent) subscriptionEvents = await this.assign(tx, room, agent, now);
+        const subscriptionId = newId();
+        const served = await tx.agents.serveNewRoom(candidates, { id: room.id, fname: room.fname }, subscriptionId, now);
+        if (served) subscriptionEvents = served.subscribed ? [subscriptionInserted(served.agent.id, room.id, subscriptionId)] : [];
         else if (!acceptWithoutAgent) throw noAgent();
       }
       return { id: room.id, started, inquiry, subscriptionEvents };

@@ -44,4 +44,17 @@ export interface AgentsRepo {
    * oldest last assignment, then the lowest id (code point), and stamps its `livechat_last_assigned_at`. Null when none.
    */
   pick(candidates: AgentCandidates, now: Millis): Promise<{ id: string; username: string } | null>;
+  /**
+   * Auto_Selection for a livechat room created in the caller's transaction (its inquiry inserted): picks
+   * the agent as `pick` does and serves the room to it — `servedBy`, the agent's subscription (`subscriptionId`,
+   * one more user in the room), the inquiry taken. Null, and nothing changed, when no candidate is available.
+   * On PostgreSQL the pick and the serving are one statement, so the routing lock is held for that statement
+   * and the commit only.
+   */
+  serveNewRoom(
+    candidates: AgentCandidates,
+    room: { id: string; fname: string | null },
+    subscriptionId: string,
+    now: Millis,
+  ): Promise<{ agent: { id: string; username: string }; subscribed: boolean } | null>;
 }

@@ -1,7 +1,7 @@
 /** AgentsRepo (src/store/agents-store.ts): livechat roles, agent status, availability and Auto_Selection. */
 import { expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
-import type { Store } from '../../src/store/store.js';
+import type { InquiryRecord, Store } from '../../src/store/store.js';
 import { concurrently, departmentFields, insertAgent, insertUser, kdb, openRoom, type LivechatCaseContext } from './livechat-fixtures.js';
 
 async function departmentOf(store: Store, agents: Array<{ id: string; username: string | null }>): Promise<string> {
@@ -9,6 +9,24 @@ async function departmentOf(store: Store, agents: Array<{ id: string; username: 
   await store.departments.insert(id, departmentFields(`dep ${id}`), 1);
   await store.departments.changeAgents(id, agents.map((a) => ({ agentId: a.id, username: a.username! })), [], 1);
   return id;
+}
+
+/** A room and its queued inquiry, as a new room's transaction inserts them before routing. */
+async function roomWithInquiry(store: Store): Promise<{ rid: string; fname: string | null; inquiryId: string }> {
+  const { room, visitor } = await openRoom(store);
+  const inquiry: InquiryRecord = {
+    id: newId(),
+    rid: room.id,
+    name: room.fname ?? visitor.username,
+    status: 'queued',
+    ts: 1_000,
+    updatedAt: 1_000,
+    visitor: { id: visitor.id, username: visitor.username, token: visitor.token, status: 'online' },
+    departmentId: null,
+    takenBy: null,
+  };
+  await store.inquiries.insert(inquiry);
+  return { rid: room.id, fname: room.fname, inquiryId: inquiry.id };
 }
 
 export function agentsCases(ctx: LivechatCaseContext): void {
@@ -183,5 +201,58 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     const dep = await departmentOf(store, agents);
     const picked = await concurrently(3, (i) => store.transaction((tx) => tx.agents.pick({ departmentId: dep }, 1_000 + i)));
     expect(new Set(picked.map((p) => p!.id)).size).toBe(3);
+  });
+
+  it('serveNewRoom: picks as pick does and serves the room — servedBy, one more user, the agent\'s subscription, the inquiry taken, the load counted', async () => {
+    const store = ctx.store();
+    const a = await insertAgent(store);
+    const b = await insertAgent(store);
+    const dep = await departmentOf(store, [a, b]);
+    const busy = (await openRoom(store)).room;
+    await store.livechatRooms.setServedBy(busy.id, { id: a.id, username: a.username!, ts: 1 }, 1);
+    const fresh = await roomWithInquiry(store);
+    const before = (await store.livechatRooms.findById(fresh.rid))!;
+    const subscriptionId = newId();
+    const served = await store.transaction((tx) => tx.agents.serveNewRoom({ departmentId: dep }, { id: fresh.rid, fname: fresh.fname }, subscriptionId, 5_000));
+    expect(served).toEqual({ agent: { id: b.id, username: b.username }, subscribed: true });
+    const after = (await store.livechatRooms.findById(fresh.rid))!;
+    expect(after.servedBy).toEqual({ id: b.id, username: b.username, ts: 5_000 });
+    expect(after.usersCount).toBe(before.usersCount + 1);
+    expect(after.updatedAt).toBeGreaterThanOrEqual(5_000);
+    const subscription = (await store.rooms.findSubscription(fresh.rid, b.id))!;
+    expect(subscription).toMatchObject({ id: subscriptionId, rid: fresh.rid, user: { id: b.id, username: b.username }, name: null, fname: fresh.fname, t: 'l', open: true });
+    expect(await store.inquiries.findById(fresh.inquiryId)).toMatchObject({ status: 'taken', takenBy: b.id });
+    const users = await kdb(store).selectFrom('users').select(['id', 'livechat_open_rooms', 'livechat_last_assigned_at']).where('id', 'in', [a.id, b.id]).execute();
+    expect(Object.fromEntries(users.map((u) => [u.id, [Number(u.livechat_open_rooms), u.livechat_last_assigned_at === null ? null : Number(u.livechat_last_assigned_at)]]))).toEqual({
+      [a.id]: [1, null],
+      [b.id]: [1, 5_000],
+    });
+  });
+
+  it('serveNewRoom: null and nothing changed when no candidate is available', async () => {
+    const store = ctx.store();
+    const off = await insertAgent(store, { livechat: 'not-available' });
+    const dep = await departmentOf(store, [off]);
+    const fresh = await roomWithInquiry(store);
+    const before = (await store.livechatRooms.findById(fresh.rid))!;
+    expect(await store.transaction((tx) => tx.agents.serveNewRoom({ departmentId: dep }, { id: fresh.rid, fname: fresh.fname }, newId(), 6_000))).toBeNull();
+    expect(await store.livechatRooms.findById(fresh.rid)).toEqual(before);
+    expect(await store.inquiries.findById(fresh.inquiryId)).toMatchObject({ status: 'queued', takenBy: null });
+    expect(await kdb(store).selectFrom('subscriptions').select('id').where('rid', '=', fresh.rid).execute()).toEqual([]);
+  });
+
+  it('serveNewRoom: concurrent new rooms in transactions are spread evenly (each sees the rooms served before it)', async () => {
+    const store = ctx.store();
+    const agents = [await insertAgent(store), await insertAgent(store), await insertAgent(store)];
+    const dep = await departmentOf(store, agents);
+    const rooms = await Promise.all(Array.from({ length: 9 }, () => roomWithInquiry(store)));
+    const served = await concurrently(9, (i) =>
+      store.transaction((tx) => tx.agents.serveNewRoom({ departmentId: dep }, { id: rooms[i]!.rid, fname: rooms[i]!.fname }, newId(), 7_000 + i)),
+    );
+    const perAgent = new Map<string, number>();
+    for (const s of served) perAgent.set(s!.agent.id, (perAgent.get(s!.agent.id) ?? 0) + 1);
+    expect([...perAgent.values()]).toEqual([3, 3, 3]);
+    const load = await kdb(store).selectFrom('users').select('livechat_open_rooms').where('id', 'in', agents.map((a) => a.id)).execute();
+    expect(load.map((r) => Number(r.livechat_open_rooms))).toEqual([3, 3, 3]);
   });
 }

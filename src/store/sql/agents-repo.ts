@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { AgentCandidates, AgentLivechatStatus, AgentsRepo, LivechatRole, LivechatUser, UserStatus } from '../store.js';
+import type { AgentCandidates, AgentLivechatStatus, AgentsRepo, InquiriesRepo, LivechatRole, LivechatRoomsRepo, LivechatUser, RoomsRepo, UserStatus } from '../store.js';
 import type { ChangeSink } from './change-recorder.js';
 import type { SqlDialect } from './dialect.js';
 import { preparedQuery } from './prepared.js';
@@ -32,14 +32,57 @@ function availableAgents(db: Kysely<Database>, agentId?: string, departmentId?: 
 }
 
 /** Auto_Selection's choice, stamped, in one statement: fewest open rooms, then the oldest assignment, then the id. */
-function pickQuery(db: Kysely<Database>, dialect: SqlDialect, now: number, agentId?: string, departmentId?: string) {
-  const chosen = availableAgents(db, agentId, departmentId)
+function chosenAgent(db: Kysely<Database>, dialect: SqlDialect, agentId?: string, departmentId?: string) {
+  return availableAgents(db, agentId, departmentId)
     .select('users.id')
     .orderBy('users.livechat_open_rooms', 'asc')
     .orderBy(sql`coalesce(users.livechat_last_assigned_at, 0)`, 'asc')
     .orderBy(dialect.binaryText(sql.ref('users.id')))
     .limit(1);
+}
+
+function pickQuery(db: Kysely<Database>, dialect: SqlDialect, now: number, agentId?: string, departmentId?: string) {
+  const chosen = chosenAgent(db, dialect, agentId, departmentId);
   return db.updateTable('users').set({ livechat_last_assigned_at: now }).where('users.id', '=', chosen).returning(['users.id', 'users.username']);
+}
+
+/**
+ * PostgreSQL: Auto_Selection's pick and the serving of a new room in one statement (data-modifying CTEs):
+ * the agent stamped, the room served (one more user when the subscription was inserted), the agent's
+ * subscription, the inquiry taken. The agent-load trigger on `rooms` runs after the statement, so it counts
+ * the room on the row the pick has just stamped.
+ */
+function serveNewRoomStatement(
+  db: Kysely<Database>,
+  dialect: SqlDialect,
+  c: AgentCandidates,
+  room: { id: string; fname: string | null },
+  subscriptionId: string,
+  now: number,
+) {
+  const chosen = chosenAgent(db, dialect, c.agentId ?? undefined, c.departmentId ?? undefined);
+  return sql<{ id: string; username: string | null; subscribed: number | string; served: number | string; taken: number | string }>`
+    WITH picked AS (
+      UPDATE users SET livechat_last_assigned_at = ${now} WHERE users.id = (${chosen}) RETURNING users.id, users.username
+    ), subscribed AS (
+      INSERT INTO subscriptions (id, rid, user_id, username, name, fname, t, roles, open, alert, unread, ts, updated_at)
+      SELECT ${subscriptionId}, ${room.id}, picked.id, coalesce(picked.username, ''), NULL, ${room.fname}, 'l', NULL, 1, 0, 0, ${now}, ${now}
+      FROM picked
+      ON CONFLICT (user_id, rid) DO NOTHING
+      RETURNING subscriptions.id
+    ), served AS (
+      UPDATE rooms SET served_by_id = picked.id, served_by_username = coalesce(picked.username, ''), served_by_ts = ${now},
+        users_count = rooms.users_count + (SELECT count(*) FROM subscribed), updated_at = ${dialect.nextUpdatedAt(now)}
+      FROM picked WHERE rooms.id = ${room.id}
+      RETURNING rooms.id
+    ), taken AS (
+      UPDATE livechat_inquiries SET status = 'taken', taken_by = picked.id, updated_at = ${dialect.nextUpdatedAt(now)}
+      FROM picked WHERE livechat_inquiries.rid = ${room.id}
+      RETURNING livechat_inquiries.id
+    )
+    SELECT picked.id, picked.username, (SELECT count(*) FROM subscribed) AS subscribed, (SELECT count(*) FROM served) AS served,
+      (SELECT count(*) FROM taken) AS taken
+    FROM picked`;
 }
 
 const hasAvailableQuery = (db: Kysely<Database>, agentId?: string, departmentId?: string) =>
@@ -75,11 +118,19 @@ function variantFor<R>(variants: Record<Shape, unknown>, c: AgentCandidates): [V
 }
 
 /** Livechat agents and managers: the livechat roles and columns of `users`, and Auto_Selection. */
+/** What serving a new room writes besides the agent, on a backend that runs it statement by statement (SQLite). */
+export interface RoomServing {
+  rooms: Pick<RoomsRepo, 'subscribe'>;
+  livechatRooms: Pick<LivechatRoomsRepo, 'setServedBy'>;
+  inquiries: Pick<InquiriesRepo, 'markTaken'>;
+}
+
 export class SqlAgentsRepo implements AgentsRepo {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: SqlDialect,
     private readonly changes: ChangeSink,
+    private readonly serving: RoomServing,
   ) {}
 
   async addRole(userId: string, role: LivechatRole): Promise<boolean> {
@@ -178,5 +229,33 @@ export class SqlAgentsRepo implements AgentsRepo {
     if (!row) return null;
     this.changes.changed(row.id);
     return { id: row.id, username: row.username ?? '' };
+  }
+
+  async serveNewRoom(
+    c: AgentCandidates,
+    room: { id: string; fname: string | null },
+    subscriptionId: string,
+    now: number,
+  ): Promise<{ agent: { id: string; username: string }; subscribed: boolean } | null> {
+    if (this.dialect.backend === 'postgres') {
+      await this.dialect.transactionLock(this.db as unknown as Kysely<unknown>, ROUTING_LOCK_KEY);
+      const { rows } = await serveNewRoomStatement(this.db, this.dialect, c, room, subscriptionId, now).execute(this.db);
+      const row = rows[0];
+      if (!row) return null;
+      // The room and its inquiry were inserted in this transaction: not finding them is a caller's error.
+      if (Number(row.served) !== 1 || Number(row.taken) !== 1) throw new Error(`serveNewRoom: room ${room.id} or its inquiry is missing`);
+      this.changes.changed(row.id);
+      return { agent: { id: row.id, username: row.username ?? '' }, subscribed: Number(row.subscribed) === 1 };
+    }
+    // Statement by statement: SQLite's statements are calls into the process, not round trips.
+    const agent = await this.pick(c, now);
+    if (!agent) return null;
+    await this.serving.livechatRooms.setServedBy(room.id, { id: agent.id, username: agent.username, ts: now }, now);
+    const subscribed = await this.serving.rooms.subscribe(
+      { id: subscriptionId, rid: room.id, user: agent, ts: now, room: { name: null, fname: room.fname, t: 'l' } },
+      now,
+    );
+    await this.serving.inquiries.markTaken(room.id, agent.id, now);
+    return { agent, subscribed };
   }
 }

@@ -63,7 +63,7 @@ export class SqlStore implements Store {
     this.visitors = new SqlVisitorsRepo(db, dialect);
     this.livechatRooms = new SqlLivechatRoomsRepo(db, dialect);
     this.inquiries = new SqlInquiriesRepo(db, dialect);
-    this.agents = new SqlAgentsRepo(db, dialect, changes);
+    this.agents = new SqlAgentsRepo(db, dialect, changes, { rooms: this.rooms, livechatRooms: this.livechatRooms, inquiries: this.inquiries });
     this.departments = new SqlDepartmentsRepo(db, dialect, changes);
   }
 
