@@ -243,20 +243,15 @@ export class LivechatRouting {
       const department = target.department;
       if (department && current.departmentId === department.id) throw bareFailure('error-forwarding-chat-same-department');
       let agent: { id: string; username: string } | null = null;
+      const pickInDepartment = !target.agentId && department !== null && auto;
       if (target.agentId) {
         // Chosen by the caller: still available now that the room is held?
         const chosen = await tx.agents.findUser(target.agentId);
         if (!chosen || !(await tx.agents.hasAvailable({ departmentId: null, agentId: chosen.id }))) throw bareFailure('error-user-is-offline');
         if (target.kind === 'agent' && current.servedBy?.id === chosen.id) throw bareFailure('error-selected-agent-room-agent-are-same');
         agent = { id: chosen.id, username: chosen.username };
-      } else if (department) {
-        const candidates = { departmentId: department.id };
-        if (auto) {
-          agent = await tx.agents.pick(candidates, now);
-          if (!agent && !acceptWithoutAgent) throw noAgents();
-        } else if (!acceptWithoutAgent && !(await tx.agents.hasAvailable(candidates))) {
-          throw noAgents();
-        }
+      } else if (department && !auto && !acceptWithoutAgent && !(await tx.agents.hasAvailable({ departmentId: department.id }))) {
+        throw noAgents();
       }
       const departmentId = department?.id ?? current.departmentId;
       await tx.livechatRooms.recordTransfer(
@@ -268,15 +263,25 @@ export class LivechatRouting {
           transferredBy: { id: by.id, username: by.username, type: by.type },
           previousDepartment: current.departmentId,
           nextDepartment: department,
+          // Only a transfer to an agent names one, and that agent is the caller's choice (known here).
           ...(target.kind === 'agent' && agent && { transferredTo: { id: agent.id, username: agent.username } }),
           ...(target.comment && { comment: target.comment }),
         },
         now,
       );
+      await tx.inquiries.requeue(room.id, departmentId, now);
+      const message = await tx.messages.insert(
+        this.systemMessage(room.id, 'livechat_transfer_history', '', { id: by.id, username: by.username, name: by.name }, now),
+      );
+      // Auto_Selection after every write that does not depend on its choice: on PostgreSQL the routing
+      // lock it takes is held from here to the commit.
+      if (pickInDepartment && department) {
+        agent = await tx.agents.pick({ departmentId: department.id }, now);
+        if (!agent && !acceptWithoutAgent) throw noAgents();
+      }
       const previous = current.servedBy;
       const subscriptionEvents: DomainEvent[] = [];
       if (previous && previous.id !== agent?.id) subscriptionEvents.push(...(await this.unassign(tx, room.id, previous.id, now)));
-      await tx.inquiries.requeue(room.id, departmentId, now);
       if (agent && previous?.id !== agent.id) {
         subscriptionEvents.push(...(await this.assign(tx, current, agent, now)));
       } else if (agent) {
@@ -284,9 +289,6 @@ export class LivechatRouting {
       } else {
         await tx.livechatRooms.setServedBy(room.id, null, now);
       }
-      const message = await tx.messages.insert(
-        this.systemMessage(room.id, 'livechat_transfer_history', '', { id: by.id, username: by.username, name: by.name }, now),
-      );
       const inquiry = await tx.inquiries.findByRoom(room.id);
       return { message, previousServedById: previous?.id ?? null, agent, subscriptionEvents, inquiry };
     });
