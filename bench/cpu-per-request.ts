@@ -10,6 +10,7 @@
  *   --only=a,b       endpoint names containing these substrings
  *   --database=URL   default: a new SQLite file; a postgres:// URL runs on PostgreSQL
  *   --profile=DIR    run the server with --cpu-prof into DIR (written when it stops)
+ *   --node-flags=F   flags for the server's node (e.g. a V8 option), space-separated
  *   --rounds=N       measure every endpoint N times, interleaved; the minimum is the figure
  *                    least disturbed by other work on the machine (default 3)
  */
@@ -21,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { freePort } from '../test/support/server-process.js';
+import { serverNodeArgs } from './server-command.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values: args } = parseArgs({
@@ -29,6 +31,7 @@ const { values: args } = parseArgs({
     only: { type: 'string', default: '' },
     database: { type: 'string', default: '' },
     profile: { type: 'string', default: '' },
+    'node-flags': { type: 'string', default: '' },
     rounds: { type: 'string', default: '3' },
   },
 });
@@ -92,8 +95,8 @@ async function main(): Promise<void> {
 
   const dir = mkdtempSync(join(tmpdir(), 'parley-cpu-'));
   const database = args.database || `sqlite:${join(dir, 'cpu.db')}`;
-  const profile = args.profile ? ['--cpu-prof', '--cpu-prof-dir', args.profile] : [];
-  const server = await start([...profile, 'dist/main.js'], { DATABASE_URL: database, LOG_LEVEL: 'warn', RATE_LIMIT: 'off', ADMIN_PASS: 'cpu-Admin-1' }, '/readyz');
+  const profile = [...(args['node-flags'] ? args['node-flags'].split(' ') : []), ...(args.profile ? ['--cpu-prof', '--cpu-prof-dir', args.profile] : [])];
+  const server = await start([...profile, ...serverNodeArgs()], { DATABASE_URL: database, LOG_LEVEL: 'warn', RATE_LIMIT: 'off', ADMIN_PASS: 'cpu-Admin-1' }, '/readyz');
   try {
     const login = (await (
       await fetch(`${server.url}/api/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: 'admin', password: 'cpu-Admin-1' }) })

@@ -45,6 +45,7 @@ import { parseArgs } from 'node:util';
 import { scratchDatabase as sharedScratchDatabase } from './scratch-database.js';
 import WebSocket from 'ws';
 import { freePort } from '../test/support/server-process.js';
+import { serverNodeArgs } from './server-command.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values: args } = parseArgs({
@@ -137,7 +138,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
 
 async function startServer(databaseUrl: string, workers: number, options: { profileDir?: string } = {}): Promise<Server> {
   const port = await freePort();
-  const node = [...(options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : []), 'dist/main.js'];
+  const node = [...(options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : []), ...serverNodeArgs()];
   const core = workers > 1 ? `0-${CORES - 1}` : '0';
   const [cmd, argv] = HAS_TASKSET ? ['taskset', ['-c', core, process.execPath, ...node]] : [process.execPath, node];
   const child = spawn(cmd, argv as string[], {

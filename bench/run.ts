@@ -27,6 +27,7 @@ import { openStore } from '../src/store/index.js';
 import type { SqlStore } from '../src/store/sql/sql-store.js';
 import { freePort } from '../test/support/server-process.js';
 import { scratchDatabase } from './scratch-database.js';
+import { serverNodeArgs } from './server-command.js';
 import { FULL, QUICK, seedBenchData, type Seeded, BENCH_PASSWORD } from './seed.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -234,7 +235,7 @@ const WRITE_GROUPS = new Set<Group>(['write', 'livechat-write']);
 
 async function startParley(databaseUrl: string, workers = 1): Promise<{ child: ChildProcess; url: string; readyMs: number }> {
   const port = await freePort();
-  const child = spawnPinned(process.execPath, ['dist/main.js'], {
+  const child = spawnPinned(process.execPath, serverNodeArgs(), {
     DATABASE_URL: databaseUrl,
     PORT: String(port),
     HOST: '127.0.0.1',
