@@ -1,8 +1,8 @@
 /** AgentsRepo (src/store/agents-store.ts): livechat roles, agent status, availability and Auto_Selection. */
 import { expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
-import type { InquiryRecord, Store } from '../../src/store/store.js';
-import { concurrently, departmentFields, insertAgent, insertUser, kdb, openRoom, type LivechatCaseContext } from './livechat-fixtures.js';
+import type { Store } from '../../src/store/store.js';
+import { concurrently, departmentFields, insertAgent, insertUser, kdb, openRoom, queuedRoom, type LivechatCaseContext } from './livechat-fixtures.js';
 
 async function departmentOf(store: Store, agents: Array<{ id: string; username: string | null }>): Promise<string> {
   const id = newId();
@@ -11,21 +11,9 @@ async function departmentOf(store: Store, agents: Array<{ id: string; username: 
   return id;
 }
 
-/** A room and its queued inquiry, as a new room's transaction inserts them before routing. */
+/** A new room with its queued inquiry, as serveNewRoom finds it. */
 async function roomWithInquiry(store: Store): Promise<{ rid: string; fname: string | null; inquiryId: string }> {
-  const { room, visitor } = await openRoom(store);
-  const inquiry: InquiryRecord = {
-    id: newId(),
-    rid: room.id,
-    name: room.fname ?? visitor.username,
-    status: 'queued',
-    ts: 1_000,
-    updatedAt: 1_000,
-    visitor: { id: visitor.id, username: visitor.username, token: visitor.token, status: 'online' },
-    departmentId: null,
-    takenBy: null,
-  };
-  await store.inquiries.insert(inquiry);
+  const { room, inquiry } = await queuedRoom(store);
   return { rid: room.id, fname: room.fname, inquiryId: inquiry.id };
 }
 

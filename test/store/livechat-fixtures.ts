@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import { newId } from '../../src/lib/ids.js';
 import type { Database } from '../../src/store/sql/schema.js';
 import type { SqlStore } from '../../src/store/sql/sql-store.js';
-import type { MessageRecord, NewLivechatRoom, NewUser, NewVisitor, Store, UserRecord, VisitorRecord } from '../../src/store/store.js';
+import type { InquiryRecord, MessageRecord, NewLivechatRoom, NewUser, NewVisitor, Store, UserRecord, VisitorRecord } from '../../src/store/store.js';
 
 export interface LivechatCaseContext {
   /** The store under test (opened by the runner). */
@@ -55,6 +55,25 @@ export async function openRoom(store: Store, overrides: Partial<NewLivechatRoom>
   const visitor = await insertVisitor(store);
   const room = await store.livechatRooms.insert(newRoom(visitor, overrides));
   return { visitor, room };
+}
+
+/** An open room and its queued inquiry, as a new room's transaction inserts them before routing. */
+export async function queuedRoom(store: Store, overrides: Partial<InquiryRecord> = {}) {
+  const { room, visitor } = await openRoom(store);
+  const inquiry: InquiryRecord = {
+    id: newId(),
+    rid: room.id,
+    name: 'Visitor',
+    status: 'queued',
+    ts: 1_000,
+    updatedAt: 1_000,
+    visitor: { id: visitor.id, username: visitor.username, token: visitor.token, status: 'online' },
+    departmentId: null,
+    takenBy: null,
+    ...overrides,
+  };
+  await store.inquiries.insert(inquiry);
+  return { room, visitor, inquiry };
 }
 
 export function message(rid: string, overrides: Partial<MessageRecord> = {}): MessageRecord {

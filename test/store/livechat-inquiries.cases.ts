@@ -3,24 +3,10 @@ import { expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { ConflictError } from '../../src/store/errors.js';
 import type { InquiryRecord, Store } from '../../src/store/store.js';
-import { concurrently, kdb, message, openRoom, type LivechatCaseContext } from './livechat-fixtures.js';
+import { concurrently, kdb, message, queuedRoom, type LivechatCaseContext } from './livechat-fixtures.js';
 
 async function queued(store: Store, overrides: Partial<InquiryRecord> = {}): Promise<InquiryRecord> {
-  const { room, visitor } = await openRoom(store);
-  const inquiry: InquiryRecord = {
-    id: newId(),
-    rid: room.id,
-    name: 'Visitor',
-    status: 'queued',
-    ts: 1_000,
-    updatedAt: 1_000,
-    visitor: { id: visitor.id, username: visitor.username, token: visitor.token, status: 'online' },
-    departmentId: null,
-    takenBy: null,
-    ...overrides,
-  };
-  await store.inquiries.insert(inquiry);
-  return inquiry;
+  return (await queuedRoom(store, overrides)).inquiry;
 }
 
 export function inquiriesCases(ctx: LivechatCaseContext): void {
