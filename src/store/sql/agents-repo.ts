@@ -31,7 +31,7 @@ function availableAgents(db: Kysely<Database>, agentId?: string, departmentId?: 
   return q;
 }
 
-/** Auto_Selection's choice, stamped, in one statement: fewest open rooms, then the oldest assignment, then the id. */
+/** Auto_Selection's choice: fewest open rooms, then the oldest assignment, then the id. */
 function chosenAgent(db: Kysely<Database>, dialect: SqlDialect, agentId?: string, departmentId?: string) {
   return availableAgents(db, agentId, departmentId)
     .select('users.id')
@@ -41,6 +41,7 @@ function chosenAgent(db: Kysely<Database>, dialect: SqlDialect, agentId?: string
     .limit(1);
 }
 
+/** Auto_Selection's choice, stamped, in one statement. */
 function pickQuery(db: Kysely<Database>, dialect: SqlDialect, now: number, agentId?: string, departmentId?: string) {
   const chosen = chosenAgent(db, dialect, agentId, departmentId);
   return db.updateTable('users').set({ livechat_last_assigned_at: now }).where('users.id', '=', chosen).returning(['users.id', 'users.username']);
@@ -117,7 +118,6 @@ function variantFor<R>(variants: Record<Shape, unknown>, c: AgentCandidates): [V
   return [variants[shape] as Variant<R>, args];
 }
 
-/** Livechat agents and managers: the livechat roles and columns of `users`, and Auto_Selection. */
 /** What serving a new room writes besides the agent, on a backend that runs it statement by statement (SQLite). */
 export interface RoomServing {
   rooms: Pick<RoomsRepo, 'subscribe'>;
@@ -125,6 +125,7 @@ export interface RoomServing {
   inquiries: Pick<InquiriesRepo, 'markTaken'>;
 }
 
+/** Livechat agents and managers: the livechat roles and columns of `users`, and Auto_Selection. */
 export class SqlAgentsRepo implements AgentsRepo {
   constructor(
     private readonly db: Kysely<Database>,

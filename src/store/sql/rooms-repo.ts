@@ -220,22 +220,25 @@ export class SqlRoomsRepo implements RoomsRepo {
 
   async roomVersionsOfUser(userId: string, updatedAfter: number | null): Promise<RoomVersion[]> {
     if (updatedAfter !== null) {
-      // How many rooms changed since then, counted up to the probe's bound (index rooms_updated only).
-      const probe = await this.db
-        .selectFrom((eb) => eb.selectFrom('rooms').select('rooms.id').where('rooms.updated_at', '>', updatedAfter).limit(CHANGED_ROOMS_PROBE + 1).as('changed'))
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow();
-      if (Number(probe.n) <= CHANGED_ROOMS_PROBE) {
-        // Few: those rooms, each checked for the user's membership (one probe of subscriptions_user_room each).
-        const changed = await this.db
-          .selectFrom('rooms')
-          .select(['rooms.id', 'rooms.updated_at'])
-          .where('rooms.updated_at', '>', updatedAfter)
-          .where((eb) =>
-            eb.exists(eb.selectFrom('subscriptions').select('subscriptions.rid').where('subscriptions.user_id', '=', userId).whereRef('subscriptions.rid', '=', 'rooms.id')),
-          )
-          .execute();
-        return changed.map((r) => ({ id: r.id, updatedAt: Number(r.updated_at) })).sort(byId);
+      // The rooms changed since then, up to one past the bound (index rooms_updated), each with whether the
+      // user is a member (one probe of subscriptions_user_room each): one statement when few changed.
+      const changed = await this.db
+        .selectFrom('rooms')
+        .select((eb) => [
+          'rooms.id',
+          'rooms.updated_at',
+          eb
+            .exists(eb.selectFrom('subscriptions').select('subscriptions.rid').where('subscriptions.user_id', '=', userId).whereRef('subscriptions.rid', '=', 'rooms.id'))
+            .as('mine'),
+        ])
+        .where('rooms.updated_at', '>', updatedAfter)
+        .limit(CHANGED_ROOMS_PROBE + 1)
+        .execute();
+      if (changed.length <= CHANGED_ROOMS_PROBE) {
+        return changed
+          .filter((r) => Boolean(r.mine))
+          .map((r) => ({ id: r.id, updatedAt: Number(r.updated_at) }))
+          .sort(byId);
       }
     }
     let query = this.db
