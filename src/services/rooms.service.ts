@@ -320,11 +320,10 @@ export class RoomsService {
         throw failure('The "updatedSince" query parameter must be a valid date.', 'error-updatedSince-param-invalid');
       }
     }
-    const versions = await this.store.rooms.roomVersionsOfUser(caller.id, since);
+    if (since === null) return { update: await this.currentViews(await this.store.rooms.roomVersionsOfUser(caller.id, null)), remove: [] };
+    const { versions, removals } = await this.store.rooms.roomChangesOfUser(caller.id, since);
     const update = await this.currentViews(versions);
-    if (since === null) return { update, remove: [] };
     const current = new Set(versions.map((r) => r.id));
-    const removals = await this.store.rooms.removalsSince(caller.id, since);
     const remove = removals
       .filter((r) => !current.has(r.rid))
       .map((r) => ({ _id: r.rid, _deletedAt: iso(r.removedAt) }));

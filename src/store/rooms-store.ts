@@ -142,6 +142,11 @@ export interface RoomsRepo {
    * whichever side is smaller.
    */
   roomVersionsOfUser(userId: string, updatedAfter: Millis | null): Promise<RoomVersion[]>;
+  /**
+   * A `rooms.get` delta's reads: `roomVersionsOfUser(userId, since)` and `removalsSince(userId, since)`
+   * together — one statement when few rooms changed (one round trip on PostgreSQL).
+   */
+  roomChangesOfUser(userId: string, since: Millis): Promise<{ versions: RoomVersion[]; removals: Array<{ rid: string; removedAt: Millis }> }>;
   /** The rooms with these ids (absent ids are skipped), ordered by id in code-point order. */
   findByIds(ids: readonly string[]): Promise<RoomRecord[]>;
   /** Up to `limit` member usernames of each room (ordered by username), keyed by room id. */

@@ -309,6 +309,38 @@ export function roomsCases(getStore: StoreGetter): void {
         expect(await store.rooms.roomVersionsOfUser('absent', null)).toEqual([]);
       });
 
+      it('roomChangesOfUser gives a delta\'s versions and removals together, from few or many changed rooms alike', async () => {
+        const store = getStore();
+        const T = 6_000_000_000_000 + Math.floor(Math.random() * 1_000_000_000);
+        const user = await store.users.insert(newUser());
+        const base = newId().slice(1);
+        const rooms = await Promise.all(['k', 'J', 'l'].map((first) => store.rooms.insert(newRoom({ id: first + base, ts: T }))));
+        for (const room of rooms) await store.rooms.subscribe({ id: newId(), rid: room.id, user: { id: user.id, username: user.username! }, ts: T }, T);
+        await member(store, rooms[0]!.id, {}, T + 20);
+        await member(store, rooms[1]!.id, {}, T + 25);
+        await store.rooms.unsubscribe(rooms[2]!.id, user.id, T + 30);
+        const foreign = await store.rooms.insert(newRoom({ ts: T }));
+        await member(store, foreign.id, {}, T + 40);
+        const expected = {
+          versions: [
+            { id: `J${base}`, updatedAt: T + 25 },
+            { id: `k${base}`, updatedAt: T + 20 },
+          ],
+          removals: [{ rid: `l${base}`, removedAt: T + 30 }],
+        };
+        expect(await store.rooms.roomChangesOfUser(user.id, T + 10)).toEqual(expected);
+        expect(await store.rooms.roomVersionsOfUser(user.id, T + 10)).toEqual(expected.versions);
+        expect(await store.rooms.removalsSince(user.id, T + 10)).toEqual(expected.removals);
+        // More rooms changed than the statement reads: the versions come through the user's subscriptions.
+        for (let i = 0; i < 300; i++) {
+          const room = await store.rooms.insert(newRoom({ ts: T }));
+          await member(store, room.id, {}, T + 50 + i);
+        }
+        expect(await store.rooms.roomChangesOfUser(user.id, T + 10)).toEqual(expected);
+        expect(await store.rooms.roomChangesOfUser(user.id, T + 22)).toEqual({ versions: [{ id: `J${base}`, updatedAt: T + 25 }], removals: expected.removals });
+        expect(await store.rooms.roomChangesOfUser(user.id, Number.MAX_SAFE_INTEGER)).toEqual({ versions: [], removals: [] });
+      });
+
       it('findByIds returns the rooms with these ids in code-point order, skipping absent ids; [] for none', async () => {
         const store = getStore();
         const base = newId().slice(1);

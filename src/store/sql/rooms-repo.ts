@@ -219,28 +219,50 @@ export class SqlRoomsRepo implements RoomsRepo {
   }
 
   async roomVersionsOfUser(userId: string, updatedAfter: number | null): Promise<RoomVersion[]> {
-    if (updatedAfter !== null) {
-      // The rooms changed since then, up to one past the bound (index rooms_updated), each with whether the
-      // user is a member (one probe of subscriptions_user_room each): one statement when few changed.
-      const changed = await this.db
-        .selectFrom('rooms')
-        .select((eb) => [
-          'rooms.id',
-          'rooms.updated_at',
-          eb
-            .exists(eb.selectFrom('subscriptions').select('subscriptions.rid').where('subscriptions.user_id', '=', userId).whereRef('subscriptions.rid', '=', 'rooms.id'))
-            .as('mine'),
-        ])
-        .where('rooms.updated_at', '>', updatedAfter)
-        .limit(CHANGED_ROOMS_PROBE + 1)
-        .execute();
-      if (changed.length <= CHANGED_ROOMS_PROBE) {
-        return changed
-          .filter((r) => Boolean(r.mine))
-          .map((r) => ({ id: r.id, updatedAt: Number(r.updated_at) }))
-          .sort(byId);
-      }
-    }
+    if (updatedAfter !== null) return (await this.roomChangesOfUser(userId, updatedAfter)).versions;
+    return this.versionsThroughSubscriptions(userId, null);
+  }
+
+  async roomChangesOfUser(userId: string, since: number): Promise<{ versions: RoomVersion[]; removals: Array<{ rid: string; removedAt: number }> }> {
+    // One statement: the rooms changed since then, up to one past the bound (index rooms_updated), each with
+    // whether the user is a member (one probe of subscriptions_user_room each), and the user's removals.
+    const changed = this.db
+      .selectFrom('rooms')
+      .select((eb) => [
+        'rooms.id as id',
+        'rooms.updated_at as at',
+        sql<number>`case when ${eb.exists(
+          eb.selectFrom('subscriptions').select('subscriptions.rid').where('subscriptions.user_id', '=', userId).whereRef('subscriptions.rid', '=', 'rooms.id'),
+        )} then 1 else 0 end`.as('mine'),
+        sql<string>`'changed'`.as('kind'),
+      ])
+      .where('rooms.updated_at', '>', since)
+      .limit(CHANGED_ROOMS_PROBE + 1);
+    const rows = await this.db
+      .selectFrom(changed.as('changed'))
+      .selectAll()
+      .unionAll(
+        this.db
+          .selectFrom('room_removals')
+          .select(['room_removals.rid as id', 'room_removals.removed_at as at', sql<number>`1`.as('mine'), sql<string>`'removed'`.as('kind')])
+          .where('room_removals.user_id', '=', userId)
+          .where('room_removals.removed_at', '>', since),
+      )
+      .execute();
+    const changedRooms = rows.filter((r) => r.kind === 'changed');
+    const removals = rows
+      .filter((r) => r.kind === 'removed')
+      .map((r) => ({ rid: r.id, removedAt: Number(r.at) }))
+      .sort((x, y) => x.removedAt - y.removedAt);
+    // Few changed: those the user is a member of. Many: the user's subscriptions are the smaller side.
+    const versions =
+      changedRooms.length <= CHANGED_ROOMS_PROBE
+        ? changedRooms.filter((r) => Number(r.mine) === 1).map((r) => ({ id: r.id, updatedAt: Number(r.at) })).sort(byId)
+        : await this.versionsThroughSubscriptions(userId, since);
+    return { versions, removals };
+  }
+
+  private async versionsThroughSubscriptions(userId: string, updatedAfter: number | null): Promise<RoomVersion[]> {
     let query = this.db
       .selectFrom('subscriptions')
       .innerJoin('rooms', 'rooms.id', 'subscriptions.rid')
