@@ -51,3 +51,15 @@ export async function rejection(promise: Promise<unknown>): Promise<unknown> {
   }
   throw new Error('expected a rejection');
 }
+
+/**
+ * A new user subscribed at `at` to new rooms whose ids are `firsts` each followed by one shared random `base`
+ * (so a case picks their code-point order).
+ */
+export async function userInRooms(store: Store, firsts: string[], at: number) {
+  const user = await store.users.insert(newUser());
+  const base = newId().slice(1);
+  const rooms = await Promise.all(firsts.map((first) => store.rooms.insert(newRoom({ id: first + base, ts: at }))));
+  for (const room of rooms) await store.rooms.subscribe({ id: newId(), rid: room.id, user: { id: user.id, username: user.username! }, ts: at }, at);
+  return { user, base, rooms };
+}

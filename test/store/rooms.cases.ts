@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { ConflictError, StoreReferenceError } from '../../src/store/errors.js';
 import type { SqlStore } from '../../src/store/sql/sql-store.js';
-import { member, newRoom, newUser, rejection, uniqueName, type StoreGetter } from './core-fixtures.js';
+import { member, newRoom, newUser, rejection, uniqueName, userInRooms, type StoreGetter } from './core-fixtures.js';
 
 export function roomsCases(getStore: StoreGetter): void {
   describe('RoomsRepo', () => {
@@ -281,10 +281,7 @@ export function roomsCases(getStore: StoreGetter): void {
         const store = getStore();
         // Times far beyond the other cases' (they share the database), so "changed after T" is this case's rooms only.
         const T = 5_000_000_000_000 + Math.floor(Math.random() * 1_000_000_000);
-        const user = await store.users.insert(newUser());
-        const base = newId().slice(1);
-        const mine = await Promise.all(['a', 'B', 'c'].map((first) => store.rooms.insert(newRoom({ id: first + base, ts: T }))));
-        for (const room of mine) await store.rooms.subscribe({ id: newId(), rid: room.id, user: { id: user.id, username: user.username! }, ts: T }, T);
+        const { user, base, rooms: mine } = await userInRooms(store, ['a', 'B', 'c'], T);
         const all = await store.rooms.roomVersionsOfUser(user.id, null);
         expect(all.map((r) => r.id)).toEqual([`B${base}`, `a${base}`, `c${base}`]);
         for (const version of all) expect(version.updatedAt).toBe((await store.rooms.findById(version.id))!.updatedAt);
@@ -312,10 +309,7 @@ export function roomsCases(getStore: StoreGetter): void {
       it('roomChangesOfUser gives a delta\'s versions and removals together, from few or many changed rooms alike', async () => {
         const store = getStore();
         const T = 6_000_000_000_000 + Math.floor(Math.random() * 1_000_000_000);
-        const user = await store.users.insert(newUser());
-        const base = newId().slice(1);
-        const rooms = await Promise.all(['k', 'J', 'l'].map((first) => store.rooms.insert(newRoom({ id: first + base, ts: T }))));
-        for (const room of rooms) await store.rooms.subscribe({ id: newId(), rid: room.id, user: { id: user.id, username: user.username! }, ts: T }, T);
+        const { user, base, rooms } = await userInRooms(store, ['k', 'J', 'l'], T);
         await member(store, rooms[0]!.id, {}, T + 20);
         await member(store, rooms[1]!.id, {}, T + 25);
         await store.rooms.unsubscribe(rooms[2]!.id, user.id, T + 30);
