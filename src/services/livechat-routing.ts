@@ -39,14 +39,9 @@ export class LivechatRouting {
    * inquiry taken. Returns the subscription event, published after commit.
    */
   private async assign(tx: Store, room: LivechatRoom, agent: { id: string; username: string }, now: number): Promise<DomainEvent[]> {
-    const rid = room.id;
-    await tx.livechatRooms.setServedBy(rid, { id: agent.id, username: agent.username, ts: now }, now);
     const subscriptionId = newId();
-    // The room was read (or created) in this transaction: its names need no second read under the routing lock.
-    const names = { name: null, fname: room.fname, t: 'l' };
-    const added = await tx.rooms.subscribe({ id: subscriptionId, rid, user: agent, ts: now, room: names }, now);
-    await tx.inquiries.markTaken(rid, agent.id, now);
-    return added ? [subscriptionInserted(agent.id, rid, subscriptionId)] : [];
+    const added = await tx.agents.serveRoom(room, agent, subscriptionId, now);
+    return added ? [subscriptionInserted(agent.id, room.id, subscriptionId)] : [];
   }
 
   /** Removes the agent's subscription; returns its removal event. */
@@ -243,7 +238,8 @@ export class LivechatRouting {
       const department = target.department;
       if (department && current.departmentId === department.id) throw bareFailure('error-forwarding-chat-same-department');
       let agent: { id: string; username: string } | null = null;
-      const pickInDepartment = !target.agentId && department !== null && auto;
+      // Auto_Selection's department, when it picks the agent (below, after the writes that do not depend on it).
+      const pickIn = !target.agentId && auto ? department : null;
       if (target.agentId) {
         // Chosen by the caller: still available now that the room is held?
         const chosen = await tx.agents.findUser(target.agentId);
@@ -275,8 +271,8 @@ export class LivechatRouting {
       );
       // Auto_Selection after every write that does not depend on its choice: on PostgreSQL the routing
       // lock it takes is held from here to the commit.
-      if (pickInDepartment && department) {
-        agent = await tx.agents.pick({ departmentId: department.id }, now);
+      if (pickIn) {
+        agent = await tx.agents.pick({ departmentId: pickIn.id }, now);
         if (!agent && !acceptWithoutAgent) throw noAgents();
       }
       const previous = current.servedBy;

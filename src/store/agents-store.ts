@@ -45,9 +45,15 @@ export interface AgentsRepo {
    */
   pick(candidates: AgentCandidates, now: Millis): Promise<{ id: string; username: string } | null>;
   /**
+   * Serves an open livechat room to the agent, in the caller's transaction (the room read or created in it):
+   * `servedBy`, the agent's subscription (`subscriptionId`; it cancels an earlier removal, and one more user
+   * when inserted), the inquiry taken. True when the subscription was inserted (false: the agent had it).
+   */
+  serveRoom(room: { id: string; fname: string | null }, agent: { id: string; username: string }, subscriptionId: string, now: Millis): Promise<boolean>;
+  /**
    * Auto_Selection for a livechat room created in the caller's transaction (its inquiry inserted): picks
-   * the agent as `pick` does and serves the room to it — `servedBy`, the agent's subscription (`subscriptionId`,
-   * one more user in the room), the inquiry taken. Null, and nothing changed, when no candidate is available.
+   * the agent as `pick` does and serves the room to it as `serveRoom` does. Null, and nothing changed, when no
+   * candidate is available.
    * On PostgreSQL the pick and the serving are one statement, so the routing lock is held for that statement
    * and the commit only.
    */

@@ -191,6 +191,22 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     expect(new Set(picked.map((p) => p!.id)).size).toBe(3);
   });
 
+  it('serveRoom: servedBy, the agent\'s subscription (one more user) and the inquiry taken; an agent who has the room already is not subscribed twice', async () => {
+    const store = ctx.store();
+    const agent = await insertAgent(store);
+    const { room, inquiry } = await queuedRoom(store);
+    const subscriptionId = newId();
+    expect(await store.transaction((tx) => tx.agents.serveRoom(room, { id: agent.id, username: agent.username! }, subscriptionId, 5_000))).toBe(true);
+    const served = (await store.livechatRooms.findById(room.id))!;
+    expect(served.servedBy).toEqual({ id: agent.id, username: agent.username, ts: 5_000 });
+    expect(served.usersCount).toBe(room.usersCount + 1);
+    expect(await store.rooms.findSubscription(room.id, agent.id)).toMatchObject({ id: subscriptionId, fname: room.fname, t: 'l' });
+    expect(await store.inquiries.findById(inquiry.id)).toMatchObject({ status: 'taken', takenBy: agent.id });
+    expect(await store.transaction((tx) => tx.agents.serveRoom(room, { id: agent.id, username: agent.username! }, newId(), 6_000))).toBe(false);
+    expect((await store.livechatRooms.findById(room.id))!.usersCount).toBe(room.usersCount + 1);
+    expect((await store.rooms.findSubscription(room.id, agent.id))!.id).toBe(subscriptionId);
+  });
+
   it('serveNewRoom: picks as pick does and serves the room — servedBy, one more user, the agent\'s subscription, the inquiry taken, the load counted', async () => {
     const store = ctx.store();
     const a = await insertAgent(store);

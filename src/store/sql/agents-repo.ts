@@ -118,7 +118,7 @@ function variantFor<R>(variants: Record<Shape, unknown>, c: AgentCandidates): [V
   return [variants[shape] as Variant<R>, args];
 }
 
-/** What serving a new room writes besides the agent, on a backend that runs it statement by statement (SQLite). */
+/** What serving a room writes besides the agent (`serveRoom`, and `serveNewRoom` on SQLite). */
 export interface RoomServing {
   rooms: Pick<RoomsRepo, 'subscribe'>;
   livechatRooms: Pick<LivechatRoomsRepo, 'setServedBy'>;
@@ -251,12 +251,17 @@ export class SqlAgentsRepo implements AgentsRepo {
     // Statement by statement: SQLite's statements are calls into the process, not round trips.
     const agent = await this.pick(c, now);
     if (!agent) return null;
+    return { agent, subscribed: await this.serveRoom(room, agent, subscriptionId, now) };
+  }
+
+  async serveRoom(room: { id: string; fname: string | null }, agent: { id: string; username: string }, subscriptionId: string, now: number): Promise<boolean> {
     await this.serving.livechatRooms.setServedBy(room.id, { id: agent.id, username: agent.username, ts: now }, now);
+    // The room was read (or created) in this transaction: its names need no second read under the routing lock.
     const subscribed = await this.serving.rooms.subscribe(
       { id: subscriptionId, rid: room.id, user: agent, ts: now, room: { name: null, fname: room.fname, t: 'l' } },
       now,
     );
     await this.serving.inquiries.markTaken(room.id, agent.id, now);
-    return { agent, subscribed };
+    return subscribed;
   }
 }

@@ -157,14 +157,17 @@ export class SqlRoomsRepo implements RoomsRepo {
   }
 
   async removalsSince(userId: string, since: number): Promise<Array<{ rid: string; removedAt: number }>> {
-    const rows = await this.db
+    const rows = await this.removals(userId, since).orderBy('room_removals.removed_at').execute();
+    return rows.map((r) => ({ rid: r.id, removedAt: Number(r.at) }));
+  }
+
+  /** The user's removals after `since` (index room_removals_user_time): `id` the room, `at` the time. */
+  private removals(userId: string, since: number) {
+    return this.db
       .selectFrom('room_removals')
-      .select(['rid', 'removed_at'])
-      .where('user_id', '=', userId)
-      .where('removed_at', '>', since)
-      .orderBy('removed_at')
-      .execute();
-    return rows.map((r) => ({ rid: r.rid, removedAt: Number(r.removed_at) }));
+      .select(['room_removals.rid as id', 'room_removals.removed_at as at'])
+      .where('room_removals.user_id', '=', userId)
+      .where('room_removals.removed_at', '>', since);
   }
 
   async findByName(name: string): Promise<RoomRecord | null> {
@@ -241,13 +244,7 @@ export class SqlRoomsRepo implements RoomsRepo {
     const rows = await this.db
       .selectFrom(changed.as('changed'))
       .selectAll()
-      .unionAll(
-        this.db
-          .selectFrom('room_removals')
-          .select(['room_removals.rid as id', 'room_removals.removed_at as at', sql<number>`1`.as('mine'), sql<string>`'removed'`.as('kind')])
-          .where('room_removals.user_id', '=', userId)
-          .where('room_removals.removed_at', '>', since),
-      )
+      .unionAll(this.removals(userId, since).select([sql<number>`1`.as('mine'), sql<string>`'removed'`.as('kind')]))
       .execute();
     const changedRooms = rows.filter((r) => r.kind === 'changed');
     const removals = rows
