@@ -15,6 +15,7 @@ afterEach(async () => {
 
 /** Connects with these headers and asks the server for `connection.clientAddress` through a test method. */
 async function addressSeen(trustProxy: boolean | number | string, headers: Record<string, string>): Promise<unknown> {
+  await t?.close(); // a test may ask twice: each app closes (and drops its database) before the next
   t = await createTestApp({ realtime: false, config: { trustProxy } });
   t.ddp.method('whoami', (_params, connection) => connection.clientAddress);
   const ws = new WebSocket(await ddpUrl(t.app), { headers });

@@ -27,6 +27,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     pgServerUrl: string;
     pgTemplate: string;
+    /** Every test database of this project starts with it, so the teardown can drop what a file left behind. */
+    pgDatabasePrefix: string;
   }
 }
 
@@ -61,7 +63,10 @@ export default async function setup(project: TestProject) {
     console.log(`[postgres] using TEST_DATABASE_URL (${new URL(serverUrl).host})`);
   }
 
-  const template = `parley_tpl_${process.pid}`;
+  // Both postgres projects run their global setup in the same process: the project name keeps them apart.
+  const tag = `${process.pid}_${project.name.replace(/[^a-z]/g, '')}`;
+  const template = `parley_tpl_${tag}`;
+  const databasePrefix = `parley_t_${tag}_`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${template}`);
@@ -72,8 +77,19 @@ export default async function setup(project: TestProject) {
 
   project.provide('pgServerUrl', serverUrl);
   project.provide('pgTemplate', template);
+  project.provide('pgDatabasePrefix', databasePrefix);
 
   return async () => {
+    // A file's afterAll drops its databases; one that failed or timed out before it did leaves them here.
+    const { rows } = await admin.query<{ datname: string; file: string | null }>(
+      `SELECT datname, shobj_description(oid, 'pg_database') AS file FROM pg_database WHERE starts_with(datname, $1)`,
+      [databasePrefix],
+    );
+    for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+    if (rows.length > 0) {
+      const files = [...new Set(rows.map((row) => row.file ?? 'unknown'))].join(', ');
+      console.log(`[postgres] ${project.name}: dropped ${rows.length} test database(s) that their files left (${files})`);
+    }
     await admin.query(`DROP DATABASE IF EXISTS ${template}`);
     await admin.end();
     if (embedded) await embedded.stop();

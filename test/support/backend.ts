@@ -24,10 +24,20 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/** The test file on the call stack (the first frame under test/ outside test/support/). */
+function callingTestFile(): string {
+  const frames = new Error().stack?.split('\n') ?? [];
+  for (const frame of frames) {
+    const match = /(test\/(?!support\/)[^\s:)]+)/.exec(frame);
+    if (match) return match[1]!;
+  }
+  return 'unknown';
+}
+
 async function createPostgresDatabase(options: { icu?: boolean }): Promise<TestDatabase> {
   const serverUrl = inject('pgServerUrl');
   const template = inject('pgTemplate');
-  const name = `parley_t_${options.icu ? 'icu_' : ''}${newId().toLowerCase()}`;
+  const name = `${inject('pgDatabasePrefix')}${options.icu ? 'icu_' : ''}${newId().toLowerCase()}`;
   // The ICU database starts empty (template0): the migrated template has the server's collation.
   const create = options.icu
     ? `CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'`
@@ -49,6 +59,8 @@ async function createPostgresDatabase(options: { icu?: boolean }): Promise<TestD
     // processes, not the database server), so a commit need not wait for its WAL to reach the disk: what a
     // commit made visible stays visible all the same. The production default (on) is untouched.
     await admin.query(`ALTER DATABASE ${name} SET synchronous_commit = off`);
+    // Names the file that asked for it, for the global teardown's report of databases a file did not drop.
+    await admin.query(`COMMENT ON DATABASE ${name} IS ${admin.escapeLiteral(callingTestFile())}`);
   } finally {
     await admin.end();
   }
