@@ -16,9 +16,17 @@ export type ChangeTopic = 'settings' | 'permissions' | 'users' | 'livechat';
 export type ChangeKeys = readonly string[] | null;
 export type ChangeHandler = (keys: ChangeKeys) => void | Promise<void>;
 
+/** `others`: tell only the other processes (the publisher has already brought this one up to date). */
+export interface PublishOptions {
+  others?: boolean;
+}
+
 export interface ChangeBus {
-  /** Tells every process, this one included, that `topic` changed; `keys` narrows it. */
-  publish(topic: ChangeTopic, keys?: readonly string[]): Promise<void>;
+  /**
+   * Tells every process, this one included, that `topic` changed; `keys` narrows it. This process's
+   * subscribers run at once; the others' when the notification reaches them.
+   */
+  publish(topic: ChangeTopic, keys?: readonly string[], options?: PublishOptions): Promise<void>;
   subscribe(topic: ChangeTopic, handler: ChangeHandler): void;
   close(): Promise<void>;
 }
@@ -93,8 +101,8 @@ export class PublishBatcher {
 export class LocalChangeBus implements ChangeBus {
   private readonly handlers = new ChangeHandlers();
 
-  publish(topic: ChangeTopic, keys?: readonly string[]): Promise<void> {
-    return this.handlers.run(topic, keys ?? null);
+  async publish(topic: ChangeTopic, keys?: readonly string[], options: PublishOptions = {}): Promise<void> {
+    if (!options.others) await this.handlers.run(topic, keys ?? null);
   }
 
   subscribe(topic: ChangeTopic, handler: ChangeHandler): void {

@@ -61,8 +61,9 @@ export class AuthService {
   ) {
     store.onChange((change) => {
       if (change.users.length === 0) return;
-      this.forget(change.users);
-      bus.publish('users', change.users).catch(onBusError);
+      this.forget(change.users, change.userRows);
+      // Only to the others: here the entries were just dropped or refreshed.
+      bus.publish('users', change.users, { others: true }).catch(onBusError);
     });
     bus.subscribe('users', (keys) => this.forget(keys));
   }
@@ -106,11 +107,40 @@ export class AuthService {
     entry.tokens.set(hashedToken, { caller, createdAt });
   }
 
-  /** Drops the cached callers of these users (null: of everyone). */
-  private forget(userIds: ChangeKeys): void {
+  /**
+   * Drops the cached callers of these users (null: of everyone). A user whose new state came with the change
+   * (`rows`: what a write of this process returned after it committed) keeps its cached tokens, with that
+   * state: a user who changes their own profile or presence is not read again on their next request.
+   */
+  private forget(userIds: ChangeKeys, rows: readonly UserRecord[] = []): void {
     this.generation++;
-    if (userIds === null) this.cache.clear();
-    else for (const id of userIds) this.cache.delete(id);
+    if (userIds === null) {
+      this.cache.clear();
+      return;
+    }
+    for (const id of userIds) {
+      const row = rows.find((r) => r.id === id);
+      if (!row || !this.refresh(row)) this.cache.delete(id);
+    }
+  }
+
+  /**
+   * Puts a user's new state into the callers cached for them; false when there is nothing to refresh. Reports
+   * of one user can arrive out of commit order (PostgreSQL: two statements on two connections), so a state is
+   * taken only when it is newer than every cached one: every write of a user row moves `updatedAt` strictly
+   * forward. A write that changes a user without returning the row drops the entry instead (above), so what
+   * is cached never predates a change the row does not show.
+   */
+  private refresh(row: UserRecord): boolean {
+    const entry = this.cache.get(row.id);
+    if (!entry) return false;
+    let user: UserRecord | undefined;
+    for (const [hashedToken, cached] of entry.tokens) {
+      if (cached.caller.user.updatedAt >= row.updatedAt) continue;
+      user ??= freezeUser(structuredClone(row)); // a copy: the writer keeps using the row it was given
+      entry.tokens.set(hashedToken, { caller: Object.freeze({ user, hashedToken }), createdAt: cached.createdAt });
+    }
+    return true;
   }
 
   /** Whether a token issued at `issuedAt` is older than `Accounts_LoginExpiration` days (`0`: never expires). */

@@ -1,4 +1,4 @@
-import { ChangeHandlers, PublishBatcher, type ChangeBus, type ChangeHandler, type ChangeTopic } from '../lib/change-bus.js';
+import { ChangeHandlers, PublishBatcher, type ChangeBus, type ChangeHandler, type ChangeTopic, type PublishOptions } from '../lib/change-bus.js';
 import type { Store } from '../store/store.js';
 
 const TOPICS: readonly ChangeTopic[] = ['settings', 'permissions', 'users', 'livechat'];
@@ -61,9 +61,9 @@ export class PollingChangeBus implements ChangeBus {
     if (after !== before + 1) await this.handlers.run(topic, null, true);
   }
 
-  async publish(topic: ChangeTopic, keys?: readonly string[]): Promise<void> {
+  async publish(topic: ChangeTopic, keys?: readonly string[], options: PublishOptions = {}): Promise<void> {
     // This process first (at once), then the counter for the others.
-    await this.handlers.run(topic, keys ?? null);
+    if (!options.others) await this.handlers.run(topic, keys ?? null);
     await this.batcher.publish(topic, keys);
   }
 

@@ -1,3 +1,5 @@
+import type { UserRecord } from './users-store.js';
+
 /**
  * What committed writes changed, for the caches services keep in memory (the
  * authenticated caller of a token, the livechat reads behind `livechat/config`).
@@ -8,6 +10,11 @@
 export interface DataChange {
   /** Users whose row, roles or login tokens changed, or who were deleted. */
   users: readonly string[];
+  /**
+   * The new state of some of `users` (row and roles), as the change's own statement returned it. Only for a
+   * statement outside a transaction: a transaction's later statements could change the user again.
+   */
+  userRows?: readonly UserRecord[];
   /** Departments, their agent lists, or what decides whether an agent is available changed. */
   livechat: boolean;
 }

@@ -6,7 +6,7 @@
  * expects the very next request to see the change. Across processes:
  * test/process/cache-invalidation.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { ManualClock } from '../support/clock.js';
 import type { Credentials } from '../support/client.js';
@@ -113,6 +113,29 @@ describe('the caller of a token, from memory', () => {
     const me = await t.api.get('/api/v1/me', { auth: u.auth });
     expect(me.body.name).toBe('Renamed Right Away');
     expect(me.body.settings.preferences.useEmojis).toBe(false);
+  });
+
+  it("a user's own profile write keeps their cached caller, holding the new state (no read on the next request)", async () => {
+    const u = await cachedUser();
+    const other = await login(u.username, 'pw-Cache-1'); // a second token of the same user
+    for (const auth of [u.auth, other]) expect((await t.api.get('/api/v1/me', { auth })).status).toBe(200); // both cached
+    const reads = vi.spyOn(t.store.tokens, 'findUserByToken');
+    try {
+      expect((await t.api.post('/api/v1/users.setPreferences', { data: { useEmojis: false } }, { auth: u.auth })).status).toBe(200);
+      expect((await t.api.post('/api/v1/users.updateOwnBasicInfo', { data: { name: 'Kept Fresh' } }, { auth: u.auth })).status).toBe(200);
+      for (const auth of [u.auth, other]) {
+        const me = await t.api.get('/api/v1/me', { auth });
+        expect(me.status).toBe(200);
+        expect(me.body.name).toBe('Kept Fresh');
+        expect(me.body.settings.preferences.useEmojis).toBe(false);
+      }
+      expect(reads).not.toHaveBeenCalled();
+      // Deactivation is a write of the row too: the refreshed caller is refused at once.
+      expect((await t.api.post('/api/v1/users.setActiveStatus', { userId: u.userId, activeStatus: false }, { auth: t.admin })).status).toBe(200);
+      expect((await t.api.get('/api/v1/me', { auth: u.auth })).status).toBe(401);
+    } finally {
+      reads.mockRestore();
+    }
   });
 
   it('a request with a wrong token for a cached user is refused, and does not disturb the cached one', async () => {

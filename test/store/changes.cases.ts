@@ -8,7 +8,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
-import type { DataChange, Store } from '../../src/store/store.js';
+import type { DataChange, Store, UserRecord } from '../../src/store/store.js';
 import { newUser, rejection, type StoreGetter } from './core-fixtures.js';
 
 export function changesCases(getStore: StoreGetter): void {
@@ -42,10 +42,15 @@ export function changesCases(getStore: StoreGetter): void {
       const store = getStore();
       const u = newUser();
       expect(await reportedBy(() => store.users.insert(u))).toEqual([user(u.id)]);
-      expect(await reportedBy(() => store.users.update(u.id, { bio: 'b' }, 2_000))).toEqual([user(u.id)]);
-      expect(await reportedBy(() => store.users.update(u.id, { preferences: { a: 1 } }, 2_000))).toEqual([user(u.id)]);
-      expect(await reportedBy(() => store.users.update(u.id, { status: 'away' }, 2_000))).toEqual([user(u.id, true)]);
-      expect(await reportedBy(() => store.users.update(u.id, { active: false }, 2_000))).toEqual([user(u.id, true)]);
+      // An update outside a transaction reports the user's new state, exactly as it returned it.
+      let row: UserRecord | null = null;
+      for (const [patch, livechat] of [[{ bio: 'b' }, false], [{ mergePreferences: { a: 1 } }, false], [{ status: 'away' }, true], [{ active: false }, true]] as const) {
+        const reported = await reportedBy(async () => (row = await store.users.update(u.id, patch, 2_000)));
+        expect(row).not.toBeNull();
+        expect(reported).toEqual([{ ...user(u.id, livechat), userRows: [row] }]);
+      }
+      expect(row).toEqual(await store.users.findById(u.id));
+      expect(row).toMatchObject({ bio: 'b', status: 'away', active: false });
       expect(await reportedBy(() => store.users.delete(u.id, 3_000))).toEqual([user(u.id, true)]);
     });
 
@@ -111,6 +116,8 @@ export function changesCases(getStore: StoreGetter): void {
       expect(changes).toHaveLength(1);
       expect([...changes[0]!.users].sort()).toEqual([a.id, b.id].sort());
       expect(changes[0]!.livechat).toBe(true);
+      // No new state inside a transaction: a later statement of it could have changed the user again.
+      expect(changes[0]!.userRows).toBeUndefined();
     });
 
     it('a rolled-back transaction reports nothing', async () => {
@@ -137,7 +144,7 @@ export function changesCases(getStore: StoreGetter): void {
       await store.users.update(u.id, { bio: 'one' }, 2_000);
       remove();
       await store.users.update(u.id, { bio: 'two' }, 2_000);
-      expect(extra).toEqual([user(u.id)]);
+      expect(extra.map(({ users, livechat }) => ({ users, livechat }))).toEqual([user(u.id)]);
     });
   });
 }

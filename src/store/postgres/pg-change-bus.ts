@@ -1,4 +1,4 @@
-import { ChangeHandlers, PublishBatcher, type ChangeBus, type ChangeHandler, type ChangeKeys, type ChangeTopic } from '../../lib/change-bus.js';
+import { ChangeHandlers, PublishBatcher, type ChangeBus, type ChangeHandler, type ChangeKeys, type ChangeTopic, type PublishOptions } from '../../lib/change-bus.js';
 import { PgListener } from './pg-listener.js';
 
 const CHANNEL = 'parley_changes';
@@ -7,8 +7,9 @@ const MAX_PAYLOAD = 7900;
 
 /**
  * Cross-process cache invalidation over PostgreSQL LISTEN/NOTIFY: every Parley
- * process on the database listens on one channel; a publish reaches all of them
- * (itself included) right after the writer's commit. No extra service needed.
+ * process on the database listens on one channel; a publish reaches the others
+ * right after the writer's commit (this process runs its own handlers at once and
+ * ignores its notifications coming back). No extra service needed.
  * A payload is `<topic>` or `<topic>:<key>,<key>,…`; the publishes of one turn
  * of the event loop go out together, split to fit the payload limit. If the
  * listening connection drops, it reconnects and then fires every handler once
@@ -23,7 +24,8 @@ export class PgNotifyChangeBus implements ChangeBus {
     this.listener = new PgListener(
       connectionString,
       CHANNEL,
-      (payload) => {
+      (payload, own) => {
+        if (own) return;
         const colon = payload.indexOf(':');
         const topic = (colon === -1 ? payload : payload.slice(0, colon)) as ChangeTopic;
         const keys = colon === -1 ? null : payload.slice(colon + 1).split(',');
@@ -55,14 +57,13 @@ export class PgNotifyChangeBus implements ChangeBus {
       }
       if (current) payloads.push(`${topic}:${current}`);
     }
-    for (const payload of payloads) {
-      // Listener down: at least this process sees its own change.
-      if (!(await this.listener.notify(payload))) await this.handlers.run(topic, keys, true);
-    }
+    // Listener down: the others miss this one (the caches' time-to-live bounds that); this process ran its handlers.
+    for (const payload of payloads) await this.listener.notify(payload);
   }
 
-  publish(topic: ChangeTopic, keys?: readonly string[]): Promise<void> {
-    return this.batcher.publish(topic, keys);
+  async publish(topic: ChangeTopic, keys?: readonly string[], options: PublishOptions = {}): Promise<void> {
+    if (!options.others) await this.handlers.run(topic, keys ?? null);
+    await this.batcher.publish(topic, keys);
   }
 
   subscribe(topic: ChangeTopic, handler: ChangeHandler): void {

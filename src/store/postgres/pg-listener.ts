@@ -14,14 +14,17 @@ export class PgListener {
   constructor(
     private readonly connectionString: string,
     private readonly channel: string,
-    private readonly onPayload: (payload: string) => void,
+    /** `own`: this connection sent it (PostgreSQL delivers a session's notifications to itself too). */
+    private readonly onPayload: (payload: string, own: boolean) => void,
     private readonly onReconnect: () => Promise<void> = async () => {},
   ) {}
 
   async listen(): Promise<void> {
     const client = new pg.Client({ connectionString: this.connectionString });
     client.on('notification', (message) => {
-      if (message.channel === this.channel && message.payload !== undefined) this.onPayload(message.payload);
+      if (message.channel === this.channel && message.payload !== undefined) {
+        this.onPayload(message.payload, message.processId === (client as unknown as { processID: number | null }).processID);
+      }
     });
     client.on('error', () => this.reconnectSoon());
     client.on('end', () => this.reconnectSoon());

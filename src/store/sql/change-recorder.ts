@@ -1,12 +1,13 @@
 import type { DataChange, DataChangeListener } from '../changes-store.js';
+import type { UserRecord } from '../users-store.js';
 
 /**
  * Where repositories note what a write changed (see DataChange): the user whose
- * row, roles or tokens changed (or null), and whether livechat availability or
- * departments changed.
+ * row, roles or tokens changed (or null), whether livechat availability or
+ * departments changed, and the user's new state when the statement returned it.
  */
 export interface ChangeSink {
-  changed(userId: string | null, livechat?: boolean): void;
+  changed(userId: string | null, livechat?: boolean, user?: UserRecord): void;
 }
 
 /** The listeners of one store; outside a transaction each write is reported at once. */
@@ -25,8 +26,8 @@ export class ChangeListeners implements ChangeSink {
     for (const listener of this.listeners) listener(change);
   }
 
-  changed(userId: string | null, livechat = false): void {
-    this.emit({ users: userId === null ? [] : [userId], livechat });
+  changed(userId: string | null, livechat = false, user?: UserRecord): void {
+    this.emit({ users: userId === null ? [] : [userId], livechat, ...(user && { userRows: [user] }) });
   }
 }
 
@@ -35,6 +36,7 @@ export class TransactionChanges implements ChangeSink {
   private readonly users = new Set<string>();
   private livechat = false;
 
+  /** A returned row is not kept: a later statement of the transaction may change the user again. */
   changed(userId: string | null, livechat = false): void {
     if (userId !== null) this.users.add(userId);
     this.livechat ||= livechat;

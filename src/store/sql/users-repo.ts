@@ -119,9 +119,11 @@ export class SqlUsersRepo implements UsersRepo {
       .returning(rolesColumn(this.dialect, 'users.id'))
       .executeTakeFirst();
     if (!row) return null;
-    // Presence and deactivation also decide whether an agent counts as available.
-    this.changes.changed(id, patch.status !== undefined || patch.active !== undefined);
-    return SqlUsersRepo.fromRow(row);
+    const user = SqlUsersRepo.fromRow(row);
+    // Presence and deactivation also decide whether an agent counts as available. The new state goes with
+    // the report, so this process's cached callers of the user can take it instead of reading it again.
+    this.changes.changed(id, patch.status !== undefined || patch.active !== undefined, user);
+    return user;
   }
 
   async countActiveWithRoleLocked(role: string): Promise<number> {
