@@ -75,8 +75,9 @@ export class LivechatRouting {
     // The `agentId` agent if given, else the department's agents, else anyone.
     const candidates = options.agentId ? { departmentId: null, agentId: options.agentId } : { departmentId };
     const noAgent = () => failure('Sorry, no online agents', 'no-agent-online');
-    // Cheap pre-check outside the transaction (the decision is re-made inside).
-    if (!acceptWithoutAgent && !(await this.store.agents.hasAvailable(candidates))) throw noAgent();
+    // Manual selection assigns nobody here: whether anyone could take the chat is this check. Auto_Selection
+    // decides inside the transaction (no agent: it rolls back), so its usual case costs no extra statement.
+    if (!acceptWithoutAgent && !auto && !(await this.store.agents.hasAvailable(candidates))) throw noAgent();
 
     const { id, started, inquiry, subscriptionEvents } = await this.store.transaction(async (tx) => {
       const now = this.clock.now();

@@ -240,7 +240,11 @@ describe('GET livechat/room', () => {
     const offline = await makeAgent(t, { online: false });
     await onlyAvailable(t, [offline]);
     expect((await t.api.get(`${V}/room`, { query: { token } })).body).toEqual(noAgent);
+    // Auto_Selection found nobody inside the room's transaction: all of it rolled back.
     expect(await db(t.store).selectFrom('rooms').select('id').where('visitor_id', '=', visitor._id).execute()).toEqual([]);
+    expect(await db(t.store).selectFrom('livechat_inquiries').select('id').where('visitor_id', '=', visitor._id).execute()).toEqual([]);
+    expect(visitor.status).toEqual(expect.any(String));
+    expect((await t.api.get(`${V}/visitor/${token}`)).body.visitor.status).toBe(visitor.status);
 
     await setSetting(t, 'Livechat_accept_chats_with_no_agents', true);
     try {

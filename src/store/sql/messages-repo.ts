@@ -18,14 +18,18 @@ function toMessage(row: Selectable<MessagesTable>): MessageRecord {
   };
 }
 
-// Every message of every room runs these three (prepared: built and compiled once).
-const LAST_TS = preparedQuery(1, (db: Kysely<Database>, _dialect, rid: string) =>
-  db.selectFrom('messages').select((eb) => eb.fn.max('ts').as('ts')).where('rid', '=', rid),
-);
+// Every message of every room runs these two (prepared: built and compiled once).
 const INSERT_MESSAGE = preparedQuery(
-  10,
-  (db: Kysely<Database>, _dialect, id: string, rid: string, t: string | null, msg: string, ts: number, updatedAt: number, uId: string, uUsername: string, uName: string | null, visitorToken: string | null) =>
-    db.insertInto('messages').values({ id, rid, t, msg, ts, updated_at: updatedAt, u_id: uId, u_username: uUsername, u_name: uName, visitor_token: visitorToken }),
+  9,
+  (db: Kysely<Database>, _dialect, id: string, rid: string, t: string | null, msg: string, ts: number, uId: string, uUsername: string, uName: string | null, visitorToken: string | null) => {
+    // `ts` strictly increasing per room, decided in the insert itself: one past the room's latest message when
+    // that is not earlier than `ts` (the room's messages are read through index messages_room_ts).
+    const next = sql<number>`(select case when max(m.ts) >= ${ts} then max(m.ts) + 1 else ${ts} end from messages as m where m.rid = ${rid})`;
+    return db
+      .insertInto('messages')
+      .values({ id, rid, t, msg, ts: next, updated_at: next, u_id: uId, u_username: uUsername, u_name: uName, visitor_token: visitorToken })
+      .returning('ts');
+  },
 );
 const roomAfterMessage = (db: Kysely<Database>, dialect: SqlDialect, rid: string, ts: number, lastMessage: string) =>
   db
@@ -47,11 +51,9 @@ export class SqlMessagesRepo implements MessagesRepo {
   async insert(input: MessageRecord, options: { waitingResponse?: boolean } = {}): Promise<MessageRecord> {
     // Strictly increasing `ts` per room, so history order is the insertion order
     // even within one millisecond (callers lock the room row first).
-    const [last] = await LAST_TS(this.db, this.dialect, input.rid);
-    const lastTs = last?.ts === null || last?.ts === undefined ? null : Number(last.ts);
-    const ts = lastTs !== null && lastTs >= input.ts ? lastTs + 1 : input.ts;
+    const [row] = await INSERT_MESSAGE(this.db, this.dialect, input.id, input.rid, input.t, input.msg, input.ts, input.u.id, input.u.username, input.u.name, input.visitorToken);
+    const ts = Number(row!.ts);
     const m: MessageRecord = { ...input, ts, updatedAt: ts };
-    await INSERT_MESSAGE(this.db, this.dialect, m.id, m.rid, m.t, m.msg, m.ts, m.updatedAt, m.u.id, m.u.username, m.u.name, m.visitorToken);
     if (m.t !== null) return m;
     if (options.waitingResponse === undefined) await ROOM_AFTER_MESSAGE(this.db, this.dialect, m.rid, m.ts, lastMessageColumn(m));
     else await ROOM_AFTER_MESSAGE_WAITING(this.db, this.dialect, m.rid, m.ts, lastMessageColumn(m), options.waitingResponse ? 1 : 0);
