@@ -62,6 +62,47 @@ export function toSubscriptionRecord(row: SubscriptionRow): SubscriptionRecord {
 
 /** Above this many rooms changed since `updatedAfter`, reading the user's subscriptions is cheaper. */
 const CHANGED_ROOMS_PROBE = 256;
+
+// rooms.get's statements (prepared: a sync of the room list runs one of them on every call).
+
+/** The user's removals after `since` (index room_removals_user_time): `id` the room, `at` the time. */
+const removalsOf = (db: Kysely<Database>, userId: string, since: number) =>
+  db
+    .selectFrom('room_removals')
+    .select(['room_removals.rid as id', 'room_removals.removed_at as at'])
+    .where('room_removals.user_id', '=', userId)
+    .where('room_removals.removed_at', '>', since);
+const REMOVALS_SINCE = preparedQuery(2, (db: Kysely<Database>, _dialect, userId: string, since: number) =>
+  removalsOf(db, userId, since).orderBy('room_removals.removed_at'),
+);
+/**
+ * One statement: the rooms changed since then, up to one past the bound (index rooms_updated), each with
+ * whether the user is a member (one probe of subscriptions_user_room each), and the user's removals.
+ */
+const ROOM_CHANGES_OF_USER = preparedQuery(2, (db: Kysely<Database>, _dialect, userId: string, since: number) => {
+  const changed = db
+    .selectFrom('rooms')
+    .select((eb) => [
+      'rooms.id as id',
+      'rooms.updated_at as at',
+      sql<number>`case when ${eb.exists(
+        eb.selectFrom('subscriptions').select('subscriptions.rid').where('subscriptions.user_id', '=', userId).whereRef('subscriptions.rid', '=', 'rooms.id'),
+      )} then 1 else 0 end`.as('mine'),
+      sql<string>`'changed'`.as('kind'),
+    ])
+    .where('rooms.updated_at', '>', since)
+    .limit(CHANGED_ROOMS_PROBE + 1);
+  return db
+    .selectFrom(changed.as('changed'))
+    .selectAll()
+    .unionAll(removalsOf(db, userId, since).select([sql<number>`1`.as('mine'), sql<string>`'removed'`.as('kind')]));
+});
+const versionsOfUser = (db: Kysely<Database>, userId: string) =>
+  db.selectFrom('subscriptions').innerJoin('rooms', 'rooms.id', 'subscriptions.rid').select(['rooms.id', 'rooms.updated_at']).where('subscriptions.user_id', '=', userId);
+const ROOM_VERSIONS_OF_USER = preparedQuery(1, (db: Kysely<Database>, _dialect, userId: string) => versionsOfUser(db, userId));
+const ROOM_VERSIONS_OF_USER_SINCE = preparedQuery(2, (db: Kysely<Database>, _dialect, userId: string, since: number) =>
+  versionsOfUser(db, userId).where('rooms.updated_at', '>', since),
+);
 const IDS_PER_QUERY = 500;
 
 /** Code-point order of ids, the same on every backend (ids mix letter cases). */
@@ -157,17 +198,8 @@ export class SqlRoomsRepo implements RoomsRepo {
   }
 
   async removalsSince(userId: string, since: number): Promise<Array<{ rid: string; removedAt: number }>> {
-    const rows = await this.removals(userId, since).orderBy('room_removals.removed_at').execute();
+    const rows = await REMOVALS_SINCE(this.db, this.dialect, userId, since);
     return rows.map((r) => ({ rid: r.id, removedAt: Number(r.at) }));
-  }
-
-  /** The user's removals after `since` (index room_removals_user_time): `id` the room, `at` the time. */
-  private removals(userId: string, since: number) {
-    return this.db
-      .selectFrom('room_removals')
-      .select(['room_removals.rid as id', 'room_removals.removed_at as at'])
-      .where('room_removals.user_id', '=', userId)
-      .where('room_removals.removed_at', '>', since);
   }
 
   async findByName(name: string): Promise<RoomRecord | null> {
@@ -227,25 +259,7 @@ export class SqlRoomsRepo implements RoomsRepo {
   }
 
   async roomChangesOfUser(userId: string, since: number): Promise<{ versions: RoomVersion[]; removals: Array<{ rid: string; removedAt: number }> }> {
-    // One statement: the rooms changed since then, up to one past the bound (index rooms_updated), each with
-    // whether the user is a member (one probe of subscriptions_user_room each), and the user's removals.
-    const changed = this.db
-      .selectFrom('rooms')
-      .select((eb) => [
-        'rooms.id as id',
-        'rooms.updated_at as at',
-        sql<number>`case when ${eb.exists(
-          eb.selectFrom('subscriptions').select('subscriptions.rid').where('subscriptions.user_id', '=', userId).whereRef('subscriptions.rid', '=', 'rooms.id'),
-        )} then 1 else 0 end`.as('mine'),
-        sql<string>`'changed'`.as('kind'),
-      ])
-      .where('rooms.updated_at', '>', since)
-      .limit(CHANGED_ROOMS_PROBE + 1);
-    const rows = await this.db
-      .selectFrom(changed.as('changed'))
-      .selectAll()
-      .unionAll(this.removals(userId, since).select([sql<number>`1`.as('mine'), sql<string>`'removed'`.as('kind')]))
-      .execute();
+    const rows = await ROOM_CHANGES_OF_USER(this.db, this.dialect, userId, since);
     const changedRooms = rows.filter((r) => r.kind === 'changed');
     const removals = rows
       .filter((r) => r.kind === 'removed')
@@ -260,13 +274,10 @@ export class SqlRoomsRepo implements RoomsRepo {
   }
 
   private async versionsThroughSubscriptions(userId: string, updatedAfter: number | null): Promise<RoomVersion[]> {
-    let query = this.db
-      .selectFrom('subscriptions')
-      .innerJoin('rooms', 'rooms.id', 'subscriptions.rid')
-      .select(['rooms.id', 'rooms.updated_at'])
-      .where('subscriptions.user_id', '=', userId);
-    if (updatedAfter !== null) query = query.where('rooms.updated_at', '>', updatedAfter);
-    const rows = await query.execute();
+    const rows =
+      updatedAfter === null
+        ? await ROOM_VERSIONS_OF_USER(this.db, this.dialect, userId)
+        : await ROOM_VERSIONS_OF_USER_SINCE(this.db, this.dialect, userId, updatedAfter);
     return rows.map((r) => ({ id: r.id, updatedAt: Number(r.updated_at) })).sort(byId);
   }
 
