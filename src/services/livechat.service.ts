@@ -189,7 +189,7 @@ export class LivechatService {
    * `client` is rate-limited (§1.5: 10 new rooms per minute per IP) only when
    * this call is about to create a room; returning an existing room never counts.
    */
-  async getRoom(input: Static<typeof LivechatRoomQuery> & { widget: boolean; client: RateLimitClient }) {
+  async getRoom(input: Static<typeof LivechatRoomQuery>, context: { widget: boolean; client: RateLimitClient }) {
     // The widget asks on every page load; most visitors already have their room: one statement.
     if (input.rid === undefined && input.token !== '') {
       const open = await this.store.livechatRooms.findOpenOfVisitorToken(input.token);
@@ -204,12 +204,12 @@ export class LivechatService {
     // Here the token's visitor exists and had no open room a statement ago (the look-up above); one opened
     // since makes the insert below fail on the one-open-room index, and the catch returns it.
     if (!this.settings.get('Livechat_enabled')) throw codeOnly('error-omnichannel-is-disabled');
-    await this.limits.consumeFor('livechatRoom', input.client);
+    await this.limits.consumeFor('livechatRoom', context.client);
 
     try {
       const room = await this.routing.openRoom(visitor, {
         agentId: input.agentId || null,
-        sourceType: input.widget ? 'widget' : 'api',
+        sourceType: context.widget ? 'widget' : 'api',
       });
       return { room: livechatRoomWire(room, true), newRoom: true };
     } catch (error) {
