@@ -147,8 +147,7 @@ export class LivechatRouting {
       );
       if (!won) throw bareFailure('room-closed');
       await tx.visitors.setStatus(room.visitor.id, 'offline', now);
-      const inquiry = await tx.inquiries.findByRoom(room.id);
-      await tx.inquiries.deleteByRoom(room.id);
+      const inquiry = await tx.inquiries.deleteByRoom(room.id);
       const formerMemberIds = await tx.rooms.unsubscribeAll(room.id, now);
       const message = await tx.messages.insert(this.systemMessage(room.id, 'livechat-close', options.comment, options.by, now));
       return { inquiry, formerMemberIds, message };
@@ -233,8 +232,7 @@ export class LivechatRouting {
 
     const done = await this.store.transaction(async (tx) => {
       const now = this.clock.now();
-      await tx.rooms.lock(room.id);
-      const current = await tx.livechatRooms.findById(room.id);
+      const current = await tx.livechatRooms.lockAndFind(room.id);
       if (!current?.open) throw bareFailure('This_conversation_is_already_closed');
       const department = target.department;
       if (department && current.departmentId === department.id) throw bareFailure('error-forwarding-chat-same-department');

@@ -76,10 +76,12 @@ export async function insertOrDuplicate(
 ): Promise<MessageRecord> {
   try {
     return await store.transaction(async (tx) => {
-      await tx.rooms.lock(message.rid);
       if (check.requireOpen) {
-        const room = await tx.livechatRooms.findById(message.rid);
+        // Locked and read in one statement; a room that is not an open livechat room refuses the message.
+        const room = await tx.livechatRooms.lockAndFind(message.rid);
         if (!room?.open) throw bareFailure('room-closed');
+      } else {
+        await tx.rooms.lock(message.rid);
       }
       return tx.messages.insert(message, options);
     });

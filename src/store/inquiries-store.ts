@@ -30,8 +30,8 @@ export interface InquiriesRepo {
   requeue(rid: string, departmentId: string | null, now: Millis): Promise<void>;
   /** Marks the room's inquiry taken by the agent whatever its status (routing assigned it). */
   markTaken(rid: string, agentId: string, now: Millis): Promise<void>;
-  /** Deletes the room's inquiry, if any. */
-  deleteByRoom(rid: string): Promise<void>;
+  /** Deletes the room's inquiry, if any, and returns what it was (null: there was none). */
+  deleteByRoom(rid: string): Promise<InquiryRecord | null>;
   /**
    * Queued inquiries by `ts` in `direction` (ties by id in code point order), each with its room's
    * `lastMessage`. `departmentIds` null: all; otherwise those of these departments and those without a

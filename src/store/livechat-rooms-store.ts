@@ -82,6 +82,11 @@ export interface LivechatRoomsRepo {
   insert(room: NewLivechatRoom): Promise<LivechatRoom>;
   /** The livechat room (`t = 'l'`), open or closed, or null. */
   findById(id: string): Promise<LivechatRoom | null>;
+  /**
+   * In a transaction: `findById`, holding the room's row lock until the transaction ends (what `rooms.lock`
+   * takes), in one statement. A room of another type is neither returned nor locked.
+   */
+  lockAndFind(id: string): Promise<LivechatRoom | null>;
   /** The visitor's open livechat room, or null. */
   findOpenOfVisitor(visitorId: string): Promise<LivechatRoom | null>;
   /** The open livechat room of the visitor with this token, or null (no such visitor, or no open room). */

@@ -72,14 +72,14 @@ export function inquiriesCases(ctx: LivechatCaseContext): void {
     expect(await store.inquiries.findById(q.id)).toEqual({ ...q, status: 'taken', takenBy: 'agent-2', updatedAt: 5_001 });
   });
 
-  it('deleteByRoom removes the room\'s inquiry only; no error when there is none', async () => {
+  it('deleteByRoom removes the room\'s inquiry only and returns what it was; null when there is none', async () => {
     const store = ctx.store();
     const q = await queued(store);
     const other = await queued(store);
-    await store.inquiries.deleteByRoom(q.rid);
+    expect(await store.inquiries.deleteByRoom(q.rid)).toEqual(q);
     expect(await store.inquiries.findByRoom(q.rid)).toBeNull();
     expect(await store.inquiries.findById(other.id)).toEqual(other);
-    await store.inquiries.deleteByRoom(q.rid);
+    expect(await store.inquiries.deleteByRoom(q.rid)).toBeNull();
   });
 
   /**

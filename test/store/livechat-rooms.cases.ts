@@ -220,6 +220,34 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
     await store.transaction((tx) => tx.rooms.lock('missing'));
   });
 
+  it('lockAndFind: the livechat room, with its row lock held to the end of the transaction; null when there is none', async () => {
+    const store = ctx.store();
+    const { room } = await openRoom(store);
+    const before = await store.livechatRooms.findById(room.id);
+    const order: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let lockedNow!: () => void;
+    const locked = new Promise<void>((resolve) => (lockedNow = resolve));
+    const first = store.transaction(async (tx) => {
+      expect(await tx.livechatRooms.lockAndFind(room.id)).toEqual(before);
+      lockedNow();
+      await held;
+      order.push('first commits');
+    });
+    await locked;
+    const second = store.transaction(async (tx) => {
+      await tx.rooms.lock(room.id);
+      order.push('second has the lock');
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    order.push('first released');
+    release();
+    await Promise.all([first, second]);
+    expect(order).toEqual(['first released', 'first commits', 'second has the lock']);
+    expect(await store.transaction((tx) => tx.livechatRooms.lockAndFind('missing'))).toBeNull();
+  });
+
   it('list: each filter alone and together (agents, departments, open, fname substring, createdAt/closedAt bounds inclusive); livechat rooms only; total', async () => {
     const store = ctx.store();
     const [d1, d2] = [`d1-${newId()}`, `d2-${newId()}`];

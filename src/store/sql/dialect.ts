@@ -1,4 +1,4 @@
-import type { ColumnDefinitionBuilder, Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
+import type { ColumnDefinitionBuilder, Expression, Kysely, RawBuilder, SelectQueryBuilder, SqlBool } from 'kysely';
 
 /**
  * What differs between the SQL backends, behind named helpers. Repositories and
@@ -65,6 +65,12 @@ export interface SqlDialect {
    * SQLite, whose write transactions are already serialized by BEGIN IMMEDIATE).
    */
   transactionLock(db: Kysely<unknown>, key: number): Promise<void>;
+  /**
+   * The query, locking the rows it reads until commit/rollback (PostgreSQL `FOR UPDATE`); on SQLite the query
+   * as it is (BEGIN IMMEDIATE already holds the database's write lock).
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  forUpdate<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q;
   /**
    * Inside a transaction: locks the row of `table` whose `id` is given until the
    * transaction ends (PostgreSQL `SELECT ... FOR UPDATE`; a no-op on SQLite).

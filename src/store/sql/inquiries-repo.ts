@@ -46,7 +46,7 @@ const INQUIRY_OF_ROOM = preparedQuery(1, (db: Kysely<Database>, _dialect, rid: s
   db.selectFrom('livechat_inquiries').selectAll().where('rid', '=', rid),
 );
 const DELETE_INQUIRY_OF_ROOM = preparedQuery(1, (db: Kysely<Database>, _dialect, rid: string) =>
-  db.deleteFrom('livechat_inquiries').where('rid', '=', rid),
+  db.deleteFrom('livechat_inquiries').where('rid', '=', rid).returningAll(),
 );
 
 export class SqlInquiriesRepo implements InquiriesRepo {
@@ -103,8 +103,9 @@ export class SqlInquiriesRepo implements InquiriesRepo {
     await MARK_TAKEN(this.db, this.dialect, rid, agentId, now);
   }
 
-  async deleteByRoom(rid: string): Promise<void> {
-    await DELETE_INQUIRY_OF_ROOM(this.db, this.dialect, rid);
+  async deleteByRoom(rid: string): Promise<InquiryRecord | null> {
+    const [row] = await DELETE_INQUIRY_OF_ROOM(this.db, this.dialect, rid);
+    return row ? toInquiry(row) : null;
   }
 
   async listQueued(query: {

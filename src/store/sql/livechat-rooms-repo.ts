@@ -64,9 +64,10 @@ const INSERT_ROOM = preparedQuery(
       })
       .returningAll(),
 );
-const LIVECHAT_ROOM_BY_ID = preparedQuery(1, (db: Kysely<Database>, _dialect, id: string) =>
-  db.selectFrom('rooms').selectAll().where('id', '=', id).where('t', '=', sql.lit('l')),
-);
+const livechatRoomById = (db: Kysely<Database>, id: string) => db.selectFrom('rooms').selectAll().where('id', '=', id).where('t', '=', sql.lit('l'));
+const LIVECHAT_ROOM_BY_ID = preparedQuery(1, (db: Kysely<Database>, _dialect, id: string) => livechatRoomById(db, id));
+// Every visitor message and every transfer: the room's row lock and its state in one statement.
+const LIVECHAT_ROOM_BY_ID_LOCKED = preparedQuery(1, (db: Kysely<Database>, dialect, id: string) => dialect.forUpdate(livechatRoomById(db, id)));
 const SET_SERVED_BY = preparedQuery(
   5,
   (db: Kysely<Database>, dialect, rid: string, agentId: string | null, agentUsername: string | null, servedTs: number | null, now: number) =>
@@ -123,6 +124,11 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
 
   async findById(id: string): Promise<LivechatRoom | null> {
     const [row] = await LIVECHAT_ROOM_BY_ID(this.db, this.dialect, id);
+    return row ? toLivechatRoom(row) : null;
+  }
+
+  async lockAndFind(id: string): Promise<LivechatRoom | null> {
+    const [row] = await LIVECHAT_ROOM_BY_ID_LOCKED(this.db, this.dialect, id);
     return row ? toLivechatRoom(row) : null;
   }
 

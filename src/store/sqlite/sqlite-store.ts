@@ -54,6 +54,7 @@ export const sqliteDialect: SqlDialect = {
   jsonMergePatch: (column, patch) => sql<string>`json_patch(coalesce(${sql.ref(column)}, '{}'), ${JSON.stringify(patch)})`,
   // BEGIN IMMEDIATE already serializes write transactions.
   transactionLock: async () => {},
+  forUpdate: (query) => query,
   lockRowById: async () => {},
 };
 
