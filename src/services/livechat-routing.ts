@@ -46,9 +46,8 @@ export class LivechatRouting {
 
   /** Removes the agent's subscription; returns its removal event. */
   private async unassign(tx: Store, rid: string, agentId: string, now: number): Promise<DomainEvent[]> {
-    const subscription = await tx.rooms.findSubscription(rid, agentId);
-    const removed = await tx.rooms.unsubscribe(rid, agentId, now);
-    return removed ? [{ type: 'subscriptionChanged', userId: agentId, rid, action: 'removed', subscriptionId: subscription?.id ?? null }] : [];
+    const subscriptionId = await tx.rooms.unsubscribe(rid, agentId, now);
+    return subscriptionId !== null ? [{ type: 'subscriptionChanged', userId: agentId, rid, action: 'removed', subscriptionId }] : [];
   }
 
   /** The room as it is now (after a committed change), for the result and event snapshots. */

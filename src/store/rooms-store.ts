@@ -102,9 +102,9 @@ export interface RoomsRepo {
   /**
    * Removes the user's subscription, decrements `usersCount`, bumps the room's
    * `_updatedAt` and records the removal for the user's `rooms.get` (same
-   * transaction when called inside one). Returns false when there was none.
+   * transaction when called inside one). Returns the removed subscription's id, null when there was none.
    */
-  unsubscribe(rid: string, userId: string, now: Millis): Promise<boolean>;
+  unsubscribe(rid: string, userId: string, now: Millis): Promise<string | null>;
   /**
    * Removes every subscription of the room and records a removal for each
    * former member (closing a livechat room, before deleting a room). Leaves

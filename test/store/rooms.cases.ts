@@ -187,17 +187,18 @@ export function roomsCases(getStore: StoreGetter): void {
     });
 
     describe('unsubscribe / unsubscribeAll / removalsSince', () => {
-      it('unsubscribe removes the subscription, decrements usersCount and records the removal; false when there was none', async () => {
+      it('unsubscribe removes the subscription, decrements usersCount and records the removal, and returns its id; null when there was none', async () => {
         const store = getStore();
         const room = await store.rooms.insert(newRoom());
         const user = await member(store, room.id);
-        expect(await store.rooms.unsubscribe(room.id, user.id, 3_000)).toBe(true);
-        expect(await store.rooms.unsubscribe(room.id, user.id, 3_001)).toBe(false);
+        const subscription = (await store.rooms.findSubscription(room.id, user.id))!;
+        expect(await store.rooms.unsubscribe(room.id, user.id, 3_000)).toBe(subscription.id);
+        expect(await store.rooms.unsubscribe(room.id, user.id, 3_001)).toBeNull();
         expect(await store.rooms.findSubscription(room.id, user.id)).toBeNull();
         expect((await store.rooms.findById(room.id))!.usersCount).toBe(0);
         expect(await store.rooms.removalsSince(user.id, 2_999)).toEqual([{ rid: room.id, removedAt: 3_000 }]);
         expect(await store.rooms.removalsSince(user.id, 3_000)).toEqual([]);
-        expect(await store.rooms.unsubscribe('absent', user.id, 1)).toBe(false);
+        expect(await store.rooms.unsubscribe('absent', user.id, 1)).toBeNull();
       });
 
       it('unsubscribeAll returns the former members, records their removals, keeps usersCount, bumps _updatedAt', async () => {

@@ -103,6 +103,10 @@ const ROOM_VERSIONS_OF_USER = preparedQuery(1, (db: Kysely<Database>, _dialect, 
 const ROOM_VERSIONS_OF_USER_SINCE = preparedQuery(2, (db: Kysely<Database>, _dialect, userId: string, since: number) =>
   versionsOfUser(db, userId).where('rooms.updated_at', '>', since),
 );
+// A livechat transfer's unassignment runs it under Auto_Selection's lock: the removed id comes back with it.
+const UNSUBSCRIBE = preparedQuery(2, (db: Kysely<Database>, _dialect, rid: string, userId: string) =>
+  db.deleteFrom('subscriptions').where('rid', '=', rid).where('user_id', '=', userId).returning('id'),
+);
 const IDS_PER_QUERY = 500;
 
 /** Code-point order of ids, the same on every backend (ids mix letter cases). */
@@ -177,16 +181,12 @@ export class SqlRoomsRepo implements RoomsRepo {
     return true;
   }
 
-  async unsubscribe(rid: string, userId: string, now: number): Promise<boolean> {
-    const deleted = await this.db
-      .deleteFrom('subscriptions')
-      .where('rid', '=', rid)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    if (Number(deleted.numDeletedRows) === 0) return false;
+  async unsubscribe(rid: string, userId: string, now: number): Promise<string | null> {
+    const [deleted] = await UNSUBSCRIBE(this.db, this.dialect, rid, userId);
+    if (!deleted) return null;
     await this.recordRemovals(rid, [userId], now);
     await this.touch(rid, now, -1);
-    return true;
+    return deleted.id;
   }
 
   async unsubscribeAll(rid: string, now: number): Promise<string[]> {
