@@ -103,7 +103,7 @@ const ROOM_VERSIONS_OF_USER = preparedQuery(1, (db: Kysely<Database>, _dialect, 
 const ROOM_VERSIONS_OF_USER_SINCE = preparedQuery(2, (db: Kysely<Database>, _dialect, userId: string, since: number) =>
   versionsOfUser(db, userId).where('rooms.updated_at', '>', since),
 );
-// A livechat transfer's unassignment runs it under Auto_Selection's lock: the removed id comes back with it.
+// Leaving a room, and a livechat transfer's unassignment (under Auto_Selection's lock): the removed id comes back.
 const UNSUBSCRIBE = preparedQuery(2, (db: Kysely<Database>, _dialect, rid: string, userId: string) =>
   db.deleteFrom('subscriptions').where('rid', '=', rid).where('user_id', '=', userId).returning('id'),
 );
