@@ -326,13 +326,12 @@ export class LivechatRouting {
       if (!inquiry) throw failure('Inquiry not found', 'error-not-found');
       // Room row first (the order close uses: room, then inquiry), so a
       // concurrent close either waits for this take or has already run.
-      await tx.rooms.lock(inquiry.rid);
+      const room = await tx.livechatRooms.lockAndFind(inquiry.rid);
       const won = await tx.inquiries.take(inquiryId, agent.id, now);
       if (!won) {
         if (!(await tx.inquiries.findById(inquiryId))) throw bareFailure('room-closed');
         throw failure('Inquiry already taken', 'error-inquiry-taken');
       }
-      const room = await tx.livechatRooms.findById(inquiry.rid);
       if (!room?.open) throw bareFailure('room-closed');
       const events: DomainEvent[] = [];
       if (room.servedBy && room.servedBy.id !== agent.id) events.push(...(await this.unassign(tx, room.id, room.servedBy.id, now)));

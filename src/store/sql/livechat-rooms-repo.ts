@@ -66,7 +66,7 @@ const INSERT_ROOM = preparedQuery(
 );
 const livechatRoomById = (db: Kysely<Database>, id: string) => db.selectFrom('rooms').selectAll().where('id', '=', id).where('t', '=', sql.lit('l'));
 const LIVECHAT_ROOM_BY_ID = preparedQuery(1, (db: Kysely<Database>, _dialect, id: string) => livechatRoomById(db, id));
-// Every visitor message and every transfer: the room's row lock and its state in one statement.
+// Every visitor message, transfer and take: the room's row lock and its state in one statement.
 const LIVECHAT_ROOM_BY_ID_LOCKED = preparedQuery(1, (db: Kysely<Database>, dialect, id: string) => dialect.forUpdate(livechatRoomById(db, id)));
 const SET_SERVED_BY = preparedQuery(
   5,
