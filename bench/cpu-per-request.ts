@@ -113,6 +113,7 @@ async function main(): Promise<void> {
     await fetch(`${server.url}/api/v1/livechat/agent.status`, { method: 'POST', headers: auth, body: '{"status":"available"}' });
     const room = await fetch(`${server.url}/api/v1/livechat/room?token=cpu-visitor-token-1`);
     if (!room.ok) throw new Error(`room: ${room.status} ${await room.text()}`);
+    const rid = ((await room.json()) as { room: { _id: string } }).room._id;
 
     await measure('GET /api/info', server.child, server.url, { method: 'GET', path: '/api/info' });
     await measure('GET me', server.child, server.url, { method: 'GET', path: '/api/v1/me', headers: auth });
@@ -124,6 +125,12 @@ async function main(): Promise<void> {
       path: '/api/v1/users.setPreferences',
       headers: auth,
       body: JSON.stringify({ data: { useEmojis: true } }),
+    });
+    await measure('POST livechat/message', server.child, server.url, {
+      method: 'POST',
+      path: '/api/v1/livechat/message',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: 'cpu-visitor-token-1', rid, msg: 'a visitor message' }),
     });
   } finally {
     const exited = new Promise((r) => server.child.once('exit', r));

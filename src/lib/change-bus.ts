@@ -6,7 +6,7 @@
  * cross-process ones (PostgreSQL LISTEN/NOTIFY, or a polled counter in a shared
  * SQLite file) plug in behind the same interface.
  */
-export type ChangeTopic = 'settings' | 'permissions' | 'users' | 'livechat';
+export type ChangeTopic = 'settings' | 'permissions' | 'users' | 'livechat' | 'rooms';
 
 /**
  * What changed within a topic: keys (user ids for `users`), or null when

@@ -10,6 +10,7 @@ import { RoomsService } from './rooms.service.js';
 import { LocalChangeBus, type ChangeBus } from '../lib/change-bus.js';
 import { LivechatAdminService } from './livechat-admin.service.js';
 import { LivechatAvailability } from './livechat-availability.js';
+import { OpenRoomCache } from './open-rooms.js';
 import { LivechatRouting } from './livechat-routing.js';
 import { LivechatService } from './livechat.service.js';
 import { LivechatWorkspaceService } from './livechat-workspace.service.js';
@@ -80,7 +81,8 @@ export function createServices(options: ServicesOptions): Services {
   const users = new UsersService(store, settings, access, clock, options.siteUrl, events);
   const routing = new LivechatRouting(store, settings, clock, events);
   const availability = new LivechatAvailability(store, bus, options.onBusError);
-  const livechat = new LivechatService(store, settings, clock, routing, limits, events, availability);
+  const openRooms = new OpenRoomCache(store, bus, options.onBusError);
+  const livechat = new LivechatService(store, settings, clock, routing, limits, events, availability, openRooms);
   const livechatAdmin = new LivechatAdminService(store, settings, access, clock, routing, events);
   const livechatWorkspace = new LivechatWorkspaceService(store, settings, access, clock, events);
   const live = new LiveService(store, access, settings, clock, events);

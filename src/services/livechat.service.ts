@@ -10,6 +10,7 @@ import { ConflictError } from '../store/errors.js';
 import type { LivechatRoom, Store, VisitorRecord } from '../store/store.js';
 import { bareFailure, failure } from './errors.js';
 import type { LivechatAvailability } from './livechat-availability.js';
+import type { OpenRoomCache } from './open-rooms.js';
 import type { LivechatRouting } from './livechat-routing.js';
 import type { RateLimitClient, RateLimits } from './rate-limits.js';
 import { codeOnly, departmentWire, livechatRoomWire, visitorFacingAgent, visitorWire } from './livechat-wire.js';
@@ -55,6 +56,7 @@ export class LivechatService {
     private readonly limits: RateLimits,
     private readonly events: EventBus,
     private readonly availability: LivechatAvailability,
+    private readonly openRooms: OpenRoomCache,
   ) {}
 
   private async visitorOf(token: string): Promise<VisitorRecord> {
@@ -190,10 +192,10 @@ export class LivechatService {
    * this call is about to create a room; returning an existing room never counts.
    */
   async getRoom(input: Static<typeof LivechatRoomQuery>, context: { widget: boolean; client: RateLimitClient }) {
-    // The widget asks on every page load; most visitors already have their room: one statement.
+    // The widget asks on every page load; most visitors already have their room: from memory, else one statement.
     if (input.rid === undefined && input.token !== '') {
-      const open = await this.store.livechatRooms.findOpenOfVisitorToken(input.token);
-      if (open) return { room: livechatRoomWire(open, true), newRoom: false };
+      const open = await this.openRooms.ofToken(input.token);
+      if (open) return { room: open, newRoom: false };
     }
     const visitor = await this.visitorOf(input.token);
     if (input.rid !== undefined) {

@@ -17,6 +17,8 @@ export interface DataChange {
   userRows?: readonly UserRecord[];
   /** Departments, their agent lists, or what decides whether an agent is available changed. */
   livechat: boolean;
+  /** Rooms whose row changed or that were deleted (a new room is not reported: nothing can have kept it). */
+  rooms: readonly string[];
 }
 
 export type DataChangeListener = (change: DataChange) => void;

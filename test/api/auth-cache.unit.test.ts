@@ -43,7 +43,7 @@ function setup() {
   } as unknown as Store;
   const settings = { get: () => 0 } as unknown as SettingsService;
   const auth = new AuthService(store, settings, new ManualClock(), new LocalChangeBus());
-  return { auth, state, report: (rows?: UserRecord[]) => emit({ users: ['u1'], livechat: false, ...(rows && { userRows: rows }) }) };
+  return { auth, state, report: (rows?: UserRecord[]) => emit({ users: ['u1'], livechat: false, rooms: [], ...(rows && { userRows: rows }) }) };
 }
 
 describe('AuthService refresh order', () => {

@@ -1,6 +1,7 @@
 /**
  * What Parley keeps in memory — the caller of each login token, the enabled
- * departments and agent availability behind `livechat/config` — never answers
+ * departments and agent availability behind `livechat/config`, each visitor's
+ * open room behind `livechat/room` — never answers
  * with something the database no longer says. Each case first makes the
  * answer cached (a successful request), then changes it through the API, and
  * expects the very next request to see the change. Across processes:
@@ -10,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { ManualClock } from '../support/clock.js';
 import type { Credentials } from '../support/client.js';
-import { createDepartment, makeAgent, onlyAvailable } from './livechat-support.js';
+import { createDepartment, makeAgent, onlyAvailable, openRoom, registerVisitor, setSetting } from './livechat-support.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const UNAUTHORIZED = { success: false, status: 'error', error: 'You must be logged in to do this.', message: 'You must be logged in to do this.' };
@@ -230,5 +231,95 @@ describe('livechat/config reads, from memory', () => {
     await t.api.post(`/api/v1/livechat/department/${dep._id}/agents`, { upsert: [], remove: [{ agentId: agent.userId }] }, { auth: t.admin });
     expect((await config(dep._id)).online).toBe(false);
     expect((await config()).online).toBe(true);
+  });
+});
+
+describe("livechat/room: the visitor's open room, from memory", () => {
+  const V = '/api/v1/livechat';
+  /** `livechat/room` for this token, with how many times the store was asked for the visitor's open room. */
+  async function room(token: string) {
+    const reads = vi.spyOn(t.store.livechatRooms, 'findOpenOfVisitorToken');
+    try {
+      const res = await t.api.get(`${V}/room`, { query: { token } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return { body: res.body, reads: reads.mock.calls.length };
+    } finally {
+      reads.mockRestore();
+    }
+  }
+  /** A visitor whose open room is kept (served by `agent`). */
+  async function keptRoom() {
+    const { token } = await registerVisitor(t);
+    const opened = await openRoom(t, token);
+    const first = await room(token);
+    expect(first).toEqual({ body: { room: opened, newRoom: false, success: true }, reads: 1 });
+    expect(await room(token)).toEqual({ ...first, reads: 0 });
+    return { token, rid: opened._id as string, opened };
+  }
+
+  it('is read once, then answered from memory with the same room', async () => {
+    await onlyAvailable(t, [await makeAgent(t)]);
+    const { token, opened } = await keptRoom();
+    expect(opened.v.token).toBe(token);
+    // A visitor without an open room is not kept: every ask reads (and opens a room here).
+    const { token: other } = await registerVisitor(t);
+    const reads = vi.spyOn(t.store.livechatRooms, 'findOpenOfVisitorToken');
+    expect((await t.api.get(`${V}/room`, { query: { token: other } })).body.newRoom).toBe(true);
+    expect(reads).toHaveBeenCalledTimes(1);
+    reads.mockRestore();
+  });
+
+  it("messages, the agent's answer, a survey, a transfer and the close each show in the very next answer", async () => {
+    const agent = await makeAgent(t);
+    await onlyAvailable(t, [agent]);
+    const { token, rid, opened } = await keptRoom();
+    expect(opened.servedBy._id).toBe(agent.userId);
+
+    expect((await t.api.post(`${V}/message`, { token, rid, msg: 'hello' })).status).toBe(200);
+    let next = await room(token);
+    expect(next.reads).toBe(1);
+    expect(next.body.room).toMatchObject({ _id: rid, msgs: opened.msgs + 1, waitingResponse: true, lastMessage: { msg: 'hello' } });
+
+    expect((await t.api.post('/api/v1/chat.sendMessage', { message: { rid, msg: 'hi there' } }, { auth: agent })).status).toBe(200);
+    next = await room(token);
+    expect(next.body.room).toMatchObject({ msgs: opened.msgs + 2, waitingResponse: false, lastMessage: { msg: 'hi there' } });
+
+    const survey = await t.api.post(`${V}/room.survey`, { rid, token, data: [{ name: 'satisfaction', value: '5' }] });
+    expect(survey.status).toBe(200);
+    expect((await room(token)).body.room.surveyFeedback).toEqual({ satisfaction: '5' });
+
+    const dep = await createDepartment(t, `Kept room dep ${Date.now()}`, [agent]);
+    const moved = await t.api.post(`${V}/room.transfer`, { rid, token, department: dep._id });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    next = await room(token);
+    expect(next.body.room.departmentId).toBe(dep._id);
+    expect(next.body.room.transferHistory).toHaveLength(1);
+    expect(await room(token)).toEqual({ ...next, reads: 0 });
+
+    expect((await t.api.post(`${V}/room.closeByUser`, { rid, comment: 'bye' }, { auth: agent })).status).toBe(200);
+    const after = await room(token);
+    expect(after.body.newRoom).toBe(true);
+    expect(after.body.room._id).not.toBe(rid);
+  });
+
+  it('a queued room taken by an agent, and the agent deleted, show in the very next answer', async () => {
+    const agent = await makeAgent(t);
+    await onlyAvailable(t, [agent]);
+    await setSetting(t, 'Livechat_Routing_Method', 'Manual_Selection');
+    try {
+      const { token, rid, opened } = await keptRoom();
+      expect(opened.servedBy).toBeUndefined();
+      const queued = await t.api.get(`${V}/inquiries.queuedForUser`, { auth: agent });
+      const inquiry = queued.body.inquiries.find((q: { rid: string }) => q.rid === rid);
+      expect((await t.api.post(`${V}/inquiries.take`, { inquiryId: inquiry._id }, { auth: agent })).status).toBe(200);
+      const taken = (await room(token)).body.room;
+      expect(taken.servedBy._id).toBe(agent.userId);
+      expect(taken.usersCount).toBe(opened.usersCount + 1);
+      expect((await room(token)).reads).toBe(0);
+      expect((await t.api.post('/api/v1/users.delete', { userId: agent.userId }, { auth: t.admin })).status).toBe(200);
+      expect((await room(token)).body.room.usersCount).toBe(opened.usersCount);
+    } finally {
+      await setSetting(t, 'Livechat_Routing_Method', 'Auto_Selection');
+    }
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The in-memory caches across processes: two server processes on one database
  * (a SQLite file, or PostgreSQL). Each case makes both processes cache the
- * answer (the caller of a token, the livechat/config reads), changes it through
+ * answer (the caller of a token, the livechat/config reads, a visitor's open
+ * room), changes it through
  * one process, and polls the other until it answers the change. The change bus
  * carries it (PostgreSQL NOTIFY: milliseconds; a shared SQLite file: a counter
  * polled every 250 ms); the poll's bound is far above that so a busy machine
@@ -178,5 +179,32 @@ describe('livechat/config, cached on two processes', () => {
     await onB('setting', async (server) => (await config(server)).theme.title === 'Elsewhere Support');
     expect((await call(a, 'POST', '/api/v1/settings/Livechat_title', { value: 'Live chat' })).status).toBe(200);
     await onB('setting back', async (server) => (await config(server)).theme.title === 'Live chat');
+  });
+});
+
+describe("livechat/room, the visitor's open room cached on two processes", () => {
+  const room = async (server: ServerProcess, token: string) => {
+    const res = await call(server, 'GET', `/api/v1/livechat/room?token=${token}`, undefined, {});
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body;
+  };
+
+  it('a message and the close through one process show in the other\'s answer', async () => {
+    const agent = await cachedUser('c-room-agent');
+    expect((await call(a, 'POST', '/api/v1/livechat/users/agent', { username: agent.name })).status).toBe(200);
+    expect((await call(a, 'POST', '/api/v1/users.setStatus', { status: 'online' }, agent.headers)).status).toBe(200);
+    expect((await call(a, 'POST', '/api/v1/livechat/agent.status', { status: 'available' }, agent.headers)).status).toBe(200);
+    const token = `c-visitor-${Date.now()}`;
+    const registered = await call(a, 'POST', '/api/v1/livechat/visitor', { visitor: { token } }, {});
+    expect(registered.status, JSON.stringify(registered.body)).toBe(200);
+    const opened = await room(a, token);
+    expect(opened.newRoom).toBe(true);
+    const rid = opened.room._id as string;
+    for (const server of [a, b]) expect((await room(server, token)).room).toEqual(opened.room);
+    expect((await call(a, 'POST', '/api/v1/livechat/message', { token, rid, msg: 'from a' }, {})).status).toBe(200);
+    await onB('open room message', async (server) => (await room(server, token)).room.lastMessage?.msg === 'from a');
+    expect((await call(a, 'POST', '/api/v1/livechat/room.close', { token, rid }, {})).status).toBe(200);
+    // The closed room is no longer the visitor's: the other process opens a new one.
+    await onB('open room closed', async (server) => (await room(server, token)).room._id !== rid);
   });
 });

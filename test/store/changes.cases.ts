@@ -3,13 +3,14 @@
  * are dropped on (the authenticated caller of a token, the livechat reads behind
  * `livechat/config`). Every write that changes a user's row, roles or tokens
  * reports the user; every write that changes departments or who can be an
- * available agent reports `livechat`; nothing is reported before the commit or
- * for rolled-back work.
+ * available agent reports `livechat`; every write to an existing room's row
+ * reports the room; nothing is reported before the commit or for rolled-back work.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import type { DataChange, Store, UserRecord } from '../../src/store/store.js';
-import { newUser, rejection, type StoreGetter } from './core-fixtures.js';
+import { member, newUser, rejection, type StoreGetter } from './core-fixtures.js';
+import { message, openRoom } from './livechat-fixtures.js';
 
 export function changesCases(getStore: StoreGetter): void {
   describe('Store.onChange', () => {
@@ -29,8 +30,9 @@ export function changesCases(getStore: StoreGetter): void {
       reports = [];
       return out;
     }
-    const user = (id: string, livechat = false): DataChange => ({ users: [id], livechat });
-    const livechatOnly: DataChange = { users: [], livechat: true };
+    const user = (id: string, livechat = false): DataChange => ({ users: [id], livechat, rooms: [] });
+    const livechatOnly: DataChange = { users: [], livechat: true, rooms: [] };
+    const room = (rid: string): DataChange => ({ users: [], livechat: false, rooms: [rid] });
 
     async function agent(store: Store): Promise<string> {
       const u = await store.users.insert(newUser());
@@ -99,6 +101,43 @@ export function changesCases(getStore: StoreGetter): void {
       expect(await reportedBy(() => store.departments.delete(id))).toEqual([]);
     });
 
+    it('rooms: every write to an existing room reports it; a new room, a system message and writes that match nothing report nothing', async () => {
+      const store = getStore();
+      expect(await reportedBy(() => openRoom(store))).toEqual([]);
+      const { room: r } = await openRoom(store);
+      expect(await reportedBy(() => store.messages.insert(message(r.id)))).toEqual([room(r.id)]);
+      expect(await reportedBy(() => store.messages.insert(message(r.id), { waitingResponse: false }))).toEqual([room(r.id)]);
+      expect(await reportedBy(() => store.messages.insert(message(r.id, { t: 'livechat-started' })))).toEqual([]);
+      expect(await reportedBy(() => store.livechatRooms.setServedBy(r.id, { id: 'agent-1', username: 'agent', ts: 3_000 }, 3_000))).toEqual([room(r.id)]);
+      const transfer = { type: 'department', scope: 'department', ts: 4_000, transferredBy: { id: 'agent-1', username: 'agent', type: 'user' }, previousDepartment: null, nextDepartment: null } as const;
+      expect(await reportedBy(() => store.livechatRooms.recordTransfer(r.id, transfer, 4_000))).toEqual([room(r.id)]);
+      expect(await reportedBy(() => store.livechatRooms.mergeSurvey(r.id, { satisfaction: '5' }, 5_000))).toEqual([room(r.id)]);
+      expect(await reportedBy(() => store.livechatRooms.mergeSurvey(newId(), { satisfaction: '5' }, 5_000))).toEqual([]);
+      const u = await store.users.insert(newUser());
+      const subscription = { id: newId(), rid: r.id, user: { id: u.id, username: u.username! }, ts: 6_000 };
+      expect(await reportedBy(() => store.rooms.subscribe(subscription, 6_000))).toEqual([room(r.id)]);
+      expect(await reportedBy(() => store.rooms.subscribe({ ...subscription, id: newId() }, 6_000))).toEqual([]);
+      expect(await reportedBy(() => store.rooms.unsubscribe(r.id, u.id, 7_000))).toEqual([room(r.id)]);
+      expect(await reportedBy(() => store.rooms.unsubscribe(r.id, u.id, 7_000))).toEqual([]);
+      const m = await member(store, r.id);
+      // Deleting a member moves its rooms' member counts.
+      expect(await reportedBy(() => store.users.delete(m.id, 8_000))).toEqual([room(r.id), user(m.id, true)]);
+      const closing = { closedAt: 9_000, closer: 'user', closedBy: { id: 'agent-1', username: 'agent' } } as const;
+      expect(await reportedBy(() => store.livechatRooms.close(r.id, closing, 9_000))).toEqual([room(r.id)]);
+      expect(await reportedBy(() => store.livechatRooms.close(r.id, closing, 9_000))).toEqual([]);
+      expect(await reportedBy(() => store.rooms.delete(r.id, 10_000))).toEqual([room(r.id), room(r.id)]);
+      expect(await reportedBy(() => store.rooms.delete(r.id, 10_000))).toEqual([]);
+      // In a transaction: one report after the commit, each room once.
+      const { room: other } = await openRoom(store);
+      const both = await reportedBy(() =>
+        store.transaction(async (tx) => {
+          await tx.messages.insert(message(other.id));
+          await tx.messages.insert(message(other.id));
+        }),
+      );
+      expect(both).toEqual([room(other.id)]);
+    });
+
     it('a transaction reports once, after its commit, everything it changed', async () => {
       const store = getStore();
       const a = newUser();
@@ -144,7 +183,7 @@ export function changesCases(getStore: StoreGetter): void {
       await store.users.update(u.id, { bio: 'one' }, 2_000);
       remove();
       await store.users.update(u.id, { bio: 'two' }, 2_000);
-      expect(extra.map(({ users, livechat }) => ({ users, livechat }))).toEqual([user(u.id)]);
+      expect(extra.map(({ users, livechat, rooms }) => ({ users, livechat, rooms }))).toEqual([user(u.id)]);
     });
   });
 }

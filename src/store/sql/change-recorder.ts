@@ -8,6 +8,8 @@ import type { UserRecord } from '../users-store.js';
  */
 export interface ChangeSink {
   changed(userId: string | null, livechat?: boolean, user?: UserRecord): void;
+  /** The row of room `rid` changed, or the room was deleted. */
+  roomChanged(rid: string): void;
 }
 
 /** The listeners of one store; outside a transaction each write is reported at once. */
@@ -27,7 +29,11 @@ export class ChangeListeners implements ChangeSink {
   }
 
   changed(userId: string | null, livechat = false, user?: UserRecord): void {
-    this.emit({ users: userId === null ? [] : [userId], livechat, ...(user && { userRows: [user] }) });
+    this.emit({ users: userId === null ? [] : [userId], livechat, rooms: [], ...(user && { userRows: [user] }) });
+  }
+
+  roomChanged(rid: string): void {
+    this.emit({ users: [], livechat: false, rooms: [rid] });
   }
 }
 
@@ -35,6 +41,7 @@ export class ChangeListeners implements ChangeSink {
 export class TransactionChanges implements ChangeSink {
   private readonly users = new Set<string>();
   private livechat = false;
+  private readonly rooms = new Set<string>();
 
   /** A returned row is not kept: a later statement of the transaction may change the user again. */
   changed(userId: string | null, livechat = false): void {
@@ -42,8 +49,14 @@ export class TransactionChanges implements ChangeSink {
     this.livechat ||= livechat;
   }
 
+  roomChanged(rid: string): void {
+    this.rooms.add(rid);
+  }
+
   /** After COMMIT: one report of everything the transaction changed. */
   committed(to: ChangeListeners): void {
-    if (this.users.size > 0 || this.livechat) to.emit({ users: [...this.users], livechat: this.livechat });
+    if (this.users.size > 0 || this.livechat || this.rooms.size > 0) {
+      to.emit({ users: [...this.users], livechat: this.livechat, rooms: [...this.rooms] });
+    }
   }
 }

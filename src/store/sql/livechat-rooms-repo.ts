@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { fromJson, toJson } from '../../lib/json.js';
 import type { CloseInfo, LivechatRoom, LivechatRoomFilter, LivechatRoomSortKey, LivechatRoomsRepo, NewLivechatRoom, TransferEntry } from '../store.js';
+import type { ChangeSink } from './change-recorder.js';
 import type { SqlDialect } from './dialect.js';
 import { preparedQuery } from './prepared.js';
 import { toLivechatRoom } from './room-rows.js';
@@ -114,6 +115,7 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: SqlDialect,
+    private readonly changes: ChangeSink,
   ) {}
 
   async insert(room: NewLivechatRoom): Promise<LivechatRoom> {
@@ -154,11 +156,14 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
 
   async close(rid: string, info: CloseInfo, now: number): Promise<boolean> {
     const closed = await CLOSE_ROOM(this.db, this.dialect, rid, info.closedAt, info.closer, info.closedBy.id, info.closedBy.username, now);
-    return closed.length === 1;
+    if (closed.length !== 1) return false;
+    this.changes.roomChanged(rid);
+    return true;
   }
 
   async setServedBy(rid: string, agent: { id: string; username: string; ts: number } | null, now: number): Promise<void> {
     await SET_SERVED_BY(this.db, this.dialect, rid, agent?.id ?? null, agent?.username ?? null, agent?.ts ?? null, now);
+    this.changes.roomChanged(rid);
   }
 
   async recordTransfer(rid: string, entry: TransferEntry, now: number): Promise<void> {
@@ -172,6 +177,7 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
       })
       .where('id', '=', rid)
       .execute();
+    this.changes.roomChanged(rid);
   }
 
   async mergeSurvey(rid: string, answers: Record<string, string>, now: number): Promise<Record<string, string> | null> {
@@ -181,6 +187,7 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
       .where('id', '=', rid)
       .returning('survey_feedback')
       .executeTakeFirst();
+    if (row) this.changes.roomChanged(rid);
     return row ? fromJson<Record<string, string>>(row.survey_feedback, {}) : null;
   }
 

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { MessagePageQuery, MessageRecord, MessagesRepo, SystemMessageType } from '../store.js';
+import type { ChangeSink } from './change-recorder.js';
 import type { SqlDialect } from './dialect.js';
 import { preparedQuery } from './prepared.js';
 import { lastMessageColumn } from './room-rows.js';
@@ -46,6 +47,7 @@ export class SqlMessagesRepo implements MessagesRepo {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: SqlDialect,
+    private readonly changes: ChangeSink,
   ) {}
 
   async insert(input: MessageRecord, options: { waitingResponse?: boolean } = {}): Promise<MessageRecord> {
@@ -57,6 +59,7 @@ export class SqlMessagesRepo implements MessagesRepo {
     if (m.t !== null) return m;
     if (options.waitingResponse === undefined) await ROOM_AFTER_MESSAGE(this.db, this.dialect, m.rid, m.ts, lastMessageColumn(m));
     else await ROOM_AFTER_MESSAGE_WAITING(this.db, this.dialect, m.rid, m.ts, lastMessageColumn(m), options.waitingResponse ? 1 : 0);
+    this.changes.roomChanged(m.rid);
     return m;
   }
 

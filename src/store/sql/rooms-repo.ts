@@ -9,6 +9,7 @@ import type {
   RoomVersion,
   SubscriptionRecord,
 } from '../store.js';
+import type { ChangeSink } from './change-recorder.js';
 import type { SqlDialect } from './dialect.js';
 import { preparedQuery } from './prepared.js';
 import { toRoomRecord } from './room-rows.js';
@@ -116,6 +117,7 @@ export class SqlRoomsRepo implements RoomsRepo {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: SqlDialect,
+    private readonly changes: ChangeSink,
   ) {}
 
   async insert(room: NewRoom): Promise<RoomRecord> {
@@ -238,6 +240,7 @@ export class SqlRoomsRepo implements RoomsRepo {
     if (!exists) return [];
     const members = await this.unsubscribeAll(rid, now);
     await this.db.deleteFrom('rooms').where('id', '=', rid).execute();
+    this.changes.roomChanged(rid);
     return members;
   }
 
@@ -325,5 +328,6 @@ export class SqlRoomsRepo implements RoomsRepo {
   /** Adjusts `usersCount` and moves `_updatedAt` forward, strictly (monotonic per room). */
   private async touch(rid: string, now: number, usersDelta: number): Promise<void> {
     await TOUCH_ROOM(this.db, this.dialect, rid, now, usersDelta);
+    this.changes.roomChanged(rid);
   }
 }

@@ -57,11 +57,11 @@ export class SqlStore implements Store {
     this.settings = new SqlSettingsRepo(db, dialect);
     this.permissions = new SqlPermissionsRepo(db, dialect);
     this.meta = new SqlMetaRepo(db);
-    this.rooms = new SqlRoomsRepo(db, dialect);
+    this.rooms = new SqlRoomsRepo(db, dialect, changes);
     this.directory = new SqlDirectoryRepo(db, dialect);
-    this.messages = new SqlMessagesRepo(db, dialect);
+    this.messages = new SqlMessagesRepo(db, dialect, changes);
     this.visitors = new SqlVisitorsRepo(db, dialect);
-    this.livechatRooms = new SqlLivechatRoomsRepo(db, dialect);
+    this.livechatRooms = new SqlLivechatRoomsRepo(db, dialect, changes);
     this.inquiries = new SqlInquiriesRepo(db, dialect);
     this.agents = new SqlAgentsRepo(db, dialect, changes, { rooms: this.rooms, livechatRooms: this.livechatRooms, inquiries: this.inquiries });
     this.departments = new SqlDepartmentsRepo(db, dialect, changes);

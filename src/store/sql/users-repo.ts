@@ -140,14 +140,16 @@ export class SqlUsersRepo implements UsersRepo {
 
   async delete(id: string, now: number): Promise<boolean> {
     // The member count changes: other members' rooms.get must see these rooms as updated.
-    await this.db
+    const touched = await this.db
       .updateTable('rooms')
       .set({
         users_count: sql<number>`users_count - 1`,
         updated_at: this.dialect.nextUpdatedAt(now),
       })
       .where('id', 'in', (qb) => qb.selectFrom('subscriptions').select('rid').where('user_id', '=', id))
+      .returning('id')
       .execute();
+    for (const room of touched) this.changes.roomChanged(room.id);
     const result = await this.db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
     const deleted = Number(result.numDeletedRows) > 0;
     if (deleted) this.changes.changed(id, true);
