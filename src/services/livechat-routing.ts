@@ -22,6 +22,10 @@ function subscriptionInserted(userId: string, rid: string, subscriptionId: strin
   return { type: 'subscriptionChanged', userId, rid, action: 'inserted', subscriptionId };
 }
 
+function subscriptionRemoved(userId: string, rid: string, subscriptionId: string): DomainEvent {
+  return { type: 'subscriptionChanged', userId, rid, action: 'removed', subscriptionId };
+}
+
 export class LivechatRouting {
   constructor(
     private readonly store: Store,
@@ -47,7 +51,7 @@ export class LivechatRouting {
   /** Removes the agent's subscription; returns its removal event. */
   private async unassign(tx: Store, rid: string, agentId: string, now: number): Promise<DomainEvent[]> {
     const subscriptionId = await tx.rooms.unsubscribe(rid, agentId, now);
-    return subscriptionId !== null ? [{ type: 'subscriptionChanged', userId: agentId, rid, action: 'removed', subscriptionId }] : [];
+    return subscriptionId !== null ? [subscriptionRemoved(agentId, rid, subscriptionId)] : [];
   }
 
   /** The room as it is now (after a committed change), for the result and event snapshots. */
@@ -110,7 +114,7 @@ export class LivechatRouting {
       let subscriptionEvents: DomainEvent[] | null = null;
       if (auto) {
         const subscriptionId = newId();
-        const served = await tx.agents.serveNewRoom(candidates, { id: room.id, fname: room.fname }, subscriptionId, now);
+        const served = await tx.agents.pickAndServe(candidates, { id: room.id, fname: room.fname, servedById: null, created: true }, subscriptionId, now);
         if (served) subscriptionEvents = served.subscribed ? [subscriptionInserted(served.agent.id, room.id, subscriptionId)] : [];
         else if (!acceptWithoutAgent) throw noAgent();
       }
@@ -267,21 +271,29 @@ export class LivechatRouting {
       const message = await tx.messages.insert(
         this.systemMessage(room.id, 'livechat_transfer_history', '', { id: by.id, username: by.username, name: by.name }, now),
       );
-      // Auto_Selection after every write that does not depend on its choice: on PostgreSQL the routing
-      // lock it takes is held from here to the commit.
-      if (pickIn) {
-        agent = await tx.agents.pick({ departmentId: pickIn.id }, now);
-        if (!agent && !acceptWithoutAgent) throw noAgents();
-      }
       const previous = current.servedBy;
       const subscriptionEvents: DomainEvent[] = [];
-      if (previous && previous.id !== agent?.id) subscriptionEvents.push(...(await this.unassign(tx, room.id, previous.id, now)));
-      if (agent && previous?.id !== agent.id) {
-        subscriptionEvents.push(...(await this.assign(tx, current, agent, now)));
-      } else if (agent) {
-        await tx.inquiries.markTaken(room.id, agent.id, now);
+      // Auto_Selection after every write that does not depend on its choice: on PostgreSQL the routing lock it
+      // takes is held from here to the commit, and the pick and the whole serving (the previous agent's
+      // subscription removed, the new one's added) are one statement.
+      const subscriptionId = newId();
+      const routed = pickIn
+        ? await tx.agents.pickAndServe({ departmentId: pickIn.id }, { id: room.id, fname: current.fname, servedById: previous?.id ?? null, created: false }, subscriptionId, now)
+        : null;
+      if (routed) {
+        agent = routed.agent;
+        if (routed.unsubscribed !== null) subscriptionEvents.push(subscriptionRemoved(previous!.id, room.id, routed.unsubscribed));
+        if (routed.subscribed) subscriptionEvents.push(subscriptionInserted(agent.id, room.id, subscriptionId));
       } else {
-        await tx.livechatRooms.setServedBy(room.id, null, now);
+        if (pickIn && !acceptWithoutAgent) throw noAgents();
+        if (previous && previous.id !== agent?.id) subscriptionEvents.push(...(await this.unassign(tx, room.id, previous.id, now)));
+        if (agent && previous?.id !== agent.id) {
+          subscriptionEvents.push(...(await this.assign(tx, current, agent, now)));
+        } else if (agent) {
+          await tx.inquiries.markTaken(room.id, agent.id, now);
+        } else {
+          await tx.livechatRooms.setServedBy(room.id, null, now);
+        }
       }
       const inquiry = await tx.inquiries.findByRoom(room.id);
       return { message, previousServedById: previous?.id ?? null, agent, subscriptionEvents, inquiry };

@@ -51,16 +51,18 @@ export interface AgentsRepo {
    */
   serveRoom(room: { id: string; fname: string | null }, agent: { id: string; username: string }, subscriptionId: string, now: Millis): Promise<boolean>;
   /**
-   * Auto_Selection for a livechat room created in the caller's transaction (its inquiry inserted): picks
-   * the agent as `pick` does and serves the room to it as `serveRoom` does. Null, and nothing changed, when no
-   * candidate is available.
-   * On PostgreSQL the pick and the serving are one statement, so the routing lock is held for that statement
-   * and the commit only.
+   * Auto_Selection for a livechat room whose inquiry is queued in the caller's transaction (a room created in
+   * it, or requeued by a transfer): picks the agent as `pick` does and serves the room to it as `serveRoom`
+   * does. When the room had another agent (`room.servedById`), that agent's subscription is removed as
+   * `rooms.unsubscribe` removes it (`unsubscribed`: its id); when the pick is that same agent, it keeps its
+   * subscription and the time it was first served. Null, and nothing changed, when no candidate is available.
+   * On PostgreSQL the pick and all the serving are one statement, so the routing lock is held for that
+   * statement and the commit only.
    */
-  serveNewRoom(
+  pickAndServe(
     candidates: AgentCandidates,
-    room: { id: string; fname: string | null },
+    room: { id: string; fname: string | null; servedById: string | null; created: boolean },
     subscriptionId: string,
     now: Millis,
-  ): Promise<{ agent: { id: string; username: string }; subscribed: boolean } | null>;
+  ): Promise<{ agent: { id: string; username: string }; subscribed: boolean; unsubscribed: string | null } | null>;
 }

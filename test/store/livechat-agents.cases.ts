@@ -11,7 +11,7 @@ async function departmentOf(store: Store, agents: Array<{ id: string; username: 
   return id;
 }
 
-/** A new room with its queued inquiry, as serveNewRoom finds it. */
+/** A new room with its queued inquiry, as pickAndServe finds it. */
 async function roomWithInquiry(store: Store): Promise<{ rid: string; fname: string | null; inquiryId: string }> {
   const { room, inquiry } = await queuedRoom(store);
   return { rid: room.id, fname: room.fname, inquiryId: inquiry.id };
@@ -207,7 +207,7 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     expect((await store.rooms.findSubscription(room.id, agent.id))!.id).toBe(subscriptionId);
   });
 
-  it('serveNewRoom: picks as pick does and serves the room — servedBy, one more user, the agent\'s subscription, the inquiry taken, the load counted', async () => {
+  it('pickAndServe: picks as pick does and serves the room — servedBy, one more user, the agent\'s subscription, the inquiry taken, the load counted', async () => {
     const store = ctx.store();
     const a = await insertAgent(store);
     const b = await insertAgent(store);
@@ -217,8 +217,8 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     const fresh = await roomWithInquiry(store);
     const before = (await store.livechatRooms.findById(fresh.rid))!;
     const subscriptionId = newId();
-    const served = await store.transaction((tx) => tx.agents.serveNewRoom({ departmentId: dep }, { id: fresh.rid, fname: fresh.fname }, subscriptionId, 5_000));
-    expect(served).toEqual({ agent: { id: b.id, username: b.username }, subscribed: true });
+    const served = await store.transaction((tx) => tx.agents.pickAndServe({ departmentId: dep }, { id: fresh.rid, fname: fresh.fname, servedById: null, created: true }, subscriptionId, 5_000));
+    expect(served).toEqual({ agent: { id: b.id, username: b.username }, subscribed: true, unsubscribed: null });
     const after = (await store.livechatRooms.findById(fresh.rid))!;
     expect(after.servedBy).toEqual({ id: b.id, username: b.username, ts: 5_000 });
     expect(after.usersCount).toBe(before.usersCount + 1);
@@ -233,30 +233,82 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     });
   });
 
-  it('serveNewRoom: null and nothing changed when no candidate is available', async () => {
+  it('pickAndServe: null and nothing changed when no candidate is available', async () => {
     const store = ctx.store();
     const off = await insertAgent(store, { livechat: 'not-available' });
     const dep = await departmentOf(store, [off]);
     const fresh = await roomWithInquiry(store);
     const before = (await store.livechatRooms.findById(fresh.rid))!;
-    expect(await store.transaction((tx) => tx.agents.serveNewRoom({ departmentId: dep }, { id: fresh.rid, fname: fresh.fname }, newId(), 6_000))).toBeNull();
+    expect(await store.transaction((tx) => tx.agents.pickAndServe({ departmentId: dep }, { id: fresh.rid, fname: fresh.fname, servedById: null, created: true }, newId(), 6_000))).toBeNull();
     expect(await store.livechatRooms.findById(fresh.rid)).toEqual(before);
     expect(await store.inquiries.findById(fresh.inquiryId)).toMatchObject({ status: 'queued', takenBy: null });
     expect(await kdb(store).selectFrom('subscriptions').select('id').where('rid', '=', fresh.rid).execute()).toEqual([]);
   });
 
-  it('serveNewRoom: concurrent new rooms in transactions are spread evenly (each sees the rooms served before it)', async () => {
+  it('pickAndServe: concurrent new rooms in transactions are spread evenly (each sees the rooms served before it)', async () => {
     const store = ctx.store();
     const agents = [await insertAgent(store), await insertAgent(store), await insertAgent(store)];
     const dep = await departmentOf(store, agents);
     const rooms = await Promise.all(Array.from({ length: 9 }, () => roomWithInquiry(store)));
     const served = await concurrently(9, (i) =>
-      store.transaction((tx) => tx.agents.serveNewRoom({ departmentId: dep }, { id: rooms[i]!.rid, fname: rooms[i]!.fname }, newId(), 7_000 + i)),
+      store.transaction((tx) => tx.agents.pickAndServe({ departmentId: dep }, { id: rooms[i]!.rid, fname: rooms[i]!.fname, servedById: null, created: true }, newId(), 7_000 + i)),
     );
     const perAgent = new Map<string, number>();
     for (const s of served) perAgent.set(s!.agent.id, (perAgent.get(s!.agent.id) ?? 0) + 1);
     expect([...perAgent.values()]).toEqual([3, 3, 3]);
     const load = await kdb(store).selectFrom('users').select('livechat_open_rooms').where('id', 'in', agents.map((a) => a.id)).execute();
     expect(load.map((r) => Number(r.livechat_open_rooms))).toEqual([3, 3, 3]);
+  });
+
+  /** A room served to `agent` at 5,000, its inquiry requeued (as a transfer requeues it before routing). */
+  async function servedAndRequeued(store: Store, agent: { id: string; username: string | null }, dep: string) {
+    const fresh = await roomWithInquiry(store);
+    const room = (await store.livechatRooms.findById(fresh.rid))!;
+    await store.transaction((tx) => tx.agents.serveRoom(room, { id: agent.id, username: agent.username! }, newId(), 5_000));
+    await store.inquiries.requeue(fresh.rid, dep, 6_000);
+    return { ...fresh, served: (await store.livechatRooms.findById(fresh.rid))!, subscription: (await store.rooms.findSubscription(fresh.rid, agent.id))! };
+  }
+  const loads = async (store: Store, ids: string[]) =>
+    Object.fromEntries(
+      (await kdb(store).selectFrom('users').select(['id', 'livechat_open_rooms']).where('id', 'in', ids).execute()).map((u) => [u.id, Number(u.livechat_open_rooms)]),
+    );
+
+  it("pickAndServe for a served room: the previous agent's subscription goes (removal recorded), the new one's comes (its earlier removal cancelled)", async () => {
+    const store = ctx.store();
+    const a = await insertAgent(store);
+    const b = await insertAgent(store);
+    const dep = await departmentOf(store, [a, b]);
+    const { rid, fname, inquiryId, served, subscription } = await servedAndRequeued(store, a, dep);
+    await kdb(store).insertInto('room_removals').values({ user_id: b.id, rid, removed_at: 4_000 }).execute();
+    expect(await loads(store, [a.id, b.id])).toEqual({ [a.id]: 1, [b.id]: 0 });
+    const subscriptionId = newId();
+    const routed = await store.transaction((tx) => tx.agents.pickAndServe({ departmentId: dep }, { id: rid, fname, servedById: a.id, created: false }, subscriptionId, 8_000));
+    expect(routed).toEqual({ agent: { id: b.id, username: b.username }, subscribed: true, unsubscribed: subscription.id });
+    const after = (await store.livechatRooms.findById(rid))!;
+    expect(after.servedBy).toEqual({ id: b.id, username: b.username, ts: 8_000 });
+    expect(after.usersCount).toBe(served.usersCount);
+    expect(after.updatedAt).toBeGreaterThan(served.updatedAt);
+    expect(await store.rooms.findSubscription(rid, a.id)).toBeNull();
+    expect(await store.rooms.findSubscription(rid, b.id)).toMatchObject({ id: subscriptionId, fname, t: 'l' });
+    expect(await store.rooms.removalsSince(a.id, 0)).toEqual([{ rid, removedAt: 8_000 }]);
+    expect(await store.rooms.removalsSince(b.id, 0)).toEqual([]);
+    expect(await store.inquiries.findById(inquiryId)).toMatchObject({ status: 'taken', takenBy: b.id });
+    expect(await loads(store, [a.id, b.id])).toEqual({ [a.id]: 0, [b.id]: 1 });
+  });
+
+  it('pickAndServe for a served room picking the same agent: it keeps its subscription and first-served time; the inquiry is taken', async () => {
+    const store = ctx.store();
+    const a = await insertAgent(store);
+    const dep = await departmentOf(store, [a]);
+    const { rid, fname, inquiryId, served, subscription } = await servedAndRequeued(store, a, dep);
+    const routed = await store.transaction((tx) => tx.agents.pickAndServe({ departmentId: dep }, { id: rid, fname, servedById: a.id, created: false }, newId(), 8_000));
+    expect(routed).toEqual({ agent: { id: a.id, username: a.username }, subscribed: false, unsubscribed: null });
+    const after = (await store.livechatRooms.findById(rid))!;
+    expect(after.servedBy).toEqual({ id: a.id, username: a.username, ts: 5_000 });
+    expect(after.usersCount).toBe(served.usersCount);
+    expect(await store.rooms.findSubscription(rid, a.id)).toEqual(subscription);
+    expect(await store.rooms.removalsSince(a.id, 0)).toEqual([]);
+    expect(await store.inquiries.findById(inquiryId)).toMatchObject({ status: 'taken', takenBy: a.id });
+    expect(await loads(store, [a.id])).toEqual({ [a.id]: 1 });
   });
 }

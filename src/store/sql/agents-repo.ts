@@ -48,32 +48,48 @@ function pickQuery(db: Kysely<Database>, dialect: SqlDialect, now: number, agent
 }
 
 /**
- * PostgreSQL: Auto_Selection's pick and the serving of a new room in one statement (data-modifying CTEs):
- * the agent stamped, the room served (one more user when the subscription was inserted), the agent's
- * subscription, the inquiry taken. The agent-load trigger on `rooms` runs after the statement, so it counts
- * the room on the row the pick has just stamped.
+ * PostgreSQL: Auto_Selection's pick and the serving of the room in one statement (data-modifying CTEs): the
+ * agent stamped; the previous agent's subscription removed, with its removal recorded, when the pick is
+ * another agent; the new agent's subscription (cancelling an earlier removal of it); the room served (its
+ * member count moved by both, its first-served time kept when the agent stays); the inquiry taken. All CTEs
+ * see the same snapshot, touch different rows, and run whether or not the final SELECT reads them. The agent-load trigger on `rooms` runs after the
+ * statement, so it counts the room on the row the pick has just stamped.
  */
-function serveNewRoomStatement(
+function pickAndServeStatement(
   db: Kysely<Database>,
   dialect: SqlDialect,
   c: AgentCandidates,
-  room: { id: string; fname: string | null },
+  room: { id: string; fname: string | null; servedById: string | null },
   subscriptionId: string,
   now: number,
 ) {
   const chosen = chosenAgent(db, dialect, c.agentId ?? undefined, c.departmentId ?? undefined);
-  return sql<{ id: string; username: string | null; subscribed: number | string; served: number | string; taken: number | string }>`
+  const previous = room.servedById;
+  return sql<{ id: string; username: string | null; subscribed: number | string; unsubscribed: string | null; served: number | string; taken: number | string }>`
     WITH picked AS (
       UPDATE users SET livechat_last_assigned_at = ${now} WHERE users.id = (${chosen}) RETURNING users.id, users.username
+    ), dropped AS (
+      DELETE FROM subscriptions WHERE subscriptions.rid = ${room.id} AND subscriptions.user_id = ${previous}::text
+        AND EXISTS (SELECT 1 FROM picked WHERE picked.id <> ${previous}::text)
+      RETURNING subscriptions.id, subscriptions.user_id
+    ), removed AS (
+      INSERT INTO room_removals (user_id, rid, removed_at) SELECT dropped.user_id, ${room.id}, ${now} FROM dropped
+      ON CONFLICT (user_id, rid) DO UPDATE SET removed_at = excluded.removed_at
+      RETURNING room_removals.user_id
     ), subscribed AS (
       INSERT INTO subscriptions (id, rid, user_id, username, name, fname, t, roles, open, alert, unread, ts, updated_at)
       SELECT ${subscriptionId}, ${room.id}, picked.id, coalesce(picked.username, ''), NULL, ${room.fname}, 'l', NULL, 1, 0, 0, ${now}, ${now}
       FROM picked
       ON CONFLICT (user_id, rid) DO NOTHING
-      RETURNING subscriptions.id
+      RETURNING subscriptions.id, subscriptions.user_id
+    ), restored AS (
+      DELETE FROM room_removals WHERE room_removals.rid = ${room.id} AND room_removals.user_id IN (SELECT user_id FROM subscribed)
+      RETURNING room_removals.user_id
     ), served AS (
-      UPDATE rooms SET served_by_id = picked.id, served_by_username = coalesce(picked.username, ''), served_by_ts = ${now},
-        users_count = rooms.users_count + (SELECT count(*) FROM subscribed), updated_at = ${dialect.nextUpdatedAt(now)}
+      UPDATE rooms SET served_by_id = picked.id, served_by_username = coalesce(picked.username, ''),
+        served_by_ts = CASE WHEN rooms.served_by_id = picked.id THEN rooms.served_by_ts ELSE ${now} END,
+        users_count = rooms.users_count + (SELECT count(*) FROM subscribed) - (SELECT count(*) FROM dropped),
+        updated_at = ${dialect.nextUpdatedAt(now)}
       FROM picked WHERE rooms.id = ${room.id}
       RETURNING rooms.id
     ), taken AS (
@@ -81,8 +97,8 @@ function serveNewRoomStatement(
       FROM picked WHERE livechat_inquiries.rid = ${room.id}
       RETURNING livechat_inquiries.id
     )
-    SELECT picked.id, picked.username, (SELECT count(*) FROM subscribed) AS subscribed, (SELECT count(*) FROM served) AS served,
-      (SELECT count(*) FROM taken) AS taken
+    SELECT picked.id, picked.username, (SELECT count(*) FROM subscribed) AS subscribed, (SELECT id FROM dropped) AS unsubscribed,
+      (SELECT count(*) FROM served) AS served, (SELECT count(*) FROM taken) AS taken
     FROM picked`;
 }
 
@@ -118,9 +134,9 @@ function variantFor<R>(variants: Record<Shape, unknown>, c: AgentCandidates): [V
   return [variants[shape] as Variant<R>, args];
 }
 
-/** What serving a room writes besides the agent (`serveRoom`, and `serveNewRoom` on SQLite). */
+/** What serving a room writes besides the agent (`serveRoom`, and `pickAndServe` on SQLite). */
 export interface RoomServing {
-  rooms: Pick<RoomsRepo, 'subscribe'>;
+  rooms: Pick<RoomsRepo, 'subscribe' | 'unsubscribe'>;
   livechatRooms: Pick<LivechatRoomsRepo, 'setServedBy'>;
   inquiries: Pick<InquiriesRepo, 'markTaken'>;
 }
@@ -232,26 +248,34 @@ export class SqlAgentsRepo implements AgentsRepo {
     return { id: row.id, username: row.username ?? '' };
   }
 
-  async serveNewRoom(
+  async pickAndServe(
     c: AgentCandidates,
-    room: { id: string; fname: string | null },
+    room: { id: string; fname: string | null; servedById: string | null; created: boolean },
     subscriptionId: string,
     now: number,
-  ): Promise<{ agent: { id: string; username: string }; subscribed: boolean } | null> {
+  ): Promise<{ agent: { id: string; username: string }; subscribed: boolean; unsubscribed: string | null } | null> {
     if (this.dialect.backend === 'postgres') {
       await this.dialect.transactionLock(this.db as unknown as Kysely<unknown>, ROUTING_LOCK_KEY);
-      const { rows } = await serveNewRoomStatement(this.db, this.dialect, c, room, subscriptionId, now).execute(this.db);
+      const { rows } = await pickAndServeStatement(this.db, this.dialect, c, room, subscriptionId, now).execute(this.db);
       const row = rows[0];
       if (!row) return null;
-      // The room and its inquiry were inserted in this transaction: not finding them is a caller's error.
-      if (Number(row.served) !== 1 || Number(row.taken) !== 1) throw new Error(`serveNewRoom: room ${room.id} or its inquiry is missing`);
+      // The room was read or inserted in this transaction, and a new room's inquiry too: not finding them is a
+      // caller's error. (An older room may have no inquiry: rooms imported without one.)
+      if (Number(row.served) !== 1 || (room.created && Number(row.taken) !== 1)) throw new Error(`pickAndServe: room ${room.id} or its inquiry is missing`);
       this.changes.changed(row.id);
-      return { agent: { id: row.id, username: row.username ?? '' }, subscribed: Number(row.subscribed) === 1 };
+      // A room created in this transaction cannot have been kept by anyone.
+      if (!room.created) this.changes.roomChanged(room.id);
+      return { agent: { id: row.id, username: row.username ?? '' }, subscribed: Number(row.subscribed) === 1, unsubscribed: row.unsubscribed };
     }
     // Statement by statement: SQLite's statements are calls into the process, not round trips.
     const agent = await this.pick(c, now);
     if (!agent) return null;
-    return { agent, subscribed: await this.serveRoom(room, agent, subscriptionId, now) };
+    if (room.servedById === agent.id) {
+      await this.serving.inquiries.markTaken(room.id, agent.id, now);
+      return { agent, subscribed: false, unsubscribed: null };
+    }
+    const unsubscribed = room.servedById === null ? null : await this.serving.rooms.unsubscribe(room.id, room.servedById, now);
+    return { agent, subscribed: await this.serveRoom(room, agent, subscriptionId, now), unsubscribed };
   }
 
   async serveRoom(room: { id: string; fname: string | null }, agent: { id: string; username: string }, subscriptionId: string, now: number): Promise<boolean> {
