@@ -4,6 +4,7 @@
  * permissions and the first-start seed, then mounts the HTTP layer.
  */
 import SerializerSelector from '@fastify/fast-json-stringify-compiler';
+import { extend } from './lib/values.js';
 import proxyAddr from '@fastify/proxy-addr';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv, type ValidateFunction } from 'ajv';
@@ -105,8 +106,8 @@ export function redactUrl(url: string): string {
  */
 function validatorCompilers() {
   const common = { allErrors: false, removeAdditional: false, useDefaults: true, strict: false } as const;
-  const bodyAjv = new Ajv({ ...common, coerceTypes: false });
-  const queryAjv = new Ajv({ ...common, coerceTypes: 'array' });
+  const bodyAjv = new Ajv(extend(common, { coerceTypes: false as const }));
+  const queryAjv = new Ajv(extend(common, { coerceTypes: 'array' as const }));
   return ({ schema, httpPart }: { schema: object; httpPart?: string }) => {
     const ajv = httpPart === 'body' ? bodyAjv : queryAjv;
     let compiled: ValidateFunction | undefined;

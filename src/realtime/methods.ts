@@ -9,7 +9,7 @@ import type { UserRecord } from '../store/store.js';
 import { isLookupKey, type RealtimeContext } from './context.js';
 import { matchFailed, MeteorError, type DdpConnection } from './ddp/index.js';
 import { ejson } from './wire.js';
-import { isPlainObject } from '../lib/values.js';
+import { extend, isPlainObject } from '../lib/values.js';
 
 const LOGGED_OUT = "You've been logged out by the server. Please log in again.";
 
@@ -38,7 +38,7 @@ export function defineMethods(ctx: RealtimeContext): void {
       const identifier = typeof user.username === 'string' ? { username: user.username } : typeof user.email === 'string' ? { email: user.email } : null;
       if (!identifier || identifier.username?.includes('\u0000') || identifier.email?.includes('\u0000')) throw matchFailed();
       if (isPlainObject(password) && (typeof password.digest !== 'string' || typeof password.algorithm !== 'string')) throw matchFailed();
-      credentials = { ...identifier, password: password as string | { digest: string; algorithm: string } };
+      credentials = extend(identifier, { password: password as string | { digest: string; algorithm: string } });
     }
     let result;
     try {

@@ -12,6 +12,7 @@
  * have none, and typing events are re-emitted as `[username, value]` only.
  */
 import type { DomainEvent, RoomSnapshot } from '../services/events.js';
+import { extend } from '../lib/values.js';
 import { isLookupKey, RealtimeContext } from './context.js';
 import { notAllowed, type DdpConnection, type DdpSubscription, type StreamEvent } from './ddp/index.js';
 import { ejson, inquiryDoc, messageDoc } from './wire.js';
@@ -291,12 +292,12 @@ export function deliverEvent(ctx: RealtimeContext, event: DomainEvent): void | P
         if (ctx.watchersOf(inquiry.rid).length > 0) ctx.queuedRooms.add(inquiry.rid);
         const doc = inquiryDoc(event.inquiry);
         emitQueue({ type: 'added', ...doc });
-        streams.emit(STREAM.queue, inquiry.id, [{ ...doc, clientAction: 'inserted' }]);
+        streams.emit(STREAM.queue, inquiry.id, [extend(doc, { clientAction: 'inserted' })]);
       } else if (event.type === 'inquiryTaken') {
         const doc = inquiryDoc(event.inquiry);
         emitQueue({ type: 'changed', ...doc });
         streams.emit(STREAM.queue, `agent/${event.agentId}`, [{ type: 'changed', ...doc }]);
-        streams.emit(STREAM.queue, inquiry.id, [{ ...doc, clientAction: 'updated' }]);
+        streams.emit(STREAM.queue, inquiry.id, [extend(doc, { clientAction: 'updated' })]);
         emitQueue({ type: 'removed', _id: inquiry.id, rid: inquiry.rid });
       } else {
         emitQueue({ type: 'removed', _id: inquiry.id, rid: inquiry.rid });

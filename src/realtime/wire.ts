@@ -5,6 +5,7 @@
  * agents have none.
  */
 import type { EventInquiry, EventMessage } from '../services/events.js';
+import { extend } from '../lib/values.js';
 import { inquiryWire } from '../services/livechat-wire.js';
 import { messageWire } from '../services/message-wire.js';
 import { toEJSON } from './ddp/index.js';
@@ -19,8 +20,7 @@ export function ejson<T>(value: T): unknown {
 
 /** A message on `stream-room-messages` (REST §8.8 shape, EJSON dates, `transferData` on transfers). */
 export function messageDoc(m: EventMessage) {
-  return {
-    ...messageWire({ ...m, msg: m.msg ?? '', visitorToken: null }),
+  return extend(messageWire(extend(m, { msg: m.msg ?? '', visitorToken: null })), {
     ts: new Date(m.ts),
     _updatedAt: new Date(m.updatedAt),
     ...(m.transferData && {
@@ -35,18 +35,17 @@ export function messageDoc(m: EventMessage) {
         scope: m.transferData.scope,
       },
     }),
-  };
+  });
 }
 
 /** An inquiry on the queue streams (no token). */
 export function inquiryDoc(q: EventInquiry) {
-  return {
-    ...inquiryWire(q),
+  return extend(inquiryWire(q), {
     ts: new Date(q.ts),
     _updatedAt: new Date(q.updatedAt),
     message: q.message,
     t: 'l' as const,
     estimatedWaitingTimeQueue: 0,
     priorityWeight: 0,
-  };
+  });
 }

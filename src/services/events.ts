@@ -12,6 +12,7 @@
  * is matched by visitor id.
  */
 import type { Millis } from '../lib/time.js';
+import { extend } from '../lib/values.js';
 import type { MessageBus } from '../lib/message-bus.js';
 import type { InquiryRecord, MessageRecord, RoomRecord, RoomType, Store, SystemMessageType, UserStatus, VisitorStatus } from '../store/store.js';
 
@@ -179,10 +180,10 @@ export function storeHydrator(store: Store): EventHydrator {
     if (event.type === 'messageCreated' && event.message.msg === null) {
       const recent = await store.messages.listByRoom(event.room.id, 0, 200);
       const found = recent.find((m) => m.id === event.message.id);
-      return found ? { ...event, message: { ...event.message, msg: found.msg } } : null;
+      return found ? extend(event, { message: extend(event.message, { msg: found.msg }) }) : null;
     }
     if (event.type === 'agentStatusChanged' && event.rooms === null) {
-      return { ...event, rooms: await servedRooms(store, event.agentId) };
+      return extend(event, { rooms: await servedRooms(store, event.agentId) });
     }
     return event;
   };
@@ -216,12 +217,12 @@ export function shrink(event: DomainEvent, maxBytes: number): string | null {
   let text = JSON.stringify(event);
   if (Buffer.byteLength(text) <= maxBytes) return text;
   if (event.type === 'messageCreated') {
-    text = JSON.stringify({ ...event, message: { ...event.message, msg: null } });
+    text = JSON.stringify(extend(event, { message: extend(event.message, { msg: null }) }));
   } else if (event.type === 'agentStatusChanged') {
-    text = JSON.stringify({ ...event, rooms: null });
+    text = JSON.stringify(extend(event, { rooms: null }));
   } else if (event.type === 'roomClosed') {
     // Former members beyond what fits are notified by nobody; a livechat room has two or three.
-    text = JSON.stringify({ ...event, formerMemberIds: event.formerMemberIds.slice(0, 200) });
+    text = JSON.stringify(extend(event, { formerMemberIds: event.formerMemberIds.slice(0, 200) }));
   }
   return Buffer.byteLength(text) <= maxBytes ? text : null;
 }

@@ -6,6 +6,7 @@
  * their own services); only the socket-driven visitor status lives here.
  */
 import type { Clock, Millis } from '../lib/time.js';
+import { extend } from '../lib/values.js';
 import type { Store, UserRecord } from '../store/store.js';
 import type { Access } from './access.js';
 import { forbidden } from './errors.js';
@@ -81,12 +82,7 @@ export class LiveService {
     const [sub, room] = await Promise.all([this.store.rooms.findSubscription(rid, userId), this.store.rooms.findById(rid)]);
     if (!sub || !room) return null;
     const visitor = room.livechat?.visitor;
-    return {
-      ...subscriptionView(sub),
-      userMentions: 0,
-      groupMentions: 0,
-      ...(visitor && { v: roomVisitorWire(visitor) }),
-    };
+    return extend(subscriptionView(sub), { userMentions: 0, groupMentions: 0, ...(visitor && { v: roomVisitorWire(visitor) }) });
   }
 
   /** The room as REST shows it to agents (no visitor token), or null. */
@@ -111,10 +107,10 @@ export class LiveService {
     const room = await this.room(rid);
     if (!room || !(await this.userMayRead(user, room))) throw forbidden();
     const { messages } = await this.store.messages.page(rid, {
-      ...(end !== null && { before: end }),
       offset: 0,
       limit: Math.max(1, Math.min(limit, 1000)),
       direction: 'desc',
+      ...(end !== null && { before: end }),
     });
     return { messages: messages.map((m) => messageWire(m)) };
   }

@@ -5,6 +5,7 @@
  * inquiry once.
  */
 import { newId } from '../lib/ids.js';
+import { extend } from '../lib/values.js';
 import type { Clock } from '../lib/time.js';
 import type { InquiryRecord, LivechatCloser, LivechatRoom, MessageRecord, Store, SystemMessageType, VisitorRecord } from '../store/store.js';
 import { bareFailure, failure } from './errors.js';
@@ -349,7 +350,7 @@ export class LivechatRouting {
       if (room.servedBy && room.servedBy.id !== agent.id) events.push(...(await this.unassign(tx, room.id, room.servedBy.id, now)));
       events.push(...(await this.assign(tx, room, agent, now)));
       const taken = await tx.inquiries.findById(inquiryId);
-      const snapshot = livechatSnapshot({ ...room, servedBy: { id: agent.id } });
+      const snapshot = livechatSnapshot(extend(room, { servedBy: { id: agent.id } }));
       if (taken) events.unshift({ type: 'inquiryTaken', inquiry: eventInquiry(taken), agentId: agent.id });
       events.push({ type: 'agentAssigned', room: snapshot, agentId: agent.id });
       return events;

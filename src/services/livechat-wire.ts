@@ -4,6 +4,7 @@
  * the visitor shapes (`visitorRoom`, `visitorWire`); agent shapes never carry it.
  */
 import type { Static } from '@sinclair/typebox';
+import { extend } from '../lib/values.js';
 import { iso, isoOrUndefined } from '../lib/time.js';
 import type {
   DepartmentAgentRecord,
@@ -77,7 +78,7 @@ export function livechatRoomWire(r: LivechatRoom, withToken: boolean): RoomWire 
     ...(r.fname !== null && { fname: r.fname }),
     t: 'l' as const,
     ts: iso(r.ts),
-    v: { ...roomVisitorWire(r.visitor), ...(withToken && { token: r.visitor.token }) },
+    v: withToken ? extend(roomVisitorWire(r.visitor), { token: r.visitor.token }) : roomVisitorWire(r.visitor),
     ...(r.servedBy && { servedBy: { _id: r.servedBy.id, username: r.servedBy.username, ts: iso(r.servedBy.ts) } }),
     cl: false as const,
     ...(r.open && { open: true as const }),

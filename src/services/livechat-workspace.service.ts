@@ -18,7 +18,7 @@ import { invalidSort, parsePaging, project, type PagingQuery } from './paging.js
 import { roomView, type RoomRef } from './rooms.service.js';
 import type { SettingsService } from './settings.service.js';
 import { iso } from '../lib/time.js';
-import { parseJsonObject } from '../lib/values.js';
+import { extend, parseJsonObject } from '../lib/values.js';
 import type { AgentVisitor, LivechatRoomsQuery as LivechatRoomsQuerySchema, RoomMessagesQuery } from '../wire/livechat.js';
 
 /** `livechat/rooms` query: the request schema's type (wire/livechat.ts). */
@@ -55,10 +55,7 @@ function parseRange(raw: string | undefined, name: string): { start?: Millis; en
 /** A visitor as agents see it (§8.11): never the token; with `livechatData` and `lastPage`. */
 export function visitorForAgents(v: VisitorRecord): Static<typeof AgentVisitor> {
   const { token: _token, ...wire } = visitorWire(v);
-  return {
-    ...wire,
-    ...(v.lastPage && { lastPage: { title: v.lastPage.title, href: v.lastPage.href, ts: iso(v.lastPage.ts) } }),
-  };
+  return v.lastPage ? extend(wire, { lastPage: { title: v.lastPage.title, href: v.lastPage.href, ts: iso(v.lastPage.ts) } }) : wire;
 }
 
 export class LivechatWorkspaceService {
@@ -87,13 +84,13 @@ export class LivechatWorkspaceService {
     if (!key) throw invalidSort(query.sort);
     const departmentIds = query.departmentId === undefined ? undefined : [query.departmentId].flat().filter((d) => d !== '');
     const filter: LivechatRoomFilter = {
+      createdAt: parseRange(query.createdAt, 'createdAt'),
+      closedAt: parseRange(query.closedAt, 'closedAt'),
       ...(query.agents && { agentIds: query.agents.filter((a) => a !== '') }),
       ...(departmentIds && { departmentIds }),
       ...(query.open !== undefined && { open: query.open }),
       ...(query.roomName && { fnameContains: query.roomName }),
       ...(query.visitorId && { visitorId: query.visitorId }),
-      createdAt: parseRange(query.createdAt, 'createdAt'),
-      closedAt: parseRange(query.closedAt, 'closedAt'),
     };
     const { rooms, total } = await this.store.livechatRooms.list(filter, { key, direction }, paging.offset, paging.count);
     return {
@@ -150,7 +147,7 @@ export class LivechatWorkspaceService {
       inquiries: inquiries.map((q) => {
         // What the visitor wrote last (Rocket.Chat's inquiry `message`), so the queue says what they wait about.
         const message = q.lastMessage && q.lastMessage.u.id === q.visitor.id ? q.lastMessage.msg : undefined;
-        return project({ ...inquiryWire(q), ...(message !== undefined && { message }) }, paging.fields);
+        return project(message !== undefined ? extend(inquiryWire(q), { message }) : inquiryWire(q), paging.fields);
       }),
       count: inquiries.length,
       offset: paging.offset,

@@ -5,7 +5,7 @@
 import type { Static } from '@sinclair/typebox';
 import { newId } from '../lib/ids.js';
 import { iso, type Clock } from '../lib/time.js';
-import { deepFreeze } from '../lib/values.js';
+import { deepFreeze, extend } from '../lib/values.js';
 import { ConflictError } from '../store/errors.js';
 import type { LivechatRoom, Store, VisitorRecord } from '../store/store.js';
 import { bareFailure, failure } from './errors.js';
@@ -40,6 +40,9 @@ const WIDGET_SETTINGS = {
   transcript: false,
   forceAcceptDataProcessingConsent: false,
 };
+
+/** The visitor fields a registration sets (absent: left as they are). */
+type VisitorFields = { name?: string; email?: string | null; phone?: string | null; departmentId?: string };
 
 /** `livechat/config`'s answer without `success`. */
 export type WidgetConfig = { config: Static<typeof LivechatConfig> };
@@ -91,12 +94,11 @@ export class LivechatService {
     }
     const now = this.clock.now();
     const existing = await this.store.visitors.findByToken(token);
-    const fields = {
-      ...(input.name !== undefined && { name: input.name }),
-      ...(input.email !== undefined && { email: input.email.trim().toLowerCase() || null }),
-      ...(input.phone !== undefined && { phone: input.phone.trim() || null }),
-      ...(departmentId !== undefined && { departmentId }),
-    };
+    const fields: VisitorFields = {};
+    if (input.name !== undefined) fields.name = input.name;
+    if (input.email !== undefined) fields.email = input.email.trim().toLowerCase() || null;
+    if (input.phone !== undefined) fields.phone = input.phone.trim() || null;
+    if (departmentId !== undefined) fields.departmentId = departmentId;
     const mergeData = (current: Record<string, string>) => {
       const data = { ...current };
       for (const f of input.customFields ?? []) {
@@ -151,7 +153,7 @@ export class LivechatService {
    */
   private async update(
     visitor: VisitorRecord,
-    fields: { name?: string; email?: string | null; phone?: string | null; departmentId?: string },
+    fields: VisitorFields,
     mergeData: (d: Record<string, string>) => Record<string, string>,
     now: number,
   ): Promise<VisitorRecord> {
@@ -160,7 +162,7 @@ export class LivechatService {
       const current = (await tx.visitors.findByToken(visitor.token)) ?? visitor;
       const updated = await tx.visitors.update(
         visitor.id,
-        { ...fields, livechatData: mergeData(current.livechatData) },
+        extend(fields, { livechatData: mergeData(current.livechatData) }),
         now,
       );
       return updated ?? current;
@@ -293,7 +295,7 @@ export class LivechatService {
       throw bareFailure('message-length-exceeds-character-limit');
     }
     const message = textMessage(
-      { ...input, rid: room.id },
+      extend(input, { rid: room.id }),
       { id: visitor.id, username: visitor.username, name: visitor.name },
       visitor.token,
       this.clock.now(),
@@ -361,12 +363,11 @@ export class LivechatService {
       config: {
         enabled,
         online,
-        settings: {
-          ...WIDGET_SETTINGS,
+        settings: extend(WIDGET_SETTINGS, {
           displayOfflineForm: s.get('Livechat_display_offline_form'),
           limitTextLength: s.get('Livechat_enable_message_character_limit') ? s.get('Livechat_message_character_limit') : (false as const),
           agentHiddenInfo: !s.get('Livechat_show_agent_info'),
-        },
+        }),
         theme: {
           title: s.get('Livechat_title'),
           color: s.get('Livechat_title_color'),

@@ -3,6 +3,7 @@
  * the helpers every sender (visitor, agent, member, navigation) stores a message with.
  */
 import type { Clock } from '../lib/time.js';
+import { extend } from '../lib/values.js';
 import type { Static } from '@sinclair/typebox';
 import { newId } from '../lib/ids.js';
 import { ConflictError } from '../store/errors.js';
@@ -39,7 +40,7 @@ export class MessagesService {
       throw forbidden();
     }
     const message = textMessage(
-      { ...input, rid: room.id },
+      extend(input, { rid: room.id }),
       { id: caller.id, username: caller.username ?? '', name: caller.name },
       null,
       this.clock.now(),

@@ -6,6 +6,7 @@
  * that plugin cannot express; this library has both stores and `get`/`consume`.
  */
 import type { Redis } from 'ioredis';
+import { extend } from '../lib/values.js';
 import {
   RateLimiterCluster,
   RateLimiterMemory,
@@ -61,9 +62,9 @@ export class RateLimits {
       this.limiters.set(
         name,
         counters.kind === 'redis'
-          ? new RateLimiterRedis({ ...options, storeClient: counters.client })
+          ? new RateLimiterRedis(extend(options, { storeClient: counters.client }))
           : counters.kind === 'cluster'
-            ? new RateLimiterCluster({ ...options, timeoutMs: 1000 })
+            ? new RateLimiterCluster(extend(options, { timeoutMs: 1000 }))
             : new RateLimiterMemory(options),
       );
     }

@@ -13,7 +13,7 @@ import { bareFailure, failure, forbidden } from './errors.js';
 import { livechatRoomWire } from './livechat-wire.js';
 import { messageWire } from './message-wire.js';
 import type { SettingsService } from './settings.service.js';
-import { optional } from '../lib/values.js';
+import { extend, optional } from '../lib/values.js';
 import type { CreateDirectBody, CreateRoomBody, DirectRoomObject, RoomObject, RoomRefBody, RoomsGetResult, SubscriptionObject } from '../wire/rooms.js';
 
 /**
@@ -200,7 +200,7 @@ export class RoomsService {
     const members = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
     const dmKey = members.map((m) => m.id).join(',');
     const usernames = members.map((m) => m.username).sort();
-    const view = (room: RoomRecord): DirectRoomView => ({ ...channelView(room), rid: room.id, usernames });
+    const view = (room: RoomRecord): DirectRoomView => extend(channelView(room), { rid: room.id, usernames });
 
     const existing = await this.store.rooms.findByDmKey(dmKey);
     if (existing) return view(existing);

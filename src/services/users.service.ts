@@ -1,4 +1,5 @@
 import type { Static } from '@sinclair/typebox';
+import { extend } from '../lib/values.js';
 import { servedRooms, type EventBus } from './events.js';
 import { newId } from '../lib/ids.js';
 import type { Clock } from '../lib/time.js';
@@ -346,7 +347,7 @@ export class UsersService {
     if (data.statusText !== undefined) patch.statusText = data.statusText.trim();
     if (data.statusType !== undefined) patch.status = data.statusType;
 
-    const customFieldChanges = { ...data.customFields, ...input.customFields };
+    const customFieldChanges = extend(data.customFields ?? {}, input.customFields ?? {});
     const mergesCustomFields = Object.keys(customFieldChanges).length > 0;
 
     // A transaction (and a row lock) only where more than the one update statement is needed.

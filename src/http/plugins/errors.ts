@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { extend } from '../../lib/values.js';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
@@ -61,13 +62,14 @@ const FRAMEWORK_REASONS: Record<string, string> = {
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   return reply
     .status(error.statusCode)
-    .headers({
-      ...error.headers,
-      'content-type': 'application/json',
-      'cache-control': 'no-store',
-      pragma: 'no-cache',
-      'x-request-id': reply.request.id,
-    })
+    .headers(
+      extend(error.headers ?? {}, {
+        'content-type': 'application/json',
+        'cache-control': 'no-store',
+        pragma: 'no-cache',
+        'x-request-id': reply.request.id,
+      }),
+    )
     // A Buffer: Fastify leaves its Content-Type alone (a string would get "; charset=utf-8").
     .send(Buffer.from(JSON.stringify(error.body)));
 }

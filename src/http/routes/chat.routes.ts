@@ -1,4 +1,5 @@
 import { callerOf } from '../plugins/auth.js';
+import { extend } from '../../lib/values.js';
 import { errorResponses, Success } from '../../wire/common.js';
 import { Message } from '../../wire/livechat.js';
 import { SendMessageBody } from '../../wire/rooms.js';
@@ -17,9 +18,7 @@ export const chatRoutes: RouteGroup = (app, { messages }) => {
       },
       config: { auth: 'required' },
     },
-    async (request) => ({
-      ...(await messages.send(callerOf(request).user, request.body.message)),
-      success: true as const,
-    }),
+    async (request) =>
+      extend(await messages.send(callerOf(request).user, request.body.message), { success: true as const }),
   );
 };

@@ -1,4 +1,5 @@
 import { callerOf } from '../plugins/auth.js';
+import { extend } from '../../lib/values.js';
 import { errorResponses, Success } from '../../wire/common.js';
 import { DirectoryQuery, DirectoryResult } from '../../wire/rooms.js';
 import type { RouteGroup } from '../types.js';
@@ -21,6 +22,6 @@ export const directoryRoutes: RouteGroup = (app, { directory }) => {
       },
       config: { auth: 'required' },
     },
-    async (request) => ({ ...(await directory.search(callerOf(request).user, request.query)), success: true as const }),
+    async (request) => extend(await directory.search(callerOf(request).user, request.query), { success: true as const }),
   );
 };

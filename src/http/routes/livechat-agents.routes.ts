@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { extend } from '../../lib/values.js';
 import { callerOf } from '../plugins/auth.js';
 import { errorResponses, ListQuery, RoomIdQuery, Success, Text } from '../../wire/common.js';
 import {
@@ -74,7 +75,7 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
         },
         config: { permissions: [manage] },
       },
-      async (request) => ({ ...(await livechatAdmin.addUser(type, request.body.username)), success: true as const }),
+      async (request) => extend(await livechatAdmin.addUser(type, request.body.username), { success: true as const }),
     );
     app.get(
       `/livechat/users/${type}`,
@@ -91,7 +92,7 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
         // Agents are also listed to whoever may transfer a chat to one (the transfer dialog's choices).
         config: { anyPermission: type === 'agent' ? ['view-livechat-manager', 'transfer-livechat-guest'] : ['view-livechat-manager'] },
       },
-      async (request) => ({ ...(await livechatAdmin.listUsers(type, request.query)), success: true as const }),
+      async (request) => extend(await livechatAdmin.listUsers(type, request.query), { success: true as const }),
     );
     app.delete(
       `/livechat/users/${type}/:_id`,
@@ -131,10 +132,8 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
       },
       config: { auth: 'required' },
     },
-    async (request) => ({
-      ...(await livechatAdmin.setAgentStatus(callerOf(request).user, request.body.status, request.body.agentId)),
-      success: true as const,
-    }),
+    async (request) =>
+      extend(await livechatAdmin.setAgentStatus(callerOf(request).user, request.body.status, request.body.agentId), { success: true as const }),
   );
 
   app.post(
@@ -148,10 +147,8 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
       },
       config: { permissions: ['manage-livechat-departments'] },
     },
-    async (request) => ({
-      ...(await livechatAdmin.createDepartment(request.body.department, request.body.agents)),
-      success: true as const,
-    }),
+    async (request) =>
+      extend(await livechatAdmin.createDepartment(request.body.department, request.body.agents), { success: true as const }),
   );
 
   app.get(
@@ -169,10 +166,8 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
       // Also to whoever may transfer a chat to a department (the transfer dialog's choices).
       config: { anyPermission: ['view-livechat-departments', 'transfer-livechat-guest'] },
     },
-    async (request) => ({
-      ...(await livechatAdmin.listDepartments(request.query.text, request.query)),
-      success: true as const,
-    }),
+    async (request) =>
+      extend(await livechatAdmin.listDepartments(request.query.text, request.query), { success: true as const }),
   );
 
   app.get(
@@ -186,7 +181,7 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
       },
       config: { permissions: ['view-livechat-departments'] },
     },
-    async (request) => ({ ...(await livechatAdmin.getDepartment(request.params._id)), success: true as const }),
+    async (request) => extend(await livechatAdmin.getDepartment(request.params._id), { success: true as const }),
   );
 
   app.put(
@@ -201,10 +196,8 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
       },
       config: { permissions: ['manage-livechat-departments'] },
     },
-    async (request) => ({
-      ...(await livechatAdmin.updateDepartment(request.params._id, request.body.department, request.body.agents)),
-      success: true as const,
-    }),
+    async (request) =>
+      extend(await livechatAdmin.updateDepartment(request.params._id, request.body.department, request.body.agents), { success: true as const }),
   );
 
   app.delete(
@@ -253,7 +246,7 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
       },
       config: { permissions: ['view-l-room'] },
     },
-    async (request) => ({ ...(await livechatAdmin.getInquiry(request.query.roomId)), success: true as const }),
+    async (request) => extend(await livechatAdmin.getInquiry(request.query.roomId), { success: true as const }),
   );
 
   app.post(
@@ -267,9 +260,7 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
       },
       config: { permissions: ['view-l-room'] },
     },
-    async (request) => ({
-      ...(await livechatAdmin.takeInquiry(callerOf(request).user, request.body.inquiryId, request.body.userId)),
-      success: true as const,
-    }),
+    async (request) =>
+      extend(await livechatAdmin.takeInquiry(callerOf(request).user, request.body.inquiryId, request.body.userId), { success: true as const }),
   );
 };

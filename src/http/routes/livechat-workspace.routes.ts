@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { extend } from '../../lib/values.js';
 import { callerOf } from '../plugins/auth.js';
 import { errorResponses, Success, Text } from '../../wire/common.js';
 import {
@@ -38,7 +39,7 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
       },
       config: { permissions: ['view-l-room'] },
     },
-    async (request) => ({ ...(await livechatWorkspace.listRooms(callerOf(request).user, request.query)), success: true as const }),
+    async (request) => extend(await livechatWorkspace.listRooms(callerOf(request).user, request.query), { success: true as const }),
   );
 
   app.get(
@@ -56,10 +57,8 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
       },
       config: { permissions: ['view-l-room'] },
     },
-    async (request) => ({
-      ...(await livechatWorkspace.roomMessages(callerOf(request).user, request.params.rid, request.query)),
-      success: true as const,
-    }),
+    async (request) =>
+      extend(await livechatWorkspace.roomMessages(callerOf(request).user, request.params.rid, request.query), { success: true as const }),
   );
 
   app.get(
@@ -73,10 +72,8 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
       },
       config: { permissions: ['view-l-room'] },
     },
-    async (request) => ({
-      ...(await livechatWorkspace.queuedForUser(callerOf(request).user, request.query.department || undefined, request.query)),
-      success: true as const,
-    }),
+    async (request) =>
+      extend(await livechatWorkspace.queuedForUser(callerOf(request).user, request.query.department || undefined, request.query), { success: true as const }),
   );
 
   app.get(
@@ -90,7 +87,7 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
       },
       config: { permissions: ['view-l-room'] },
     },
-    async (request) => ({ ...(await livechatWorkspace.visitorInfo(request.query.visitorId)), success: true as const }),
+    async (request) => extend(await livechatWorkspace.visitorInfo(request.query.visitorId), { success: true as const }),
   );
 
   app.get(
@@ -118,7 +115,7 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
         response: { 200: Success({ token: Type.String(), status: Type.String() }), ...errorResponses(400) },
       },
     },
-    async (request) => ({ ...(await livechatWorkspace.setVisitorStatus(request.body.token, request.body.status)), success: true as const }),
+    async (request) => extend(await livechatWorkspace.setVisitorStatus(request.body.token, request.body.status), { success: true as const }),
   );
 
   app.post(
@@ -134,7 +131,7 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
     async (request) => {
       const { token, rid, pageInfo } = request.body;
       const result = await livechatWorkspace.pageVisited(token, rid, { title: pageInfo.title ?? '', href: pageInfo.location.href });
-      return { ...result, success: true as const };
+      return extend(result, { success: true as const });
     },
   );
 };

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { extend } from '../../lib/values.js';
 import { errorResponses, Success, UpdatedSinceQuery } from '../../wire/common.js';
 import { Permission, PermissionsUpdateBody } from '../../wire/permissions.js';
 import type { RouteGroup } from '../types.js';
@@ -19,7 +20,7 @@ export const permissionsRoutes: RouteGroup = (app, { permissions }) => {
       },
       config: { auth: 'required' },
     },
-    async (request) => ({ ...permissions.listAll(request.query.updatedSince), success: true as const }),
+    async (request) => extend(permissions.listAll(request.query.updatedSince), { success: true as const }),
   );
 
   app.post(

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { extend } from '../../lib/values.js';
 import { errorResponses, Setting, SettingValueBody, Success, Text } from '../../wire/common.js';
 import type { RouteGroup } from '../types.js';
 
@@ -17,7 +18,7 @@ export const settingsRoutes: RouteGroup = (app, { settings }) => {
       },
       config: { permissions: ['view-privileged-setting'] },
     },
-    async (request) => ({ ...settings.read(request.params._id), success: true as const }),
+    async (request) => extend(settings.read(request.params._id), { success: true as const }),
   );
 
   app.post(

@@ -21,6 +21,7 @@
  *   read from the settings cache on each request, so a change is in force at once.
  */
 import fastifyStatic from '@fastify/static';
+import { extend } from '../../lib/values.js';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -74,7 +75,7 @@ export function widgetRoutes(siteUrl: string): RouteGroup {
     };
     const schema = { tags: ['widget'], summary: 'The livechat widget page (R6)' };
     app.get('/livechat', { schema }, pageHandler);
-    app.get('/livechat/index.html', { schema: { ...schema, hide: true } }, pageHandler);
+    app.get('/livechat/index.html', { schema: extend(schema, { hide: true }) }, pageHandler);
 
     // Its own scope under /livechat, so its not-found answer is a plain 404 for every unknown
     // path there (the global handler would see the wildcard's HEAD route and say 405).

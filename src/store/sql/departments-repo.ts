@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { extend } from '../../lib/values.js';
 import type { DepartmentAgentRecord, DepartmentFields, DepartmentRecord, DepartmentsRepo } from '../store.js';
 import type { ChangeSink } from './change-recorder.js';
 import type { SqlDialect } from './dialect.js';
@@ -51,7 +52,7 @@ export class SqlDepartmentsRepo implements DepartmentsRepo {
   async update(id: string, f: DepartmentFields, now: number): Promise<DepartmentRecord | null> {
     const row = await this.db
       .updateTable('livechat_departments')
-      .set({ ...departmentColumns(f), updated_at: this.dialect.nextUpdatedAt(now) })
+      .set(extend(departmentColumns(f), { updated_at: this.dialect.nextUpdatedAt(now) }))
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();

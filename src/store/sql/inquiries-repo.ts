@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { extend } from '../../lib/values.js';
 import type { InquiriesRepo, InquiryRecord, InquiryStatus, QueuedInquiry } from '../store.js';
 import { lastMessageOf } from './room-rows.js';
 import type { SqlDialect } from './dialect.js';
@@ -136,7 +137,7 @@ export class SqlInquiriesRepo implements InquiriesRepo {
       q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
     ]);
     return {
-      inquiries: rows.map((row) => ({ ...toInquiry(row), lastMessage: lastMessageOf(row.room_last_message) })),
+      inquiries: rows.map((row) => extend(toInquiry(row), { lastMessage: lastMessageOf(row.room_last_message) })),
       total: Number(count?.n ?? 0),
     };
   }

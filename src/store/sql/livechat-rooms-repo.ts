@@ -171,9 +171,9 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
     await this.db
       .updateTable('rooms')
       .set({
-        ...(entry.nextDepartment && { department_id: entry.nextDepartment.id }),
         transfer_history: appendToJsonArray('transfer_history', toJson(entry)),
         updated_at: this.dialect.nextUpdatedAt(now),
+        ...(entry.nextDepartment && { department_id: entry.nextDepartment.id }),
       })
       .where('id', '=', rid)
       .execute();

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { extend } from '../../lib/values.js';
 import type { MessagePageQuery, MessageRecord, MessagesRepo, SystemMessageType } from '../store.js';
 import type { ChangeSink } from './change-recorder.js';
 import type { SqlDialect } from './dialect.js';
@@ -55,7 +56,7 @@ export class SqlMessagesRepo implements MessagesRepo {
     // even within one millisecond (callers lock the room row first).
     const [row] = await INSERT_MESSAGE(this.db, this.dialect, input.id, input.rid, input.t, input.msg, input.ts, input.u.id, input.u.username, input.u.name, input.visitorToken);
     const ts = Number(row!.ts);
-    const m: MessageRecord = { ...input, ts, updatedAt: ts };
+    const m: MessageRecord = extend(input, { ts, updatedAt: ts });
     if (m.t !== null) return m;
     if (options.waitingResponse === undefined) await ROOM_AFTER_MESSAGE(this.db, this.dialect, m.rid, m.ts, lastMessageColumn(m));
     else await ROOM_AFTER_MESSAGE_WAITING(this.db, this.dialect, m.rid, m.ts, lastMessageColumn(m), options.waitingResponse ? 1 : 0);

@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import { extend } from '../../lib/values.js';
 import type { SqlDialect } from './dialect.js';
 
 /**
@@ -50,7 +51,7 @@ export function preparedQuery<DB, A extends unknown[], R>(
     }
     const { query, slots } = compiled;
     const parameters = slots.map((slot, i) => (slot === -1 ? query.parameters[i] : args[slot]));
-    const result = await db.executeQuery<R>({ ...query, parameters });
+    const result = await db.executeQuery<R>(extend(query, { parameters }));
     return result.rows;
   };
 }

@@ -4,6 +4,7 @@
  * what `RoomRecord.livechat` holds), plus the `last_message` column codec.
  */
 import type { Selectable } from 'kysely';
+import { extend } from '../../lib/values.js';
 import { fromJson, toJson } from '../../lib/json.js';
 import type { LivechatCloser, LivechatRoom, MessageRecord, RoomRecord, RoomType, TransferEntry, VisitorStatus } from '../store.js';
 import type { RoomsTable } from './schema.js';
@@ -50,7 +51,7 @@ export function lastMessageOf(text: string | null): MessageRecord | null {
       visitorToken: null,
     };
   }
-  return { ...s, u: { ...s.u }, t: null, visitorToken: null };
+  return extend(s, { u: { ...s.u }, t: null, visitorToken: null });
 }
 
 export function toRoomRecord(row: RoomRow): RoomRecord {

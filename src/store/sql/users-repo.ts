@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable, type UpdateObject } from 'kysely';
+import { extend } from '../../lib/values.js';
 import { fromJson, toJson } from '../../lib/json.js';
 import type { NewUser, TokensRepo, UserPatch, UserRecord, UsersRepo, UserStatus, UserType } from '../store.js';
 import type { ChangeSink } from './change-recorder.js';
@@ -113,7 +114,7 @@ export class SqlUsersRepo implements UsersRepo {
     // One statement: the new state comes back with the user's roles (a subquery in RETURNING).
     const row = await this.db
       .updateTable('users')
-      .set({ ...patchColumns(patch, this.dialect), updated_at: this.dialect.nextUpdatedAt(now) })
+      .set(extend(patchColumns(patch, this.dialect), { updated_at: this.dialect.nextUpdatedAt(now) }))
       .where('id', '=', id)
       .returningAll()
       .returning(rolesColumn(this.dialect, 'users.id'))

@@ -81,12 +81,12 @@ export class SqlVisitorsRepo implements VisitorsRepo {
     const row = await this.db
       .updateTable('livechat_visitors')
       .set({
+        updated_at: this.dialect.nextUpdatedAt(now),
         ...(patch.name !== undefined && { name: patch.name }),
         ...(patch.email !== undefined && { email: patch.email }),
         ...(patch.phone !== undefined && { phone: patch.phone }),
         ...(patch.departmentId !== undefined && { department_id: patch.departmentId }),
         ...(patch.livechatData !== undefined && { livechat_data: toJson(patch.livechatData) }),
-        updated_at: this.dialect.nextUpdatedAt(now),
       })
       .where('id', '=', id)
       .returningAll()

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { extend } from '../../lib/values.js';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, Kysely, sql, SqliteAdapter, SqliteDialect, type SqlBool, type SqliteDatabase } from 'kysely';
@@ -168,12 +169,14 @@ export function openSqliteStore(options: SqliteOptions): SqlStore {
     // Checkpoints run in a thread of their own (checkpointer.ts); a WAL a burst made large is cut back to 64 MB.
     database.pragma('journal_size_limit = 67108864');
     database.pragma('wal_autocheckpoint = 0');
-    checkpointer = new WalCheckpointer(options.path, {
-      ...options.checkpoints,
-      onFailure: () => {
-        if (database.open) database.pragma('wal_autocheckpoint = 1000');
-      },
-    });
+    checkpointer = new WalCheckpointer(
+      options.path,
+      extend(options.checkpoints ?? {}, {
+        onFailure: () => {
+          if (database.open) database.pragma('wal_autocheckpoint = 1000');
+        },
+      }),
+    );
   }
   database.pragma('foreign_keys = ON');
   // Unicode lowercasing for the directory's exact substring check (SqlDialect.containsText).
