@@ -3,6 +3,7 @@ import type { ChangeBus, ChangeKeys } from '../lib/change-bus.js';
 import { newSecret } from '../lib/ids.js';
 import type { Clock, Millis } from '../lib/time.js';
 import type { Store, UserRecord } from '../store/store.js';
+import { followChanges } from './follow-changes.js';
 import { hashLoginToken } from './passwords.js';
 import type { SettingsService } from './settings.service.js';
 
@@ -59,13 +60,14 @@ export class AuthService {
     bus: ChangeBus,
     onBusError: (error: unknown) => void = () => {},
   ) {
-    store.onChange((change) => {
-      if (change.users.length === 0) return;
-      this.forget(change.users, change.userRows);
-      // Only to the others: here the entries were just dropped or refreshed.
-      bus.publish('users', change.users, { others: true }).catch(onBusError);
-    });
-    bus.subscribe('users', (keys) => this.forget(keys));
+    followChanges(
+      store,
+      bus,
+      'users',
+      (change) => (change.users.length > 0 ? change.users : undefined),
+      (keys, change) => this.forget(keys, change?.userRows),
+      onBusError,
+    );
   }
 
   /**

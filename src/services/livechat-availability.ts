@@ -1,5 +1,6 @@
 import type { ChangeBus } from '../lib/change-bus.js';
 import type { DepartmentRecord, Store } from '../store/store.js';
+import { followChanges } from './follow-changes.js';
 
 /** More enabled departments than this are read from the store each time (the widget lists them all). */
 const MAX_CACHED_DEPARTMENTS = 1000;
@@ -24,12 +25,7 @@ export class LivechatAvailability {
     bus: ChangeBus,
     onBusError: (error: unknown) => void = () => {},
   ) {
-    store.onChange((change) => {
-      if (!change.livechat) return;
-      this.forget();
-      bus.publish('livechat').catch(onBusError);
-    });
-    bus.subscribe('livechat', () => this.forget());
+    followChanges(store, bus, 'livechat', (change) => (change.livechat ? null : undefined), () => this.forget(), onBusError);
   }
 
   /** Moves on every invalidation: what was built from these reads at one revision is still true at the same one. */

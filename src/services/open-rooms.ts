@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { ChangeBus, ChangeKeys } from '../lib/change-bus.js';
 import { deepFreeze } from '../lib/values.js';
 import type { Store } from '../store/store.js';
+import { followChanges } from './follow-changes.js';
 import { livechatRoomWire, type VisitorRoomWire } from './livechat-wire.js';
 
 /** Visitors whose open room is kept; the least recently asked for is dropped first. */
@@ -56,13 +57,7 @@ export class OpenRoomCache {
         if (this.tokenOf.get(kept.rid) === token) this.tokenOf.delete(kept.rid);
       },
     });
-    store.onChange((change) => {
-      if (change.rooms.length === 0) return;
-      this.forget(change.rooms);
-      // Only to the others: here the rooms were just dropped.
-      bus.publish('rooms', change.rooms, { others: true }).catch(onBusError);
-    });
-    bus.subscribe('rooms', (keys) => this.forget(keys));
+    followChanges(store, bus, 'rooms', (change) => (change.rooms.length > 0 ? change.rooms : undefined), (keys) => this.forget(keys), onBusError);
   }
 
   /** The open room of the visitor with this token (with the token, as the visitor sees it), or null. */
