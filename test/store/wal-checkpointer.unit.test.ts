@@ -4,6 +4,7 @@
  * database, the WAL is reused instead of growing, closing folds the rest, and a
  * thread that cannot work hands checkpoints back to SQLite.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,6 +75,21 @@ describe('WalCheckpointer', () => {
     const db = new BetterSqlite3(path, { readonly: true });
     expect(db.prepare('select count(*) as n from scratch').get()).toEqual({ n: 10 });
     db.close();
+  });
+
+  it('closing completes when nothing else keeps the process alive (the WAL is folded, the process goes on)', () => {
+    const path = join(dir, 'e.db');
+    const module = new URL('../../src/store/sqlite/sqlite-store.ts', import.meta.url).href;
+    const script = `
+      import { sql } from 'kysely';
+      const { openSqliteStore } = await import(${JSON.stringify(module)});
+      const store = openSqliteStore({ path: ${JSON.stringify(path)} });
+      await sql\`create table scratch (id integer primary key)\`.execute(store.db);
+      await store.close();
+      console.log('closed');`;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    expect({ status: run.status, stdout: run.stdout.trim() }).toEqual({ status: 0, stdout: 'closed' });
+    expect(existsSync(`${path}-wal`)).toBe(false);
   });
 
   it('a thread that cannot open the database reports the failure (the store then checkpoints as SQLite does)', async () => {

@@ -96,6 +96,9 @@ export class WalCheckpointer {
   /** Stops the thread and closes its connection. */
   async close(): Promise<void> {
     this.closing = true;
+    // Unreferenced, the thread would not keep the process alive until it exits: with nothing else pending,
+    // the process would end here, before the main connection closes and folds the WAL into the database.
+    this.worker.ref();
     this.worker.postMessage('close');
     await this.exited;
   }
