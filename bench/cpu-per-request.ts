@@ -13,6 +13,8 @@
  *   --node-flags=F   flags for the server's node (e.g. a V8 option), space-separated
  *   --rounds=N       measure every endpoint N times, interleaved; the minimum is the figure
  *                    least disturbed by other work on the machine (default 3)
+ *   --seeded         also load the benchmark's small data set (bench/seed.ts) and measure the
+ *                    rows that need it: rooms.get for a user in 500 rooms (delta and full)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -21,7 +23,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { extend } from '../src/lib/values.js';
+import { openStore } from '../src/store/index.js';
+import type { SqlStore } from '../src/store/sql/sql-store.js';
 import { freePort } from '../test/support/server-process.js';
+import { QUICK, seedBenchData } from './seed.js';
 import { serverNodeArgs } from './server-command.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -33,6 +39,7 @@ const { values: args } = parseArgs({
     profile: { type: 'string', default: '' },
     'node-flags': { type: 'string', default: '' },
     rounds: { type: 'string', default: '3' },
+    seeded: { type: 'boolean', default: false },
   },
 });
 const REQUESTS = Number(args.requests);
@@ -132,6 +139,26 @@ async function main(): Promise<void> {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ token: 'cpu-visitor-token-1', rid, msg: 'a visitor message' }),
     });
+    if (args.seeded) {
+      const store = await openStore(database);
+      const seeded = await seedBenchData((store as unknown as SqlStore).db, QUICK);
+      await store.close();
+      const heavy = { 'x-user-id': seeded.heavyUser.userId, 'x-auth-token': seeded.heavyUser.authToken };
+      // As in the benchmark: the client synced a moment ago, and since then a message arrived in 10 of its rooms.
+      const synced = (await (await fetch(`${server.url}/api/v1/rooms.get`, { headers: heavy })).json()) as { update: Array<{ _id: string; t: string }> };
+      const since = new Date(Date.now() - 1).toISOString();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      for (const room of synced.update.filter((r) => r.t === 'c').slice(0, 10)) {
+        const sent = await fetch(`${server.url}/api/v1/chat.sendMessage`, {
+          method: 'POST',
+          headers: extend(heavy, { 'content-type': 'application/json' }),
+          body: JSON.stringify({ message: { rid: room._id, msg: 'since the last sync' } }),
+        });
+        if (!sent.ok) throw new Error(`chat.sendMessage: ${sent.status}`);
+      }
+      await measure('GET rooms.get (updatedSince; 10 of 500)', server.child, server.url, { method: 'GET', path: `/api/v1/rooms.get?updatedSince=${encodeURIComponent(since)}`, headers: heavy });
+      await measure('GET rooms.get (full, 500 rooms)', server.child, server.url, { method: 'GET', path: '/api/v1/rooms.get', headers: heavy });
+    }
   } finally {
     const exited = new Promise((r) => server.child.once('exit', r));
     server.child.kill(args.profile ? 'SIGTERM' : 'SIGKILL');

@@ -14,6 +14,8 @@
  *   npm run bench -- --quick   small data set, 2 s per endpoint, 1 process (< 2 min)
  *   --backends=sqlite,postgres   BENCH_DATABASE_URL: a PostgreSQL server URL
  *                              (default postgres://postgres@127.0.0.1:5432/test)
+ *   --only=a,b                 only the rows whose names contain these substrings, 1 process;
+ *                              prints them and leaves bench/results/latest.json alone
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -37,9 +39,11 @@ const { values: args } = parseArgs({
     backends: { type: 'string', default: 'sqlite,postgres' },
     'no-build': { type: 'boolean', default: false },
     connections: { type: 'string', default: '50' },
+    only: { type: 'string', default: '' },
   },
 });
 const QUICK_MODE = args.quick!;
+const ONLY = args.only ? args.only.split(',') : null;
 const DURATION = QUICK_MODE ? 2 : 10;
 const CONNECTIONS = Number(args.connections);
 const CORES = cpus().length;
@@ -286,13 +290,14 @@ async function main(): Promise<void> {
       await store.close();
       console.error(`${backend}: seeded in ${Math.round(performance.now() - seedStarted)} ms`);
 
-      for (const workers of QUICK_MODE ? [1] : [1, CORES]) {
+      for (const workers of QUICK_MODE || ONLY ? [1] : [1, CORES]) {
         const server = await startParley(database.url, workers);
         if (workers === 1) coldStart[`${backend}_seeded`] = Math.round(server.readyMs);
         const available = new Set(Object.keys(((await (await fetch(`${server.url}/api/v1/openapi.json`)).json()) as { paths: object }).paths));
         const since = workers === 1 ? await changesSinceLastSync(server.url, seeded) : new Date().toISOString();
         for (const e of endpoints(seeded, since)) {
           if (workers > 1 && e.group !== 'read') continue;
+          if (ONLY && !ONLY.some((part) => e.name.includes(part))) continue;
           if (!available.has(e.path)) {
             results.push({ endpoint: e.name, backend, processes: workers, rps: 0, p50_ms: 0, p99_ms: 0, ratio: 0, ratio_fastify: 0, non2xx: 0, note: 'not implemented' });
             continue;
@@ -334,7 +339,7 @@ async function main(): Promise<void> {
     cold_start_ms: { empty: coldStart.sqlite_empty ?? coldStart.postgres_empty, seeded: coldStart.sqlite_seeded ?? coldStart.postgres_seeded, ...coldStart },
   };
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-  writeFileSync(join(ROOT, 'bench/results/latest.json'), JSON.stringify(report, null, 2) + '\n');
+  if (!ONLY) writeFileSync(join(ROOT, 'bench/results/latest.json'), JSON.stringify(report, null, 2) + '\n');
   console.log(markdown({ ...report, fastifyBaseline }, results));
 }
 

@@ -92,7 +92,8 @@ const ROOM_CHANGES_OF_USER = preparedQuery(2, (db: Kysely<Database>, _dialect, u
       sql<string>`'changed'`.as('kind'),
     ])
     .where('rooms.updated_at', '>', since)
-    .limit(CHANGED_ROOMS_PROBE + 1);
+    // A literal, not a parameter: with `limit ?` SQLite ran this statement at half the speed (measured).
+    .limit(sql.lit(CHANGED_ROOMS_PROBE + 1));
   return db
     .selectFrom(changed.as('changed'))
     .selectAll()
