@@ -12,7 +12,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WalCheckpointer } from '../../src/store/sqlite/checkpointer.js';
-import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore, PAGE_CACHE_KB } from '../../src/store/sqlite/sqlite-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'parley-ckpt-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -45,6 +45,10 @@ describe('WalCheckpointer', () => {
     const { path, store, outcomes, fill } = await openFilled('a.db');
     const autocheckpoint = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(store.db);
     expect(autocheckpoint.rows[0]!.wal_autocheckpoint).toBe(0);
+    // The page cache is bounded below better-sqlite3's 16 MB (peak RSS under livechat writes).
+    const cache = await sql<{ cache_size: number }>`pragma cache_size`.execute(store.db);
+    expect(cache.rows[0]!.cache_size).toBe(-PAGE_CACHE_KB);
+    expect(PAGE_CACHE_KB).toBe(4000);
     const before = size(path);
     await fill(3);
     await until(() => size(path) >= before + 3_000_000, 'the rows to reach the database file');

@@ -137,6 +137,9 @@ function withStatementCache(database: BetterSqlite3.Database, limit = 2000): Sql
   } as SqliteDatabase;
 }
 
+/** The connection's page cache, in KiB (see openSqliteStore). */
+export const PAGE_CACHE_KB = 4000;
+
 export interface SqliteOptions {
   /** File path, or `:memory:`. */
   path: string;
@@ -179,6 +182,10 @@ export function openSqliteStore(options: SqliteOptions): SqlStore {
     );
   }
   database.pragma('foreign_keys = ON');
+  // A page cache of 4 MB instead of better-sqlite3's 16 MB: the livechat writes touch far more pages than the
+  // reads do and filled it, adding 10-18 MB to the server's peak RSS, with no measured loss of throughput on any
+  // row of the benchmark (the file's pages stay in the operating system's cache). SQLite's own default is 2 MB.
+  database.pragma(`cache_size = -${PAGE_CACHE_KB}`);
   // Unicode lowercasing for the directory's exact substring check (SqlDialect.containsText).
   database.function('parley_lower', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v));
   const dialect = wrapDialect(new SqliteDialect({ database: withStatementCache(database) }), {
