@@ -38,7 +38,7 @@ function chosenAgent(db: Kysely<Database>, dialect: SqlDialect, agentId?: string
     .orderBy('users.livechat_open_rooms', 'asc')
     .orderBy(sql`coalesce(users.livechat_last_assigned_at, 0)`, 'asc')
     .orderBy(dialect.binaryText(sql.ref('users.id')))
-    .limit(1);
+    .limit(sql.lit(1));
 }
 
 /** Auto_Selection's choice, stamped, in one statement. */
@@ -103,7 +103,7 @@ function pickAndServeStatement(
 }
 
 const hasAvailableQuery = (db: Kysely<Database>, agentId?: string, departmentId?: string) =>
-  availableAgents(db, agentId, departmentId).select('users.id').limit(1);
+  availableAgents(db, agentId, departmentId).select('users.id').limit(sql.lit(1));
 
 // Prepared per shape of the candidates (every new room runs both; their shapes differ only in the filters).
 const PICK = {
