@@ -35,6 +35,18 @@ const LEADING_SPREAD = [
   { selector: 'ObjectExpression > SpreadElement:first-child ~ *', message: 'Use extend(base, { … }) from lib/values.ts: `{ ...base, prop }` makes a new hidden class per evaluation once optimized (see its comment).' },
 ];
 
+/**
+ * A query builder's LIMIT or OFFSET from a plain value: Kysely binds it as a parameter, and SQLite compiles a
+ * statement with a bound LIMIT again at every run (SqlDialect.rowCount). Counts go through `dialect.rowCount(n)`,
+ * constants through `sql.lit(n)`.
+ */
+const BOUND_ROW_COUNT = [
+  {
+    selector: "CallExpression[callee.property.name=/^(limit|offset)$/][arguments.length=1][arguments.0.type!='CallExpression']",
+    message: 'Use .limit(dialect.rowCount(n)) / .offset(dialect.rowCount(n)), or sql.lit(n) for a constant: SQLite re-prepares a statement with a bound LIMIT on every run.',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'data/', '.tmp/'] },
   js.configs.recommended,
@@ -132,7 +144,7 @@ export default tseslint.config(
       'no-restricted-imports': restrict(
         { group: ['**/services/**', '**/http/**', 'fastify', '@fastify/*'], message: 'The store layer depends on nothing above it.' },
       ),
-      'no-restricted-syntax': ['error', ...REAL_CLOCK, ...LEADING_SPREAD],
+      'no-restricted-syntax': ['error', ...REAL_CLOCK, ...LEADING_SPREAD, ...BOUND_ROW_COUNT],
     },
   },
   {

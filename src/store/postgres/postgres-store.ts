@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect, sql, type SqlBool } from 'kysely';
 import pg from 'pg';
 import { ConflictError, InvalidValueError, StoreReferenceError, TransientError, UnavailableError } from '../errors.js';
-import type { SqlDialect } from '../sql/dialect.js';
+import { nonNegativeInteger, type SqlDialect } from '../sql/dialect.js';
 import { wrapDialect } from '../sql/driver-wrapper.js';
 import { isStalePlan, NamedStatements } from './named-statements.js';
 import type { Database } from '../sql/schema.js';
@@ -55,6 +55,7 @@ export const postgresDialect: SqlDialect = {
     await sql`CREATE TRIGGER rooms_agent_load_au AFTER UPDATE OF served_by_id, open ON rooms FOR EACH ROW EXECUTE FUNCTION rooms_agent_load()`.execute(db);
     await sql`CREATE TRIGGER rooms_agent_load_ad AFTER DELETE ON rooms FOR EACH ROW EXECUTE FUNCTION rooms_agent_load()`.execute(db);
   },
+  rowCount: (n) => nonNegativeInteger(n),
   binaryText: (expr) => sql<string | null>`${expr} collate "C"`,
   jsonMergePatch(column, patch) {
     const set = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== null));

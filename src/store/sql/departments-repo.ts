@@ -88,8 +88,8 @@ export class SqlDepartmentsRepo implements DepartmentsRepo {
         .selectAll()
         .orderBy(this.dialect.binaryText(sql.ref('livechat_departments.name')))
         .orderBy(this.dialect.binaryText(sql.ref('livechat_departments.id')))
-        .offset(o.offset)
-        .limit(o.count)
+        .offset(this.dialect.rowCount(o.offset))
+        .limit(this.dialect.rowCount(o.count))
         .execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);

@@ -57,6 +57,15 @@ export interface SqlDialect {
    * NULL counts as `{}`. SQLite `json_patch`; PostgreSQL `jsonb` `||` and `-`.
    */
   jsonMergePatch(column: string, patch: Readonly<Record<string, unknown>>): RawBuilder<string>;
+  /**
+   * A LIMIT or OFFSET value (a non-negative safe integer; anything else throws). SQLite: a literal in the SQL
+   * text. SQLite's planner reads the value bound to a LIMIT parameter and marks the statement to be compiled
+   * again whenever that parameter is bound anew, which better-sqlite3 does on every run: each execution paid a
+   * full prepare (measured on this project's statements: `rooms.get`'s delta 66 -> 31 µs, Auto_Selection's
+   * availability check 102 -> 15 µs, a directory page about a third less). A literal makes one statement text
+   * per value, which the statement cache keeps. PostgreSQL: a bound parameter (one named statement for all).
+   */
+  rowCount(n: number): number | RawBuilder<number>;
   /** Orders text by code point on every backend (PostgreSQL's collation would differ from SQLite's). */
   binaryText(expr: Expression<string | null>): RawBuilder<string | null>;
   /**
@@ -76,4 +85,10 @@ export interface SqlDialect {
    * transaction ends (PostgreSQL `SELECT ... FOR UPDATE`; a no-op on SQLite).
    */
   lockRowById(db: Kysely<unknown>, table: string, id: string): Promise<void>;
+}
+
+/** `rowCount`'s check: the value is written into SQL text on SQLite, so it must be a plain count. */
+export function nonNegativeInteger(n: number): number {
+  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`not a row count: ${n}`);
+  return n;
 }

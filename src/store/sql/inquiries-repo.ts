@@ -131,8 +131,8 @@ export class SqlInquiriesRepo implements InquiriesRepo {
         .select('rooms.last_message as room_last_message')
         .orderBy('livechat_inquiries.ts', query.direction)
         .orderBy(this.binaryId, query.direction)
-        .offset(query.offset)
-        .limit(query.count)
+        .offset(this.dialect.rowCount(query.offset))
+        .limit(this.dialect.rowCount(query.count))
         .execute(),
       q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
     ]);

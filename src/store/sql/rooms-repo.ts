@@ -92,7 +92,7 @@ const ROOM_CHANGES_OF_USER = preparedQuery(2, (db: Kysely<Database>, _dialect, u
       sql<string>`'changed'`.as('kind'),
     ])
     .where('rooms.updated_at', '>', since)
-    // A literal, not a parameter: with `limit ?` SQLite ran this statement at half the speed (measured).
+    // A literal, not a parameter: SQLite compiles a statement with a bound LIMIT again at every run (SqlDialect.rowCount).
     .limit(sql.lit(CHANGED_ROOMS_PROBE + 1));
   return db
     .selectFrom(changed.as('changed'))
@@ -304,7 +304,7 @@ export class SqlRoomsRepo implements RoomsRepo {
     // PostgreSQL's collation (en-US…) they would be others than on SQLite.
     const parts = rids.map(
       (rid) =>
-        sql<{ rid: string; username: string }>`select * from (select rid, username from subscriptions where rid = ${rid} order by ${this.dialect.binaryText(sql.ref('username'))} limit ${limit}) as m`,
+        sql<{ rid: string; username: string }>`select * from (select rid, username from subscriptions where rid = ${rid} order by ${this.dialect.binaryText(sql.ref('username'))} limit ${this.dialect.rowCount(limit)}) as m`,
     );
     const rows = await sql<{ rid: string; username: string }>`${sql.join(parts, sql` union all `)}`.execute(this.db);
     for (const row of rows.rows) out.get(row.rid)?.push(row.username);

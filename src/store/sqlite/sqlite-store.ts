@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, Kysely, sql, SqliteAdapter, SqliteDialect, type SqlBool, type SqliteDatabase } from 'kysely';
 import { ConflictError, InvalidValueError, StoreReferenceError, UnavailableError } from '../errors.js';
-import type { SqlDialect } from '../sql/dialect.js';
+import { nonNegativeInteger, type SqlDialect } from '../sql/dialect.js';
 import { WalCheckpointer, type CheckpointerOptions } from './checkpointer.js';
 import { WalDurability } from './wal-durability.js';
 import { wrapDialect } from '../sql/driver-wrapper.js';
@@ -51,6 +51,7 @@ export const sqliteDialect: SqlDialect = {
     ];
     for (const statement of statements) await sql.raw(statement).execute(db);
   },
+  rowCount: (n) => sql.lit(nonNegativeInteger(n)),
   binaryText: (expr) => sql<string | null>`${expr}`,
   jsonMergePatch: (column, patch) => sql<string>`json_patch(coalesce(${sql.ref(column)}, '{}'), ${JSON.stringify(patch)})`,
   // BEGIN IMMEDIATE already serializes write transactions.
