@@ -11,7 +11,10 @@ import type { Database } from './schema.js';
  * The visitor's open livechat room (prepared). `t` and `open` are SQL literals,
  * not parameters: only then can SQLite prove the query matches the partial
  * index `rooms_open_livechat_visitor` (WHERE t = 'l' AND open = 1); with bound
- * values it scanned every livechat room through `rooms_t_name`.
+ * values it scanned every livechat room through `rooms_t_name`. Every query on
+ * `rooms` writes `t` and `open` as literals for a second reason: SQLite
+ * compares a bound value with that index's condition, and a statement whose
+ * plan depended on a bound value is compiled again each time it is bound.
  */
 const OPEN_ROOM_OF_VISITOR = preparedQuery(1, (db: Kysely<Database>, _dialect, visitorId: string) =>
   db
@@ -149,7 +152,7 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
       .selectFrom('rooms')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('department_id', '=', departmentId)
-      .where('open', '=', 1)
+      .where('open', '=', sql.lit(1))
       .executeTakeFirstOrThrow();
     return Number(row.n);
   }
@@ -201,7 +204,7 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
     if (filter.agentIds && filter.agentIds.length > 0) q = q.where('served_by_id', 'in', [...filter.agentIds]);
     if (filter.departmentIds && filter.departmentIds.length > 0) q = q.where('department_id', 'in', [...filter.departmentIds]);
     if (filter.visitorId !== undefined) q = q.where('visitor_id', '=', filter.visitorId);
-    if (filter.open === true) q = q.where('open', '=', 1);
+    if (filter.open === true) q = q.where('open', '=', sql.lit(1));
     if (filter.open === false) q = q.where('open', 'is', null);
     if (filter.fnameContains) q = q.where(this.dialect.containsTextScan(sql.ref('rooms.fname'), filter.fnameContains));
     if (filter.createdAt?.start !== undefined) q = q.where('ts', '>=', filter.createdAt.start);
