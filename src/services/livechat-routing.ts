@@ -296,10 +296,11 @@ export class LivechatRouting {
           await tx.livechatRooms.setServedBy(room.id, null, now);
         }
       }
-      const inquiry = await tx.inquiries.findByRoom(room.id);
-      return { message, previousServedById: previous?.id ?? null, agent, subscriptionEvents, inquiry };
+      return { message, previousServedById: previous?.id ?? null, agent, subscriptionEvents };
     });
-    const updated = await this.reread(room.id);
+    // The room and its inquiry as committed, read after the commit (on PostgreSQL the routing lock is held until
+    // then, so nothing more is read under it), side by side.
+    const [updated, inquiry] = await Promise.all([this.reread(room.id), this.store.inquiries.findByRoom(room.id)]);
     const snapshot = livechatSnapshot(updated);
     const transferData = {
       transferredBy: { id: by.id, username: by.username, type: by.type },
@@ -317,12 +318,13 @@ export class LivechatRouting {
       { type: 'roomTransferred', room: snapshot, previousServedById: done.previousServedById },
       ...done.subscriptionEvents,
     ];
+    // An inquiry another request has moved on since the commit is that request's to announce.
     if (updated.servedBy) {
       // A room that waited in the queue leaves it (R5 "inquiry taken").
-      if (!done.previousServedById && done.inquiry) events.push({ type: 'inquiryTaken', inquiry: eventInquiry(done.inquiry), agentId: updated.servedBy.id });
+      if (!done.previousServedById && inquiry?.status === 'taken') events.push({ type: 'inquiryTaken', inquiry: eventInquiry(inquiry), agentId: updated.servedBy.id });
       events.push({ type: 'agentAssigned', room: snapshot, agentId: updated.servedBy.id });
-    } else if (done.inquiry) {
-      events.push({ type: 'inquiryQueued', inquiry: eventInquiry(done.inquiry) });
+    } else if (inquiry?.status === 'queued') {
+      events.push({ type: 'inquiryQueued', inquiry: eventInquiry(inquiry) });
     }
     this.events.publish(...events);
     return updated;

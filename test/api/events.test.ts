@@ -158,6 +158,34 @@ describe('events with a queue (Manual_Selection) and transfers', () => {
     expect(sales._id).not.toBe(support._id);
     await t.api.post('/api/v1/livechat/room.close', { rid: room._id, token });
   });
+
+  it('a transfer announces the inquiry as read after its commit, and not at all once another request has moved it on', async () => {
+    const { token } = await registerVisitor(t);
+    const room = await openRoom(t, token);
+    const support = await createDepartment(t, `moved-on-${Date.now()}`, [agent]);
+    // Another request takes the requeued inquiry between the transfer's commit and its read of the inquiry.
+    const read = t.store.inquiries.findByRoom.bind(t.store.inquiries);
+    t.store.inquiries.findByRoom = async (rid) => {
+      const inquiry = await read(rid);
+      return inquiry && { ...inquiry, status: 'taken' as const };
+    };
+    seen = [];
+    try {
+      const moved = await t.api.post('/api/v1/livechat/visitor/department.transfer', { rid: room._id, token, department: support._id });
+      expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+      // No inquiryQueued for an inquiry that is no longer queued: the request that took it announces it.
+      expect(types(await events())).toEqual(['messageCreated', 'roomTransferred']);
+    } finally {
+      t.store.inquiries.findByRoom = read;
+    }
+    seen = [];
+    const back = await t.api.post('/api/v1/livechat/visitor/department.transfer', { rid: room._id, token, department: (await createDepartment(t, `back-${Date.now()}`, [agent]))._id });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    const list = await events();
+    expect(types(list)).toEqual(['messageCreated', 'roomTransferred', 'inquiryQueued']);
+    expect(list[2]).toMatchObject({ inquiry: { rid: room._id, status: 'queued' } });
+    await t.api.post('/api/v1/livechat/room.close', { rid: room._id, token });
+  });
 });
 
 describe('events of an agent-side transfer (livechat/room.forward)', () => {
