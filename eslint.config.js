@@ -36,14 +36,14 @@ const LEADING_SPREAD = [
 ];
 
 /**
- * A query builder's LIMIT or OFFSET from a plain value: Kysely binds it as a parameter, and SQLite compiles a
- * statement with a bound LIMIT again at every run (SqlDialect.rowCount). Counts go through `dialect.rowCount(n)`,
- * constants through `sql.lit(n)`.
+ * A query builder's LIMIT from a plain value: Kysely binds it as a parameter, and SQLite compiles a statement with
+ * a bound LIMIT again at every run (SqlDialect.rowCount). Counts go through `dialect.rowCount(n)`, constants
+ * through `sql.lit(n)`.
  */
 const BOUND_ROW_COUNT = [
   {
-    selector: "CallExpression[callee.property.name=/^(limit|offset)$/][arguments.length=1][arguments.0.type!='CallExpression']",
-    message: 'Use .limit(dialect.rowCount(n)) / .offset(dialect.rowCount(n)), or sql.lit(n) for a constant: SQLite re-prepares a statement with a bound LIMIT on every run.',
+    selector: "CallExpression[callee.property.name='limit'][arguments.length=1][arguments.0.type!='CallExpression']",
+    message: 'Use .limit(dialect.rowCount(n)), or .limit(sql.lit(n)) for a constant: SQLite re-prepares a statement with a bound LIMIT on every run.',
   },
 ];
 

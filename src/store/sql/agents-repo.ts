@@ -181,7 +181,7 @@ export class SqlAgentsRepo implements AgentsRepo {
       base
         .select(['users.id', 'users.username', 'users.name', 'users.status', 'users.status_livechat'])
         .orderBy(this.dialect.binaryText(sql.ref('users.username')))
-        .offset(this.dialect.rowCount(offset))
+        .offset(offset)
         .limit(this.dialect.rowCount(count))
         .execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),

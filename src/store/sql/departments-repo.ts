@@ -88,7 +88,7 @@ export class SqlDepartmentsRepo implements DepartmentsRepo {
         .selectAll()
         .orderBy(this.dialect.binaryText(sql.ref('livechat_departments.name')))
         .orderBy(this.dialect.binaryText(sql.ref('livechat_departments.id')))
-        .offset(this.dialect.rowCount(o.offset))
+        .offset(o.offset)
         .limit(this.dialect.rowCount(o.count))
         .execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),

@@ -58,12 +58,14 @@ export interface SqlDialect {
    */
   jsonMergePatch(column: string, patch: Readonly<Record<string, unknown>>): RawBuilder<string>;
   /**
-   * A LIMIT or OFFSET value (a non-negative safe integer; anything else throws). SQLite: a literal in the SQL
-   * text. SQLite's planner reads the value bound to a LIMIT parameter and marks the statement to be compiled
-   * again whenever that parameter is bound anew, which better-sqlite3 does on every run: each execution paid a
-   * full prepare (measured on this project's statements: `rooms.get`'s delta 66 -> 31 µs, Auto_Selection's
+   * A LIMIT value (a non-negative safe integer; anything else throws). SQLite: a literal in the SQL text.
+   * SQLite's planner reads the value bound to a LIMIT parameter and marks the statement to be compiled again
+   * whenever that parameter is bound anew, which better-sqlite3 does on every run: each execution paid a full
+   * prepare (measured on this project's statements: `rooms.get`'s delta 66 -> 31 µs, Auto_Selection's
    * availability check 102 -> 15 µs, a directory page about a third less). A literal makes one statement text
-   * per value, which the statement cache keeps. PostgreSQL: a bound parameter (one named statement for all).
+   * per value, which the statement cache keeps: page sizes are few (bounded by `API_Upper_Count_Limit`). An
+   * OFFSET stays a parameter (SQLite does not plan with it; as literals every page would be a statement of its
+   * own). PostgreSQL: a bound parameter (one named statement for all).
    */
   rowCount(n: number): number | RawBuilder<number>;
   /** Orders text by code point on every backend (PostgreSQL's collation would differ from SQLite's). */

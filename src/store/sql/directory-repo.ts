@@ -117,7 +117,7 @@ export class SqlDirectoryRepo implements DirectoryRepo {
       .orderBy(sortBy, direction(query.sort.direction))
       .orderBy(this.dialect.binaryText(sql.ref<string>(id)))
       .limit(this.dialect.rowCount(query.count))
-      .offset(this.dialect.rowCount(query.offset))
+      .offset(query.offset)
       .execute();
     const total = rows.length > 0 ? Number(rows[0]!.total_matches) : query.offset === 0 ? 0 : await this.count(base);
     return { total, rows };

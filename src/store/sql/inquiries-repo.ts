@@ -131,7 +131,7 @@ export class SqlInquiriesRepo implements InquiriesRepo {
         .select('rooms.last_message as room_last_message')
         .orderBy('livechat_inquiries.ts', query.direction)
         .orderBy(this.binaryId, query.direction)
-        .offset(this.dialect.rowCount(query.offset))
+        .offset(query.offset)
         .limit(this.dialect.rowCount(query.count))
         .execute(),
       q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),

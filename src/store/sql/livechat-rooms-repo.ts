@@ -222,7 +222,7 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
       .orderBy(column, direction)
       .orderBy(this.dialect.binaryText(sql.ref('rooms.id')), direction);
     const [rows, total] = await Promise.all([
-      ordered.offset(this.dialect.rowCount(offset)).limit(this.dialect.rowCount(count)).execute(),
+      ordered.offset(offset).limit(this.dialect.rowCount(count)).execute(),
       q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
     ]);
     return { rooms: rows.map(toLivechatRoom), total: Number(total?.n ?? 0) };

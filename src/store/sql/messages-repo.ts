@@ -71,7 +71,7 @@ export class SqlMessagesRepo implements MessagesRepo {
       .where('rid', '=', rid)
       .orderBy('ts', 'desc')
       .orderBy(this.dialect.binaryText(sql.ref('messages.id')), 'desc')
-      .offset(this.dialect.rowCount(offset))
+      .offset(offset)
       .limit(this.dialect.rowCount(limit))
       .execute();
     return rows.map(toMessage);
@@ -87,7 +87,7 @@ export class SqlMessagesRepo implements MessagesRepo {
     if (query.before !== undefined) q = q.where('ts', '<', query.before);
     if (query.text) q = q.where(this.dialect.containsTextScan(sql.ref('messages.msg'), query.text));
     const [rows, count] = await Promise.all([
-      q.selectAll().orderBy('ts', query.direction).orderBy(this.dialect.binaryText(sql.ref('messages.id')), query.direction).offset(this.dialect.rowCount(query.offset)).limit(this.dialect.rowCount(query.limit)).execute(),
+      q.selectAll().orderBy('ts', query.direction).orderBy(this.dialect.binaryText(sql.ref('messages.id')), query.direction).offset(query.offset).limit(this.dialect.rowCount(query.limit)).execute(),
       q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
     ]);
     return { messages: rows.map(toMessage), total: Number(count?.n ?? 0) };
