@@ -197,6 +197,32 @@ export function directoryCases(getStore: StoreGetter): void {
       expect(await indexed(t)).toEqual([]);
     });
 
+    it('SQLite re-indexes a user or a room only when an indexed value changed (an unchanged save writes no index segment)', async () => {
+      const store = getStore();
+      if (store.backend !== 'sqlite') return expect(store.backend).toBe('postgres');
+      const kdb = (store as SqlStore).db;
+      // Every write to an FTS5 index adds a segment: its blocks are new rows of the index's data table.
+      const segments = async (index: 'users_search' | 'rooms_search') =>
+        (await sql<{ ids: string }>`SELECT group_concat(id) AS ids FROM ${sql.table(`${index}_data`)}`.execute(kdb)).rows[0]!.ids;
+      const t = tag();
+      const user = await store.users.insert(newUser({ name: `${t} Same` }));
+      const before = await segments('users_search');
+      await store.users.update(user.id, { name: `${t} Same` }, Date.now());
+      await kdb.updateTable('users').set({ bio: null, nickname: null }).where('id', '=', user.id).execute();
+      expect(await segments('users_search')).toBe(before);
+      await store.users.update(user.id, { name: `${t} SAME` }, Date.now()); // a change of case is a change
+      expect(await segments('users_search')).not.toBe(before);
+      expect((await store.directory.searchUsers(users({ text: `${t} SAME` }))).users.map((u) => u.name)).toEqual([`${t} SAME`]);
+
+      const channel = await store.rooms.insert(newRoom({ t: 'c', name: `${t}-chan`, fname: `${t}-chan` }));
+      const roomsBefore = await segments('rooms_search');
+      await kdb.updateTable('rooms').set({ name: `${t}-chan`, fname: `${t}-chan` }).where('id', '=', channel.id).execute();
+      expect(await segments('rooms_search')).toBe(roomsBefore);
+      await kdb.updateTable('rooms').set({ fname: `${t}-renamed` }).where('id', '=', channel.id).execute();
+      expect(await segments('rooms_search')).not.toBe(roomsBefore);
+      expect((await store.directory.searchChannels(channels({ text: `${t}-renamed` }))).rooms.map((r) => r.id)).toEqual([channel.id]);
+    });
+
     it('users have the substring index of their backend (FTS5 trigram kept by triggers; pg_trgm GIN)', async () => {
       const store = getStore();
       const kdb = (store as SqlStore).db;

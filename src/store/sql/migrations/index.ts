@@ -7,6 +7,7 @@ import * as livechatVisitorRooms from './0004-livechat-visitor-rooms.js';
 import * as roomsChangedSince from './0005-rooms-changed-since.js';
 import * as agentLoad from './0006-agent-load.js';
 import * as roomSearchDirectoryOnly from './0007-room-search-directory-only.js';
+import * as searchUnchangedValues from './0008-search-unchanged-values.js';
 
 /**
  * The one migration history of both backends, in order. Migrations are
@@ -22,6 +23,7 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0005-rooms-changed-since': { up: (db) => roomsChangedSince.up(db, dialect) },
     '0006-agent-load': { up: (db) => agentLoad.up(db, dialect) },
     '0007-room-search-directory-only': { up: (db) => roomSearchDirectoryOnly.up(db, dialect) },
+    '0008-search-unchanged-values': { up: (db) => searchUnchangedValues.up(db, dialect) },
   };
   return { getMigrations: async () => all };
 }
