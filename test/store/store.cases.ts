@@ -2,7 +2,9 @@
  * Store suite: the Store's own methods (src/store/store.ts) — transaction,
  * ping, migrate, settle, poolStats — against their documented contract.
  */
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import type { SqlStore } from '../../src/store/sql/sql-store.js';
 import { newUser, rejection, type StoreGetter } from './core-fixtures.js';
 
 export function storeCases(getStore: StoreGetter): void {
@@ -65,6 +67,28 @@ export function storeCases(getStore: StoreGetter): void {
       if (settled !== null) await expect(settled).resolves.toBeUndefined();
       await settled;
       expect(store.settle()).toBeNull(); // everything written so far is durable now
+    });
+
+    it('migrate applies a migration whose record is missing, and refuses a database that records one this version does not know', async () => {
+      const store = getStore();
+      const db = (store as SqlStore).db;
+      const recorded = async () => (await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db)).rows.map((r) => r.name);
+      const all = await recorded();
+      expect(all.at(-1)).toBe('0008-search-unchanged-values');
+      // The last migration is safe to run again (it replaces triggers on SQLite and does nothing on PostgreSQL).
+      await sql`delete from kysely_migration where name = '0008-search-unchanged-values'`.execute(db);
+      await store.migrate();
+      expect(await recorded()).toEqual(all);
+
+      await sql`insert into kysely_migration (name, timestamp) values ('9999-from-a-newer-version', '2026-01-01T00:00:00.000Z')`.execute(db);
+      try {
+        expect(String(await rejection(store.migrate()))).toContain('9999-from-a-newer-version');
+        expect(await recorded()).toEqual([...all, '9999-from-a-newer-version']);
+      } finally {
+        await sql`delete from kysely_migration where name = '9999-from-a-newer-version'`.execute(db);
+      }
+      await store.migrate();
+      expect(await recorded()).toEqual(all);
     });
 
     it('poolStats is null for a single-connection backend, the pool\'s occupancy otherwise', () => {
