@@ -7,6 +7,9 @@
  * lock waits included), plus the COMMIT time distribution on SQLite.
  *
  *   --op=new|close|transfer   GET livechat/room for a new room (default), POST room.close, POST room.transfer
+ *   --op=preferences|basicinfo|survey|users|channels
+ *                             the single-statement writes (users.setPreferences, users.updateOwnBasicInfo with a
+ *                             new name, room.survey) and the directory's frequent-term searches, as in `npm run bench`
  *   --requests=N              default 3000
  *   --database=URL            default a new SQLite file; a postgres:// server URL runs in a new database there
  */
@@ -82,15 +85,26 @@ async function main(): Promise<void> {
     const seeded = await seedBenchData((store as unknown as SqlStore).db, QUICK);
     const json = { 'content-type': 'application/json' };
     let next = 0;
+    const writer = { 'x-user-id': seeded.writer.userId, 'x-auth-token': seeded.writer.authToken };
+    const asWriter = (url: string, body: unknown) => ({ method: 'POST' as const, url, headers: { ...json, ...writer }, payload: JSON.stringify(body) });
     const request = () => {
       const i = next++;
+      if (args.op === 'preferences') return asWriter('/api/v1/users.setPreferences', { data: { useEmojis: i % 2 === 0 } });
+      if (args.op === 'basicinfo') return asWriter('/api/v1/users.updateOwnBasicInfo', { data: { name: `Writer ${i % 2}` } });
+      if (args.op === 'survey') {
+        const room = { token: seeded.openVisitorTokens[0]!, rid: seeded.openRoomIds[0]! };
+        return { method: 'POST' as const, url: '/api/v1/livechat/room.survey', headers: json, payload: JSON.stringify({ ...room, data: [{ name: 'satisfaction', value: String((i % 5) + 1) }] }) };
+      }
+      if (args.op === 'users' || args.op === 'channels') {
+        return { method: 'GET' as const, url: `/api/v1/directory?type=${args.op}&text=${seeded.words.frequent}&count=25`, headers: writer };
+      }
       if (args.op === 'new') return { method: 'GET' as const, url: `/api/v1/livechat/room?token=${encodeURIComponent(seeded.freshVisitorTokens[i]!)}` };
       const room = { token: seeded.openVisitorTokens[i]!, rid: seeded.openRoomIds[i]! };
       if (args.op === 'close') return { method: 'POST' as const, url: '/api/v1/livechat/room.close', headers: json, payload: JSON.stringify(room) };
       // Seeded room i is in department i % 2: transfer it to the other one.
       return { method: 'POST' as const, url: '/api/v1/livechat/room.transfer', headers: json, payload: JSON.stringify({ ...room, department: seeded.departments[(i + 1) % 2] }) };
     };
-    const available = args.op === 'new' ? seeded.freshVisitorTokens.length : seeded.openRoomIds.length;
+    const available = args.op === 'new' ? seeded.freshVisitorTokens.length : ['close', 'transfer'].includes(args.op!) ? seeded.openRoomIds.length : Infinity;
     const total = Math.min(REQUESTS, available);
     recording = true;
     const started = performance.now();

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { ChangeBus, ChangeKeys } from '../lib/change-bus.js';
 import { newSecret } from '../lib/ids.js';
+import { extend } from '../lib/values.js';
 import type { Clock, Millis } from '../lib/time.js';
 import type { Store, UserRecord } from '../store/store.js';
 import { followChanges } from './follow-changes.js';
@@ -139,7 +140,7 @@ export class AuthService {
     let user: UserRecord | undefined;
     for (const [hashedToken, cached] of entry.tokens) {
       if (cached.caller.user.updatedAt >= row.updatedAt) continue;
-      user ??= freezeUser(structuredClone(row)); // a copy: the writer keeps using the row it was given
+      user ??= freezeUser(copyUser(row)); // a copy: the writer keeps using the row it was given
       entry.tokens.set(hashedToken, { caller: Object.freeze({ user, hashedToken }), createdAt: cached.createdAt });
     }
     return true;
@@ -180,4 +181,25 @@ function freezeUser(user: UserRecord): UserRecord {
   Object.freeze(user.customFields);
   if (user.email) Object.freeze(user.email);
   return Object.freeze(user);
+}
+
+/**
+ * A copy of a user record down to the objects `freezeUser` freezes (preferences' values, JSON from the
+ * database, are copied all the way). `structuredClone` did the same at 12 µs of every write of a cached user's
+ * row (its serializer), a third of what the write's SQL costs.
+ */
+function copyUser(user: UserRecord): UserRecord {
+  return extend(user, {
+    roles: [...user.roles],
+    preferences: copyJson(user.preferences) as Record<string, unknown>,
+    customFields: { ...user.customFields },
+    email: user.email && { ...user.email },
+  });
+}
+
+function copyJson(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyJson);
+  if (value === null || typeof value !== 'object') return value;
+  // fromEntries defines each key as data, a "__proto__" key included.
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, copyJson(inner)]));
 }

@@ -63,6 +63,28 @@ describe('AuthService refresh order', () => {
     expect(state.reads).toBe(1);
   });
 
+  it('a taken state is a frozen copy: the writer may go on changing the row it reported', async () => {
+    const { auth, report } = setup();
+    await auth.authenticate('u1', TOKEN);
+    const row = user(12, 'newer');
+    row.preferences = { highlights: ['a', { b: 1 }], ['__proto__']: { polluted: true } };
+    row.customFields = { team: 'x' };
+    row.email = { address: 'u1@example.com', verified: false };
+    report([row]);
+    row.roles.push('admin');
+    (row.preferences.highlights as unknown[]).push('c');
+    ((row.preferences.highlights as unknown[])[1] as { b: number }).b = 2;
+    row.customFields.team = 'y';
+    row.email.verified = true;
+    const cached = auth.cachedCaller('u1', TOKEN)!.user;
+    expect(cached.roles).toEqual(['user']);
+    expect(cached.preferences).toEqual({ highlights: ['a', { b: 1 }], ['__proto__']: { polluted: true } });
+    expect(Object.getPrototypeOf(cached.preferences)).toBe(Object.prototype);
+    expect(cached.customFields).toEqual({ team: 'x' });
+    expect(cached.email).toEqual({ address: 'u1@example.com', verified: false });
+    for (const part of [cached, cached.roles, cached.preferences, cached.customFields, cached.email]) expect(Object.isFrozen(part)).toBe(true);
+  });
+
   it('a state reported for a user with nothing cached is not cached (the next request reads)', () => {
     const { auth, report } = setup();
     report([user(12, 'newer')]);
