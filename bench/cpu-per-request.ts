@@ -14,7 +14,8 @@
  *   --rounds=N       measure every endpoint N times, interleaved; the minimum is the figure
  *                    least disturbed by other work on the machine (default 3)
  *   --seeded         also load the benchmark's small data set (bench/seed.ts) and measure the
- *                    rows that need it: rooms.get for a user in 500 rooms (delta and full)
+ *                    rows that need it: rooms.get for a user in 500 rooms (delta and full), and the
+ *                    directory's searches (frequent and rare term, users and channels)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -133,6 +134,12 @@ async function main(): Promise<void> {
       headers: auth,
       body: JSON.stringify({ data: { useEmojis: true } }),
     });
+    await measure('POST livechat/room.survey', server.child, server.url, {
+      method: 'POST',
+      path: '/api/v1/livechat/room.survey',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: 'cpu-visitor-token-1', rid, data: [{ name: 'satisfaction', value: '4' }] }),
+    });
     await measure('POST livechat/message', server.child, server.url, {
       method: 'POST',
       path: '/api/v1/livechat/message',
@@ -158,6 +165,10 @@ async function main(): Promise<void> {
       }
       await measure('GET rooms.get (updatedSince; 10 of 500)', server.child, server.url, { method: 'GET', path: `/api/v1/rooms.get?updatedSince=${encodeURIComponent(since)}`, headers: heavy });
       await measure('GET rooms.get (full, 500 rooms)', server.child, server.url, { method: 'GET', path: '/api/v1/rooms.get', headers: heavy });
+      const writer = { 'x-user-id': seeded.writer.userId, 'x-auth-token': seeded.writer.authToken };
+      for (const [type, term] of [['users', seeded.words.frequent], ['users', seeded.words.rare], ['channels', seeded.words.frequent], ['channels', 'channel-199']] as const) {
+        await measure(`GET directory ${type} (${term})`, server.child, server.url, { method: 'GET', path: `/api/v1/directory?type=${type}&text=${term}&count=25`, headers: writer });
+      }
     }
   } finally {
     const exited = new Promise((r) => server.child.once('exit', r));

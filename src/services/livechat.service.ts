@@ -265,7 +265,6 @@ export class LivechatService {
 
   async survey(rid: string, token: string, data: Static<typeof SurveyBody>['data']) {
     const visitor = await this.visitorOf(token);
-    await this.roomOf(visitor, rid);
     const accepted: Record<string, string> = {};
     for (const { name, value } of data) {
       const key = name === 'agentResponsiveness' ? 'agentResposiveness' : name;
@@ -275,9 +274,13 @@ export class LivechatService {
         accepted[key] = value;
       }
     }
-    if (Object.keys(accepted).length === 0) throw bareFailure('invalid-data');
-    // Merged by the database in one statement: concurrent answers all survive (invariant 10).
-    const merged = await this.store.livechatRooms.mergeSurvey(rid, accepted, this.clock.now());
+    if (Object.keys(accepted).length === 0) {
+      await this.roomOf(visitor, rid); // a room that is not the visitor's is reported first
+      throw bareFailure('invalid-data');
+    }
+    // Merged by the database in one statement, which also checks that the room is the visitor's: concurrent
+    // answers all survive (invariant 10), and a valid answer costs no read of the room.
+    const merged = await this.store.livechatRooms.mergeSurvey(rid, visitor.id, accepted, this.clock.now());
     if (!merged) throw bareFailure('invalid-room');
     return { rid, data: merged };
   }

@@ -110,9 +110,10 @@ export interface LivechatRoomsRepo {
    * Merges these answers into the room's survey in one statement (an answer
    * replaces the same item's earlier one; other items stay), so concurrent
    * answers all survive without a lock (contract invariant 10); bumps
-   * `_updatedAt`. Returns the whole survey as stored, or null when the room does not exist.
+   * `_updatedAt`. Only a livechat room of visitor `visitorId` (open or closed) is changed. Returns the whole
+   * survey as stored, or null when there is no such room (nothing changed).
    */
-  mergeSurvey(rid: string, answers: Record<string, string>, now: Millis): Promise<Record<string, string> | null>;
+  mergeSurvey(rid: string, visitorId: string, answers: Record<string, string>, now: Millis): Promise<Record<string, string> | null>;
   /**
    * Livechat rooms matching the filter, sorted by the key in the direction: empty
    * values (`closedAt` of open rooms) first ascending and last descending, as

@@ -542,6 +542,10 @@ describe('POST livechat/room.survey', () => {
     const data = [{ name: 'satisfaction', value: '5' }];
     expect((await t.api.post(`${V}/room.survey`, { rid: room._id, token: 'nobody', data })).body).toEqual(bare('invalid-token'));
     expect((await t.api.post(`${V}/room.survey`, { rid: room._id, token: other.token, data })).body).toEqual(bare('invalid-room'));
+    // A room that is not the visitor's is reported before answers that are not valid; a channel is no room of theirs.
+    expect((await t.api.post(`${V}/room.survey`, { rid: room._id, token: other.token, data: [{ name: 'color', value: 'red' }] })).body).toEqual(bare('invalid-room'));
+    expect((await t.api.post(`${V}/room.survey`, { rid: 'GENERAL', token, data })).body).toEqual(bare('invalid-room'));
+    expect((await t.api.get(`${V}/room?token=${encodeURIComponent(token)}&rid=${room._id}`)).body.room.surveyFeedback).toBeUndefined();
     expect(
       (await t.api.post(`${V}/room.survey`, { rid: room._id, token, data: [{ name: 'satisfaction', value: '9' }, { name: 'color', value: 'red' }] })).body,
     ).toEqual(bare('invalid-data'));

@@ -183,11 +183,13 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
     this.changes.roomChanged(rid);
   }
 
-  async mergeSurvey(rid: string, answers: Record<string, string>, now: number): Promise<Record<string, string> | null> {
+  async mergeSurvey(rid: string, visitorId: string, answers: Record<string, string>, now: number): Promise<Record<string, string> | null> {
     const row = await this.db
       .updateTable('rooms')
       .set({ survey_feedback: this.dialect.jsonMergePatch('survey_feedback', answers), updated_at: this.dialect.nextUpdatedAt(now) })
       .where('id', '=', rid)
+      .where('t', '=', sql.lit('l'))
+      .where('visitor_id', '=', visitorId)
       .returning('survey_feedback')
       .executeTakeFirst();
     if (row) this.changes.roomChanged(rid);
