@@ -1,4 +1,4 @@
-import { sql, type Expression, type Kysely, type OrderByModifiers, type SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type OrderByModifiers, type RawBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type {
   ChannelSearch,
   ChannelSortKey,
@@ -12,21 +12,26 @@ import type { SqlDialect } from './dialect.js';
 import { toRoomRecord } from './room-rows.js';
 import type { Database } from './schema.js';
 
-/** Every match's count beside each row of the page: one pass computes page and `total`. */
-const totalOverAll = sql<number | string>`count(*) over ()`.as('total_matches');
-
 /** Ascending puts missing values last, descending first (PostgreSQL's default, made explicit for SQLite). */
 function direction(dir: 1 | -1): OrderByModifiers {
   return (ob) => (dir === 1 ? ob.asc().nullsLast() : ob.desc().nullsFirst());
 }
 
+/** A sort key: its column, and whether it is text (compared by code point, `SqlDialect.binaryText`). */
+interface SortColumn {
+  column: string;
+  text: boolean;
+}
+
 /**
  * Directory search (contract §7.8) over the `users` and `rooms` tables. The
  * substring condition comes from `SqlDialect.containsText` (FTS5 trigram /
- * pg_trgm). `total` comes with the page (`count(*) over ()`), or from a count
- * when the page is past the end; pages are ordered by the sort key, then `id`
- * (both in code-point order: ids mix letter cases, and a collation would break
- * ties differently on PostgreSQL than on SQLite).
+ * pg_trgm). Pages are ordered by the sort key, then `id` (both in code-point
+ * order: ids mix letter cases, and a collation would break ties differently on
+ * PostgreSQL than on SQLite). One statement finds the matches once (a
+ * materialized CTE of their row number, sort key and id), counts them for
+ * `total`, sorts out the page, and reads the page's rows; a page past the end
+ * counts separately.
  */
 export class SqlDirectoryRepo implements DirectoryRepo {
   constructor(
@@ -50,14 +55,14 @@ export class SqlDirectoryRepo implements DirectoryRepo {
       );
     }
     if (query.text !== '') base = base.where(this.dialect.containsText('rooms', ['name', 'fname'], query.text));
-    const sortColumn: Record<ChannelSortKey, Expression<unknown>> = {
-      name: this.dialect.binaryText(sql.ref<string>('rooms.name_key')),
-      ts: sql.ref('rooms.ts'),
-      usersCount: sql.ref('rooms.users_count'),
-      lm: sql.ref('rooms.lm'),
+    const sortColumn: Record<ChannelSortKey, SortColumn> = {
+      name: { column: 'rooms.name_key', text: true },
+      ts: { column: 'rooms.ts', text: false },
+      usersCount: { column: 'rooms.users_count', text: false },
+      lm: { column: 'rooms.lm', text: false },
     };
-    const { total, rows } = await this.page(base, base.selectAll('rooms'), sortColumn[query.sort.key], 'rooms.id', query);
-    return { total, rooms: rows.map(toRoomRecord) };
+    const { total, rows } = await this.page(base, 'rooms', 'all', sortColumn[query.sort.key], query);
+    return { total, rooms: (rows as Array<Parameters<typeof toRoomRecord>[0]>).map(toRoomRecord) };
   }
 
   async searchUsers(query: UserSearch): Promise<{ total: number; users: DirectoryUser[] }> {
@@ -66,13 +71,12 @@ export class SqlDirectoryRepo implements DirectoryRepo {
       if (query.fields.length === 0) return { total: 0, users: [] };
       base = base.where(this.dialect.containsText('users', query.fields, query.text));
     }
-    const ref = sql.ref;
-    const sortColumn: Record<UserSortKey, Expression<unknown>> = {
-      name: this.dialect.binaryText(ref<string | null>('users.name')),
-      username: this.dialect.binaryText(ref<string | null>('users.username_key')),
-      createdAt: ref('users.created_at'),
-      email: this.dialect.binaryText(ref<string | null>('users.email_key')),
-      bio: this.dialect.binaryText(ref<string | null>('users.bio')),
+    const sortColumn: Record<UserSortKey, SortColumn> = {
+      name: { column: 'users.name', text: true },
+      username: { column: 'users.username_key', text: true },
+      createdAt: { column: 'users.created_at', text: false },
+      email: { column: 'users.email_key', text: true },
+      bio: { column: 'users.bio', text: true },
     };
     const columns = [
       'users.id',
@@ -84,10 +88,10 @@ export class SqlDirectoryRepo implements DirectoryRepo {
       'users.email',
       'users.email_verified',
     ] as const;
-    const { total, rows } = await this.page(base, base.select(columns), sortColumn[query.sort.key], 'users.id', query);
+    const { total, rows } = await this.page(base, 'users', columns, sortColumn[query.sort.key], query);
     return {
       total,
-      users: rows.map((r) => ({
+      users: (rows as Array<Pick<Selectable<Database['users']>, 'id' | 'created_at' | 'username' | 'name' | 'bio' | 'nickname' | 'email' | 'email_verified'>>).map((r) => ({
         id: r.id,
         createdAt: Number(r.created_at),
         username: r.username ?? '',
@@ -100,26 +104,49 @@ export class SqlDirectoryRepo implements DirectoryRepo {
   }
 
   /**
-   * One page of `selected` (the rows of `base` with their columns), ordered by
-   * `sortBy` then by `id` in code-point order, and the total of every match.
+   * One page of the rows of `base` (with `columns` of `table`, or all of them), ordered by `sort` then by `id` in code-point
+   * order, and the total of every match. The matches are found once, into a materialized CTE of their row
+   * number, sort key and id: `count(*)` over it is `total`, the page is sorted out of it keeping only its
+   * rows (a top-N sort), and only the page's rows are read whole. `count(*) over ()` beside the page's rows,
+   * as before, made the database sort every match with all its columns (a frequent term, 1,000 of 10k users
+   * on SQLite: 1,077 µs against 741).
    */
-  private async page<O>(
+  private async page(
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     base: SelectQueryBuilder<Database, any, object>,
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    selected: SelectQueryBuilder<Database, any, O>,
-    sortBy: Expression<unknown>,
-    id: 'rooms.id' | 'users.id',
+    table: 'users' | 'rooms',
+    columns: 'all' | readonly string[],
+    sort: SortColumn,
     query: { sort: { direction: 1 | -1 }; offset: number; count: number },
-  ): Promise<{ total: number; rows: O[] }> {
-    const rows = await selected
-      .select(totalOverAll)
-      .orderBy(sortBy, direction(query.sort.direction))
-      .orderBy(this.dialect.binaryText(sql.ref<string>(id)))
-      .limit(this.dialect.rowCount(query.count))
-      .offset(query.offset)
+  ): Promise<{ total: number; rows: unknown[] }> {
+    const key = (ref: string): RawBuilder<unknown> => (sort.text ? this.dialect.binaryText(sql.ref<string | null>(ref)) : sql.ref(ref));
+    const binaryId = (ref: string) => this.dialect.binaryText(sql.ref<string>(ref));
+    // Untyped: the joined table is chosen at run time.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const db = this.db as unknown as Kysely<any>;
+    const page = db
+      .with(
+        (cte) => cte('matches').materialized(),
+        () => base.select([sql.ref<number>(`${table}.seq`).as('seq'), key(sort.column).as('sort_key'), sql.ref<string>(`${table}.id`).as('id')]),
+      )
+      .with('page', (db) =>
+        db
+          .selectFrom('matches')
+          .select(['matches.seq', 'matches.sort_key', 'matches.id'])
+          .orderBy(key('matches.sort_key'), direction(query.sort.direction))
+          .orderBy(binaryId('matches.id'))
+          .limit(this.dialect.rowCount(query.count))
+          .offset(query.offset),
+      )
+      .selectFrom('page')
+      .innerJoin(table as string, `${table}.seq`, 'page.seq');
+    const rows = await (columns === 'all' ? page.selectAll(table) : page.select(columns))
+      .select(sql<number | string>`(select count(*) from matches)`.as('total_matches'))
+      .orderBy(key('page.sort_key'), direction(query.sort.direction))
+      .orderBy(binaryId('page.id'))
       .execute();
-    const total = rows.length > 0 ? Number(rows[0]!.total_matches) : query.offset === 0 ? 0 : await this.count(base);
+    const first = rows[0] as { total_matches: number | string } | undefined;
+    const total = first ? Number(first.total_matches) : query.offset === 0 ? 0 : await this.count(base);
     return { total, rows };
   }
 
