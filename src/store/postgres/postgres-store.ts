@@ -9,6 +9,11 @@ import { SqlStore } from '../sql/sql-store.js';
 
 const INT8_OID = 20;
 
+/** `ILIKE`'s pattern for a literal substring: `%`, `_` and the backslash escaped. */
+function likePattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 export const postgresDialect: SqlDialect = {
   backend: 'postgres',
   nextUpdatedAt: (now) => sql<number>`greatest(${now}::bigint, updated_at + 1)`,
@@ -32,12 +37,16 @@ export const postgresDialect: SqlDialect = {
     }
   },
   containsText(table, columns, term) {
-    const conditions = columns.map((c) => postgresDialect.containsTextScan(sql.ref(`${table}.${c}`), term));
+    const { shape, values } = postgresDialect.searchTerm(columns, term);
+    return postgresDialect.containsSearchTerm(table, columns, shape, values);
+  },
+  searchTerm: (_columns, term) => ({ shape: 'ilike', values: [likePattern(term)] }),
+  containsSearchTerm(table, columns, _shape, [pattern]) {
+    const conditions = columns.map((c) => sql<SqlBool>`${sql.ref(`${table}.${c}`)} ilike ${pattern} escape '\\'`);
     return sql<SqlBool>`(${sql.join(conditions, sql` or `)})`;
   },
   containsTextScan(column, term) {
-    const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    return sql<SqlBool>`${column} ilike ${pattern} escape '\\'`;
+    return sql<SqlBool>`${column} ilike ${likePattern(term)} escape '\\'`;
   },
   async createAgentLoadTriggers(db) {
     await sql`

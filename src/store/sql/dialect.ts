@@ -1,5 +1,11 @@
 import type { ColumnDefinitionBuilder, Expression, Kysely, RawBuilder, SelectQueryBuilder, SqlBool } from 'kysely';
 
+/** A directory search term as a condition's shape and bound values (`SqlDialect.searchTerm`). */
+export interface SearchTerm {
+  shape: string;
+  values: readonly unknown[];
+}
+
 /**
  * What differs between the SQL backends, behind named helpers. Repositories and
  * migrations are written once against Kysely; each backend supplies one of these.
@@ -37,6 +43,15 @@ export interface SqlDialect {
    * migration 0007), so the query must exclude those types too.
    */
   containsText(table: 'users' | 'rooms', columns: readonly string[], term: string): RawBuilder<SqlBool>;
+  /**
+   * `containsText`'s term as what its condition binds: `shape` names the SQL the condition is for a term
+   * like this one over these columns (every such term gets the same text), `values` the values it binds.
+   * `containsText(t, c, term)` is `containsSearchTerm(t, c, shape, values)`; a prepared query compiles the
+   * condition once per shape with stand-ins for the values (`sql/directory-repo.ts`).
+   */
+  searchTerm(columns: readonly string[], term: string): SearchTerm;
+  /** The condition of `containsText` for a term of `shape`; `values` are only bound, never looked at. */
+  containsSearchTerm(table: 'users' | 'rooms', columns: readonly string[], shape: string, values: readonly unknown[]): RawBuilder<SqlBool>;
   /**
    * Migration step: triggers on `rooms` that keep `users.livechat_open_rooms` equal to the number of open
    * livechat rooms each user serves — on insert, on a change of `served_by_id` or `open`, and on delete — so

@@ -12,6 +12,12 @@ import { wrapDialect } from '../sql/driver-wrapper.js';
 import type { Database } from '../sql/schema.js';
 import { SqlStore } from '../sql/sql-store.js';
 
+/** SQLite's lower() folds ASCII only: non-ASCII terms use JS's Unicode lowercasing (`parley_lower`, registered below). */
+function lowerFunction(term: string): 'lower' | 'parley_lower' {
+  // eslint-disable-next-line no-control-regex
+  return /^[\x00-\x7f]*$/.test(term) ? 'lower' : 'parley_lower';
+}
+
 export const sqliteDialect: SqlDialect = {
   backend: 'sqlite',
   nextUpdatedAt: (now) => sql<number>`max(${now}, updated_at + 1)`,
@@ -25,21 +31,29 @@ export const sqliteDialect: SqlDialect = {
     await createFtsIndex(db, 'rooms', 'rooms_search', ['name', 'fname']);
   },
   containsText(table, columns, term) {
+    const { shape, values } = sqliteDialect.searchTerm(columns, term);
+    return sqliteDialect.containsSearchTerm(table, columns, shape, values);
+  },
+  searchTerm(columns, term) {
+    const lower = lowerFunction(term);
+    // The trigram tokenizer indexes code points; fewer than 3 cannot use the index (scan).
+    if (Array.from(term).length < 3) return { shape: `scan ${lower}`, values: [term.toLowerCase()] };
+    const match = `{${columns.join(' ')}} : "${term.replace(/"/g, '""')}"`;
+    return { shape: `index ${lower}`, values: [match, term.toLowerCase()] };
+  },
+  containsSearchTerm(table, columns, shape, values) {
+    const [mode, lower] = shape.split(' ') as ['scan' | 'index', string];
+    const lowered = values.at(-1);
     const exact = sql.join(
-      columns.map((c) => sqliteDialect.containsTextScan(sql.ref(`${table}.${c}`), term)),
+      columns.map((c) => sql<SqlBool>`instr(${sql.raw(lower)}(${sql.ref(`${table}.${c}`)}), ${lowered}) > 0`),
       sql` or `,
     );
-    // The trigram tokenizer indexes code points; fewer than 3 cannot use the index (scan).
-    if (Array.from(term).length < 3) return sql<SqlBool>`(${exact})`;
+    if (mode === 'scan') return sql<SqlBool>`(${exact})`;
     const fts = sql.table(`${table}_search`);
-    const match = `{${columns.join(' ')}} : "${term.replace(/"/g, '""')}"`;
-    return sql<SqlBool>`(${sql.ref(`${table}.seq`)} in (select rowid from ${fts} where ${fts} match ${match}) and (${exact}))`;
+    return sql<SqlBool>`(${sql.ref(`${table}.seq`)} in (select rowid from ${fts} where ${fts} match ${values[0]}) and (${exact}))`;
   },
   containsTextScan(column, term) {
-    // SQLite's lower() folds ASCII only: non-ASCII terms use JS's Unicode lowercasing (registered below).
-    // eslint-disable-next-line no-control-regex
-    const lower = /^[\x00-\x7f]*$/.test(term) ? 'lower' : 'parley_lower';
-    return sql<SqlBool>`instr(${sql.raw(lower)}(${column}), ${term.toLowerCase()}) > 0`;
+    return sql<SqlBool>`instr(${sql.raw(lowerFunction(term))}(${column}), ${term.toLowerCase()}) > 0`;
   },
   async createAgentLoadTriggers(db) {
     const served = (row: 'new' | 'old') => `${row}.t = 'l' AND ${row}.open = 1 AND ${row}.served_by_id IS NOT NULL`;
