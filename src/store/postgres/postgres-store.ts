@@ -66,11 +66,14 @@ export const postgresDialect: SqlDialect = {
   },
   rowCount: (n) => nonNegativeInteger(n),
   binaryText: (expr) => sql<string | null>`${expr} collate "C"`,
-  jsonMergePatch(column, patch) {
+  jsonMergePatch: (column, patch) => postgresDialect.jsonMerge(column, postgresDialect.jsonMergeValues(patch)),
+  jsonMergeValues(patch) {
     const set = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== null));
     const removed = Object.keys(patch).filter((key) => patch[key] === null);
-    return sql<string>`((coalesce(${sql.ref(column)}, '{}')::jsonb || ${JSON.stringify(set)}::jsonb) - ${removed}::text[])::text`;
+    return [JSON.stringify(set), removed];
   },
+  jsonMerge: (column, [set, removed]) =>
+    sql<string>`((coalesce(${sql.ref(column)}, '{}')::jsonb || ${set}::jsonb) - ${removed}::text[])::text`,
   async transactionLock(db, key) {
     await sql`SELECT pg_advisory_xact_lock(${key})`.execute(db);
   },

@@ -73,6 +73,12 @@ export interface SqlDialect {
    */
   jsonMergePatch(column: string, patch: Readonly<Record<string, unknown>>): RawBuilder<string>;
   /**
+   * `jsonMergePatch` as bound values and SQL: `jsonMergePatch(c, patch)` is `jsonMerge(c, jsonMergeValues(patch))`,
+   * whose text does not depend on the patch (a prepared statement compiles it once, with stand-ins).
+   */
+  jsonMergeValues(patch: Readonly<Record<string, unknown>>): unknown[];
+  jsonMerge(column: string, values: readonly unknown[]): RawBuilder<string>;
+  /**
    * A LIMIT value (a non-negative safe integer; anything else throws). SQLite: a literal in the SQL text.
    * SQLite's planner reads the value bound to a LIMIT parameter and marks the statement to be compiled again
    * whenever that parameter is bound anew, which better-sqlite3 does on every run: each execution paid a full

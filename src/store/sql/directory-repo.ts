@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import { sql, type Kysely, type OrderByModifiers, type RawBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type {
   ChannelSearch,
@@ -10,7 +9,7 @@ import type {
   UserSortKey,
 } from '../store.js';
 import type { SearchTerm, SqlDialect } from './dialect.js';
-import { preparedQuery } from './prepared.js';
+import { preparedShapes } from './prepared.js';
 import { toRoomRecord } from './room-rows.js';
 import type { Database } from './schema.js';
 
@@ -24,7 +23,6 @@ const SHAPES = 500;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Base = SelectQueryBuilder<Database, any, object>;
-type PageQuery = (db: Kysely<Database>, dialect: SqlDialect, ...args: unknown[]) => Promise<unknown[]>;
 
 /** A sort key: its column, and whether it is text (compared by code point, `SqlDialect.binaryText`). */
 interface SortColumn {
@@ -43,7 +41,7 @@ interface SortColumn {
  * counts separately.
  */
 export class SqlDirectoryRepo implements DirectoryRepo {
-  private readonly pages = new LRUCache<string, PageQuery>({ max: SHAPES });
+  private readonly pages = preparedShapes<Database, unknown>(SHAPES);
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -149,13 +147,9 @@ export class SqlDirectoryRepo implements DirectoryRepo {
     query: { sort: { direction: 1 | -1 }; offset: number; count: number },
   ): Promise<{ total: number; rows: unknown[] }> {
     const key = [...shape, sort.column, query.sort.direction, query.count].join('|');
-    let run = this.pages.get(key);
-    if (!run) {
-      run = preparedQuery(values.length + 1, (db: Kysely<Database>, dialect: SqlDialect, offset: unknown, ...bound: unknown[]) =>
-        pageQuery(db, dialect, base(bound), table, columns, sort, query.sort.direction, query.count, offset as number),
-      ) as PageQuery;
-      this.pages.set(key, run);
-    }
+    const run = this.pages(key, values.length + 1, (db, dialect, offset, ...bound) =>
+      pageQuery(db, dialect, base(bound), table, columns, sort, query.sort.direction, query.count, offset as number),
+    );
     const rows = await run(this.db, this.dialect, query.offset, ...values);
     const first = rows[0] as { total_matches: number | string } | undefined;
     const total = first ? Number(first.total_matches) : query.offset === 0 ? 0 : await this.count(base(values));

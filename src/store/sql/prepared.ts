@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import { extend } from '../../lib/values.js';
 import type { SqlDialect } from './dialect.js';
 
@@ -53,5 +54,25 @@ export function preparedQuery<DB, A extends unknown[], R>(
     const parameters = slots.map((slot, i) => (slot === -1 ? query.parameters[i] : args[slot]));
     const result = await db.executeQuery<R>(extend(query, { parameters }));
     return result.rows;
+  };
+}
+
+type Prepared<DB, R> = (db: Kysely<DB>, dialect: SqlDialect, ...args: unknown[]) => Promise<R[]>;
+
+/**
+ * `preparedQuery` for a query whose text depends on a few choices (which columns an update sets, a search's
+ * sort and page size …): one prepared query per `shape`, a key naming those choices, kept in an LRU of `max`.
+ * `build` is used for a shape's first call only, so everything it reads besides its arguments must be fixed
+ * by `shape`.
+ */
+export function preparedShapes<DB, R>(max: number) {
+  const byShape = new LRUCache<string, Prepared<DB, R>>({ max });
+  return (shape: string, arity: number, build: (db: Kysely<DB>, dialect: SqlDialect, ...args: unknown[]) => Compilable<R>): Prepared<DB, R> => {
+    let run = byShape.get(shape);
+    if (!run) {
+      run = preparedQuery<DB, unknown[], R>(arity, build);
+      byShape.set(shape, run);
+    }
+    return run;
   };
 }

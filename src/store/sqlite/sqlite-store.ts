@@ -68,7 +68,9 @@ export const sqliteDialect: SqlDialect = {
   },
   rowCount: (n) => sql.lit(nonNegativeInteger(n)),
   binaryText: (expr) => sql<string | null>`${expr}`,
-  jsonMergePatch: (column, patch) => sql<string>`json_patch(coalesce(${sql.ref(column)}, '{}'), ${JSON.stringify(patch)})`,
+  jsonMergePatch: (column, patch) => sqliteDialect.jsonMerge(column, sqliteDialect.jsonMergeValues(patch)),
+  jsonMergeValues: (patch) => [JSON.stringify(patch)],
+  jsonMerge: (column, [patch]) => sql<string>`json_patch(coalesce(${sql.ref(column)}, '{}'), ${patch})`,
   // BEGIN IMMEDIATE already serializes write transactions.
   transactionLock: async () => {},
   forUpdate: (query) => query,
