@@ -18,11 +18,16 @@ function direction(dir: 1 | -1): OrderByModifiers {
   return (ob) => (dir === 1 ? ob.asc().nullsLast() : ob.desc().nullsFirst());
 }
 
-/** Statement shapes kept compiled: type, search fields, term shape, sort, direction and page size. */
-const SHAPES = 500;
+/**
+ * The page statements, compiled once per shape (type, search fields, term shape, sort, direction, page size;
+ * at most 500 kept). Module-wide: a repository is made for every transaction.
+ */
+const PAGES = preparedShapes<Database, unknown>(500);
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Base = SelectQueryBuilder<Database, any, object>;
+/** The rows a search matches, built on `db` with `values` bound (stand-ins when compiling). */
+type BaseOf = (db: Kysely<Database>, values: readonly unknown[]) => Base;
 
 /** A sort key: its column, and whether it is text (compared by code point, `SqlDialect.binaryText`). */
 interface SortColumn {
@@ -41,8 +46,6 @@ interface SortColumn {
  * counts separately.
  */
 export class SqlDirectoryRepo implements DirectoryRepo {
-  private readonly pages = preparedShapes<Database, unknown>(SHAPES);
-
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: SqlDialect,
@@ -52,10 +55,10 @@ export class SqlDirectoryRepo implements DirectoryRepo {
     const term = query.text === '' ? null : this.dialect.searchTerm(CHANNEL_FIELDS, query.text);
     // The values the statement binds, in order: the term's, then the caller (only to see private rooms).
     const values = [...(term?.values ?? []), ...(query.allPrivate ? [] : [query.callerId])];
-    const base = (bound: readonly unknown[]): Base => {
+    const base: BaseOf = (db, bound) => {
       // Conditions written so no ordinary index applies (`not in`, `<>`): the planners
       // then start from the substring index, never from a scan of every c/p room.
-      let q = this.db
+      let q = db
         .selectFrom('rooms')
         .where('rooms.t', 'not in', ['d', 'l'])
         .where('rooms.archived', '=', 0);
@@ -88,8 +91,8 @@ export class SqlDirectoryRepo implements DirectoryRepo {
       if (query.fields.length === 0) return { total: 0, users: [] };
       term = this.dialect.searchTerm(query.fields, query.text);
     }
-    const base = (bound: readonly unknown[]): Base => {
-      const q = this.db.selectFrom('users').where('users.active', '=', 1).where('users.username', 'is not', null);
+    const base: BaseOf = (db, bound) => {
+      const q = db.selectFrom('users').where('users.active', '=', 1).where('users.username', 'is not', null);
       return term ? q.where(this.dialect.containsSearchTerm('users', query.fields, term.shape, bound)) : q;
     };
     const sortColumn: Record<UserSortKey, SortColumn> = {
@@ -126,7 +129,7 @@ export class SqlDirectoryRepo implements DirectoryRepo {
   }
 
   /**
-   * One page of the rows of `base(values)` (with `columns` of `table`, or all of them), ordered by `sort` then
+   * One page of the rows of `base(db, values)` (with `columns` of `table`, or all of them), ordered by `sort` then
    * by `id` in code-point order, and the total of every match. The matches are found once, into a materialized
    * CTE of their row number, sort key and id: `count(*)` over it is `total`, the page is sorted out of it
    * keeping only its rows (a top-N sort), and only the page's rows are read whole. `count(*) over ()` beside
@@ -139,7 +142,7 @@ export class SqlDirectoryRepo implements DirectoryRepo {
    */
   private async page(
     shape: readonly string[],
-    base: (values: readonly unknown[]) => Base,
+    base: BaseOf,
     values: readonly unknown[],
     table: 'users' | 'rooms',
     columns: 'all' | readonly string[],
@@ -147,12 +150,12 @@ export class SqlDirectoryRepo implements DirectoryRepo {
     query: { sort: { direction: 1 | -1 }; offset: number; count: number },
   ): Promise<{ total: number; rows: unknown[] }> {
     const key = [...shape, sort.column, query.sort.direction, query.count].join('|');
-    const run = this.pages(key, values.length + 1, (db, dialect, offset, ...bound) =>
-      pageQuery(db, dialect, base(bound), table, columns, sort, query.sort.direction, query.count, offset as number),
+    const run = PAGES(key, values.length + 1, (db, dialect, offset, ...bound) =>
+      pageQuery(db, dialect, base(db, bound), table, columns, sort, query.sort.direction, query.count, offset as number),
     );
     const rows = await run(this.db, this.dialect, query.offset, ...values);
     const first = rows[0] as { total_matches: number | string } | undefined;
-    const total = first ? Number(first.total_matches) : query.offset === 0 ? 0 : await this.count(base(values));
+    const total = first ? Number(first.total_matches) : query.offset === 0 ? 0 : await this.count(base(this.db, values));
     return { total, rows };
   }
 
