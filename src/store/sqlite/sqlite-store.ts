@@ -141,15 +141,16 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
  * LIMIT into the text), so the cache is bounded: the least recently used
  * statement goes first (about 16 KB each for the directory's), and what the
  * hot paths run stays prepared even when a client walks through page sizes.
+ * Statements that return rows hand them over as `rowObjects` builds them.
  */
 export function withStatementCache(database: BetterSqlite3.Database, limit = STATEMENT_CACHE_SIZE): SqliteDatabase & { readonly cached: number } {
-  const cache = new LRUCache<string, BetterSqlite3.Statement>({ max: limit });
+  const cache = new LRUCache<string, SqliteStatement>({ max: limit });
   return {
     close: () => database.close(),
     prepare: (sqlText: string) => {
       let statement = cache.get(sqlText);
       if (!statement) {
-        statement = database.prepare(sqlText);
+        statement = rowObjects(database.prepare(sqlText));
         cache.set(sqlText, statement);
       }
       return statement;
@@ -160,7 +161,46 @@ export function withStatementCache(database: BetterSqlite3.Database, limit = STA
   } as SqliteDatabase & { readonly cached: number };
 }
 
-/** Statements kept prepared per connection (see withStatementCache). */
+type SqliteStatement = ReturnType<SqliteDatabase['prepare']>;
+
+/**
+ * A statement that returns rows, as Kysely's driver uses it (`reader`, `all`, `iterate`), with each row built
+ * in JavaScript from better-sqlite3's raw arrays by a function made for the statement's columns (an object
+ * literal of a fixed shape). better-sqlite3 builds row objects property by property through V8's C++ API:
+ * a room row (40 columns) cost 12–18 µs to read that way and 7 µs raw with the literal. Properties are set in
+ * column order, a later column of the same name winning, as better-sqlite3 does. Should a statement's row
+ * width change (SQLite prepares a `select *` again after another process added a column), the builder is
+ * made anew. A statement that returns no rows is handed over as it is.
+ */
+export function rowObjects(statement: BetterSqlite3.Statement): SqliteStatement {
+  if (!statement.reader) return statement as unknown as SqliteStatement;
+  const raw = statement.raw(true);
+  let width = -1;
+  let build: (row: unknown[]) => unknown = () => undefined;
+  const toObject = (row: unknown[]): unknown => {
+    if (row.length !== width) {
+      const names = raw.columns().map((column) => column.name);
+      width = names.length;
+      // Generated from the column names only, each written as a JSON string literal (a computed key: own data).
+      build = new Function('row', `return {${names.map((name, i) => `[${JSON.stringify(name)}]: row[${i}]`).join(', ')}};`) as typeof build;
+    }
+    return build(row);
+  };
+  return {
+    reader: true,
+    all(parameters: ReadonlyArray<unknown>) {
+      const rows = raw.all(parameters) as unknown[][];
+      const out: unknown[] = new Array(rows.length);
+      for (let i = 0; i < rows.length; i++) out[i] = toObject(rows[i]!);
+      return out;
+    },
+    run: (parameters: ReadonlyArray<unknown>) => raw.run(parameters),
+    *iterate(parameters: ReadonlyArray<unknown>) {
+      for (const row of raw.iterate(parameters) as IterableIterator<unknown[]>) yield toObject(row);
+    },
+  } as unknown as SqliteStatement;
+}
+
 export const STATEMENT_CACHE_SIZE = 1000;
 
 /** The connection's page cache, in KiB (see openSqliteStore). */
