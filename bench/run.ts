@@ -16,6 +16,8 @@
  *                              (default postgres://postgres@127.0.0.1:5432/test)
  *   --only=a,b                 only the rows whose names contain these substrings, 1 process;
  *                              prints them and leaves bench/results/latest.json alone
+ *   --profile=DIR              every Parley server of the run writes a CPU profile into DIR
+ *                              (with --only: the profile of those rows, plus start-up)
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -40,6 +42,7 @@ const { values: args } = parseArgs({
     'no-build': { type: 'boolean', default: false },
     connections: { type: 'string', default: '50' },
     only: { type: 'string', default: '' },
+    profile: { type: 'string', default: '' },
   },
 });
 const QUICK_MODE = args.quick!;
@@ -239,7 +242,9 @@ const WRITE_GROUPS = new Set<Group>(['write', 'livechat-write']);
 
 async function startParley(databaseUrl: string, workers = 1): Promise<{ child: ChildProcess; url: string; readyMs: number }> {
   const port = await freePort();
-  const child = spawnPinned(process.execPath, serverNodeArgs(), {
+  // --profile=DIR: each server writes a CPU profile of its whole run into DIR when it stops.
+  const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : [];
+  const child = spawnPinned(process.execPath, [...profile, ...serverNodeArgs()], {
     DATABASE_URL: databaseUrl,
     PORT: String(port),
     HOST: '127.0.0.1',

@@ -12,6 +12,7 @@
  *                             new name, room.survey) and the directory's frequent-term searches, as in `npm run bench`
  *   --requests=N              default 3000
  *   --database=URL            default a new SQLite file; a postgres:// server URL runs in a new database there
+ *   --full                    the benchmark's full data set (default: the quick one)
  */
 import { parseArgs } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
@@ -21,13 +22,14 @@ import { loadConfig } from '../src/config.js';
 import { openStore } from '../src/store/index.js';
 import type { SqlStore } from '../src/store/sql/sql-store.js';
 import { scratchDatabase } from './scratch-database.js';
-import { QUICK, seedBenchData } from './seed.js';
+import { FULL, QUICK, seedBenchData } from './seed.js';
 
 const { values: args } = parseArgs({
   options: {
     op: { type: 'string', default: 'new' },
     requests: { type: 'string', default: '3000' },
     database: { type: 'string', default: '' },
+    full: { type: 'boolean', default: false },
   },
 });
 const REQUESTS = Number(args.requests);
@@ -82,7 +84,7 @@ async function main(): Promise<void> {
   const store = await openStore(config.databaseUrl);
   const { app } = await buildApp({ config, store, logger: { level: 'warn' } });
   try {
-    const seeded = await seedBenchData((store as unknown as SqlStore).db, QUICK);
+    const seeded = await seedBenchData((store as unknown as SqlStore).db, args.full ? FULL : QUICK);
     const json = { 'content-type': 'application/json' };
     let next = 0;
     const writer = { 'x-user-id': seeded.writer.userId, 'x-auth-token': seeded.writer.authToken };

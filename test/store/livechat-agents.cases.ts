@@ -1,6 +1,9 @@
 /** AgentsRepo (src/store/agents-store.ts): livechat roles, agent status, availability and Auto_Selection. */
 import { expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
+import { sql } from 'kysely';
+import { pickQuery } from '../../src/store/sql/agents-repo.js';
+import type { SqlStore } from '../../src/store/sql/sql-store.js';
 import type { Store } from '../../src/store/store.js';
 import { concurrently, departmentFields, insertAgent, insertUser, kdb, openRoom, queuedRoom, type LivechatCaseContext } from './livechat-fixtures.js';
 
@@ -129,6 +132,25 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     });
     expect(await store.transaction((tx) => tx.agents.pick({ departmentId: null, agentId: c.id }, 400))).toBeNull();
     expect(await store.transaction((tx) => tx.agents.pick({ departmentId: null, agentId: a.id }, 400))).toEqual({ id: a.id, username: a.username });
+  });
+
+  it('pick walks the partial index of available agents in its own order (SQLite plan; the index on both backends)', async () => {
+    const store = ctx.store();
+    const db = kdb(store);
+    const { dialect } = store as unknown as SqlStore;
+    for (const [agentId, departmentId] of [[undefined, undefined], [undefined, 'some-department']] as const) {
+      const query = pickQuery(db, dialect, 1, agentId, departmentId).compile();
+      if (store.backend === 'sqlite') {
+        const plan = (await db.executeQuery<{ detail: string }>({ ...query, sql: `explain query plan ${query.sql}` })).rows.map((r) => r.detail);
+        expect(plan.join(' | ')).toContain('SCAN users USING INDEX users_agent_pick');
+        expect(plan.join(' | ')).not.toContain('TEMP B-TREE');
+      }
+    }
+    const indexes =
+      store.backend === 'sqlite'
+        ? await sql<{ sql: string }>`select sql from sqlite_master where name = 'users_agent_pick'`.execute(db)
+        : await sql<{ sql: string }>`select indexdef as sql from pg_indexes where indexname = 'users_agent_pick'`.execute(db);
+    expect(indexes.rows[0]?.sql).toMatch(/livechat_open_rooms.*coalesce.*livechat_last_assigned_at.*WHERE/is);
   });
 
   it('pick reads each agent\'s load from a count the database keeps: serving, moving, closing and deleting rooms all move it', async () => {

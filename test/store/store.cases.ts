@@ -74,9 +74,9 @@ export function storeCases(getStore: StoreGetter): void {
       const db = (store as SqlStore).db;
       const recorded = async () => (await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db)).rows.map((r) => r.name);
       const all = await recorded();
-      expect(all.at(-1)).toBe('0008-search-unchanged-values');
-      // The last migration is safe to run again (it replaces triggers on SQLite and does nothing on PostgreSQL).
-      await sql`delete from kysely_migration where name = '0008-search-unchanged-values'`.execute(db);
+      expect(all.at(-1)).toBe('0009-agent-pick-index');
+      // The last migration is safe to run again (CREATE INDEX IF NOT EXISTS).
+      await sql`delete from kysely_migration where name = '0009-agent-pick-index'`.execute(db);
       await store.migrate();
       expect(await recorded()).toEqual(all);
 

@@ -8,6 +8,7 @@ import * as roomsChangedSince from './0005-rooms-changed-since.js';
 import * as agentLoad from './0006-agent-load.js';
 import * as roomSearchDirectoryOnly from './0007-room-search-directory-only.js';
 import * as searchUnchangedValues from './0008-search-unchanged-values.js';
+import * as agentPickIndex from './0009-agent-pick-index.js';
 
 /**
  * The one migration history of both backends, in order. Migrations are
@@ -24,6 +25,7 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0006-agent-load': { up: (db) => agentLoad.up(db, dialect) },
     '0007-room-search-directory-only': { up: (db) => roomSearchDirectoryOnly.up(db, dialect) },
     '0008-search-unchanged-values': { up: (db) => searchUnchangedValues.up(db, dialect) },
+    '0009-agent-pick-index': { up: (db) => agentPickIndex.up(db, dialect) },
   };
   return { getMigrations: async () => all };
 }
