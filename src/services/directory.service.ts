@@ -30,7 +30,7 @@ const verifyParameters = () => bareFailure('Please verify the parameters');
 /**
  * Directory search. Matching is a literal, case-insensitive substring of the
  * trimmed `text` (no character is a wildcard), answered by the substring
- * indexes (see `SqlDialect.containsText`).
+ * indexes (see `SqlDialect.containsSearchTerm`).
  *
  * Decisions where the contract is silent:
  * - `workspace` may be `local` (default) or `all` (same result: no federation); another value → "Please verify the parameters".

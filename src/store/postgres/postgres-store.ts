@@ -36,10 +36,6 @@ export const postgresDialect: SqlDialect = {
         .execute(db);
     }
   },
-  containsText(table, columns, term) {
-    const { shape, values } = postgresDialect.searchTerm(columns, term);
-    return postgresDialect.containsSearchTerm(table, columns, shape, values);
-  },
   searchTerm: (_columns, term) => ({ shape: 'ilike', values: [likePattern(term)] }),
   containsSearchTerm(table, columns, _shape, [pattern]) {
     const conditions = columns.map((c) => sql<SqlBool>`${sql.ref(`${table}.${c}`)} ilike ${pattern} escape '\\'`);
@@ -66,7 +62,6 @@ export const postgresDialect: SqlDialect = {
   },
   rowCount: (n) => nonNegativeInteger(n),
   binaryText: (expr) => sql<string | null>`${expr} collate "C"`,
-  jsonMergePatch: (column, patch) => postgresDialect.jsonMerge(column, postgresDialect.jsonMergeValues(patch)),
   jsonMergeValues(patch) {
     const set = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== null));
     const removed = Object.keys(patch).filter((key) => patch[key] === null);

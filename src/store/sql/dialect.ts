@@ -32,25 +32,20 @@ export interface SqlDialect {
    */
   createSearchIndexes(db: Kysely<unknown>): Promise<void>;
   /**
-   * Directory search condition: true when the non-empty `term` occurs literally
-   * (no wildcard has a meaning) and case-insensitively in one of `columns` of
-   * `table`, which must appear in the query under its own name. Uses the
-   * substring indexes of `createSearchIndexes`: SQLite FTS5 trigram `MATCH` for
-   * terms of 3+ characters, re-checked exactly (a scan with `instr` for 1–2
-   * characters, which a trigram index cannot answer); PostgreSQL `ILIKE` with
-   * `%`, `_` and `\` escaped, answered by the pg_trgm GIN indexes. On `rooms`
-   * the SQLite index holds only the rooms the directory lists (not `d` or `l`,
-   * migration 0007), so the query must exclude those types too.
-   */
-  containsText(table: 'users' | 'rooms', columns: readonly string[], term: string): RawBuilder<SqlBool>;
-  /**
-   * `containsText`'s term as what its condition binds: `shape` names the SQL the condition is for a term
-   * like this one over these columns (every such term gets the same text), `values` the values it binds.
-   * `containsText(t, c, term)` is `containsSearchTerm(t, c, shape, values)`; a prepared query compiles the
-   * condition once per shape with stand-ins for the values (`sql/directory-repo.ts`).
+   * A directory search term as what its condition binds: `shape` names the SQL of the condition for a term
+   * like this one over these columns (every such term gets the same text), `values` the values it binds. A
+   * prepared query compiles the condition once per shape with stand-ins for the values (`sql/directory-repo.ts`).
    */
   searchTerm(columns: readonly string[], term: string): SearchTerm;
-  /** The condition of `containsText` for a term of `shape`; `values` are only bound, never looked at. */
+  /**
+   * Directory search condition for a term of `shape` (`searchTerm`): true when the non-empty term occurs
+   * literally (no wildcard has a meaning) and case-insensitively in one of `columns` of `table`, which must
+   * appear in the query under its own name. `values` are only bound, never looked at. Uses the substring
+   * indexes of `createSearchIndexes`: SQLite FTS5 trigram `MATCH` for terms of 3+ characters, re-checked
+   * exactly (a scan with `instr` for 1–2 characters, which a trigram index cannot answer); PostgreSQL `ILIKE`
+   * with `%`, `_` and `\` escaped, answered by the pg_trgm GIN indexes. On `rooms` the SQLite index holds only
+   * the rooms the directory lists (not `d` or `l`, migration 0007), so the query must exclude those types too.
+   */
   containsSearchTerm(table: 'users' | 'rooms', columns: readonly string[], shape: string, values: readonly unknown[]): RawBuilder<SqlBool>;
   /**
    * Migration step: triggers on `rooms` that keep `users.livechat_open_rooms` equal to the number of open
@@ -60,24 +55,22 @@ export interface SqlDialect {
    */
   createAgentLoadTriggers(db: Kysely<unknown>): Promise<void>;
   /**
-   * The same literal, case-insensitive substring test as `containsText`, on any
+   * The same literal, case-insensitive substring test as `containsSearchTerm`, on any
    * text column and without a search index (a scan; for small tables such as
    * departments). Both backends fold case alike, also beyond ASCII.
    */
   containsTextScan(column: Expression<string | null>, term: string): RawBuilder<SqlBool>;
   /**
-   * A JSON-object text column merged with `patch` in SQL (one statement, so a
+   * A JSON-object text column merged with a patch in SQL (one statement, so a
    * concurrent merge cannot be lost): a key whose value is null is removed, any
    * other key is set (top level; the values are never objects). A column that is
    * NULL counts as `{}`. SQLite `json_patch`; PostgreSQL `jsonb` `||` and `-`.
+   * The patch comes as the values `jsonMergeValues` makes of it, which are only
+   * bound: the SQL text does not depend on the patch (a prepared statement
+   * compiles it once, with stand-ins). `jsonMergePatch` below joins the two.
    */
-  jsonMergePatch(column: string, patch: Readonly<Record<string, unknown>>): RawBuilder<string>;
-  /**
-   * `jsonMergePatch` as bound values and SQL: `jsonMergePatch(c, patch)` is `jsonMerge(c, jsonMergeValues(patch))`,
-   * whose text does not depend on the patch (a prepared statement compiles it once, with stand-ins).
-   */
-  jsonMergeValues(patch: Readonly<Record<string, unknown>>): unknown[];
   jsonMerge(column: string, values: readonly unknown[]): RawBuilder<string>;
+  jsonMergeValues(patch: Readonly<Record<string, unknown>>): unknown[];
   /**
    * A LIMIT value (a non-negative safe integer; anything else throws). SQLite: a literal in the SQL text.
    * SQLite's planner reads the value bound to a LIMIT parameter and marks the statement to be compiled again
@@ -114,4 +107,9 @@ export interface SqlDialect {
 export function nonNegativeInteger(n: number): number {
   if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`not a row count: ${n}`);
   return n;
+}
+
+/** `dialect.jsonMerge` of a patch given whole. */
+export function jsonMergePatch(dialect: SqlDialect, column: string, patch: Readonly<Record<string, unknown>>): RawBuilder<string> {
+  return dialect.jsonMerge(column, dialect.jsonMergeValues(patch));
 }

@@ -37,7 +37,7 @@ interface SortColumn {
 
 /**
  * Directory search (contract §7.8) over the `users` and `rooms` tables. The
- * substring condition comes from `SqlDialect.containsText` (FTS5 trigram /
+ * substring condition comes from `SqlDialect.containsSearchTerm` (FTS5 trigram /
  * pg_trgm). Pages are ordered by the sort key, then `id` (both in code-point
  * order: ids mix letter cases, and a collation would break ties differently on
  * PostgreSQL than on SQLite). One statement finds the matches once (a

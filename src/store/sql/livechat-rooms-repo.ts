@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { fromJson, toJson } from '../../lib/json.js';
 import type { CloseInfo, LivechatRoom, LivechatRoomFilter, LivechatRoomSortKey, LivechatRoomsRepo, NewLivechatRoom, TransferEntry } from '../store.js';
 import type { ChangeSink } from './change-recorder.js';
-import type { SqlDialect } from './dialect.js';
+import { jsonMergePatch, type SqlDialect } from './dialect.js';
 import { preparedQuery } from './prepared.js';
 import { toLivechatRoom } from './room-rows.js';
 import type { Database } from './schema.js';
@@ -186,7 +186,7 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
   async mergeSurvey(rid: string, visitorId: string, answers: Record<string, string>, now: number): Promise<Record<string, string> | null> {
     const row = await this.db
       .updateTable('rooms')
-      .set({ survey_feedback: this.dialect.jsonMergePatch('survey_feedback', answers), updated_at: this.dialect.nextUpdatedAt(now) })
+      .set({ survey_feedback: jsonMergePatch(this.dialect, 'survey_feedback', answers), updated_at: this.dialect.nextUpdatedAt(now) })
       .where('id', '=', rid)
       .where('t', '=', sql.lit('l'))
       .where('visitor_id', '=', visitorId)

@@ -3,7 +3,7 @@ import { extend } from '../../lib/values.js';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
-import { CompiledQuery, Kysely, sql, SqliteAdapter, SqliteDialect, type SqlBool, type SqliteDatabase } from 'kysely';
+import { CompiledQuery, Kysely, sql, SqliteAdapter, SqliteDialect, type Expression, type SqlBool, type SqliteDatabase } from 'kysely';
 import { ConflictError, InvalidValueError, StoreReferenceError, UnavailableError } from '../errors.js';
 import { nonNegativeInteger, type SqlDialect } from '../sql/dialect.js';
 import { WalCheckpointer, type CheckpointerOptions } from './checkpointer.js';
@@ -18,6 +18,11 @@ function lowerFunction(term: string): 'lower' | 'parley_lower' {
   return /^[\x00-\x7f]*$/.test(term) ? 'lower' : 'parley_lower';
 }
 
+/** `lowered` occurs in `column` lowercased by `lower`. */
+function contains(lower: string, column: Expression<string | null>, lowered: unknown) {
+  return sql<SqlBool>`instr(${sql.raw(lower)}(${column}), ${lowered}) > 0`;
+}
+
 export const sqliteDialect: SqlDialect = {
   backend: 'sqlite',
   nextUpdatedAt: (now) => sql<number>`max(${now}, updated_at + 1)`,
@@ -30,10 +35,6 @@ export const sqliteDialect: SqlDialect = {
     await createFtsIndex(db, 'users', 'users_search', ['username', 'name', 'bio', 'nickname']);
     await createFtsIndex(db, 'rooms', 'rooms_search', ['name', 'fname']);
   },
-  containsText(table, columns, term) {
-    const { shape, values } = sqliteDialect.searchTerm(columns, term);
-    return sqliteDialect.containsSearchTerm(table, columns, shape, values);
-  },
   searchTerm(columns, term) {
     const lower = lowerFunction(term);
     // The trigram tokenizer indexes code points; fewer than 3 cannot use the index (scan).
@@ -43,18 +44,15 @@ export const sqliteDialect: SqlDialect = {
   },
   containsSearchTerm(table, columns, shape, values) {
     const [mode, lower] = shape.split(' ') as ['scan' | 'index', string];
-    const lowered = values.at(-1);
     const exact = sql.join(
-      columns.map((c) => sql<SqlBool>`instr(${sql.raw(lower)}(${sql.ref(`${table}.${c}`)}), ${lowered}) > 0`),
+      columns.map((c) => contains(lower, sql.ref(`${table}.${c}`), values.at(-1))),
       sql` or `,
     );
     if (mode === 'scan') return sql<SqlBool>`(${exact})`;
     const fts = sql.table(`${table}_search`);
     return sql<SqlBool>`(${sql.ref(`${table}.seq`)} in (select rowid from ${fts} where ${fts} match ${values[0]}) and (${exact}))`;
   },
-  containsTextScan(column, term) {
-    return sql<SqlBool>`instr(${sql.raw(lowerFunction(term))}(${column}), ${term.toLowerCase()}) > 0`;
-  },
+  containsTextScan: (column, term) => contains(lowerFunction(term), column, term.toLowerCase()),
   async createAgentLoadTriggers(db) {
     const served = (row: 'new' | 'old') => `${row}.t = 'l' AND ${row}.open = 1 AND ${row}.served_by_id IS NOT NULL`;
     const move = (row: 'new' | 'old', delta: '+ 1' | '- 1') =>
@@ -68,7 +66,6 @@ export const sqliteDialect: SqlDialect = {
   },
   rowCount: (n) => sql.lit(nonNegativeInteger(n)),
   binaryText: (expr) => sql<string | null>`${expr}`,
-  jsonMergePatch: (column, patch) => sqliteDialect.jsonMerge(column, sqliteDialect.jsonMergeValues(patch)),
   jsonMergeValues: (patch) => [JSON.stringify(patch)],
   jsonMerge: (column, [patch]) => sql<string>`json_patch(coalesce(${sql.ref(column)}, '{}'), ${patch})`,
   // BEGIN IMMEDIATE already serializes write transactions.
@@ -252,7 +249,7 @@ export function openSqliteStore(options: SqliteOptions): SqlStore {
   // reads do and filled it, adding 10-18 MB to the server's peak RSS, with no measured loss of throughput on any
   // row of the benchmark (the file's pages stay in the operating system's cache). SQLite's own default is 2 MB.
   database.pragma(`cache_size = -${PAGE_CACHE_KB}`);
-  // Unicode lowercasing for the directory's exact substring check (SqlDialect.containsText).
+  // Unicode lowercasing for the directory's exact substring check (SqlDialect.containsSearchTerm).
   database.function('parley_lower', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v));
   const dialect = wrapDialect(new SqliteDialect({ database: withStatementCache(database) }), {
     mapError: mapSqliteError,
