@@ -18,7 +18,7 @@
  *                    directory's searches (frequent and rare term, users and channels)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,7 @@ import { extend } from '../src/lib/values.js';
 import { openStore } from '../src/store/index.js';
 import type { SqlStore } from '../src/store/sql/sql-store.js';
 import { freePort } from '../test/support/server-process.js';
+import { processCpuMs } from './proc.js';
 import { QUICK, seedBenchData } from './seed.js';
 import { serverNodeArgs } from './server-command.js';
 
@@ -44,13 +45,6 @@ const { values: args } = parseArgs({
   },
 });
 const REQUESTS = Number(args.requests);
-const CLK_TCK = 100;
-
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  // utime and stime are fields 14 and 15 of the whole line (11 and 12 after the command).
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
-}
 
 async function start(argv: string[], env: Record<string, string>, readyPath: string): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
@@ -79,9 +73,9 @@ async function measure(name: string, child: ChildProcess, url: string, request: 
   // Warm-up: JIT, lazily built validators and serializers, caches.
   await autocannon({ url, connections: 20, amount: 3000, requests: [request] });
   for (let round = 0; round < ROUNDS; round++) {
-    const before = cpuMs(child.pid!);
+    const before = processCpuMs(child.pid!);
     const run = await autocannon({ url, connections: 50, amount: REQUESTS, requests: [request] });
-    const used = cpuMs(child.pid!) - before;
+    const used = processCpuMs(child.pid!) - before;
     if (run.non2xx > 0) console.log(`${name}: ${run.non2xx} non-2xx answers`);
     const list = figures.get(name) ?? [];
     list.push((used * 1000) / Math.max(run['2xx'], 1));

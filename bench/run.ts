@@ -31,6 +31,7 @@ import { openStore } from '../src/store/index.js';
 import type { SqlStore } from '../src/store/sql/sql-store.js';
 import { freePort } from '../test/support/server-process.js';
 import { scratchDatabase } from './scratch-database.js';
+import { postgresCpuMs, processCpuMs } from './proc.js';
 import { serverNodeArgs } from './server-command.js';
 import { FULL, QUICK, seedBenchData, type Seeded, BENCH_PASSWORD } from './seed.js';
 
@@ -71,6 +72,10 @@ interface Measurement {
   non2xx: number;
   /** Server resident set right after this endpoint's run (MB), to attribute memory peaks. */
   rss_after_mb?: number;
+  /** The server's CPU time (user + system, all its threads) per answered request, µs: what a busy machine disturbs least. */
+  server_cpu_us?: number;
+  /** PostgreSQL rows: the CPU time of the machine's PostgreSQL processes per answered request, µs (absent for a remote server). */
+  database_cpu_us?: number;
   note?: string;
 }
 
@@ -307,9 +312,14 @@ async function main(): Promise<void> {
             results.push({ endpoint: e.name, backend, processes: workers, rps: 0, p50_ms: 0, p99_ms: 0, ratio: 0, ratio_fastify: 0, non2xx: 0, note: 'not implemented' });
             continue;
           }
+          const cpuBefore = processCpuMs(server.child.pid!);
+          const databaseBefore = backend === 'postgres' ? postgresCpuMs() : null;
           const run = await load(server.url, e.spec);
+          const serverCpu = processCpuMs(server.child.pid!) - cpuBefore;
+          const databaseAfter = databaseBefore === null ? null : postgresCpuMs();
           // Only successful answers count as throughput: a refusal is cheap and would flatter the figure.
           const rps = Math.round(run['2xx'] / run.duration);
+          const perRequest = (ms: number) => Math.round((ms * 1000) / Math.max(run['2xx'], 1));
           const refused = run.requests.total - run['2xx'] + run.errors;
           results.push({
             endpoint: e.name,
@@ -322,8 +332,10 @@ async function main(): Promise<void> {
             ratio_fastify: Math.round((rps / fastifyBaseline.rps) * 100) / 100,
             non2xx: refused,
             rss_after_mb: rssMb(server.child.pid!, 'VmRSS'),
+            server_cpu_us: perRequest(serverCpu),
+            ...(databaseBefore !== null && databaseAfter !== null && { database_cpu_us: perRequest(databaseAfter - databaseBefore) }),
           });
-          console.error(`${backend} x${workers} ${e.name}: ${rps} req/s p99 ${run.latency.p99} ms${refused ? ` (${refused} refused, not counted)` : ''}, RSS after ${rssMb(server.child.pid!, 'VmRSS')} MB (peak so far ${rssMb(server.child.pid!)} MB)`);
+          console.error(`${backend} x${workers} ${e.name}: ${rps} req/s p99 ${run.latency.p99} ms${refused ? ` (${refused} refused, not counted)` : ''}, CPU/req server ${perRequest(serverCpu)} µs${databaseAfter !== null ? ` PostgreSQL ${perRequest(databaseAfter - databaseBefore!)} µs` : ''}, RSS after ${rssMb(server.child.pid!, 'VmRSS')} MB (peak so far ${rssMb(server.child.pid!)} MB)`);
         }
         if (workers === 1) rssPeak = Math.max(rssPeak, rssMb(server.child.pid!));
         await stop(server.child);
@@ -405,12 +417,12 @@ function markdown(report: ReportHead, results: Measurement[]): string {
     '',
     `References in the same run: bare node:http **${report.baseline.rps} req/s** (p99 ${report.baseline.p99_ms} ms); a bare Fastify route **${report.fastifyBaseline.rps} req/s** (p99 ${report.fastifyBaseline.p99_ms} ms). req/s counts 2xx answers only.`,
     '',
-    '| endpoint | backend | processes | req/s | p50 ms | p99 ms | × node:http | × Fastify | target: met / MISSED |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| endpoint | backend | processes | req/s | p50 ms | p99 ms | × node:http | × Fastify | server CPU µs/req | PostgreSQL CPU µs/req | target: met / MISSED |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...results.map((r) =>
       r.note
-        ? `| ${r.endpoint} | ${r.backend} | ${r.processes} | — | — | — | — | — | ${r.note} |`
-        : `| ${r.endpoint} | ${r.backend} | ${r.processes} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.ratio} | ${r.ratio_fastify} | ${verdict(groups.get(r.endpoint), r, results)}${r.non2xx ? ` (${r.non2xx} refused, not counted)` : ''} |`,
+        ? `| ${r.endpoint} | ${r.backend} | ${r.processes} | — | — | — | — | — | — | — | ${r.note} |`
+        : `| ${r.endpoint} | ${r.backend} | ${r.processes} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.ratio} | ${r.ratio_fastify} | ${r.server_cpu_us ?? '—'} | ${r.database_cpu_us ?? '—'} | ${verdict(groups.get(r.endpoint), r, results)}${r.non2xx ? ` (${r.non2xx} refused, not counted)` : ''} |`,
     ),
     '',
     ...scalingLines(results),

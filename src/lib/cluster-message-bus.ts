@@ -38,9 +38,9 @@ export class ClusterMessageBus implements MessageBus {
     process.on('message', this.onMessage);
   }
 
-  async publish(payload: string): Promise<void> {
+  async publish(payloads: readonly string[]): Promise<void> {
     if (!process.send || !process.connected) throw new Error('not a connected cluster worker');
-    process.send({ kind: KIND, payload } satisfies Envelope);
+    for (const payload of payloads) process.send({ kind: KIND, payload } satisfies Envelope);
   }
 
   subscribe(handler: (payload: string) => void): void {

@@ -12,7 +12,12 @@
 export interface MessageBus {
   /** Largest payload in bytes the transport carries (PostgreSQL NOTIFY: under 8000); Infinity when unbounded. */
   readonly maxPayloadBytes: number;
-  publish(payload: string): Promise<void>;
+  /**
+   * Sends the payloads in this order, in one round trip where the transport can
+   * (the event bus hands over everything published while the previous batch was
+   * on its way). Rejects when they could not be sent (all of them are then lost).
+   */
+  publish(payloads: readonly string[]): Promise<void>;
   subscribe(handler: (payload: string) => void): void;
   close(): Promise<void>;
 }

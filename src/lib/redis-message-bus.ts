@@ -31,8 +31,17 @@ export class RedisMessageBus implements MessageBus {
     return bus;
   }
 
-  async publish(payload: string): Promise<void> {
-    await this.publisher.publish(CHANNEL, payload);
+  async publish(payloads: readonly string[]): Promise<void> {
+    if (payloads.length === 1) {
+      await this.publisher.publish(CHANNEL, payloads[0]!);
+      return;
+    }
+    // One round trip: a pipeline's commands are sent together and answered in order.
+    const pipeline = this.publisher.pipeline();
+    for (const payload of payloads) pipeline.publish(CHANNEL, payload);
+    const results = (await pipeline.exec()) ?? [];
+    const failed = results.find(([error]) => error);
+    if (failed) throw failed[0];
   }
 
   subscribe(handler: (payload: string) => void): void {

@@ -231,16 +231,30 @@ function isDomainEvent(value: unknown): value is DomainEvent {
   return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
 
+/** Events handed to the transport in one call (one round trip) at most. */
+const BATCH = 200;
+/**
+ * Events waiting for the transport at most: beyond it (the transport is down or
+ * slower than the writes) new events are dropped and reported, so a stalled
+ * transport cannot take the process's memory. Clients recover from a lost event
+ * by reading history again (R7).
+ */
+export const MAX_PENDING_EVENTS = 20_000;
+
 /**
  * The one bus services publish to. Publishing never throws and never waits for
  * listeners: a failing transport loses the event (at most once, R7), not the
- * request. Events of one process are delivered in publication order.
+ * request. Events of one process are delivered in publication order. What is
+ * published while a batch is on its way to the transport goes out together in
+ * the next one (PostgreSQL: one NOTIFY statement, one commit, for all of them).
  */
 export class EventBus {
   private readonly handlers = new Set<EventHandler>();
   private tail: Promise<void> = Promise.resolve();
   private rxTail: Promise<void> = Promise.resolve();
   private pendingHydrations = 0;
+  private pending: DomainEvent[] = [];
+  private draining = false;
   private closed = false;
 
   constructor(private readonly options: EventBusOptions = {}) {
@@ -250,24 +264,49 @@ export class EventBus {
   /** Publishes events of a committed change, in order. Call only after the transaction returned. */
   publish(...events: DomainEvent[]): void {
     if (this.closed || events.length === 0 || this.handlers.size === 0 && !this.options.transport) return;
-    this.tail = this.tail
-      .then(async () => {
+    if (this.pending.length + events.length > MAX_PENDING_EVENTS) {
+      this.options.onError?.(new Error(`${events.length} event(s) dropped: ${this.pending.length} still waiting for the transport`));
+      return;
+    }
+    for (const event of events) this.pending.push(event);
+    if (this.draining) return;
+    this.draining = true;
+    this.tail = this.tail.then(() => this.drain()).catch((error: unknown) => this.options.onError?.(error));
+  }
+
+  /** Hands the waiting events over, a batch at a time, until none is left. */
+  private async drain(): Promise<void> {
+    try {
+      await this.drainBatches();
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private async drainBatches(): Promise<void> {
+    while (this.pending.length > 0) {
+      // Taken before the wait: every event of the batch was published before `beforePublish` was asked, so the
+      // wait covers its commit.
+      const batch = this.pending.length <= BATCH ? this.pending : this.pending.slice(0, BATCH);
+      this.pending = this.pending.length <= BATCH ? [] : this.pending.slice(BATCH);
+      try {
         await this.options.beforePublish?.();
         const transport = this.options.transport;
-        for (const event of events) {
-          if (!transport) {
-            this.dispatch(event);
-            continue;
-          }
-          const text = shrink(event, transport.maxPayloadBytes);
-          if (text === null) {
-            this.options.onError?.(new Error(`event ${event.type} too large for the transport; dropped`));
-            continue;
-          }
-          await transport.publish(text);
+        if (!transport) {
+          for (const event of batch) this.dispatch(event);
+          continue;
         }
-      })
-      .catch((error: unknown) => this.options.onError?.(error));
+        const texts: string[] = [];
+        for (const event of batch) {
+          const text = shrink(event, transport.maxPayloadBytes);
+          if (text === null) this.options.onError?.(new Error(`event ${event.type} too large for the transport; dropped`));
+          else texts.push(text);
+        }
+        if (texts.length > 0) await transport.publish(texts);
+      } catch (error) {
+        this.options.onError?.(error);
+      }
+    }
   }
 
   /** Resolves once every event published so far has left this process (tests, shutdown). */

@@ -3,10 +3,12 @@
  * commit, never for refused or rolled-back work, and never with a visitor token.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EventBus, shrink, storeHydrator, type DomainEvent } from '../../src/services/events.js';
+import { EventBus, MAX_PENDING_EVENTS, shrink, storeHydrator, type DomainEvent } from '../../src/services/events.js';
 import { PgNotifyMessageBus } from '../../src/store/postgres/pg-message-bus.js';
 import { backend } from '../support/backend.js';
 import type { MessageBus } from '../../src/lib/message-bus.js';
+import { RedisMessageBus } from '../../src/lib/redis-message-bus.js';
+import { Redis } from 'ioredis';
 import type { TestApp } from '../support/app.js';
 import { createDepartment, createLivechatApp, makeAgent, onlyAvailable, openRoom, registerVisitor, setSetting, type Agent } from './livechat-support.js';
 
@@ -296,6 +298,55 @@ if (backend === 'postgres') {
       }
       await t.api.post('/api/v1/livechat/room.close', { rid: room._id, token });
     });
+
+    it('a batch is delivered whole and in order, an event repeated in it as often as it was sent', async () => {
+      await expectBatchDelivered(() => PgNotifyMessageBus.connect(t.database.url));
+    });
+  });
+}
+
+/**
+ * Two buses over a real transport: 60 events published at once (so in one batch), 25 distinct ones repeated,
+ * then a last one; the other bus receives every one, in order.
+ */
+async function expectBatchDelivered(connect: () => Promise<MessageBus>): Promise<void> {
+  const a = new EventBus({ transport: await connect() });
+  const b = new EventBus({ transport: await connect() });
+  const prefix = `batch-${Math.random().toString(36).slice(2)}-`;
+  try {
+    const ids = [...Array.from({ length: 60 }, (_, i) => `${prefix}${i % 25}`), `${prefix}last`];
+    const received: string[] = [];
+    const arrived = new Promise<void>((resolve) =>
+      b.subscribe((e) => {
+        if (e.type !== 'visitorStatusChanged' || !e.visitorId.startsWith(prefix)) return;
+        received.push(e.visitorId);
+        if (e.visitorId === `${prefix}last`) resolve();
+      }),
+    );
+    for (const id of ids) a.publish({ type: 'visitorStatusChanged', visitorId: id, status: 'offline' });
+    await arrived;
+    expect(received).toEqual(ids);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+}
+
+// Redis is not part of `npm ci`: this case exists only when REDIS_URL names a server (CI exports it when one answers).
+if (backend === 'sqlite' && process.env.REDIS_URL) {
+  describe('Redis pub/sub transport', () => {
+    it('a batch (one pipeline) is delivered whole and in order', async () => {
+      const clients: Redis[] = [];
+      try {
+        await expectBatchDelivered(async () => {
+          const client = new Redis(process.env.REDIS_URL!);
+          clients.push(client);
+          return RedisMessageBus.connect(client);
+        });
+      } finally {
+        for (const client of clients) client.disconnect();
+      }
+    });
   });
 }
 
@@ -305,9 +356,11 @@ describe('the bus', () => {
     const handlers: Array<(p: string) => void> = [];
     const transport: MessageBus = {
       maxPayloadBytes: 7900,
-      publish: async (p) => {
-        published.push(p);
-        for (const h of handlers) h(p);
+      publish: async (payloads) => {
+        for (const p of payloads) {
+          published.push(p);
+          for (const h of handlers) h(p);
+        }
       },
       subscribe: (h) => void handlers.push(h),
       close: async () => {},
@@ -344,6 +397,68 @@ describe('the bus', () => {
     const restored = await storeHydrator(t.store)(shrunk);
     expect(restored).toEqual({ type: 'agentStatusChanged', agentId: solo.userId, status: 'away', rooms: [snapshot] });
     await t.api.post('/api/v1/livechat/room.close', { rid: room._id, token });
+  });
+
+  it('events published while a batch is on its way go out together in the next call, in order', async () => {
+    const calls: string[][] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const bus = new EventBus({
+      transport: {
+        maxPayloadBytes: Infinity,
+        publish: async (payloads) => {
+          calls.push([...payloads]);
+          if (calls.length === 1) await held;
+        },
+        subscribe: () => {},
+        close: async () => {},
+      },
+    });
+    const status = (visitorId: string): DomainEvent => ({ type: 'visitorStatusChanged', visitorId, status: 'offline' });
+    bus.publish(status('a'), status('b'));
+    bus.publish(status('c'));
+    await new Promise((r) => setImmediate(r));
+    // The first batch is on its way: these wait for it, then go in one call.
+    bus.publish(status('d'));
+    bus.publish(status('e'), status('d'));
+    await new Promise((r) => setImmediate(r));
+    expect(calls).toHaveLength(1);
+    release();
+    await bus.flushed();
+    const visitorsOf = (payloads: string[]) => payloads.map((p) => (JSON.parse(p) as { visitorId: string }).visitorId);
+    expect(calls.map(visitorsOf)).toEqual([['a', 'b', 'c'], ['d', 'e', 'd']]);
+  });
+
+  it('a stalled transport holds a bounded number of events; beyond it they are dropped and reported', async () => {
+    const errors: unknown[] = [];
+    const sent: number[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const bus = new EventBus({
+      transport: {
+        maxPayloadBytes: Infinity,
+        publish: async (payloads) => {
+          sent.push(payloads.length);
+          await held;
+        },
+        subscribe: () => {},
+        close: async () => {},
+      },
+      onError: (e) => void errors.push(e),
+    });
+    const event: DomainEvent = { type: 'visitorStatusChanged', visitorId: 'v', status: 'offline' };
+    bus.publish(event);
+    await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < MAX_PENDING_EVENTS; i++) bus.publish(event);
+    expect(errors).toEqual([]);
+    bus.publish(event, event);
+    expect(errors).toHaveLength(1);
+    expect(String(errors[0])).toContain(`2 event(s) dropped: ${MAX_PENDING_EVENTS} still waiting for the transport`);
+    release();
+    await bus.flushed();
+    // Everything that was kept went out, in batches of at most 200.
+    expect(sent.reduce((a, b) => a + b, 0)).toBe(1 + MAX_PENDING_EVENTS);
+    expect(Math.max(...sent)).toBe(200);
   });
 
   it('a failing transport loses the event, never the request', async () => {

@@ -58,7 +58,7 @@ export class PgNotifyChangeBus implements ChangeBus {
       if (current) payloads.push(`${topic}:${current}`);
     }
     // Listener down: the others miss this one (the caches' time-to-live bounds that); this process ran its handlers.
-    for (const payload of payloads) await this.listener.notify(payload);
+    await this.listener.notify(payloads);
   }
 
   async publish(topic: ChangeTopic, keys?: readonly string[], options: PublishOptions = {}): Promise<void> {

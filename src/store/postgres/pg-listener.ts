@@ -48,10 +48,29 @@ export class PgListener {
     this.retryTimer.unref();
   }
 
-  /** Sends `payload` to every listener (this one included); false when the connection is down. */
-  async notify(payload: string): Promise<boolean> {
-    if (!this.client) return false;
-    await this.client.query('SELECT pg_notify($1, $2)', [this.channel, payload]);
+  /**
+   * Sends the payloads, in order, to every listener (this one included); false
+   * when the connection is down. Several payloads go in one statement (one
+   * transaction, one commit). PostgreSQL folds identical payloads of one
+   * transaction into one notification, so a payload repeated in the list starts
+   * another statement: every payload is delivered as often as it is sent.
+   */
+  async notify(payloads: readonly string[]): Promise<boolean> {
+    const client = this.client;
+    if (!client) return false;
+    let batch = new Set<string>();
+    const send = async () => {
+      const list = [...batch];
+      batch = new Set();
+      if (list.length === 1) await client.query('SELECT pg_notify($1, $2)', [this.channel, list[0]]);
+      // unnest yields the array's elements in order, and pg_notify runs once per row as it is produced.
+      else if (list.length > 1) await client.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS t(p)', [this.channel, list]);
+    };
+    for (const payload of payloads) {
+      if (batch.has(payload)) await send();
+      batch.add(payload);
+    }
+    await send();
     return true;
   }
 

@@ -6,8 +6,9 @@ const CHANNEL = 'parley_events';
 /**
  * Domain events between processes over PostgreSQL LISTEN/NOTIFY, on one
  * dedicated connection that both listens and publishes (so one process's
- * events keep their order). NOTIFY payloads must stay under 8000 bytes; the
- * event bus shrinks larger events before publishing. After a dropped
+ * events keep their order). A batch of events is one statement, so one
+ * transaction and one commit, whatever its length. NOTIFY payloads must stay
+ * under 8000 bytes; the event bus shrinks larger events before publishing. After a dropped
  * connection it reconnects; events sent meanwhile are lost (at most once).
  */
 export class PgNotifyMessageBus implements MessageBus {
@@ -27,8 +28,8 @@ export class PgNotifyMessageBus implements MessageBus {
     return bus;
   }
 
-  async publish(payload: string): Promise<void> {
-    if (!(await this.listener.notify(payload))) throw new Error('event listener connection is down');
+  async publish(payloads: readonly string[]): Promise<void> {
+    if (!(await this.listener.notify(payloads))) throw new Error('event listener connection is down');
   }
 
   subscribe(handler: (payload: string) => void): void {
