@@ -74,9 +74,9 @@ export function storeCases(getStore: StoreGetter): void {
       const db = (store as SqlStore).db;
       const recorded = async () => (await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db)).rows.map((r) => r.name);
       const all = await recorded();
-      expect(all.at(-1)).toBe('0009-agent-pick-index');
-      // The last migration is safe to run again (CREATE INDEX IF NOT EXISTS).
-      await sql`delete from kysely_migration where name = '0009-agent-pick-index'`.execute(db);
+      expect(all.at(-1)).toBe('0010-drop-users-updated-at-index');
+      // The last migration is safe to run again (DROP INDEX IF EXISTS).
+      await sql`delete from kysely_migration where name = '0010-drop-users-updated-at-index'`.execute(db);
       await store.migrate();
       expect(await recorded()).toEqual(all);
 
@@ -89,6 +89,23 @@ export function storeCases(getStore: StoreGetter): void {
       }
       await store.migrate();
       expect(await recorded()).toEqual(all);
+    });
+
+    it('no index of users covers updated_at, which every write of a user changes (PostgreSQL: such updates can be HOT)', async () => {
+      const db = (getStore() as SqlStore).db;
+      const columns =
+        getStore().backend === 'postgres'
+          ? (
+              await sql<{ column: string }>`
+                select a.attname as column from pg_index i join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
+                where i.indrelid = 'users'::regclass`.execute(db)
+            ).rows.map((r) => r.column)
+          : (
+              await sql<{ column: string }>`
+                select ii.name as column from pragma_index_list('users') il join pragma_index_info(il.name) ii`.execute(db)
+            ).rows.map((r) => r.column);
+      expect(columns).toContain('username_key');
+      expect(columns).not.toContain('updated_at');
     });
 
     it('poolStats is null for a single-connection backend, the pool\'s occupancy otherwise', () => {

@@ -9,11 +9,13 @@ import * as agentLoad from './0006-agent-load.js';
 import * as roomSearchDirectoryOnly from './0007-room-search-directory-only.js';
 import * as searchUnchangedValues from './0008-search-unchanged-values.js';
 import * as agentPickIndex from './0009-agent-pick-index.js';
+import * as dropUsersUpdatedAtIndex from './0010-drop-users-updated-at-index.js';
 
 /**
  * The one migration history of both backends, in order. Migrations are
  * forward-only and must stay safe to run while older processes still serve
- * (add columns and indexes; never rename or drop in the same release).
+ * (add columns and indexes; never rename or drop a column in the same release;
+ * an index no statement of the older release needs may go).
  */
 export function migrationProvider(dialect: SqlDialect): MigrationProvider {
   const all: Record<string, Migration> = {
@@ -26,6 +28,7 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0007-room-search-directory-only': { up: (db) => roomSearchDirectoryOnly.up(db, dialect) },
     '0008-search-unchanged-values': { up: (db) => searchUnchangedValues.up(db, dialect) },
     '0009-agent-pick-index': { up: (db) => agentPickIndex.up(db, dialect) },
+    '0010-drop-users-updated-at-index': { up: (db) => dropUsersUpdatedAtIndex.up(db) },
   };
   return { getMigrations: async () => all };
 }
