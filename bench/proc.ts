@@ -12,9 +12,23 @@ function statCpuMs(line: string, name?: string): number | null {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
 }
 
-/** CPU time (user + system) a process has used so far, in ms. */
+/**
+ * CPU time (user + system) a process and its live child processes (a
+ * `WORKERS=N` server's workers) have used so far, in ms.
+ */
 export function processCpuMs(pid: number): number {
-  return statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8')) ?? 0;
+  let total = 0;
+  try {
+    total = statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8')) ?? 0;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ')) {
+        if (child.trim() !== '') total += processCpuMs(Number(child));
+      }
+    }
+  } catch {
+    // Gone meanwhile.
+  }
+  return total;
 }
 
 /**

@@ -4,6 +4,7 @@
  * rows of other cases in the shared database never match.
  */
 import { sql } from 'kysely';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import type { SqlStore } from '../../src/store/sql/sql-store.js';
@@ -221,6 +222,56 @@ export function directoryCases(getStore: StoreGetter): void {
       await kdb.updateTable('rooms').set({ fname: `${t}-renamed` }).where('id', '=', channel.id).execute();
       expect(await segments('rooms_search')).not.toBe(roomsBefore);
       expect((await store.directory.searchChannels(channels({ text: `${t}-renamed` }))).rooms.map((r) => r.id)).toEqual([channel.id]);
+    });
+
+    it('PostgreSQL indexes the names of directory rooms only, and the plan it keeps for the channel search uses those indexes', async () => {
+      const store = getStore();
+      if (store.backend !== 'postgres') return expect(store.backend).toBe('sqlite');
+      const kdb = (store as SqlStore).db;
+      const defs = await sql<{ indexdef: string }>`SELECT indexdef FROM pg_indexes WHERE tablename = 'rooms' AND indexname LIKE '%trgm' ORDER BY indexname`.execute(kdb);
+      expect(defs.rows.map((r) => r.indexdef)).toEqual([
+        expect.stringMatching(/^CREATE INDEX rooms_fname_trgm ON public\.rooms USING gin \(fname gin_trgm_ops\) WHERE \(t <> ALL \(ARRAY\['d'::text, 'l'::text\]\)\)$/),
+        expect.stringMatching(/^CREATE INDEX rooms_name_trgm ON public\.rooms USING gin \(name gin_trgm_ops\) WHERE \(t <> ALL \(ARRAY\['d'::text, 'l'::text\]\)\)$/),
+      ]);
+      // The statement as the store sends it, then its generic plan (the one PostgreSQL keeps for a named statement).
+      const t = tag();
+      const channel = await store.rooms.insert(newRoom({ t: 'c', name: `${t}-chan`, fname: `${t}-chan` }));
+      const sent: Array<{ text: string; values: unknown[] }> = [];
+      const prototype = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
+      const query = prototype.query;
+      prototype.query = function (this: unknown, ...a: unknown[]) {
+        const config = a[0] as { text?: string; values?: unknown[] } | string;
+        if (typeof config === 'object' && config.text?.includes('"matches"')) sent.push({ text: config.text, values: config.values ?? [] });
+        return query.apply(this, a);
+      };
+      try {
+        expect((await store.directory.searchChannels(channels({ text: `${t}-chan` }))).rooms.map((r) => r.id)).toEqual([channel.id]);
+      } finally {
+        prototype.query = query;
+      }
+      expect(sent).toHaveLength(1);
+      const literal = (v: unknown) => `'${String(v).replace(/'/g, "''")}'`;
+      const plan = await kdb.connection().execute(async (c) => {
+        // A test database is small enough for a scan to be the cheapest plan: with scans priced out, the plan shows
+        // whether the partial indexes can be used at all (with a bound type they cannot).
+        await sql.raw('SET plan_cache_mode = force_generic_plan').execute(c);
+        await sql.raw('SET enable_seqscan = off').execute(c);
+        let prepared = false;
+        try {
+          await sql.raw(`PREPARE directory_plan AS ${sent[0]!.text}`).execute(c);
+          prepared = true;
+          const rows = await sql.raw<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE directory_plan(${sent[0]!.values.map(literal).join(', ')})`).execute(c);
+          return rows.rows.map((r) => r['QUERY PLAN']).join('\n');
+        } finally {
+          // Only this one: the connection's named statements belong to the pool.
+          if (prepared) await sql.raw('DEALLOCATE directory_plan').execute(c);
+          await sql.raw('RESET plan_cache_mode').execute(c);
+          await sql.raw('RESET enable_seqscan').execute(c);
+        }
+      });
+      expect(plan).toContain('Bitmap Index Scan on rooms_name_trgm');
+      expect(plan).toContain('Bitmap Index Scan on rooms_fname_trgm');
+      expect(plan).not.toMatch(/Seq Scan on rooms\b/);
     });
 
     it('users have the substring index of their backend (FTS5 trigram kept by triggers; pg_trgm GIN)', async () => {

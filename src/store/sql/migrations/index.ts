@@ -10,6 +10,7 @@ import * as roomSearchDirectoryOnly from './0007-room-search-directory-only.js';
 import * as searchUnchangedValues from './0008-search-unchanged-values.js';
 import * as agentPickIndex from './0009-agent-pick-index.js';
 import * as dropUsersUpdatedAtIndex from './0010-drop-users-updated-at-index.js';
+import * as roomSearchDirectoryOnlyPg from './0011-room-search-directory-only-pg.js';
 
 /**
  * The one migration history of both backends, in order. Migrations are
@@ -29,6 +30,7 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0008-search-unchanged-values': { up: (db) => searchUnchangedValues.up(db, dialect) },
     '0009-agent-pick-index': { up: (db) => agentPickIndex.up(db, dialect) },
     '0010-drop-users-updated-at-index': { up: (db) => dropUsersUpdatedAtIndex.up(db) },
+    '0011-room-search-directory-only-pg': { up: (db) => roomSearchDirectoryOnlyPg.up(db, dialect) },
   };
   return { getMigrations: async () => all };
 }
