@@ -350,6 +350,22 @@ if (backend === 'sqlite' && process.env.REDIS_URL) {
   });
 }
 
+/** A transport whose calls wait until `release()` (the first one, and every one before the release, is held). */
+function heldTransport(seen: (payloads: readonly string[]) => void): { transport: MessageBus; release: () => void } {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const transport: MessageBus = {
+    maxPayloadBytes: Infinity,
+    publish: async (payloads) => {
+      seen(payloads);
+      await held;
+    },
+    subscribe: () => {},
+    close: async () => {},
+  };
+  return { transport, release };
+}
+
 describe('the bus', () => {
   it('shrinks a message too large for NOTIFY and a hydrator restores it on the receiving side', async () => {
     const published: string[] = [];
@@ -401,19 +417,8 @@ describe('the bus', () => {
 
   it('events published while a batch is on its way go out together in the next call, in order', async () => {
     const calls: string[][] = [];
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const bus = new EventBus({
-      transport: {
-        maxPayloadBytes: Infinity,
-        publish: async (payloads) => {
-          calls.push([...payloads]);
-          if (calls.length === 1) await held;
-        },
-        subscribe: () => {},
-        close: async () => {},
-      },
-    });
+    const { transport, release } = heldTransport((payloads) => calls.push([...payloads]));
+    const bus = new EventBus({ transport });
     const status = (visitorId: string): DomainEvent => ({ type: 'visitorStatusChanged', visitorId, status: 'offline' });
     bus.publish(status('a'), status('b'));
     bus.publish(status('c'));
@@ -432,20 +437,8 @@ describe('the bus', () => {
   it('a stalled transport holds a bounded number of events; beyond it they are dropped and reported', async () => {
     const errors: unknown[] = [];
     const sent: number[] = [];
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const bus = new EventBus({
-      transport: {
-        maxPayloadBytes: Infinity,
-        publish: async (payloads) => {
-          sent.push(payloads.length);
-          await held;
-        },
-        subscribe: () => {},
-        close: async () => {},
-      },
-      onError: (e) => void errors.push(e),
-    });
+    const { transport, release } = heldTransport((payloads) => sent.push(payloads.length));
+    const bus = new EventBus({ transport, onError: (e) => void errors.push(e) });
     const event: DomainEvent = { type: 'visitorStatusChanged', visitorId: 'v', status: 'offline' };
     bus.publish(event);
     await new Promise((r) => setImmediate(r));

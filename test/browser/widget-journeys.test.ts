@@ -35,6 +35,7 @@ import {
   waitForText,
   waitVisible,
   watchSubscriptions,
+  widgetSubscriptionsQuiet,
   type HostPage,
   type NetworkEntry,
   type SubscriptionLog,
@@ -247,7 +248,9 @@ describe('the widget in Chromium, live (R9.2)', () => {
       expect(transferred).toMatchObject({ _id: rid, open: true, departmentId: support._id, servedBy: { _id: jones.userId, username: 'agent.jones' } });
       await shots.take(page, 'department-switched');
 
-      // The visitor finishes the chat (options → Finish this chat → Yes): the room is closed by the visitor.
+      // The visitor finishes the chat (options → Finish this chat → Yes): the room is closed by the visitor,
+      // once the widget's subscriptions, re-made after the switch, are back.
+      await widgetSubscriptionsQuiet(frames);
       await clickText(frame, 'Options');
       await clickText(frame, 'Finish this chat');
       await clickText(frame, 'Yes'); // "Are you sure you want to finish this chat?"

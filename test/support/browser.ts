@@ -355,6 +355,28 @@ export async function waitForRoomSubscription(
   }
 }
 
+/**
+ * Waits until every subscription the widget has sent is answered (`ready` or `nosub`) and it has sent no new one
+ * for `quietMs`: after a transfer the widget drops and re-makes its room subscriptions on its own schedule, and a
+ * step that closes the room before they are back would have them refused (a visitor may read only an open room).
+ */
+export async function widgetSubscriptionsQuiet(frames: WidgetFrames, { quietMs = 1500, timeout = 30_000 } = {}): Promise<void> {
+  const deadline = Date.now() + timeout;
+  let seen = -1;
+  let quietSince = Date.now();
+  for (;;) {
+    const sent = frames.filter((f) => f.sent && f.data.msg === 'sub').map((f) => f.data.id as string);
+    const answered = new Set(frames.filter((f) => !f.sent && (f.data.msg === 'nosub' || f.data.msg === 'ready')).flatMap((f) => (f.data.msg === 'ready' ? (f.data.subs as string[]) : [f.data.id as string])));
+    if (sent.length !== seen) {
+      seen = sent.length;
+      quietSince = Date.now();
+    }
+    if (sent.every((id) => answered.has(id)) && Date.now() - quietSince >= quietMs) return;
+    if (Date.now() > deadline) throw new Error(`the widget's subscriptions did not settle (${sent.filter((id) => !answered.has(id)).length} unanswered)`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 // ── Driving the widget as a visitor ──
 
 /** The widget's WebSocket frames both ways, parsed. */
