@@ -329,6 +329,8 @@ async function main(): Promise<void> {
           // Only successful answers count as throughput: a refusal is cheap and would flatter the figure.
           const rps = Math.round(run['2xx'] / run.duration);
           const perRequest = (ms: number) => Math.round((ms * 1000) / Math.max(run['2xx'], 1));
+          const serverCpuUs = perRequest(serverCpu);
+          const databaseCpuUs = databaseBefore !== null && databaseAfter !== null ? perRequest(databaseAfter - databaseBefore) : null;
           const refused = run.requests.total - run['2xx'] + run.errors;
           results.push({
             endpoint: e.name,
@@ -341,10 +343,10 @@ async function main(): Promise<void> {
             ratio_fastify: 0,
             non2xx: refused,
             rss_after_mb: rssMb(server.child.pid!, 'VmRSS'),
-            server_cpu_us: perRequest(serverCpu),
-            ...(databaseBefore !== null && databaseAfter !== null && { database_cpu_us: perRequest(databaseAfter - databaseBefore) }),
+            server_cpu_us: serverCpuUs,
+            ...(databaseCpuUs !== null && { database_cpu_us: databaseCpuUs }),
           });
-          console.error(`${backend} x${workers} ${e.name}: ${rps} req/s p99 ${run.latency.p99} ms${refused ? ` (${refused} refused, not counted)` : ''}, CPU/req server ${perRequest(serverCpu)} µs${databaseAfter !== null ? ` PostgreSQL ${perRequest(databaseAfter - databaseBefore!)} µs` : ''}, RSS after ${rssMb(server.child.pid!, 'VmRSS')} MB (peak so far ${rssMb(server.child.pid!)} MB)`);
+          console.error(`${backend} x${workers} ${e.name}: ${rps} req/s p99 ${run.latency.p99} ms${refused ? ` (${refused} refused, not counted)` : ''}, CPU/req server ${serverCpuUs} µs${databaseCpuUs !== null ? ` PostgreSQL ${databaseCpuUs} µs` : ''}, RSS after ${rssMb(server.child.pid!, 'VmRSS')} MB (peak so far ${rssMb(server.child.pid!)} MB)`);
         }
         if (workers === 1) rssPeak = Math.max(rssPeak, rssMb(server.child.pid!));
         await stop(server.child);

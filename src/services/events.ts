@@ -253,7 +253,7 @@ export class EventBus {
   private tail: Promise<void> = Promise.resolve();
   private rxTail: Promise<void> = Promise.resolve();
   private pendingHydrations = 0;
-  private pending: DomainEvent[] = [];
+  private readonly pending: DomainEvent[] = [];
   private draining = false;
   private closed = false;
 
@@ -277,35 +277,30 @@ export class EventBus {
   /** Hands the waiting events over, a batch at a time, until none is left. */
   private async drain(): Promise<void> {
     try {
-      await this.drainBatches();
+      while (this.pending.length > 0) {
+        // Taken before the wait: every event of the batch was published before `beforePublish` was asked, so the
+        // wait covers its commit.
+        const batch = this.pending.splice(0, BATCH);
+        try {
+          await this.options.beforePublish?.();
+          const transport = this.options.transport;
+          if (!transport) {
+            for (const event of batch) this.dispatch(event);
+            continue;
+          }
+          const texts: string[] = [];
+          for (const event of batch) {
+            const text = shrink(event, transport.maxPayloadBytes);
+            if (text === null) this.options.onError?.(new Error(`event ${event.type} too large for the transport; dropped`));
+            else texts.push(text);
+          }
+          if (texts.length > 0) await transport.publish(texts);
+        } catch (error) {
+          this.options.onError?.(error);
+        }
+      }
     } finally {
       this.draining = false;
-    }
-  }
-
-  private async drainBatches(): Promise<void> {
-    while (this.pending.length > 0) {
-      // Taken before the wait: every event of the batch was published before `beforePublish` was asked, so the
-      // wait covers its commit.
-      const batch = this.pending.length <= BATCH ? this.pending : this.pending.slice(0, BATCH);
-      this.pending = this.pending.length <= BATCH ? [] : this.pending.slice(BATCH);
-      try {
-        await this.options.beforePublish?.();
-        const transport = this.options.transport;
-        if (!transport) {
-          for (const event of batch) this.dispatch(event);
-          continue;
-        }
-        const texts: string[] = [];
-        for (const event of batch) {
-          const text = shrink(event, transport.maxPayloadBytes);
-          if (text === null) this.options.onError?.(new Error(`event ${event.type} too large for the transport; dropped`));
-          else texts.push(text);
-        }
-        if (texts.length > 0) await transport.publish(texts);
-      } catch (error) {
-        this.options.onError?.(error);
-      }
     }
   }
 

@@ -198,6 +198,7 @@ export function rowObjects(statement: BetterSqlite3.Statement): SqliteStatement 
   } as unknown as SqliteStatement;
 }
 
+/** Statements kept prepared per connection (see withStatementCache). */
 export const STATEMENT_CACHE_SIZE = 1000;
 
 /** The connection's page cache, in KiB (see openSqliteStore). */
