@@ -85,31 +85,13 @@ export class LivechatRouting {
 
     const { id, started, inquiry, subscriptionEvents } = await this.store.transaction(async (tx) => {
       const now = this.clock.now();
-      // The room first: a concurrent second open fails here, before routing.
-      const room = await tx.livechatRooms.insert({
-        id: newId(),
-        fname: visitor.name ?? visitor.username,
-        ts: now,
-        visitor: { id: visitor.id, username: visitor.username, token: visitor.token, status: 'online' },
-        departmentId,
-        sourceType: options.sourceType,
-      });
-      await tx.visitors.setStatus(visitor.id, 'online', now);
-      const inquiry: InquiryRecord = {
-        id: newId(),
-        rid: room.id,
-        name: room.fname,
-        status: 'queued',
-        ts: now,
-        updatedAt: now,
-        visitor: { id: visitor.id, username: visitor.username, token: visitor.token, status: 'online' },
-        departmentId,
-        takenBy: null,
-      };
-      await tx.inquiries.insert(inquiry);
-      const started = await tx.messages.insert(
-        this.systemMessage(room.id, 'livechat-started', '', { id: visitor.id, username: visitor.username, name: visitor.name }, now),
-      );
+      const fname = visitor.name ?? visitor.username;
+      const v = { id: visitor.id, username: visitor.username, token: visitor.token, status: 'online' as const };
+      const roomId = newId();
+      const inquiry: InquiryRecord = { id: newId(), rid: roomId, name: fname, status: 'queued', ts: now, updatedAt: now, visitor: v, departmentId, takenBy: null };
+      const started = this.systemMessage(roomId, 'livechat-started', '', { id: visitor.id, username: visitor.username, name: visitor.name }, now);
+      // Before routing: a concurrent second open fails here (the one-open-room index).
+      const room = await tx.livechatRooms.open({ id: roomId, fname, ts: now, visitor: v, departmentId, sourceType: options.sourceType }, inquiry, started);
       // Last, so the routing lock (PostgreSQL) is held for as few statements as possible: there the pick and
       // the serving are one statement.
       let subscriptionEvents: DomainEvent[] | null = null;

@@ -68,11 +68,15 @@ export class LivechatService {
     return visitor;
   }
 
-  /** The room with this id belonging to the visitor (open or closed), else `invalid-room`. */
-  private async roomOf(visitor: VisitorRecord, rid: string): Promise<LivechatRoom> {
-    const room = await this.store.livechatRooms.findById(rid);
-    if (!room || room.visitor.id !== visitor.id) throw bareFailure('invalid-room');
-    return room;
+  /**
+   * The token's visitor and their room with this id (open or closed), read in one statement: `invalid-token`
+   * when no visitor has the token, else `invalid-room` when the room is not theirs (or does not exist).
+   */
+  private async visitorAndRoom(token: string, rid: string): Promise<{ visitor: VisitorRecord; room: LivechatRoom }> {
+    const found = token === '' ? null : await this.store.livechatRooms.findVisitorAndRoom(token, rid);
+    if (!found) throw bareFailure('invalid-token');
+    if (!found.room) throw bareFailure('invalid-room');
+    return { visitor: found.visitor, room: found.room };
   }
 
   // ── §8.2 visitors ──
@@ -195,18 +199,17 @@ export class LivechatService {
    */
   async getRoom(input: Static<typeof LivechatRoomQuery>, context: { widget: boolean; client: RateLimitClient }) {
     // The widget asks on every page load; most visitors already have their room: from memory, else one statement.
-    if (input.rid === undefined && input.token !== '') {
-      const open = await this.openRooms.ofToken(input.token);
-      if (open) return { room: open, newRoom: false };
-    }
-    const visitor = await this.visitorOf(input.token);
     if (input.rid !== undefined) {
-      const room = await this.store.livechatRooms.findById(input.rid);
-      if (!room || room.visitor.id !== visitor.id || !room.open) throw bareFailure('invalid-room');
+      const { room } = await this.visitorAndRoom(input.token, input.rid);
+      if (!room.open) throw bareFailure('invalid-room');
       return { room: livechatRoomWire(room, true), newRoom: false };
     }
-    // Here the token's visitor exists and had no open room a statement ago (the look-up above); one opened
-    // since makes the insert below fail on the one-open-room index, and the catch returns it.
+    const open = input.token === '' ? { room: null, visitor: null } : await this.openRooms.ofToken(input.token);
+    if (open.room) return { room: open.room, newRoom: false };
+    if (!open.visitor) throw bareFailure('invalid-token');
+    const visitor = open.visitor;
+    // Here the token's visitor exists and had no open room a statement ago (the look-up above, which read both);
+    // one opened since makes the insert below fail on the one-open-room index, and the catch returns it.
     if (!this.settings.get('Livechat_enabled')) throw codeOnly('error-omnichannel-is-disabled');
     await this.limits.consumeFor('livechatRoom', context.client);
 
@@ -232,8 +235,7 @@ export class LivechatService {
     if (!this.settings.get('Omnichannel_allow_visitors_to_close_conversation')) {
       throw bareFailure('error-not-allowed-to-close-conversation');
     }
-    const visitor = await this.visitorOf(token);
-    const room = await this.roomOf(visitor, rid);
+    const { visitor, room } = await this.visitorAndRoom(token, rid);
     if (!room.open) throw bareFailure('room-closed');
     const comment = 'Closed by visitor';
     await this.routing.close(room, {
@@ -247,8 +249,7 @@ export class LivechatService {
   // ── §8.6 transfer by visitor ──
 
   async transferByVisitor(rid: string, token: string, department: string) {
-    const visitor = await this.visitorOf(token);
-    const room = await this.roomOf(visitor, rid);
+    const { visitor, room } = await this.visitorAndRoom(token, rid);
     if (!room.open) throw bareFailure('This_conversation_is_already_closed');
     const updated = await this.routing.transferToDepartment(room, department, {
       id: visitor.id,
@@ -275,7 +276,7 @@ export class LivechatService {
       }
     }
     if (Object.keys(accepted).length === 0) {
-      await this.roomOf(visitor, rid); // a room that is not the visitor's is reported first
+      await this.visitorAndRoom(token, rid); // a room that is not the visitor's is reported first
       throw bareFailure('invalid-data');
     }
     // Merged by the database in one statement, which also checks that the room is the visitor's: concurrent
@@ -288,8 +289,7 @@ export class LivechatService {
   // ── §8.8 messages ──
 
   async sendVisitorMessage(input: Static<typeof VisitorMessageBody>) {
-    const visitor = await this.visitorOf(input.token);
-    const room = await this.roomOf(visitor, input.rid);
+    const { visitor, room } = await this.visitorAndRoom(input.token, input.rid);
     if (!room.open) throw bareFailure('room-closed');
     if (
       this.settings.get('Livechat_enable_message_character_limit') &&
@@ -309,15 +309,13 @@ export class LivechatService {
   }
 
   async history(rid: string, token: string, offset: number, limit: number) {
-    const visitor = await this.visitorOf(token);
-    await this.roomOf(visitor, rid);
+    await this.visitorAndRoom(token, rid);
     const messages = await this.store.messages.listByRoom(rid, offset, limit);
     return { messages: messages.map((m) => messageWire(m, true)) };
   }
 
   async agentInfo(rid: string, token: string) {
-    const visitor = await this.visitorOf(token);
-    const room = await this.roomOf(visitor, rid);
+    const { room } = await this.visitorAndRoom(token, rid);
     const agent = room.servedBy ? await this.store.agents.findUser(room.servedBy.id) : null;
     if (!agent) throw failure('Agent not found', 'agent-not-found');
     return { agent: { _id: agent.id, username: agent.username, ...(agent.name !== null && { name: agent.name }) } };

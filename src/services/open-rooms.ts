@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { ChangeBus, ChangeKeys } from '../lib/change-bus.js';
 import { deepFreeze } from '../lib/values.js';
-import type { Store } from '../store/store.js';
+import type { Store, VisitorRecord } from '../store/store.js';
 import { followChanges } from './follow-changes.js';
 import { livechatRoomWire, type VisitorRoomWire } from './livechat-wire.js';
 
@@ -11,6 +11,9 @@ const CACHE_ROOMS = 10_000;
 const CACHE_TTL_MS = 60_000;
 /** Drops remembered while reads are in flight; past this many, a read in flight is not kept at all. */
 const MAX_RECENT_DROPS = 10_000;
+
+/** What `ofToken` found: the open room, or else the token's visitor (null: none). */
+export type TokenLookup = { room: VisitorRoomWire; visitor?: undefined } | { room: null; visitor: VisitorRecord | null };
 
 interface Kept {
   rid: string;
@@ -60,21 +63,25 @@ export class OpenRoomCache {
     followChanges(store, bus, 'rooms', (change) => (change.rooms.length > 0 ? change.rooms : undefined), (keys) => this.forget(keys), onBusError);
   }
 
-  /** The open room of the visitor with this token (with the token, as the visitor sees it), or null. */
-  async ofToken(token: string): Promise<VisitorRoomWire | null> {
+  /**
+   * The open room of the visitor with this token (with the token, as the visitor sees it); when there is none,
+   * the visitor as read in the same statement (null: no visitor has this token), so that the caller about to
+   * open a room need not read it again.
+   */
+  async ofToken(token: string): Promise<TokenLookup> {
     const kept = this.byToken.get(token);
-    if (kept) return kept.room;
+    if (kept) return { room: kept.room };
     const started = this.generation;
     this.reading++;
     try {
-      const found = await this.store.livechatRooms.findOpenOfVisitorToken(token);
-      if (!found) return null;
-      const room = deepFreeze(livechatRoomWire(found, true));
-      if (started >= this.clearedAt && (this.recent.get(found.id) ?? -1) <= started) {
-        this.byToken.set(token, { rid: found.id, room });
-        this.tokenOf.set(found.id, token);
+      const found = await this.store.livechatRooms.findVisitorAndRoom(token);
+      if (!found?.room) return { room: null, visitor: found?.visitor ?? null };
+      const room = deepFreeze(livechatRoomWire(found.room, true));
+      if (started >= this.clearedAt && (this.recent.get(found.room.id) ?? -1) <= started) {
+        this.byToken.set(token, { rid: found.room.id, room });
+        this.tokenOf.set(found.room.id, token);
       }
-      return room;
+      return { room };
     } finally {
       if (--this.reading === 0) this.recent.clear();
     }

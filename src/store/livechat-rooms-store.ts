@@ -1,7 +1,8 @@
 /** Livechat rooms (`t: 'l'`, contract §8.1, §8.3–8.7): the livechat columns of a room row. */
 import type { Millis } from '../lib/time.js';
+import type { InquiryRecord } from './inquiries-store.js';
 import type { MessageRecord } from './messages-store.js';
-import type { VisitorStatus } from './visitors-store.js';
+import type { VisitorRecord, VisitorStatus } from './visitors-store.js';
 
 /** One entry of a room's `transferHistory`: to a department (re-routed there) or to an agent (department kept). */
 export interface TransferEntry {
@@ -80,6 +81,12 @@ export interface LivechatRoomsRepo {
    * (partial unique index): on PostgreSQL the surrounding transaction is then aborted.
    */
   insert(room: NewLivechatRoom): Promise<LivechatRoom>;
+  /**
+   * In a transaction: what opening a room writes before routing. The room (`insert`), its visitor's status set
+   * to the room's `visitor.status`, its queued inquiry and its first message (`started`, at the room's `ts`): one
+   * statement on PostgreSQL, one by one on SQLite. Throws ConflictError as `insert` does.
+   */
+  open(room: NewLivechatRoom, inquiry: InquiryRecord, started: MessageRecord): Promise<LivechatRoom>;
   /** The livechat room (`t = 'l'`), open or closed, or null. */
   findById(id: string): Promise<LivechatRoom | null>;
   /**
@@ -89,8 +96,13 @@ export interface LivechatRoomsRepo {
   lockAndFind(id: string): Promise<LivechatRoom | null>;
   /** The visitor's open livechat room, or null. */
   findOpenOfVisitor(visitorId: string): Promise<LivechatRoom | null>;
-  /** The open livechat room of the visitor with this token, or null (no such visitor, or no open room). */
-  findOpenOfVisitorToken(token: string): Promise<LivechatRoom | null>;
+  /**
+   * The visitor with this token and, read in the same statement, a livechat room of theirs: the one with id
+   * `rid` (open or closed; null when it is not theirs or does not exist), or without `rid` their open room (null
+   * when they have none). null when no visitor has this token. Every visitor request starts here: one read
+   * instead of two (a round trip fewer on PostgreSQL).
+   */
+  findVisitorAndRoom(token: string, rid?: string): Promise<{ visitor: VisitorRecord; room: LivechatRoom | null } | null>;
   /** Number of open rooms of the department. */
   countOpenOfDepartment(departmentId: string): Promise<number>;
   /**

@@ -238,7 +238,7 @@ describe("livechat/room: the visitor's open room, from memory", () => {
   const V = '/api/v1/livechat';
   /** `livechat/room` for this token, with how many times the store was asked for the visitor's open room. */
   async function room(token: string) {
-    const reads = vi.spyOn(t.store.livechatRooms, 'findOpenOfVisitorToken');
+    const reads = vi.spyOn(t.store.livechatRooms, 'findVisitorAndRoom');
     try {
       const res = await t.api.get(`${V}/room`, { query: { token } });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -263,10 +263,14 @@ describe("livechat/room: the visitor's open room, from memory", () => {
     expect(opened.v.token).toBe(token);
     // A visitor without an open room is not kept: every ask reads (and opens a room here).
     const { token: other } = await registerVisitor(t);
-    const reads = vi.spyOn(t.store.livechatRooms, 'findOpenOfVisitorToken');
+    const reads = vi.spyOn(t.store.livechatRooms, 'findVisitorAndRoom');
+    const visitorReads = vi.spyOn(t.store.visitors, 'findByToken');
     expect((await t.api.get(`${V}/room`, { query: { token: other } })).body.newRoom).toBe(true);
+    // One read found the visitor and that they had no open room: the new room needs no second read of them.
     expect(reads).toHaveBeenCalledTimes(1);
+    expect(visitorReads).not.toHaveBeenCalled();
     reads.mockRestore();
+    visitorReads.mockRestore();
   });
 
   it("messages, the agent's answer, a survey, a transfer and the close each show in the very next answer", async () => {

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { LocalChangeBus, type ChangeKeys, type ChangeTopic } from '../../src/lib/change-bus.js';
 import { OpenRoomCache } from '../../src/services/open-rooms.js';
 import type { DataChangeListener } from '../../src/store/changes-store.js';
-import type { LivechatRoom, Store } from '../../src/store/store.js';
+import type { LivechatRoom, Store, VisitorRecord } from '../../src/store/store.js';
 
 function stored(id: string, msgs: number): LivechatRoom {
   return {
@@ -19,6 +19,11 @@ function stored(id: string, msgs: number): LivechatRoom {
     departmentId: null, sourceType: 'widget', closedAt: null, closer: null, closedBy: null, surveyFeedback: null, transferHistory: [],
   };
 }
+
+const VISITOR: VisitorRecord = {
+  id: 'v1', token: 'tok-1', username: 'guest-1', name: null, email: null, phone: null, departmentId: null,
+  status: 'online', ts: 1, updatedAt: 1, livechatData: {}, lastPage: null,
+};
 
 /** A cache over a store whose open-room read answers `state.room` (read before waiting for `state.gate`). */
 function setup() {
@@ -30,11 +35,11 @@ function setup() {
       return () => {};
     },
     livechatRooms: {
-      findOpenOfVisitorToken: async (token: string) => {
+      findVisitorAndRoom: async (token: string) => {
         state.reads++;
         const answer = state.room;
         if (state.gate) await state.gate;
-        return token === 'tok-1' ? answer : null;
+        return token === 'tok-1' ? { visitor: VISITOR, room: answer } : null;
       },
     },
   } as unknown as Store;
@@ -61,20 +66,25 @@ function setup() {
 describe('OpenRoomCache', () => {
   it('keeps what it read, drops it on a report of its room, not of another room', async () => {
     const { cache, state, report, published } = setup();
-    expect((await cache.ofToken('tok-1'))?.msgs).toBe(0);
+    expect((await cache.ofToken('tok-1')).room?.msgs).toBe(0);
     state.room = stored('r1', 1);
     report(['other-room']);
-    expect((await cache.ofToken('tok-1'))?.msgs).toBe(0);
+    expect((await cache.ofToken('tok-1')).room?.msgs).toBe(0);
     expect(state.reads).toBe(1);
     report(['r1']);
-    expect((await cache.ofToken('tok-1'))?.msgs).toBe(1);
+    expect((await cache.ofToken('tok-1')).room?.msgs).toBe(1);
     expect(state.reads).toBe(2);
     // Other processes are told of every reported room.
     expect(published).toEqual([['rooms', ['other-room']], ['rooms', ['r1']]]);
-    // A visitor without an open room is read every time.
-    expect(await cache.ofToken('tok-2')).toBeNull();
-    expect(await cache.ofToken('tok-2')).toBeNull();
+    // A token without a visitor, and a visitor without an open room, are read every time; the visitor comes back.
+    expect(await cache.ofToken('tok-2')).toEqual({ room: null, visitor: null });
+    expect(await cache.ofToken('tok-2')).toEqual({ room: null, visitor: null });
     expect(state.reads).toBe(4);
+    state.room = null;
+    report(['r1']);
+    expect(await cache.ofToken('tok-1')).toEqual({ room: null, visitor: VISITOR });
+    expect(await cache.ofToken('tok-1')).toEqual({ room: null, visitor: VISITOR });
+    expect(state.reads).toBe(6);
   });
 
   it('a read overtaken by a drop of its room is answered but not kept', async () => {
@@ -83,10 +93,10 @@ describe('OpenRoomCache', () => {
     state.room = stored('r1', 1);
     report(['r1']);
     release();
-    expect((await read)?.msgs).toBe(0);
-    expect((await cache.ofToken('tok-1'))?.msgs).toBe(1);
+    expect((await read).room?.msgs).toBe(0);
+    expect((await cache.ofToken('tok-1')).room?.msgs).toBe(1);
     expect(state.reads).toBe(2);
-    expect((await cache.ofToken('tok-1'))?.msgs).toBe(1);
+    expect((await cache.ofToken('tok-1')).room?.msgs).toBe(1);
     expect(state.reads).toBe(2);
   });
 
@@ -96,7 +106,7 @@ describe('OpenRoomCache', () => {
     const { read, release } = held();
     report(['other-room']);
     release();
-    expect((await read)?.msgs).toBe(0);
+    expect((await read).room?.msgs).toBe(0);
     await cache.ofToken('tok-1');
     expect(state.reads).toBe(1);
   });
@@ -128,7 +138,8 @@ describe('OpenRoomCache', () => {
 
   it('keeps the answer frozen, so no caller can change what the next one gets', async () => {
     const { cache } = setup();
-    const room = await cache.ofToken('tok-1');
+    const { room } = await cache.ofToken('tok-1');
+    expect(room).not.toBeNull();
     expect(Object.isFrozen(room)).toBe(true);
     expect(Object.isFrozen(room?.v)).toBe(true);
   });

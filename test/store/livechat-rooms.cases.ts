@@ -2,7 +2,7 @@
 import { expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { ConflictError } from '../../src/store/errors.js';
-import type { LivechatRoom, LivechatRoomFilter, LivechatRoomSortKey, Store, TransferEntry } from '../../src/store/store.js';
+import type { InquiryRecord, LivechatRoom, LivechatRoomFilter, LivechatRoomSortKey, MessageRecord, Store, TransferEntry } from '../../src/store/store.js';
 import { concurrently, insertVisitor, kdb, newRoom, openRoom, type LivechatCaseContext } from './livechat-fixtures.js';
 
 function transfer(i: number, previous: string | null = null): TransferEntry {
@@ -71,6 +71,42 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
     expect(second.open).toBe(true);
   });
 
+  it("open: the room, its visitor online, its queued inquiry and its first message; a second open room of the visitor writes none of them", async () => {
+    const store = ctx.store();
+    const visitor = await insertVisitor(store, { name: 'Vi' });
+    await store.visitors.setStatus(visitor.id, 'offline', 1_500);
+    const input = newRoom(visitor, { departmentId: 'dep-a', sourceType: 'widget' });
+    const opening = (rid: string) => {
+      const inquiry: InquiryRecord = { id: newId(), rid, name: 'Vi', status: 'queued', ts: input.ts, updatedAt: input.ts, visitor: input.visitor, departmentId: 'dep-a', takenBy: null };
+      const started: MessageRecord = { id: newId(), rid, t: 'livechat-started', msg: '', ts: input.ts, updatedAt: input.ts, u: { id: visitor.id, username: visitor.username, name: 'Vi' }, visitorToken: null };
+      return { inquiry, started };
+    };
+    const first = opening(input.id);
+    const room = await store.transaction((tx) => tx.livechatRooms.open(input, first.inquiry, first.started));
+    expect(room).toEqual(await store.livechatRooms.findById(input.id));
+    expect(room).toMatchObject({ id: input.id, fname: 'Vi', ts: input.ts, updatedAt: input.ts, open: true, usersCount: 1, msgs: 0, servedBy: null, departmentId: 'dep-a', sourceType: 'widget', visitor: input.visitor });
+    expect(await store.visitors.findByToken(visitor.token)).toEqual({ ...visitor, status: 'online', updatedAt: input.ts });
+    expect(await store.inquiries.findByRoom(input.id)).toEqual(first.inquiry);
+    expect(await store.messages.listByRoom(input.id, 0, 10)).toEqual([first.started]);
+
+    // The visitor's second open room: refused on the one-open-room index, and the transaction writes nothing.
+    const again = newRoom(visitor);
+    const second = opening(again.id);
+    const error = await store.transaction((tx) => tx.livechatRooms.open(again, second.inquiry, second.started)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConflictError);
+    expect((error as ConflictError).isOn('rooms', 'visitor_id')).toBe(true);
+    expect(await store.livechatRooms.findById(again.id)).toBeNull();
+    expect(await store.inquiries.findByRoom(again.id)).toBeNull();
+    expect(await store.messages.listByRoom(again.id, 0, 10)).toEqual([]);
+
+    // An inquiry or a message of another room, or a message at another time, is a caller's error.
+    const other = newRoom(await insertVisitor(store));
+    const mismatched = opening('another-room');
+    await expect(store.transaction((tx) => tx.livechatRooms.open(other, mismatched.inquiry, opening(other.id).started))).rejects.toThrow(/must be of the new room/);
+    await expect(store.transaction((tx) => tx.livechatRooms.open(other, opening(other.id).inquiry, { ...opening(other.id).started, ts: other.ts + 1 }))).rejects.toThrow(/must be of the new room/);
+    expect(await store.livechatRooms.findById(other.id)).toBeNull();
+  });
+
   it('findById: null for a missing id and for a room of another type', async () => {
     const store = ctx.store();
     const channel = await store.rooms.insert({ id: newId(), t: 'c', name: `c${newId()}`, fname: 'c', creator: null, ts: 1 });
@@ -87,16 +123,24 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
     expect(await store.livechatRooms.findOpenOfVisitor('missing')).toBeNull();
   });
 
-  it("findOpenOfVisitorToken: the open room of that token's visitor only", async () => {
+  it("findVisitorAndRoom: the token's visitor with their open room, or with their room of that id", async () => {
     const store = ctx.store();
     const { visitor, room } = await openRoom(store);
     const other = await openRoom(store);
-    expect(await store.livechatRooms.findOpenOfVisitorToken(visitor.token)).toEqual(room);
-    expect(await store.livechatRooms.findOpenOfVisitorToken(other.visitor.token)).toEqual(other.room);
+    expect(await store.livechatRooms.findVisitorAndRoom(visitor.token)).toEqual({ visitor, room });
+    expect(await store.livechatRooms.findVisitorAndRoom(other.visitor.token)).toEqual({ visitor: other.visitor, room: other.room });
+    expect(await store.livechatRooms.findVisitorAndRoom(visitor.token, room.id)).toEqual({ visitor, room });
+    // Another visitor's room, or no such room: the visitor without a room.
+    expect(await store.livechatRooms.findVisitorAndRoom(visitor.token, other.room.id)).toEqual({ visitor, room: null });
+    expect(await store.livechatRooms.findVisitorAndRoom(visitor.token, 'missing')).toEqual({ visitor, room: null });
     await store.livechatRooms.close(room.id, { closedAt: 3, closer: 'visitor', closedBy: { id: visitor.id, username: visitor.username } }, 3);
-    expect(await store.livechatRooms.findOpenOfVisitorToken(visitor.token)).toBeNull();
-    expect(await store.livechatRooms.findOpenOfVisitorToken('missing')).toBeNull();
-    expect(await store.livechatRooms.findOpenOfVisitorToken('')).toBeNull();
+    // Closed: no open room; by id it is still theirs, closed.
+    expect(await store.livechatRooms.findVisitorAndRoom(visitor.token)).toEqual({ visitor, room: null });
+    expect(await store.livechatRooms.findVisitorAndRoom(visitor.token, room.id)).toEqual({ visitor, room: await store.livechatRooms.findById(room.id) });
+    expect((await store.livechatRooms.findVisitorAndRoom(visitor.token, room.id))?.room?.open).toBe(false);
+    // No visitor has the token.
+    expect(await store.livechatRooms.findVisitorAndRoom('missing')).toBeNull();
+    expect(await store.livechatRooms.findVisitorAndRoom('', room.id)).toBeNull();
   });
 
   it('countOpenOfDepartment counts open rooms of that department only', async () => {

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type QueryCreator, type Selectable } from 'kysely';
 import { extend } from '../../lib/values.js';
 import type { InquiriesRepo, InquiryRecord, InquiryStatus, QueuedInquiry } from '../store.js';
 import { lastMessageOf } from './room-rows.js';
@@ -22,23 +22,26 @@ function toInquiry(row: Selectable<LivechatInquiriesTable>): InquiryRecord {
 
 /** Livechat inquiries: one queue entry per room (contract §8.9). */
 // Every new room (prepared).
+/** An inquiry's row (its fields passed straight through, so that a prepared query can build it). */
+export const insertInquiryQuery = (db: QueryCreator<Database>, q: Omit<InquiryRecord, 'status' | 'visitor'> & { status: string; visitor: { id: string; username: string; token: string; status: string } }) =>
+  db.insertInto('livechat_inquiries').values({
+    id: q.id,
+    rid: q.rid,
+    name: q.name,
+    status: q.status,
+    ts: q.ts,
+    updated_at: q.updatedAt,
+    visitor_id: q.visitor.id,
+    visitor_username: q.visitor.username,
+    visitor_token: q.visitor.token,
+    visitor_status: q.visitor.status,
+    department_id: q.departmentId,
+    taken_by: q.takenBy,
+  });
 const INSERT_INQUIRY = preparedQuery(
   12,
   (db: Kysely<Database>, _dialect, id: string, rid: string, name: string | null, status: string, ts: number, updatedAt: number, visitorId: string, visitorUsername: string, visitorToken: string, visitorStatus: string, departmentId: string | null, takenBy: string | null) =>
-    db.insertInto('livechat_inquiries').values({
-      id,
-      rid,
-      name,
-      status,
-      ts,
-      updated_at: updatedAt,
-      visitor_id: visitorId,
-      visitor_username: visitorUsername,
-      visitor_token: visitorToken,
-      visitor_status: visitorStatus,
-      department_id: departmentId,
-      taken_by: takenBy,
-    }),
+    insertInquiryQuery(db, { id, rid, name, status, ts, updatedAt, visitor: { id: visitorId, username: visitorUsername, token: visitorToken, status: visitorStatus }, departmentId, takenBy }),
 );
 const MARK_TAKEN = preparedQuery(3, (db: Kysely<Database>, dialect, rid: string, agentId: string, now: number) =>
   db.updateTable('livechat_inquiries').set({ status: 'taken', taken_by: agentId, updated_at: dialect.nextUpdatedAt(now) }).where('rid', '=', rid),

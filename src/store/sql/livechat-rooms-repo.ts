@@ -1,11 +1,13 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type QueryCreator, type RawBuilder, type Selectable } from 'kysely';
 import { fromJson, toJson } from '../../lib/json.js';
-import type { CloseInfo, LivechatRoom, LivechatRoomFilter, LivechatRoomSortKey, LivechatRoomsRepo, NewLivechatRoom, TransferEntry } from '../store.js';
+import type { CloseInfo, InquiryRecord, LivechatRoom, MessageRecord, VisitorRecord, VisitorStatus, VisitorsRepo, InquiriesRepo, MessagesRepo, LivechatRoomFilter, LivechatRoomSortKey, LivechatRoomsRepo, NewLivechatRoom, TransferEntry } from '../store.js';
 import type { ChangeSink } from './change-recorder.js';
 import { jsonMergePatch, type SqlDialect } from './dialect.js';
 import { preparedQuery } from './prepared.js';
 import { toLivechatRoom } from './room-rows.js';
-import type { Database } from './schema.js';
+import type { Database, LivechatVisitorsTable, RoomsTable } from './schema.js';
+import { setVisitorStatusQuery, toVisitor } from './visitors-repo.js';
+import { insertInquiryQuery } from './inquiries-repo.js';
 
 /**
  * The visitor's open livechat room (prepared). `t` and `open` are SQL literals,
@@ -25,49 +27,108 @@ const OPEN_ROOM_OF_VISITOR = preparedQuery(1, (db: Kysely<Database>, _dialect, v
     .where('open', '=', sql.lit(1)),
 );
 
+/** The visitor's columns beside a room's in one row (`rooms.*` has `visitor_id` and the like of its own). */
+const VISITOR_COLUMNS = ['id', 'token', 'username', 'name', 'email', 'phone', 'department_id', 'status', 'ts', 'updated_at', 'livechat_data', 'last_page'] as const;
+const VISITOR_PREFIX = 'lv_';
+const visitorColumns = VISITOR_COLUMNS.map((c) => sql.ref(`livechat_visitors.${c}`).as(`${VISITOR_PREFIX}${c}`));
+
+function splitVisitorRow(row: Record<string, unknown>): { visitor: VisitorRecord; room: LivechatRoom | null } {
+  const visitorRow = Object.fromEntries(VISITOR_COLUMNS.map((c) => [c, row[`${VISITOR_PREFIX}${c}`]])) as unknown as Selectable<LivechatVisitorsTable>;
+  // A row without a room (LEFT JOIN) has every room column null, its id too.
+  return { visitor: toVisitor(visitorRow), room: row.id === null ? null : toLivechatRoom(row as unknown as Selectable<RoomsTable>) };
+}
+
 /**
- * The open livechat room of the visitor with this token, in one statement
- * (prepared): the visitor by its unique token, then its room through the same
- * partial index as above (literals for the same reason).
+ * The visitor with this token and their open livechat room, in one statement (prepared): the visitor by its
+ * unique token, then its room through the same partial index as above (literals for the same reason).
  */
-const OPEN_ROOM_OF_TOKEN = preparedQuery(1, (db: Kysely<Database>, _dialect, token: string) =>
+const VISITOR_AND_OPEN_ROOM = preparedQuery(1, (db: Kysely<Database>, _dialect, token: string) =>
   db
     .selectFrom('livechat_visitors')
-    .innerJoin('rooms', (join) =>
+    .leftJoin('rooms', (join) =>
       join.onRef('rooms.visitor_id', '=', 'livechat_visitors.id').on('rooms.t', '=', sql.lit('l')).on('rooms.open', '=', sql.lit(1)),
     )
     .selectAll('rooms')
+    .select(visitorColumns)
     .where('livechat_visitors.token', '=', token),
 );
+
+/** The visitor with this token and their livechat room with this id, open or closed, in one statement (prepared). */
+const VISITOR_AND_ROOM = preparedQuery(2, (db: Kysely<Database>, _dialect, token: string, rid: string) =>
+  db
+    .selectFrom('livechat_visitors')
+    .leftJoin('rooms', (join) =>
+      join.on('rooms.id', '=', rid).on('rooms.t', '=', sql.lit('l')).onRef('rooms.visitor_id', '=', 'livechat_visitors.id'),
+    )
+    .selectAll('rooms')
+    .select(visitorColumns)
+    .where('livechat_visitors.token', '=', token),
+);
+
+/** A new livechat room's row (open, usersCount 1: the visitor), returned whole. */
+const insertRoom = (db: QueryCreator<Database>, room: NewLivechatRoom) =>
+  db
+    .insertInto('rooms')
+    .values({
+      id: room.id,
+      t: 'l',
+      name: null,
+      name_key: null,
+      fname: room.fname,
+      ts: room.ts,
+      updated_at: room.ts,
+      lm: room.ts,
+      users_count: 1,
+      msgs: 0,
+      open: 1,
+      visitor_id: room.visitor.id,
+      visitor_token: room.visitor.token,
+      visitor_username: room.visitor.username,
+      visitor_status: room.visitor.status,
+      waiting_response: 1,
+      department_id: room.departmentId,
+      source_type: room.sourceType,
+    })
+    .returningAll();
 
 // Every new room, every livechat write's read-back and every (re)assignment (prepared).
 const INSERT_ROOM = preparedQuery(
   9,
   (db: Kysely<Database>, _dialect, id: string, fname: string, ts: number, visitorId: string, visitorToken: string, visitorUsername: string, visitorStatus: string, departmentId: string | null, sourceType: string) =>
-    db
-      .insertInto('rooms')
-      .values({
-        id,
-        t: 'l',
-        name: null,
-        name_key: null,
-        fname,
-        ts,
-        updated_at: ts,
-        lm: ts,
-        users_count: 1,
-        msgs: 0,
-        open: 1,
-        visitor_id: visitorId,
-        visitor_token: visitorToken,
-        visitor_username: visitorUsername,
-        visitor_status: visitorStatus,
-        waiting_response: 1,
-        department_id: departmentId,
-        source_type: sourceType,
-      })
-      .returningAll(),
+    insertRoom(db, roomOf(id, fname, ts, visitorId, visitorToken, visitorUsername, visitorStatus, departmentId, sourceType)),
 );
+
+/** A `NewLivechatRoom` from a prepared query's arguments (each passed straight through). */
+function roomOf(id: string, fname: string, ts: number, visitorId: string, visitorToken: string, visitorUsername: string, visitorStatus: string, departmentId: string | null, sourceType: string): NewLivechatRoom {
+  return { id, fname, ts, visitor: { id: visitorId, token: visitorToken, username: visitorUsername, status: visitorStatus as VisitorStatus }, departmentId, sourceType: sourceType as 'api' | 'widget' };
+}
+
+/** A CTE's query creator as the builders shared with the single statements take it (the CTE names are unused). */
+const asBase = (q: unknown): QueryCreator<Database> => q as QueryCreator<Database>;
+
+/**
+ * PostgreSQL: a new room's four writes in one statement (data-modifying CTEs, prepared): the room, the
+ * visitor online, the queued inquiry and the `livechat-started` message, whose `ts` is the room's (no
+ * message of a room created in this statement can be later). The foreign keys are checked at the end of
+ * the statement, when the room is there.
+ */
+const OPEN_ROOM = preparedQuery(
+  20,
+  (db: Kysely<Database>, dialect, id: string, fname: string, ts: number, visitorId: string, visitorToken: string, visitorUsername: string, visitorStatus: string, departmentId: string | null, sourceType: string,
+    inquiryId: string, inquiryName: string | null, inquiryDepartmentId: string | null, messageId: string, messageMsg: string, uId: string, uUsername: string, uName: string | null, inquiryStatus: string, messageType: string, inquiryTs: number) =>
+    db
+      .with('room', (q) => insertRoom(q, roomOf(id, fname, ts, visitorId, visitorToken, visitorUsername, visitorStatus, departmentId, sourceType)))
+      .with('visitor', (q) => setVisitorStatusQuery(asBase(q), dialect, visitorId, visitorStatus, ts))
+      .with('inquiry', (q) =>
+        insertInquiryQuery(asBase(q), { id: inquiryId, rid: id, name: inquiryName, status: inquiryStatus, ts: inquiryTs, updatedAt: inquiryTs, visitor: { id: visitorId, username: visitorUsername, token: visitorToken, status: visitorStatus }, departmentId: inquiryDepartmentId, takenBy: null }),
+      )
+      .with('started', (q) =>
+        q.insertInto('messages').values({ id: messageId, rid: id, t: messageType, msg: messageMsg, ts, updated_at: ts, u_id: uId, u_username: uUsername, u_name: uName, visitor_token: null }),
+      )
+      .selectFrom('room')
+      .selectAll('room'),
+);
+
 const livechatRoomById = (db: Kysely<Database>, id: string) => db.selectFrom('rooms').selectAll().where('id', '=', id).where('t', '=', sql.lit('l'));
 const LIVECHAT_ROOM_BY_ID = preparedQuery(1, (db: Kysely<Database>, _dialect, id: string) => livechatRoomById(db, id));
 // Every visitor message, transfer and take: the room's row lock and its state in one statement.
@@ -119,7 +180,27 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
     private readonly db: Kysely<Database>,
     private readonly dialect: SqlDialect,
     private readonly changes: ChangeSink,
+    /** What opening a room writes besides the room (one by one on SQLite). */
+    private readonly opening: { visitors: VisitorsRepo; inquiries: InquiriesRepo; messages: MessagesRepo },
   ) {}
+
+  async open(room: NewLivechatRoom, inquiry: InquiryRecord, started: MessageRecord): Promise<LivechatRoom> {
+    if (inquiry.rid !== room.id || started.rid !== room.id || started.ts !== room.ts || inquiry.visitor.id !== room.visitor.id) {
+      throw new Error('livechatRooms.open: the inquiry and the message must be of the new room, the message at its time');
+    }
+    if (this.dialect.backend !== 'postgres') {
+      // One by one: SQLite's statements are calls into the process, not round trips.
+      const inserted = await this.insert(room);
+      await this.opening.visitors.setStatus(room.visitor.id, room.visitor.status, room.ts);
+      await this.opening.inquiries.insert(inquiry);
+      await this.opening.messages.insert(started);
+      return inserted;
+    }
+    const { visitor } = room;
+    const [row] = await OPEN_ROOM(this.db, this.dialect, room.id, room.fname, room.ts, visitor.id, visitor.token, visitor.username, visitor.status, room.departmentId, room.sourceType,
+      inquiry.id, inquiry.name, inquiry.departmentId, started.id, started.msg, started.u.id, started.u.username, started.u.name, inquiry.status, started.t ?? '', inquiry.ts);
+    return toLivechatRoom(row!);
+  }
 
   async insert(room: NewLivechatRoom): Promise<LivechatRoom> {
     const { visitor } = room;
@@ -142,9 +223,9 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
     return row ? toLivechatRoom(row) : null;
   }
 
-  async findOpenOfVisitorToken(token: string): Promise<LivechatRoom | null> {
-    const [row] = await OPEN_ROOM_OF_TOKEN(this.db, this.dialect, token);
-    return row ? toLivechatRoom(row) : null;
+  async findVisitorAndRoom(token: string, rid?: string): Promise<{ visitor: VisitorRecord; room: LivechatRoom | null } | null> {
+    const [row] = rid === undefined ? await VISITOR_AND_OPEN_ROOM(this.db, this.dialect, token) : await VISITOR_AND_ROOM(this.db, this.dialect, token, rid);
+    return row ? splitVisitorRow(row) : null;
   }
 
   async countOpenOfDepartment(departmentId: string): Promise<number> {

@@ -61,8 +61,8 @@ export class SqlStore implements Store {
     this.directory = new SqlDirectoryRepo(db, dialect);
     this.messages = new SqlMessagesRepo(db, dialect, changes);
     this.visitors = new SqlVisitorsRepo(db, dialect);
-    this.livechatRooms = new SqlLivechatRoomsRepo(db, dialect, changes);
     this.inquiries = new SqlInquiriesRepo(db, dialect);
+    this.livechatRooms = new SqlLivechatRoomsRepo(db, dialect, changes, { visitors: this.visitors, inquiries: this.inquiries, messages: this.messages });
     this.agents = new SqlAgentsRepo(db, dialect, changes, { rooms: this.rooms, livechatRooms: this.livechatRooms, inquiries: this.inquiries });
     this.departments = new SqlDepartmentsRepo(db, dialect, changes);
   }

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, QueryCreator, Selectable } from 'kysely';
 import { fromJson, toJson } from '../../lib/json.js';
 import type { NewVisitor, VisitorPage, VisitorPatch, VisitorRecord, VisitorsRepo, VisitorStatus } from '../store.js';
 import { incrementCounter } from './config-repos.js';
@@ -8,7 +8,7 @@ import type { Database, LivechatVisitorsTable } from './schema.js';
 
 const GUEST_COUNTER = 'livechat_guest';
 
-function toVisitor(row: Selectable<LivechatVisitorsTable>): VisitorRecord {
+export function toVisitor(row: Selectable<LivechatVisitorsTable>): VisitorRecord {
   return {
     id: row.id,
     token: row.token,
@@ -30,10 +30,10 @@ const VISITOR_BY_TOKEN = preparedQuery(1, (db: Kysely<Database>, _dialect, token
   db.selectFrom('livechat_visitors').selectAll().where('token', '=', token),
 );
 
-/** A visitor's status when it changes (every new room; prepared). */
-const SET_VISITOR_STATUS = preparedQuery(3, (db: Kysely<Database>, dialect, id: string, status: string, now: number) =>
-  db.updateTable('livechat_visitors').set({ status, updated_at: dialect.nextUpdatedAt(now) }).where('id', '=', id).where('status', '!=', status),
-);
+/** A visitor's status when it changes (every new room, every close). */
+export const setVisitorStatusQuery = (db: QueryCreator<Database>, dialect: SqlDialect, id: string, status: string, now: number) =>
+  db.updateTable('livechat_visitors').set({ status, updated_at: dialect.nextUpdatedAt(now) }).where('id', '=', id).where('status', '!=', status);
+const SET_VISITOR_STATUS = preparedQuery(3, (db: Kysely<Database>, dialect, id: string, status: string, now: number) => setVisitorStatusQuery(db, dialect, id, status, now));
 
 /** Livechat visitors (contract §8.2). */
 export class SqlVisitorsRepo implements VisitorsRepo {
