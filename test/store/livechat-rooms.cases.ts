@@ -2,7 +2,7 @@
 import { expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { ConflictError } from '../../src/store/errors.js';
-import type { InquiryRecord, LivechatRoom, LivechatRoomFilter, LivechatRoomSortKey, MessageRecord, Store, TransferEntry } from '../../src/store/store.js';
+import type { InquiryRecord, LivechatRoom, LivechatRoomFilter, LivechatRoomSortKey, MessageRecord, NewLivechatRoom, Store, TransferEntry } from '../../src/store/store.js';
 import { concurrently, insertVisitor, kdb, newRoom, openRoom, type LivechatCaseContext } from './livechat-fixtures.js';
 
 function transfer(i: number, previous: string | null = null): TransferEntry {
@@ -76,12 +76,12 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
     const visitor = await insertVisitor(store, { name: 'Vi' });
     await store.visitors.setStatus(visitor.id, 'offline', 1_500);
     const input = newRoom(visitor, { departmentId: 'dep-a', sourceType: 'widget' });
-    const opening = (rid: string) => {
-      const inquiry: InquiryRecord = { id: newId(), rid, name: 'Vi', status: 'queued', ts: input.ts, updatedAt: input.ts, visitor: input.visitor, departmentId: 'dep-a', takenBy: null };
-      const started: MessageRecord = { id: newId(), rid, t: 'livechat-started', msg: '', ts: input.ts, updatedAt: input.ts, u: { id: visitor.id, username: visitor.username, name: 'Vi' }, visitorToken: null };
+    const opening = (r: NewLivechatRoom, rid = r.id) => {
+      const inquiry: InquiryRecord = { id: newId(), rid, name: r.fname, status: 'queued', ts: r.ts, updatedAt: r.ts, visitor: r.visitor, departmentId: r.departmentId, takenBy: null };
+      const started: MessageRecord = { id: newId(), rid, t: 'livechat-started', msg: '', ts: r.ts, updatedAt: r.ts, u: { id: r.visitor.id, username: r.visitor.username, name: r.fname }, visitorToken: null };
       return { inquiry, started };
     };
-    const first = opening(input.id);
+    const first = opening(input);
     const room = await store.transaction((tx) => tx.livechatRooms.open(input, first.inquiry, first.started));
     expect(room).toEqual(await store.livechatRooms.findById(input.id));
     expect(room).toMatchObject({ id: input.id, fname: 'Vi', ts: input.ts, updatedAt: input.ts, open: true, usersCount: 1, msgs: 0, servedBy: null, departmentId: 'dep-a', sourceType: 'widget', visitor: input.visitor });
@@ -91,7 +91,7 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
 
     // The visitor's second open room: refused on the one-open-room index, and the transaction writes nothing.
     const again = newRoom(visitor);
-    const second = opening(again.id);
+    const second = opening(again);
     const error = await store.transaction((tx) => tx.livechatRooms.open(again, second.inquiry, second.started)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConflictError);
     expect((error as ConflictError).isOn('rooms', 'visitor_id')).toBe(true);
@@ -99,12 +99,20 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
     expect(await store.inquiries.findByRoom(again.id)).toBeNull();
     expect(await store.messages.listByRoom(again.id, 0, 10)).toEqual([]);
 
-    // An inquiry or a message of another room, or a message at another time, is a caller's error.
+    // An inquiry or a message of another room or visitor, a taken inquiry, or a message at another time, is a caller's error.
     const other = newRoom(await insertVisitor(store));
-    const mismatched = opening('another-room');
-    await expect(store.transaction((tx) => tx.livechatRooms.open(other, mismatched.inquiry, opening(other.id).started))).rejects.toThrow(/must be of the new room/);
-    await expect(store.transaction((tx) => tx.livechatRooms.open(other, opening(other.id).inquiry, { ...opening(other.id).started, ts: other.ts + 1 }))).rejects.toThrow(/must be of the new room/);
+    const fits = opening(other);
+    for (const [inquiry, started] of [
+      [opening(other, 'another-room').inquiry, fits.started],
+      [fits.inquiry, opening(other, 'another-room').started],
+      [{ ...fits.inquiry, visitor: input.visitor }, fits.started],
+      [{ ...fits.inquiry, takenBy: 'agent-1' }, fits.started],
+      [fits.inquiry, { ...fits.started, ts: other.ts + 1 }],
+    ] as const) {
+      await expect(store.transaction((tx) => tx.livechatRooms.open(other, inquiry, started))).rejects.toThrow(/must be of the new room/);
+    }
     expect(await store.livechatRooms.findById(other.id)).toBeNull();
+    expect((await store.transaction((tx) => tx.livechatRooms.open(other, fits.inquiry, fits.started))).id).toBe(other.id);
   });
 
   it('findById: null for a missing id and for a room of another type', async () => {

@@ -20,8 +20,6 @@ function toInquiry(row: Selectable<LivechatInquiriesTable>): InquiryRecord {
   };
 }
 
-/** Livechat inquiries: one queue entry per room (contract §8.9). */
-// Every new room (prepared).
 /** An inquiry's row (its fields passed straight through, so that a prepared query can build it). */
 export const insertInquiryQuery = (db: QueryCreator<Database>, q: Omit<InquiryRecord, 'status' | 'visitor'> & { status: string; visitor: { id: string; username: string; token: string; status: string } }) =>
   db.insertInto('livechat_inquiries').values({
@@ -38,6 +36,7 @@ export const insertInquiryQuery = (db: QueryCreator<Database>, q: Omit<InquiryRe
     department_id: q.departmentId,
     taken_by: q.takenBy,
   });
+// Every new room (prepared).
 const INSERT_INQUIRY = preparedQuery(
   12,
   (db: Kysely<Database>, _dialect, id: string, rid: string, name: string | null, status: string, ts: number, updatedAt: number, visitorId: string, visitorUsername: string, visitorToken: string, visitorStatus: string, departmentId: string | null, takenBy: string | null) =>
@@ -53,6 +52,7 @@ const DELETE_INQUIRY_OF_ROOM = preparedQuery(1, (db: Kysely<Database>, _dialect,
   db.deleteFrom('livechat_inquiries').where('rid', '=', rid).returningAll(),
 );
 
+/** Livechat inquiries: one queue entry per room (contract §8.9). */
 export class SqlInquiriesRepo implements InquiriesRepo {
   constructor(
     private readonly db: Kysely<Database>,

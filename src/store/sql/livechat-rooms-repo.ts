@@ -185,8 +185,13 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
   ) {}
 
   async open(room: NewLivechatRoom, inquiry: InquiryRecord, started: MessageRecord): Promise<LivechatRoom> {
-    if (inquiry.rid !== room.id || started.rid !== room.id || started.ts !== room.ts || inquiry.visitor.id !== room.visitor.id) {
-      throw new Error('livechatRooms.open: the inquiry and the message must be of the new room, the message at its time');
+    // What the one statement below writes of the inquiry and the message it takes from the room: a caller that
+    // passed anything else would see the backends differ.
+    const sameVisitor = (['id', 'username', 'token', 'status'] as const).every((k) => inquiry.visitor[k] === room.visitor[k]);
+    const inquiryFits = inquiry.rid === room.id && sameVisitor && inquiry.updatedAt === inquiry.ts && inquiry.takenBy === null;
+    const startedFits = started.rid === room.id && started.ts === room.ts && started.updatedAt === room.ts && started.visitorToken === null;
+    if (!inquiryFits || !startedFits) {
+      throw new Error("livechatRooms.open: the inquiry and the message must be of the new room (its visitor, untaken), the message at its time");
     }
     if (this.dialect.backend !== 'postgres') {
       // One by one: SQLite's statements are calls into the process, not round trips.
