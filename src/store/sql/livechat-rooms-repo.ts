@@ -114,8 +114,10 @@ const asBase = (q: unknown): QueryCreator<Database> => q as QueryCreator<Databas
  */
 const OPEN_ROOM = preparedQuery(
   20,
+  // The room's arguments (as INSERT_ROOM's), then the inquiry's, then the message's.
   (db: Kysely<Database>, dialect, id: string, fname: string, ts: number, visitorId: string, visitorToken: string, visitorUsername: string, visitorStatus: string, departmentId: string | null, sourceType: string,
-    inquiryId: string, inquiryName: string | null, inquiryDepartmentId: string | null, messageId: string, messageMsg: string, uId: string, uUsername: string, uName: string | null, inquiryStatus: string, messageType: string, inquiryTs: number) =>
+    inquiryId: string, inquiryName: string | null, inquiryStatus: string, inquiryTs: number, inquiryDepartmentId: string | null,
+    messageId: string, messageType: string, messageMsg: string, uId: string, uUsername: string, uName: string | null) =>
     db
       .with('room', (q) => insertRoom(q, roomOf(id, fname, ts, visitorId, visitorToken, visitorUsername, visitorStatus, departmentId, sourceType)))
       .with('visitor', (q) => setVisitorStatusQuery(asBase(q), dialect, visitorId, visitorStatus, ts))
@@ -190,8 +192,8 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
     const sameVisitor = (['id', 'username', 'token', 'status'] as const).every((k) => inquiry.visitor[k] === room.visitor[k]);
     const inquiryFits = inquiry.rid === room.id && sameVisitor && inquiry.updatedAt === inquiry.ts && inquiry.takenBy === null;
     const startedFits = started.rid === room.id && started.ts === room.ts && started.updatedAt === room.ts && started.visitorToken === null;
-    if (!inquiryFits || !startedFits) {
-      throw new Error("livechatRooms.open: the inquiry and the message must be of the new room (its visitor, untaken), the message at its time");
+    if (!inquiryFits || !startedFits || started.t === null) {
+      throw new Error("livechatRooms.open: the inquiry and the message must be of the new room (its visitor, untaken), the message a system message at its time");
     }
     if (this.dialect.backend !== 'postgres') {
       // One by one: SQLite's statements are calls into the process, not round trips.
@@ -203,7 +205,8 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
     }
     const { visitor } = room;
     const [row] = await OPEN_ROOM(this.db, this.dialect, room.id, room.fname, room.ts, visitor.id, visitor.token, visitor.username, visitor.status, room.departmentId, room.sourceType,
-      inquiry.id, inquiry.name, inquiry.departmentId, started.id, started.msg, started.u.id, started.u.username, started.u.name, inquiry.status, started.t ?? '', inquiry.ts);
+      inquiry.id, inquiry.name, inquiry.status, inquiry.ts, inquiry.departmentId,
+      started.id, started.t, started.msg, started.u.id, started.u.username, started.u.name);
     return toLivechatRoom(row!);
   }
 
