@@ -12,15 +12,13 @@
  * - SIGTERM/SIGINT stop accepting connections, let in-flight requests finish,
  *   then close the database (close-with-grace bounds it to 10 s).
  */
-import cluster from 'node:cluster';
+import type { Cluster } from 'node:cluster';
 import closeWithGrace from 'close-with-grace';
-import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
 import { buildApp } from './app.js';
 import { loadConfig, type Config } from './config.js';
 import { startBanner } from './lib/banner.js';
 import { LocalChangeBus, type ChangeBus } from './lib/change-bus.js';
 import type { Redis } from 'ioredis';
-import { ClusterMessageBus, relayClusterEvents } from './lib/cluster-message-bus.js';
 import type { MessageBus } from './lib/message-bus.js';
 import { RedisMessageBus } from './lib/redis-message-bus.js';
 import { drainPasswordWork } from './services/passwords.js';
@@ -54,10 +52,22 @@ async function eventTransportFor(config: Config, store: Store, redis: Redis | un
     const { PgNotifyMessageBus } = await import('./store/postgres/pg-message-bus.js');
     return PgNotifyMessageBus.connect(config.databaseUrl);
   }
-  return clustered ? new ClusterMessageBus() : null;
+  if (!clustered) return null;
+  const { ClusterMessageBus } = await import('./lib/cluster-message-bus.js');
+  return new ClusterMessageBus();
 }
 
-async function runServer(config: Config, clustered: boolean): Promise<void> {
+/**
+ * rate-limiter-flexible's cluster classes, loaded only under WORKERS=N. The package is CommonJS: a dynamic import
+ * gives its exports as `default` both under Node and in the bundle (whose chunk exports nothing else).
+ */
+async function rateLimiterFlexible() {
+  return (await import('rate-limiter-flexible')).default;
+}
+
+/** `workerId`: this worker's cluster id under WORKERS=N, null for a lone process. */
+async function runServer(config: Config, workerId: number | null): Promise<void> {
+  const clustered = workerId !== null;
   const store = await openStore(config.databaseUrl, { poolMax: config.databasePoolMax });
   // Shared rate-limit counters when REDIS_URL is set (ioredis loaded only then);
   // commands fail fast instead of queueing while Redis is unreachable.
@@ -65,7 +75,11 @@ async function runServer(config: Config, clustered: boolean): Promise<void> {
     ? new (await import('ioredis')).Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 })
     : undefined;
   redis?.on('error', () => {});
-  const counters: CounterStore = redis ? { kind: 'redis', client: redis } : clustered ? { kind: 'cluster' } : { kind: 'memory' };
+  const counters: CounterStore = redis
+    ? { kind: 'redis', client: redis }
+    : clustered
+      ? { kind: 'cluster', RateLimiterCluster: (await rateLimiterFlexible()).RateLimiterCluster }
+      : { kind: 'memory' };
   await store.migrate();
   const bus = await changeBusFor(config, store);
   const eventTransport = await eventTransportFor(config, store, redis, clustered);
@@ -84,16 +98,16 @@ async function runServer(config: Config, clustered: boolean): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   // On a terminal, a readable note (console URL, admin login, embed script) besides the JSON logs;
   // under WORKERS=N the worker that seeded prints it, or else the first one.
-  if (process.stdout.isTTY && (!clustered || generatedAdminPassword || cluster.worker?.id === 1)) {
+  if (process.stdout.isTTY && (!clustered || generatedAdminPassword || workerId === 1)) {
     process.stdout.write(startBanner({ siteUrl: config.siteUrl, adminUsername: config.adminUsername, generatedPassword: generatedAdminPassword }));
   }
 }
 
-function runPrimary(config: Config): void {
+async function runPrimary(config: Config, cluster: Cluster): Promise<void> {
   // Holds the rate-limit counters of all workers (used when REDIS_URL is unset).
-  new RateLimiterClusterMaster();
+  new (await rateLimiterFlexible()).RateLimiterClusterMaster();
   // Relays domain events between workers when neither PostgreSQL nor Redis carries them.
-  if (!config.redisUrl && !config.databaseUrl.startsWith('postgres')) relayClusterEvents();
+  if (!config.redisUrl && !config.databaseUrl.startsWith('postgres')) (await import('./lib/cluster-message-bus.js')).relayClusterEvents();
   let stopping = false;
   const fork = () => cluster.fork();
   for (let i = 0; i < config.workers; i++) fork();
@@ -118,8 +132,12 @@ function runPrimary(config: Config): void {
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config);
-  await runServer(config, config.workers > 1);
+  // node:cluster (and the child_process module its primary loads) only under WORKERS=N: about 20 ms of a
+  // one-process start.
+  if (config.workers <= 1) return runServer(config, null);
+  const { default: cluster } = await import('node:cluster');
+  if (cluster.isPrimary) return runPrimary(config, cluster);
+  await runServer(config, cluster.worker!.id);
 }
 
 main().catch((error: unknown) => {

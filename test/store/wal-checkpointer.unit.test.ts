@@ -71,6 +71,21 @@ describe('WalCheckpointer', () => {
     await store.close();
   });
 
+  it('the thread starts at the first write: a store that only reads runs none', async () => {
+    const { path, store, fill } = await openFilled('f.db');
+    await store.close();
+    const outcomes: Array<{ checkpointed?: number; skipped?: string }> = [];
+    const reopened = openSqliteStore({ path, checkpoints: { intervalMs: 20, onCheckpoint: (o) => outcomes.push(o) } });
+    expect(await sql<{ n: number }>`select count(*) as n from scratch`.execute(reopened.db).then((r) => r.rows[0]!.n)).toBe(0);
+    // A running thread reports within one interval of seeing the WAL (a fresh store's first fill above did).
+    await new Promise((r) => setTimeout(r, 200));
+    expect(outcomes).toEqual([]);
+    await sql`insert into scratch (body) values ('x')`.execute(reopened.db);
+    await until(() => outcomes.length > 0, "the thread's first report");
+    await reopened.close();
+    void fill;
+  });
+
   it('closing stops the thread and folds the rest of the WAL into the database', async () => {
     const { path, store, fill } = await openFilled('c.db');
     await fill(1);
@@ -98,7 +113,7 @@ describe('WalCheckpointer', () => {
 
   it('a thread that cannot open the database reports the failure (the store then checkpoints as SQLite does)', async () => {
     const failure = await new Promise<unknown>((resolve) => {
-      new WalCheckpointer(join(dir, 'missing', 'nested', 'd.db'), { onFailure: resolve });
+      new WalCheckpointer(join(dir, 'missing', 'nested', 'd.db'), { onFailure: resolve }).start();
     });
     expect(String(failure)).toMatch(/unable to open database file|directory does not exist/);
   });

@@ -17,8 +17,9 @@ export interface DriverHooks {
   /** Replaces the dialect's adapter (SQLite declares its transactional DDL). */
   createAdapter?(): DialectAdapter;
   /**
-   * Called once a write has reached the database: after a statement other than
-   * a SELECT that ran outside a transaction, and after every COMMIT. SQLite's
+   * Called once a write has reached the database: after a statement that ran
+   * outside a transaction, is not known to only read (see readsOnly) and did
+   * not report zero rows changed, and after every COMMIT. SQLite's
    * group commit counts these; a sync that starts after the call covers the write.
    */
   onWrite?(): void;
@@ -72,14 +73,27 @@ class MappingConnection implements DatabaseConnection {
         throw mappedAgain;
       }
     }
-    // Raw SQL counts as a write: only a query built as a SELECT is known to read.
-    if (!this.inTransaction && query.query.kind !== 'SelectQueryNode') this.hooks.onWrite?.();
+    if (!this.inTransaction && !readsOnly(query) && !changedNothing(query, result)) this.hooks.onWrite?.();
     return result;
   }
 
   streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
     return this.inner.streamQuery<R>(query, chunkSize);
   }
+}
+
+/**
+ * Whether a statement is known to only read: a query built as a SELECT, or raw SQL that is a plain SELECT (one
+ * statement, so it cannot go on to write). Anything else counts as a write.
+ */
+function readsOnly(query: CompiledQuery): boolean {
+  return query.query.kind === 'SelectQueryNode' || (query.query.kind === 'RawNode' && /^\s*select\b/i.test(query.sql));
+}
+
+/** Whether an INSERT, UPDATE or DELETE changed no row (an `ON CONFLICT DO NOTHING` that met its conflict, say). */
+function changedNothing(query: CompiledQuery, result: QueryResult<unknown>): boolean {
+  const { kind } = query.query;
+  return (kind === 'InsertQueryNode' || kind === 'UpdateQueryNode' || kind === 'DeleteQueryNode') && result.numAffectedRows === 0n;
 }
 
 class MappingDriver implements Driver {

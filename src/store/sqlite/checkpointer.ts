@@ -18,6 +18,11 @@ import { Worker } from 'node:worker_threads';
  * once every frame is copied. `journal_size_limit` then truncates a WAL that a
  * burst made large. Several processes sharing the file each run one; a
  * checkpoint that finds another running is skipped.
+ *
+ * The thread starts at the connection's first write, not when the store opens:
+ * until then there is nothing of this process's to checkpoint, and starting a
+ * thread (a second V8 isolate loading better-sqlite3) costs about 170 ms of CPU
+ * that, on a one-core start, the server's own start would wait behind.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -65,28 +70,37 @@ export interface CheckpointerOptions {
 }
 
 export class WalCheckpointer {
-  private readonly worker: Worker;
-  private readonly exited: Promise<void>;
+  private worker: Worker | null = null;
+  private exited: Promise<void> = Promise.resolve();
 
   private closing = false;
 
-  constructor(path: string, options: CheckpointerOptions) {
+  constructor(
+    private readonly path: string,
+    private readonly options: CheckpointerOptions,
+  ) {}
+
+  /** Starts the thread (once; later calls do nothing). */
+  start(): void {
+    if (this.worker || this.closing) return;
+    const { options } = this;
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    this.worker = new Worker(WORKER_SOURCE, {
+    const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { path, driver, intervalMs: options.intervalMs ?? 200 },
+      workerData: { path: this.path, driver, intervalMs: options.intervalMs ?? 200 },
       resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8 },
     });
+    this.worker = worker;
     // The thread never keeps the process alive. A failed checkpoint is retried at the next tick; if the
     // thread itself fails, the main connection checkpoints as SQLite does by default.
-    this.worker.unref();
+    worker.unref();
     let failure: unknown = null;
-    this.worker.on('error', (error) => {
+    worker.on('error', (error) => {
       failure = error;
     });
-    if (options.onCheckpoint) this.worker.on('message', options.onCheckpoint);
+    if (options.onCheckpoint) worker.on('message', options.onCheckpoint);
     this.exited = new Promise((resolve) =>
-      this.worker.once('exit', () => {
+      worker.once('exit', () => {
         if (!this.closing) options.onFailure(failure ?? new Error('the checkpoint thread stopped'));
         resolve();
       }),
@@ -96,6 +110,7 @@ export class WalCheckpointer {
   /** Stops the thread and closes its connection. */
   async close(): Promise<void> {
     this.closing = true;
+    if (!this.worker) return;
     // Unreferenced, the thread would not keep the process alive until it exits: with nothing else pending,
     // the process would end here, before the main connection closes and folds the WAL into the database.
     this.worker.ref();

@@ -233,7 +233,8 @@ export function openSqliteStore(options: SqliteOptions): SqlStore {
   const durability = options.path === ':memory:' ? null : new WalDurability(`${options.path}-wal`, options.syncFile);
   let checkpointer: WalCheckpointer | null = null;
   if (options.path !== ':memory:') {
-    // Checkpoints run in a thread of their own (checkpointer.ts); a WAL a burst made large is cut back to 64 MB.
+    // Checkpoints run in a thread of their own (checkpointer.ts), started at the first write; a WAL a burst made
+    // large is cut back to 64 MB.
     database.pragma('journal_size_limit = 67108864');
     database.pragma('wal_autocheckpoint = 0');
     checkpointer = new WalCheckpointer(
@@ -254,7 +255,10 @@ export function openSqliteStore(options: SqliteOptions): SqlStore {
   database.function('parley_lower', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v));
   const dialect = wrapDialect(new SqliteDialect({ database: withStatementCache(database) }), {
     mapError: mapSqliteError,
-    onWrite: () => durability?.noteWrite(),
+    onWrite: () => {
+      checkpointer?.start();
+      durability?.noteWrite();
+    },
     createAdapter: () => new TransactionalDdlSqliteAdapter(),
     beginTransaction: async (connection) => {
       await connection.executeQuery(CompiledQuery.raw('begin immediate'));
