@@ -119,6 +119,27 @@ export function directoryCases(getStore: StoreGetter): void {
   });
 
   describe('DirectoryRepo.searchUsers', () => {
+    it('a row that holds every 3-character piece of the term, but not the term, does not match (terms of 4 to 9 characters, quotes, repeats)', async () => {
+      const store = getStore();
+      const t = tag().slice(0, 6);
+      const [a, b] = [t.slice(0, 3), t.slice(3, 6)];
+      // SQLite looks up the term's consecutive pieces of three (and its last three) and checks the rest exactly.
+      const whole = await store.users.insert(newUser({ name: `x${a}${b}"q"y` }));
+      const pieces = await store.users.insert(newUser({ name: `${a} ${b} "q"y ${b}"q ${a}${b}"` }));
+      const repeated = await store.users.insert(newUser({ name: `${a}${a}${a}${a}!` }));
+      const found = async (text: string) => (await store.directory.searchUsers(users({ text, fields: ['name'] }))).users.map((u) => u.id).sort();
+      expect(await found(`${a}${b}`)).toEqual([whole.id, pieces.id].sort());
+      expect(await found(`${a}${b}"`)).toEqual([whole.id, pieces.id].sort());
+      expect(await found(`${a}${b}"q`)).toEqual([whole.id]);
+      expect(await found(`${a}${b}"q"y`)).toEqual([whole.id]);
+      expect(await found(`${b}"q"`)).toEqual([whole.id]);
+      expect(await found(`${a}${a}${a}${a}`)).toEqual([repeated.id]);
+      expect(await found(`${a}${a}${a}${a}${a}`)).toEqual([]);
+      // A piece found only in another field is no match for the fields searched.
+      await store.users.insert(newUser({ name: `only ${a}`, bio: `${a}${b}"q` }));
+      expect(await found(`${a}${b}"q`)).toEqual([whole.id]);
+    });
+
     it('lists active users with a username, matching only the given fields', async () => {
       const store = getStore();
       const t = tag();

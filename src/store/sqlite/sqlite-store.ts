@@ -23,6 +23,24 @@ function contains(lower: string, column: Expression<string | null>, lowered: unk
   return sql<SqlBool>`instr(${sql.raw(lower)}(${column}), ${lowered}) > 0`;
 }
 
+/** The columns of each table's FTS5 trigram index (`createSearchIndexes`). */
+const SEARCH_COLUMNS = { users: ['username', 'name', 'bio', 'nickname'], rooms: ['name', 'fname'] } as const satisfies Record<'users' | 'rooms', readonly string[]>;
+
+/**
+ * An FTS5 query for the rows that may contain a term of 3+ code points: every row that contains it holds each of
+ * its consecutive 3-point pieces (and its last 3 points), so those pieces joined by AND find a superset, which
+ * the exact check narrows. The term as one phrase would make FTS5 read the row list of each of its overlapping
+ * trigrams and compare their positions: for a term with a common prefix ("channel-1999", every channel holds
+ * "channel-") that cost 259 µs where the pieces cost 110, and a frequent term's 1,000 users 220 µs where they
+ * cost 115.
+ */
+export function trigramCandidates(points: readonly string[]): string {
+  const pieces = new Set<string>();
+  for (let i = 0; i + 3 <= points.length; i += 3) pieces.add(points.slice(i, i + 3).join(''));
+  if (points.length % 3 !== 0) pieces.add(points.slice(-3).join(''));
+  return `(${[...pieces].map((p) => `"${p.replace(/"/g, '""')}"`).join(' AND ')})`;
+}
+
 export const sqliteDialect: SqlDialect = {
   backend: 'sqlite',
   nextUpdatedAt: (now) => sql<number>`max(${now}, updated_at + 1)`,
@@ -32,15 +50,15 @@ export const sqliteDialect: SqlDialect = {
   // the external-content FTS index below relies on.
   seqColumn: (c) => c.primaryKey(),
   async createSearchIndexes(db) {
-    await createFtsIndex(db, 'users', 'users_search', ['username', 'name', 'bio', 'nickname']);
-    await createFtsIndex(db, 'rooms', 'rooms_search', ['name', 'fname']);
+    await createFtsIndex(db, 'users', 'users_search', SEARCH_COLUMNS.users);
+    await createFtsIndex(db, 'rooms', 'rooms_search', SEARCH_COLUMNS.rooms);
   },
   searchTerm(columns, term) {
     const lower = lowerFunction(term);
+    const points = Array.from(term);
     // The trigram tokenizer indexes code points; fewer than 3 cannot use the index (scan).
-    if (Array.from(term).length < 3) return { shape: `scan ${lower}`, values: [term.toLowerCase()] };
-    const match = `{${columns.join(' ')}} : "${term.replace(/"/g, '""')}"`;
-    return { shape: `index ${lower}`, values: [match, term.toLowerCase()] };
+    if (points.length < 3) return { shape: `scan ${lower}`, values: [term.toLowerCase()] };
+    return { shape: `index ${lower}`, values: [trigramCandidates(points), term.toLowerCase()] };
   },
   containsSearchTerm(table, columns, shape, values) {
     const [mode, lower] = shape.split(' ') as ['scan' | 'index', string];
@@ -50,7 +68,10 @@ export const sqliteDialect: SqlDialect = {
     );
     if (mode === 'scan') return sql<SqlBool>`(${exact})`;
     const fts = sql.table(`${table}_search`);
-    return sql<SqlBool>`(${sql.ref(`${table}.seq`)} in (select rowid from ${fts} where ${fts} match ${values[0]}) and (${exact}))`;
+    // A column filter costs FTS5 a second pass over each list (channels' rare term: 549 → 259 µs without it);
+    // it is left out when the columns are all those the index has.
+    const match = SEARCH_COLUMNS[table].every((c) => columns.includes(c)) ? sql`${values[0]}` : sql`${sql.lit(`{${columns.join(' ')}} : `)} || ${values[0]}`;
+    return sql<SqlBool>`(${sql.ref(`${table}.seq`)} in (select rowid from ${fts} where ${fts} match ${match}) and (${exact}))`;
   },
   containsTextScan: (column, term) => contains(lowerFunction(term), column, term.toLowerCase()),
   async createAgentLoadTriggers(db) {
@@ -79,7 +100,7 @@ async function createFtsIndex(
   db: Parameters<SqlDialect['createSearchIndexes']>[0],
   table: string,
   index: string,
-  columns: string[],
+  columns: readonly string[],
 ): Promise<void> {
   const cols = columns.join(', ');
   const vals = (prefix: string) => columns.map((c) => `${prefix}.${c}`).join(', ');
