@@ -140,6 +140,20 @@ export function directoryCases(getStore: StoreGetter): void {
       expect(await found(`${a}${b}"q`)).toEqual([whole.id]);
     });
 
+    it('a backslash, % and _ in a term match only themselves, and letters in any case', async () => {
+      const store = getStore();
+      const t = tag();
+      const literal = await store.users.insert(newUser({ name: `${t}\\n_1%Z` }));
+      const other = await store.users.insert(newUser({ name: `${t}\\\\nx1aZ` }));
+      const found = async (text: string) => (await store.directory.searchUsers(users({ text, fields: ['name'] }))).users.map((u) => u.id).sort();
+      expect(await found(`${t.toUpperCase()}\\N_1%z`)).toEqual([literal.id]);
+      expect(await found(`${t}\\`)).toEqual([literal.id, other.id].sort());
+      expect(await found(`${t}\\\\`)).toEqual([other.id]);
+      expect(await found(`${t}\\nx`)).toEqual([]);
+      expect(await found(`${t}\\n%`)).toEqual([]);
+      expect(await found(`${t.slice(-2)}\\n_1%`)).toEqual([literal.id]);
+    });
+
     it('lists active users with a username, matching only the given fields', async () => {
       const store = getStore();
       const t = tag();
