@@ -32,24 +32,34 @@ export function processCpuMs(pid: number): number {
 }
 
 /**
- * CPU time used so far by every PostgreSQL process of this machine (the server's
- * backends, WAL writer, checkpointer…), in ms; null when none is visible (a
- * remote server). Processes that exit between two readings (autovacuum workers)
- * take their time with them, so a difference slightly understates.
+ * CPU time used so far by each PostgreSQL process of this machine (the server's backends, WAL writer,
+ * checkpointer…), in ms by process id; null when none is visible (a remote server).
  */
-export function postgresCpuMs(): number | null {
-  let total = 0;
-  let seen = false;
+export function postgresCpuMs(): Map<number, number> | null {
+  const byPid = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const ms = statCpuMs(readFileSync(`/proc/${entry}/stat`, 'utf8'), 'postgres');
-      if (ms === null) continue;
-      total += ms;
-      seen = true;
+      if (ms !== null) byPid.set(Number(entry), ms);
     } catch {
       // Gone meanwhile.
     }
   }
-  return seen ? total : null;
+  return byPid.size > 0 ? byPid : null;
+}
+
+/**
+ * The CPU time PostgreSQL's processes used between two readings of `postgresCpuMs`, in ms: each process alive at
+ * the second counts what it used since the first (all of it when it started in between, or when its id was
+ * reused). A process that exited in between takes its time with them, so this slightly understates; it never
+ * goes below zero (a sum over all processes did, when a pooled connection that had worked for long closed).
+ */
+export function postgresCpuBetween(before: ReadonlyMap<number, number>, after: ReadonlyMap<number, number>): number {
+  let total = 0;
+  for (const [pid, ms] of after) {
+    const earlier = before.get(pid);
+    total += earlier !== undefined && earlier <= ms ? ms - earlier : ms;
+  }
+  return total;
 }

@@ -33,7 +33,7 @@ import { openStore } from '../src/store/index.js';
 import type { SqlStore } from '../src/store/sql/sql-store.js';
 import { freePort } from '../test/support/server-process.js';
 import { scratchDatabase } from './scratch-database.js';
-import { postgresCpuMs, processCpuMs } from './proc.js';
+import { postgresCpuBetween, postgresCpuMs, processCpuMs } from './proc.js';
 import { serverNodeArgs } from './server-command.js';
 import { FULL, QUICK, seedBenchData, type Seeded, BENCH_PASSWORD } from './seed.js';
 
@@ -330,7 +330,7 @@ async function main(): Promise<void> {
           const rps = Math.round(run['2xx'] / run.duration);
           const perRequest = (ms: number) => Math.round((ms * 1000) / Math.max(run['2xx'], 1));
           const serverCpuUs = perRequest(serverCpu);
-          const databaseCpuUs = databaseBefore !== null && databaseAfter !== null ? perRequest(databaseAfter - databaseBefore) : null;
+          const databaseCpuUs = databaseBefore !== null && databaseAfter !== null ? perRequest(postgresCpuBetween(databaseBefore, databaseAfter)) : null;
           const refused = run.requests.total - run['2xx'] + run.errors;
           results.push({
             endpoint: e.name,
