@@ -2,7 +2,7 @@
  * Store suite: RoomsRepo (src/store/rooms-store.ts), every method against its
  * documented contract. Livechat rooms' own methods are in the livechat cases.
  */
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { ConflictError, StoreReferenceError } from '../../src/store/errors.js';
@@ -90,6 +90,61 @@ export function roomsCases(getStore: StoreGetter): void {
         await store.rooms.insert(newRoom({ t: 'd', name: null, fname: null, dmKey }));
         expect(await rejection(store.rooms.insert(newRoom({ t: 'd', name: null, fname: null, dmKey })))).toBeInstanceOf(ConflictError);
       });
+    });
+
+    it('the key indexes of rooms hold only rows with a key, the queries on them still use them, and rooms_visitor_token is gone', async () => {
+      const store = getStore();
+      const kdb = (store as SqlStore).db;
+      const sparse = ['rooms_department_open', 'rooms_dm_key', 'rooms_name_key', 'rooms_served_open'];
+      if (store.backend === 'sqlite') {
+        const defs = await sql<{ name: string; sql: string }>`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'rooms' ORDER BY name`.execute(kdb);
+        const byName = new Map(defs.rows.map((r) => [r.name, r.sql]));
+        expect(byName.has('rooms_visitor_token')).toBe(false);
+        expect(sparse.map((n) => byName.get(n))).toEqual([
+          'CREATE INDEX rooms_department_open ON rooms (department_id, open) WHERE department_id IS NOT NULL',
+          'CREATE UNIQUE INDEX rooms_dm_key ON rooms (dm_key) WHERE dm_key IS NOT NULL',
+          'CREATE UNIQUE INDEX rooms_name_key ON rooms (name_key) WHERE name_key IS NOT NULL',
+          'CREATE INDEX rooms_served_open ON rooms (served_by_id, open) WHERE served_by_id IS NOT NULL',
+        ]);
+      } else {
+        const defs = await sql<{ indexname: string; indexdef: string }>`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'rooms' ORDER BY indexname`.execute(kdb);
+        const byName = new Map(defs.rows.map((r) => [r.indexname, r.indexdef]));
+        expect(byName.has('rooms_visitor_token')).toBe(false);
+        expect(sparse.map((n) => byName.get(n))).toEqual([
+          'CREATE INDEX rooms_department_open ON public.rooms USING btree (department_id, open) WHERE (department_id IS NOT NULL)',
+          'CREATE UNIQUE INDEX rooms_dm_key ON public.rooms USING btree (dm_key) WHERE (dm_key IS NOT NULL)',
+          'CREATE UNIQUE INDEX rooms_name_key ON public.rooms USING btree (name_key) WHERE (name_key IS NOT NULL)',
+          'CREATE INDEX rooms_served_open ON public.rooms USING btree (served_by_id, open) WHERE (served_by_id IS NOT NULL)',
+        ]);
+      }
+      // Comparisons with a bound value (the plan PostgreSQL keeps for a named statement is generic) use them.
+      const queries: Array<[index: string, query: string, values: string[]]> = [
+        ['rooms_name_key', 'SELECT id FROM rooms WHERE name_key = $1', ['general']],
+        ['rooms_dm_key', 'SELECT id FROM rooms WHERE dm_key = $1', ['a,b']],
+        ['rooms_served_open', 'SELECT id FROM rooms WHERE served_by_id = $1 AND open = 1', ['agent']],
+        ['rooms_department_open', 'SELECT id FROM rooms WHERE department_id IN ($1, $2)', ['d1', 'd2']],
+      ];
+      for (const [index, query, values] of queries) {
+        const plan =
+          store.backend === 'sqlite'
+            ? (await kdb.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${query.replace(/\$\d/g, '?')}`, values))).rows.map((r) => r.detail).join('\n')
+            : await kdb.connection().execute(async (c) => {
+                await sql.raw('SET plan_cache_mode = force_generic_plan').execute(c);
+                await sql.raw('SET enable_seqscan = off').execute(c);
+                let prepared = false;
+                try {
+                  await sql.raw(`PREPARE sparse_plan AS ${query}`).execute(c);
+                  prepared = true;
+                  const rows = await sql.raw<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE sparse_plan(${values.map((v) => `'${v}'`).join(', ')})`).execute(c);
+                  return rows.rows.map((r) => r['QUERY PLAN']).join('\n');
+                } finally {
+                  if (prepared) await sql.raw('DEALLOCATE sparse_plan').execute(c);
+                  await sql.raw('RESET plan_cache_mode').execute(c);
+                  await sql.raw('RESET enable_seqscan').execute(c);
+                }
+              });
+        expect(plan, query).toContain(index);
+      }
     });
 
     it('defaultRoomIds lists every room marked default, and only those', async () => {
