@@ -72,18 +72,17 @@ describe('WalCheckpointer', () => {
   });
 
   it('the thread starts at the first write: a store that only reads runs none', async () => {
-    const { path, store, fill } = await openFilled('f.db');
+    const { path, store } = await openFilled('f.db'); // created its table: a write, so its thread ran
     await store.close();
     const outcomes: Array<{ checkpointed?: number; skipped?: string }> = [];
     const reopened = openSqliteStore({ path, checkpoints: { intervalMs: 20, onCheckpoint: (o) => outcomes.push(o) } });
     expect(await sql<{ n: number }>`select count(*) as n from scratch`.execute(reopened.db).then((r) => r.rows[0]!.n)).toBe(0);
-    // A running thread reports within one interval of seeing the WAL (a fresh store's first fill above did).
+    // A running thread reports within one interval of finding the WAL file, which exists now.
     await new Promise((r) => setTimeout(r, 200));
     expect(outcomes).toEqual([]);
     await sql`insert into scratch (body) values ('x')`.execute(reopened.db);
     await until(() => outcomes.length > 0, "the thread's first report");
     await reopened.close();
-    void fill;
   });
 
   it('closing stops the thread and folds the rest of the WAL into the database', async () => {
