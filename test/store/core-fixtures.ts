@@ -5,7 +5,9 @@
  * the running vitest project and calls it. Cases share one database, so every
  * fixture gets fresh ids and names.
  */
+import { sql, type Kysely } from 'kysely';
 import { newId } from '../../src/lib/ids.js';
+import type { Database } from '../../src/store/sql/schema.js';
 import type { NewRoom, NewUser, Store } from '../../src/store/store.js';
 
 /** Returns the store under test (opened by the runner's beforeAll). */
@@ -62,4 +64,29 @@ export async function userInRooms(store: Store, firsts: string[], at: number) {
   const rooms = await Promise.all(firsts.map((first) => store.rooms.insert(newRoom({ id: first + base, ts: at }))));
   for (const room of rooms) await store.rooms.subscribe({ id: newId(), rid: room.id, user: { id: user.id, username: user.username! }, ts: at }, at);
   return { user, base, rooms };
+}
+
+/**
+ * PostgreSQL: the plan it keeps for a named statement of this text (its generic plan), as EXPLAIN prints it, for
+ * these values. A test database is small enough for a scan to be the cheapest plan: with scans priced out, the
+ * plan shows whether an index can be used at all. Only this statement is deallocated: the connection's other
+ * named statements belong to the pool.
+ */
+export async function genericPlan(db: Kysely<Database>, text: string, values: readonly unknown[]): Promise<string> {
+  const literal = (v: unknown) => `'${String(v).replace(/'/g, "''")}'`;
+  return db.connection().execute(async (c) => {
+    await sql.raw('SET plan_cache_mode = force_generic_plan').execute(c);
+    await sql.raw('SET enable_seqscan = off').execute(c);
+    let prepared = false;
+    try {
+      await sql.raw(`PREPARE generic_plan AS ${text}`).execute(c);
+      prepared = true;
+      const rows = await sql.raw<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE generic_plan(${values.map(literal).join(', ')})`).execute(c);
+      return rows.rows.map((r) => r['QUERY PLAN']).join('\n');
+    } finally {
+      if (prepared) await sql.raw('DEALLOCATE generic_plan').execute(c);
+      await sql.raw('RESET plan_cache_mode').execute(c);
+      await sql.raw('RESET enable_seqscan').execute(c);
+    }
+  });
 }

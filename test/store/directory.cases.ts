@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import type { SqlStore } from '../../src/store/sql/sql-store.js';
 import type { ChannelSearch, UserSearch } from '../../src/store/store.js';
-import { member, newRoom, newUser, type StoreGetter } from './core-fixtures.js';
+import { genericPlan, member, newRoom, newUser, type StoreGetter } from './core-fixtures.js';
 
 /** A tag of letters only, unique per call (ids may contain digits that other names share). */
 function tag(): string {
@@ -285,25 +285,8 @@ export function directoryCases(getStore: StoreGetter): void {
         prototype.query = query;
       }
       expect(sent).toHaveLength(1);
-      const literal = (v: unknown) => `'${String(v).replace(/'/g, "''")}'`;
-      const plan = await kdb.connection().execute(async (c) => {
-        // A test database is small enough for a scan to be the cheapest plan: with scans priced out, the plan shows
-        // whether the partial indexes can be used at all (with a bound type they cannot).
-        await sql.raw('SET plan_cache_mode = force_generic_plan').execute(c);
-        await sql.raw('SET enable_seqscan = off').execute(c);
-        let prepared = false;
-        try {
-          await sql.raw(`PREPARE directory_plan AS ${sent[0]!.text}`).execute(c);
-          prepared = true;
-          const rows = await sql.raw<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE directory_plan(${sent[0]!.values.map(literal).join(', ')})`).execute(c);
-          return rows.rows.map((r) => r['QUERY PLAN']).join('\n');
-        } finally {
-          // Only this one: the connection's named statements belong to the pool.
-          if (prepared) await sql.raw('DEALLOCATE directory_plan').execute(c);
-          await sql.raw('RESET plan_cache_mode').execute(c);
-          await sql.raw('RESET enable_seqscan').execute(c);
-        }
-      });
+      // With the type bound as a parameter the partial indexes could not be used.
+      const plan = await genericPlan(kdb, sent[0]!.text, sent[0]!.values);
       expect(plan).toContain('Bitmap Index Scan on rooms_name_trgm');
       expect(plan).toContain('Bitmap Index Scan on rooms_fname_trgm');
       expect(plan).not.toMatch(/Seq Scan on rooms\b/);

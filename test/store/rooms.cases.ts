@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { ConflictError, StoreReferenceError } from '../../src/store/errors.js';
 import type { SqlStore } from '../../src/store/sql/sql-store.js';
-import { member, newRoom, newUser, rejection, uniqueName, userInRooms, type StoreGetter } from './core-fixtures.js';
+import { genericPlan, member, newRoom, newUser, rejection, uniqueName, userInRooms, type StoreGetter } from './core-fixtures.js';
 
 export function roomsCases(getStore: StoreGetter): void {
   describe('RoomsRepo', () => {
@@ -128,21 +128,7 @@ export function roomsCases(getStore: StoreGetter): void {
         const plan =
           store.backend === 'sqlite'
             ? (await kdb.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${query.replace(/\$\d/g, '?')}`, values))).rows.map((r) => r.detail).join('\n')
-            : await kdb.connection().execute(async (c) => {
-                await sql.raw('SET plan_cache_mode = force_generic_plan').execute(c);
-                await sql.raw('SET enable_seqscan = off').execute(c);
-                let prepared = false;
-                try {
-                  await sql.raw(`PREPARE sparse_plan AS ${query}`).execute(c);
-                  prepared = true;
-                  const rows = await sql.raw<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE sparse_plan(${values.map((v) => `'${v}'`).join(', ')})`).execute(c);
-                  return rows.rows.map((r) => r['QUERY PLAN']).join('\n');
-                } finally {
-                  if (prepared) await sql.raw('DEALLOCATE sparse_plan').execute(c);
-                  await sql.raw('RESET plan_cache_mode').execute(c);
-                  await sql.raw('RESET enable_seqscan').execute(c);
-                }
-              });
+            : await genericPlan(kdb, query, values);
         expect(plan, query).toContain(index);
       }
     });
