@@ -13,6 +13,8 @@
  *   --requests=N              default 3000
  *   --database=URL            default a new SQLite file; a postgres:// server URL runs in a new database there
  *   --full                    the benchmark's full data set (default: the quick one)
+ *   --concurrency=N           requests in flight (default 50, as in `npm run bench`); 1 shows each statement's own
+ *                             time on PostgreSQL (its round trip without waits behind other requests)
  */
 import { parseArgs } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
@@ -30,6 +32,7 @@ const { values: args } = parseArgs({
     requests: { type: 'string', default: '3000' },
     database: { type: 'string', default: '' },
     full: { type: 'boolean', default: false },
+    concurrency: { type: 'string', default: '50' },
   },
 });
 const REQUESTS = Number(args.requests);
@@ -112,7 +115,7 @@ async function main(): Promise<void> {
     const started = performance.now();
     let sent = 0;
     await Promise.all(
-      Array.from({ length: 50 }, async () => {
+      Array.from({ length: Number(args.concurrency) }, async () => {
         while (sent < total) {
           sent++;
           const response = await app.inject(request());

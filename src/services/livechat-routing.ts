@@ -120,25 +120,20 @@ export class LivechatRouting {
 
   /**
    * Closes the room once: the conditional update decides the single winner;
-   * losers get `room-closed`. In the same transaction: visitor offline, inquiry
-   * removed, every subscription removed (rooms.get `remove`), close message.
+   * losers get `room-closed`. Atomically with it (`livechatRooms.closeWithEffects`):
+   * visitor offline, inquiry removed, every subscription removed (rooms.get
+   * `remove`), close message.
    */
   async close(room: LivechatRoom, options: { closer: LivechatCloser; by: Actor; comment: string }): Promise<void> {
-    const done = await this.store.transaction(async (tx) => {
-      const now = this.clock.now();
-      const won = await tx.livechatRooms.close(
-        room.id,
-        { closedAt: now, closer: options.closer, closedBy: { id: options.by.id, username: options.by.username } },
-        now,
-      );
-      if (!won) throw bareFailure('room-closed');
-      await tx.visitors.setStatus(room.visitor.id, 'offline', now);
-      const inquiry = await tx.inquiries.deleteByRoom(room.id);
-      const formerMemberIds = await tx.rooms.unsubscribeAll(room.id, now);
-      const message = await tx.messages.insert(this.systemMessage(room.id, 'livechat-close', options.comment, options.by, now));
-      return { inquiry, formerMemberIds, message };
-    });
-    const closed = await this.reread(room.id);
+    const now = this.clock.now();
+    const done = await this.store.livechatRooms.closeWithEffects(
+      room.id,
+      { closedAt: now, closer: options.closer, closedBy: { id: options.by.id, username: options.by.username } },
+      this.systemMessage(room.id, 'livechat-close', options.comment, options.by, now),
+      now,
+    );
+    if (!done) throw bareFailure('room-closed');
+    const closed = done.room;
     const snapshot = livechatSnapshot(closed);
     this.events.publish(
       { type: 'messageCreated', room: snapshot, message: eventMessage(done.message, options.closer === 'visitor') },

@@ -59,6 +59,14 @@ export interface CloseInfo {
   closedBy: { id: string; username: string };
 }
 
+/** What `closeWithEffects` changed. */
+export interface ClosedRoom {
+  room: LivechatRoom;
+  inquiry: InquiryRecord | null;
+  formerMemberIds: string[];
+  message: MessageRecord;
+}
+
 /** Filters of `livechat/rooms` (contract §8.11); absent keys, empty lists and empty text do not filter. Bounds are inclusive. */
 export interface LivechatRoomFilter {
   agentIds?: readonly string[];
@@ -111,6 +119,17 @@ export interface LivechatRoomsRepo {
    * the room's visitor status offline.
    */
   close(rid: string, info: CloseInfo, now: Millis): Promise<boolean>;
+  /**
+   * Closing a room, atomically, with everything it writes: the room closed if it is still open (`close`, whose
+   * conditional update picks the one winner), its visitor offline, its inquiry removed, every subscription of
+   * it removed (each former member's removal recorded, for `rooms.get`'s `remove`), its `_updatedAt` moved, and
+   * the closing `message` (a system message; its `ts` made later than the room's latest, as `messages.insert`
+   * does). One statement on PostgreSQL (no transaction around it: one round trip), a transaction of those
+   * steps on SQLite; inside a caller's transaction, part of it. Returns the room as closed, the removed inquiry
+   * (if it had one), the former members' ids and the message as stored; null, with nothing changed, when the
+   * room was not open (closed already, absent, or not a livechat room).
+   */
+  closeWithEffects(rid: string, info: CloseInfo, message: MessageRecord, now: Millis): Promise<ClosedRoom | null>;
   /** Sets (or clears) the serving agent; bumps `_updatedAt`. */
   setServedBy(rid: string, agent: { id: string; username: string; ts: Millis } | null, now: Millis): Promise<void>;
   /**

@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { ConflictError } from '../../src/store/errors.js';
 import type { InquiryRecord, LivechatRoom, LivechatRoomFilter, LivechatRoomSortKey, MessageRecord, NewLivechatRoom, Store, TransferEntry } from '../../src/store/store.js';
-import { concurrently, insertVisitor, kdb, newRoom, openRoom, type LivechatCaseContext } from './livechat-fixtures.js';
+import { concurrently, insertAgent, insertVisitor, kdb, message, newRoom, openRoom, queuedRoom, type LivechatCaseContext } from './livechat-fixtures.js';
 
 function transfer(i: number, previous: string | null = null): TransferEntry {
   return {
@@ -180,6 +180,86 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
     });
     expect((await kdb(store).selectFrom('rooms').select('open').where('id', '=', room.id).executeTakeFirst())!.open).toBeNull();
     expect(await store.livechatRooms.close('missing', info, 7_000)).toBe(false);
+  });
+
+  it('closeWithEffects: the room closed with the visitor offline, its inquiry and subscriptions removed (removals recorded), the message after the latest', async () => {
+    const store = ctx.store();
+    const { room, visitor, inquiry } = await queuedRoom(store);
+    const [agent, other] = [await insertAgent(store), await insertAgent(store)];
+    await store.agents.serveRoom(room, { id: agent.id, username: agent.username! }, newId(), 2_500);
+    await store.rooms.subscribe({ id: newId(), rid: room.id, user: { id: other.id, username: other.username! }, ts: 2_600, room: { name: null, fname: room.fname, t: 'l' } }, 2_600);
+    await store.visitors.setStatus(visitor.id, 'online', 2_000);
+    const latest = await store.messages.insert(message(room.id, { ts: 9_000 }));
+    const before = (await store.livechatRooms.findById(room.id))!;
+    const info = { closedAt: 7_000, closer: 'user' as const, closedBy: { id: agent.id, username: agent.username! } };
+    const bye = message(room.id, { t: 'livechat-close', msg: 'bye', ts: 7_000, updatedAt: 7_000, u: { id: agent.id, username: agent.username!, name: 'Agent' } });
+
+    const done = (await store.livechatRooms.closeWithEffects(room.id, info, bye, 7_000))!;
+
+    const closed = (await store.livechatRooms.findById(room.id))!;
+    expect(closed).toEqual({
+      ...before,
+      open: false,
+      closedAt: 7_000,
+      closer: 'user',
+      closedBy: info.closedBy,
+      visitor: { ...before.visitor, status: 'offline' },
+      usersCount: before.usersCount,
+      updatedAt: closed.updatedAt,
+    });
+    expect(closed.updatedAt).toBeGreaterThan(before.updatedAt);
+    expect(done.room).toEqual(closed);
+    expect(done.inquiry).toEqual({ ...inquiry, status: 'taken', takenBy: agent.id, updatedAt: done.inquiry!.updatedAt });
+    expect(await store.inquiries.findByRoom(room.id)).toBeNull();
+    expect([...done.formerMemberIds].sort()).toEqual([agent.id, other.id].sort());
+    expect(await store.rooms.findSubscription(room.id, agent.id)).toBeNull();
+    expect(await store.rooms.findSubscription(room.id, other.id)).toBeNull();
+    expect(await store.rooms.removalsSince(agent.id, 0)).toEqual([{ rid: room.id, removedAt: 7_000 }]);
+    expect(await store.rooms.removalsSince(other.id, 0)).toEqual([{ rid: room.id, removedAt: 7_000 }]);
+    expect((await store.visitors.findById(visitor.id))!.status).toBe('offline');
+    // One past the room's latest message, which is later than the close's time.
+    expect(done.message).toEqual({ ...bye, ts: latest.ts + 1, updatedAt: latest.ts + 1 });
+    expect(await store.messages.findById(bye.id)).toEqual(done.message);
+  });
+
+  it('closeWithEffects: a room without inquiry or members, the message at its own time; a closed, missing or non-livechat room changes nothing (null)', async () => {
+    const store = ctx.store();
+    const { room } = await openRoom(store);
+    const info = { closedAt: 7_000, closer: 'visitor' as const, closedBy: { id: room.visitor.id, username: room.visitor.username } };
+    const bye = () => message(room.id, { t: 'livechat-close', msg: '', ts: 7_000, updatedAt: 7_000 });
+    const first = bye();
+    const done = (await store.livechatRooms.closeWithEffects(room.id, info, first, 7_000))!;
+    expect(done).toMatchObject({ inquiry: null, formerMemberIds: [], message: first, room: { open: false, closer: 'visitor' } });
+    const closed = await store.livechatRooms.findById(room.id);
+
+    const again = bye();
+    expect(await store.livechatRooms.closeWithEffects(room.id, info, again, 8_000)).toBeNull();
+    expect(await store.livechatRooms.closeWithEffects('missing', info, { ...bye(), rid: 'missing' }, 8_000)).toBeNull();
+    expect(await store.livechatRooms.findById(room.id)).toEqual(closed);
+    expect(await store.messages.findById(again.id)).toBeNull();
+
+    const channel = await store.rooms.insert({ id: newId(), t: 'c', name: `ch-${newId()}`, fname: null, creator: null, ts: 1, isDefault: false, readOnly: false });
+    expect(await store.livechatRooms.closeWithEffects(channel.id, info, { ...bye(), rid: channel.id }, 8_000)).toBeNull();
+    expect((await store.rooms.findById(channel.id))!.updatedAt).toBe(channel.updatedAt);
+  });
+
+  it('closeWithEffects: exactly one winner under concurrency, one closing message', async () => {
+    const store = ctx.store();
+    const { room } = await openRoom(store);
+    const info = { closedAt: 7_000, closer: 'user' as const, closedBy: { id: 'agent-1', username: 'agent' } };
+    const results = await concurrently(5, () => store.livechatRooms.closeWithEffects(room.id, info, message(room.id, { t: 'livechat-close', ts: 7_000, updatedAt: 7_000 }), 7_000));
+    expect(results.filter((r) => r !== null)).toHaveLength(1);
+    const rows = await kdb(store).selectFrom('messages').select('id').where('rid', '=', room.id).where('t', '=', 'livechat-close').execute();
+    expect(rows).toHaveLength(1);
+  });
+
+  it('closeWithEffects refuses a message that is not a system message of the room (a caller error, nothing written)', async () => {
+    const store = ctx.store();
+    const { room } = await openRoom(store);
+    const info = { closedAt: 7_000, closer: 'user' as const, closedBy: { id: 'agent-1', username: 'agent' } };
+    await expect(store.livechatRooms.closeWithEffects(room.id, info, message(room.id), 7_000)).rejects.toThrow(/system message of the room/);
+    await expect(store.livechatRooms.closeWithEffects(room.id, info, message('other', { t: 'livechat-close' }), 7_000)).rejects.toThrow(/system message of the room/);
+    expect((await store.livechatRooms.findById(room.id))!.open).toBe(true);
   });
 
   it('setServedBy sets and clears the serving agent, bumping _updatedAt', async () => {

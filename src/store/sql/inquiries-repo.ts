@@ -6,7 +6,7 @@ import type { SqlDialect } from './dialect.js';
 import { preparedQuery } from './prepared.js';
 import type { Database, LivechatInquiriesTable } from './schema.js';
 
-function toInquiry(row: Selectable<LivechatInquiriesTable>): InquiryRecord {
+export function toInquiry(row: Selectable<LivechatInquiriesTable>): InquiryRecord {
   return {
     id: row.id,
     rid: row.rid,

@@ -193,10 +193,16 @@ export class SqlRoomsRepo implements RoomsRepo {
   }
 
   async unsubscribeAll(rid: string, now: number): Promise<string[]> {
+    const ids = await this.removeMembers(rid, now);
+    await this.touch(rid, now, 0);
+    return ids;
+  }
+
+  /** `unsubscribeAll` without moving the room's `_updatedAt` (closing a livechat room moves it in its own update). */
+  async removeMembers(rid: string, now: number): Promise<string[]> {
     const members = await UNSUBSCRIBE_ALL(this.db, this.dialect, rid);
     const ids = members.map((m) => m.user_id);
     await this.recordRemovals(rid, ids, now);
-    await this.touch(rid, now, 0);
     return ids;
   }
 

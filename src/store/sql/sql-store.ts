@@ -62,7 +62,13 @@ export class SqlStore implements Store {
     this.messages = new SqlMessagesRepo(db, dialect, changes);
     this.visitors = new SqlVisitorsRepo(db, dialect);
     this.inquiries = new SqlInquiriesRepo(db, dialect);
-    this.livechatRooms = new SqlLivechatRoomsRepo(db, dialect, changes, { visitors: this.visitors, inquiries: this.inquiries, messages: this.messages });
+    this.livechatRooms = new SqlLivechatRoomsRepo(
+      db,
+      dialect,
+      changes,
+      { visitors: this.visitors, inquiries: this.inquiries, messages: this.messages, rooms: this.rooms },
+      (fn) => this.inTransaction(fn),
+    );
     this.agents = new SqlAgentsRepo(db, dialect, changes, { rooms: this.rooms, livechatRooms: this.livechatRooms, inquiries: this.inquiries });
     this.departments = new SqlDepartmentsRepo(db, dialect, changes);
   }
@@ -89,7 +95,12 @@ export class SqlStore implements Store {
    * conflict (TransientError) was rolled back whole, so it runs once more; a
    * second loss is UnavailableError (503), never a 500.
    */
-  async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
+  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
+    return this.inTransaction(fn);
+  }
+
+  /** `transaction`, handing `fn` the store as this class (what repositories that run steps in one take). */
+  async inTransaction<T>(fn: (tx: SqlStore) => Promise<T>): Promise<T> {
     if (this.db.isTransaction) return fn(this);
     const run = async () => {
       const changes = new TransactionChanges();
