@@ -83,7 +83,7 @@ export class LivechatRouting {
     // decides inside the transaction (no agent: it rolls back), so its usual case costs no extra statement.
     if (!acceptWithoutAgent && !auto && !(await this.store.agents.hasAvailable(candidates))) throw noAgent();
 
-    const { id, started, inquiry, subscriptionEvents } = await this.store.transaction(async (tx) => {
+    const { room, started, inquiry, subscriptionEvents } = await this.store.transaction(async (tx) => {
       const now = this.clock.now();
       const fname = visitor.name ?? visitor.username;
       const v = { id: visitor.id, username: visitor.username, token: visitor.token, status: 'online' as const };
@@ -91,19 +91,22 @@ export class LivechatRouting {
       const inquiry: InquiryRecord = { id: newId(), rid: roomId, name: fname, status: 'queued', ts: now, updatedAt: now, visitor: v, departmentId, takenBy: null };
       const started = this.systemMessage(roomId, 'livechat-started', '', { id: visitor.id, username: visitor.username, name: visitor.name }, now);
       // Before routing: a concurrent second open fails here (the one-open-room index).
-      const room = await tx.livechatRooms.open({ id: roomId, fname, ts: now, visitor: v, departmentId, sourceType: options.sourceType }, inquiry, started);
-      // Last, so the routing lock (PostgreSQL) is held for as few statements as possible: there the pick and
-      // the serving are one statement.
+      const room = await tx.livechatRooms.open({ id: roomId, fname, ts: now, visitor: v, departmentId, sourceType: options.sourceType }, inquiry, started, { lockRouting: auto });
+      // Routing last, so the routing lock (PostgreSQL) is held for as few statements as possible: the open
+      // statement takes it as its last step, and the pick with all the serving is the one statement after it.
       let subscriptionEvents: DomainEvent[] | null = null;
       if (auto) {
         const subscriptionId = newId();
-        const served = await tx.agents.pickAndServe(candidates, { id: room.id, fname: room.fname, servedById: null, created: true }, subscriptionId, now);
-        if (served) subscriptionEvents = served.subscribed ? [subscriptionInserted(served.agent.id, room.id, subscriptionId)] : [];
-        else if (!acceptWithoutAgent) throw noAgent();
+        const served = await tx.agents.pickAndServe(candidates, { id: room.id, fname: room.fname, servedById: null, created: true, routingLocked: true }, subscriptionId, now);
+        if (served) {
+          subscriptionEvents = served.subscribed ? [subscriptionInserted(served.agent.id, room.id, subscriptionId)] : [];
+          return { room: served.room, started, inquiry, subscriptionEvents };
+        }
+        if (!acceptWithoutAgent) throw noAgent();
       }
-      return { id: room.id, started, inquiry, subscriptionEvents };
+      // Nothing after `open` changed the room's row.
+      return { room, started, inquiry, subscriptionEvents };
     });
-    const room = await this.reread(id);
     const snapshot = livechatSnapshot(room);
     const events: DomainEvent[] = [
       { type: 'roomOpened', room: snapshot },

@@ -1,5 +1,6 @@
 /** Livechat agents and managers: users holding a livechat role, and agent routing (contract §8.1, §8.9). */
 import type { Millis } from '../lib/time.js';
+import type { LivechatRoom } from './livechat-rooms-store.js';
 import type { UserStatus } from './users-store.js';
 
 export type AgentLivechatStatus = 'available' | 'not-available';
@@ -57,12 +58,14 @@ export interface AgentsRepo {
    * `rooms.unsubscribe` removes it (`unsubscribed`: its id); when the pick is that same agent, it keeps its
    * subscription and the time it was first served. Null, and nothing changed, when no candidate is available.
    * On PostgreSQL the pick and all the serving are one statement, so the routing lock is held for that
-   * statement and the commit only.
+   * statement and the commit only. `room` in the result: the room as served (nothing read after the commit).
+   * `room.routingLocked`: the transaction holds the routing lock already (`livechatRooms.open` with
+   * `lockRouting`), which is not asked for again.
    */
   pickAndServe(
     candidates: AgentCandidates,
-    room: { id: string; fname: string | null; servedById: string | null; created: boolean },
+    room: { id: string; fname: string | null; servedById: string | null; created: boolean; routingLocked?: boolean },
     subscriptionId: string,
     now: Millis,
-  ): Promise<{ agent: { id: string; username: string }; subscribed: boolean; unsubscribed: string | null } | null>;
+  ): Promise<{ agent: { id: string; username: string }; subscribed: boolean; unsubscribed: string | null; room: LivechatRoom } | null>;
 }

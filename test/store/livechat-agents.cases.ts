@@ -4,8 +4,9 @@ import { newId } from '../../src/lib/ids.js';
 import { sql } from 'kysely';
 import { pickQuery } from '../../src/store/sql/agents-repo.js';
 import type { SqlStore } from '../../src/store/sql/sql-store.js';
+import { genericPlan } from './core-fixtures.js';
 import type { Store } from '../../src/store/store.js';
-import { concurrently, departmentFields, insertAgent, insertUser, kdb, openRoom, queuedRoom, type LivechatCaseContext } from './livechat-fixtures.js';
+import { concurrently, departmentFields, insertAgent, insertUser, insertVisitor, kdb, newRoom, openingOf, openRoom, queuedRoom, type LivechatCaseContext } from './livechat-fixtures.js';
 
 async function departmentOf(store: Store, agents: Array<{ id: string; username: string | null }>): Promise<string> {
   const id = newId();
@@ -134,7 +135,7 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     expect(await store.transaction((tx) => tx.agents.pick({ departmentId: null, agentId: a.id }, 400))).toEqual({ id: a.id, username: a.username });
   });
 
-  it('pick walks the partial index of available agents in its own order (SQLite plan; the index on both backends)', async () => {
+  it('pick reads a partial index of the available agents (SQLite: in the pick\'s own order; PostgreSQL: by id)', async () => {
     const store = ctx.store();
     const db = kdb(store);
     const { dialect } = store as unknown as SqlStore;
@@ -146,11 +147,52 @@ export function agentsCases(ctx: LivechatCaseContext): void {
         expect(plan.join(' | ')).not.toContain('TEMP B-TREE');
       }
     }
-    const indexes =
-      store.backend === 'sqlite'
-        ? await sql<{ sql: string }>`select sql from sqlite_master where name = 'users_agent_pick'`.execute(db)
-        : await sql<{ sql: string }>`select indexdef as sql from pg_indexes where indexname = 'users_agent_pick'`.execute(db);
-    expect(indexes.rows[0]?.sql).toMatch(/livechat_open_rooms.*coalesce.*livechat_last_assigned_at.*WHERE/is);
+    if (store.backend === 'sqlite') {
+      const index = await sql<{ sql: string }>`select sql from sqlite_master where name = 'users_agent_pick'`.execute(db);
+      expect(index.rows[0]?.sql).toMatch(/livechat_open_rooms.*coalesce.*livechat_last_assigned_at.*WHERE/is);
+    } else {
+      // PostgreSQL (migration 0013): the available agents by id; the load columns are in no index (HOT updates).
+      const index = await sql<{ sql: string }>`select indexdef as sql from pg_indexes where indexname = 'users_available_agents'`.execute(db);
+      expect(index.rows[0]?.sql).toMatch(/\(id\) WHERE .*status_livechat.*available.*status.*offline.*active/is);
+      for (const departmentId of [undefined, 'some-department']) {
+        const query = pickQuery(db, dialect, 1, undefined, departmentId).compile();
+        expect(await genericPlan(db, query.sql, query.parameters)).toContain('users_available_agents');
+      }
+    }
+  });
+
+  it('routing writes an agent\'s row without touching an index of users (PostgreSQL: HOT updates, no new entry in any of its indexes)', async () => {
+    const store = ctx.store();
+    const db = kdb(store);
+    if (store.backend === 'postgres') {
+      const indexed = await sql<{ column: string }>`
+        select a.attname as column from pg_index i join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
+        where i.indrelid = 'users'::regclass`.execute(db);
+      const expressions = await sql<{ def: string }>`select pg_get_indexdef(indexrelid) as def from pg_index where indrelid = 'users'::regclass`.execute(db);
+      for (const column of ['livechat_open_rooms', 'livechat_last_assigned_at']) {
+        expect(indexed.rows.map((r) => r.column)).not.toContain(column);
+        for (const { def } of expressions.rows) expect(def).not.toContain(column);
+      }
+    }
+    const agent = await insertAgent(store);
+    const dep = await departmentOf(store, [agent]);
+    const fresh = await roomWithInquiry(store);
+    const counts = await store.transaction(async (tx) => {
+      // This connection's counts (they include its earlier transactions' until they are flushed: a difference).
+      const read = async () => {
+        if (store.backend !== 'postgres') return [0, 0];
+        const { rows } = await sql<{ updated: string; hot: string }>`
+          select pg_stat_get_xact_tuples_updated('users'::regclass) as updated, pg_stat_get_xact_tuples_hot_updated('users'::regclass) as hot`.execute((tx as unknown as SqlStore).db);
+        return [Number(rows[0]!.updated), Number(rows[0]!.hot)];
+      };
+      const before = await read();
+      expect(await tx.agents.pickAndServe({ departmentId: dep }, { id: fresh.rid, fname: fresh.fname, servedById: null, created: true }, newId(), 5_000)).not.toBeNull();
+      const after = await read();
+      return [after[0]! - before[0]!, after[1]! - before[1]!];
+    });
+    // The pick's stamp and the load trigger's count: two updates of the agent's row, both HOT.
+    if (store.backend === 'postgres') expect(counts).toEqual([2, 2]);
+    expect((await kdb(store).selectFrom('users').select('livechat_open_rooms').where('id', '=', agent.id).executeTakeFirst())!.livechat_open_rooms).toBe(1);
   });
 
   it('pick reads each agent\'s load from a count the database keeps: serving, moving, closing and deleting rooms all move it', async () => {
@@ -240,8 +282,9 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     const before = (await store.livechatRooms.findById(fresh.rid))!;
     const subscriptionId = newId();
     const served = await store.transaction((tx) => tx.agents.pickAndServe({ departmentId: dep }, { id: fresh.rid, fname: fresh.fname, servedById: null, created: true }, subscriptionId, 5_000));
-    expect(served).toEqual({ agent: { id: b.id, username: b.username }, subscribed: true, unsubscribed: null });
     const after = (await store.livechatRooms.findById(fresh.rid))!;
+    // The room as served comes back (what the caller answers with, read in the same transaction).
+    expect(served).toEqual({ agent: { id: b.id, username: b.username }, subscribed: true, unsubscribed: null, room: after });
     expect(after.servedBy).toEqual({ id: b.id, username: b.username, ts: 5_000 });
     expect(after.usersCount).toBe(before.usersCount + 1);
     expect(after.updatedAt).toBeGreaterThanOrEqual(5_000);
@@ -282,6 +325,25 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     expect(load.map((r) => Number(r.livechat_open_rooms))).toEqual([3, 3, 3]);
   });
 
+  it('open with lockRouting, then pickAndServe with routingLocked: concurrent new rooms are spread evenly (the open statement took the lock)', async () => {
+    const store = ctx.store();
+    const agents = [await insertAgent(store), await insertAgent(store), await insertAgent(store)];
+    const dep = await departmentOf(store, agents);
+    const visitors = await Promise.all(Array.from({ length: 9 }, () => insertVisitor(store)));
+    const served = await concurrently(9, (i) =>
+      store.transaction(async (tx) => {
+        const input = newRoom(visitors[i]!, { departmentId: dep, ts: 7_000 + i });
+        const { inquiry, started } = openingOf(input);
+        const room = await tx.livechatRooms.open(input, inquiry, started, { lockRouting: true });
+        return tx.agents.pickAndServe({ departmentId: dep }, { id: room.id, fname: room.fname, servedById: null, created: true, routingLocked: true }, newId(), 7_000 + i);
+      }),
+    );
+    const perAgent = new Map<string, number>();
+    for (const s of served) perAgent.set(s!.agent.id, (perAgent.get(s!.agent.id) ?? 0) + 1);
+    expect([...perAgent.values()]).toEqual([3, 3, 3]);
+    for (const s of served) expect(s!.room).toEqual(await store.livechatRooms.findById(s!.room.id));
+  });
+
   /** A room served to `agent` at 5,000, its inquiry requeued (as a transfer requeues it before routing). */
   async function servedAndRequeued(store: Store, agent: { id: string; username: string | null }, dep: string) {
     const fresh = await roomWithInquiry(store);
@@ -305,8 +367,8 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     expect(await loads(store, [a.id, b.id])).toEqual({ [a.id]: 1, [b.id]: 0 });
     const subscriptionId = newId();
     const routed = await store.transaction((tx) => tx.agents.pickAndServe({ departmentId: dep }, { id: rid, fname, servedById: a.id, created: false }, subscriptionId, 8_000));
-    expect(routed).toEqual({ agent: { id: b.id, username: b.username }, subscribed: true, unsubscribed: subscription.id });
     const after = (await store.livechatRooms.findById(rid))!;
+    expect(routed).toEqual({ agent: { id: b.id, username: b.username }, subscribed: true, unsubscribed: subscription.id, room: after });
     expect(after.servedBy).toEqual({ id: b.id, username: b.username, ts: 8_000 });
     expect(after.usersCount).toBe(served.usersCount);
     expect(after.updatedAt).toBeGreaterThan(served.updatedAt);
@@ -324,8 +386,8 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     const dep = await departmentOf(store, [a]);
     const { rid, fname, inquiryId, served, subscription } = await servedAndRequeued(store, a, dep);
     const routed = await store.transaction((tx) => tx.agents.pickAndServe({ departmentId: dep }, { id: rid, fname, servedById: a.id, created: false }, newId(), 8_000));
-    expect(routed).toEqual({ agent: { id: a.id, username: a.username }, subscribed: false, unsubscribed: null });
     const after = (await store.livechatRooms.findById(rid))!;
+    expect(routed).toEqual({ agent: { id: a.id, username: a.username }, subscribed: false, unsubscribed: null, room: after });
     expect(after.servedBy).toEqual({ id: a.id, username: a.username, ts: 5_000 });
     expect(after.usersCount).toBe(served.usersCount);
     expect(await store.rooms.findSubscription(rid, a.id)).toEqual(subscription);

@@ -50,6 +50,13 @@ export function newRoom(visitor: VisitorRecord, overrides: Partial<NewLivechatRo
   };
 }
 
+/** What `livechatRooms.open` writes with room `r` (of room `rid`): its queued inquiry and its `livechat-started` message. */
+export function openingOf(r: NewLivechatRoom, rid = r.id): { inquiry: InquiryRecord; started: MessageRecord } {
+  const inquiry: InquiryRecord = { id: newId(), rid, name: r.fname, status: 'queued', ts: r.ts, updatedAt: r.ts, visitor: r.visitor, departmentId: r.departmentId, takenBy: null };
+  const started: MessageRecord = { id: newId(), rid, t: 'livechat-started', msg: '', ts: r.ts, updatedAt: r.ts, u: { id: r.visitor.id, username: r.visitor.username, name: r.fname }, visitorToken: null };
+  return { inquiry, started };
+}
+
 /** A visitor with an open room. */
 export async function openRoom(store: Store, overrides: Partial<NewLivechatRoom> = {}) {
   const visitor = await insertVisitor(store);

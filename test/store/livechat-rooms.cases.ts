@@ -2,8 +2,8 @@
 import { expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { ConflictError } from '../../src/store/errors.js';
-import type { InquiryRecord, LivechatRoom, LivechatRoomFilter, LivechatRoomSortKey, MessageRecord, NewLivechatRoom, Store, TransferEntry } from '../../src/store/store.js';
-import { concurrently, insertAgent, insertVisitor, kdb, message, newRoom, openRoom, queuedRoom, type LivechatCaseContext } from './livechat-fixtures.js';
+import type { LivechatRoom, LivechatRoomFilter, LivechatRoomSortKey, Store, TransferEntry } from '../../src/store/store.js';
+import { concurrently, insertAgent, insertVisitor, kdb, message, newRoom, openingOf, openRoom, queuedRoom, type LivechatCaseContext } from './livechat-fixtures.js';
 
 function transfer(i: number, previous: string | null = null): TransferEntry {
   return {
@@ -76,11 +76,7 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
     const visitor = await insertVisitor(store, { name: 'Vi' });
     await store.visitors.setStatus(visitor.id, 'offline', 1_500);
     const input = newRoom(visitor, { departmentId: 'dep-a', sourceType: 'widget' });
-    const opening = (r: NewLivechatRoom, rid = r.id) => {
-      const inquiry: InquiryRecord = { id: newId(), rid, name: r.fname, status: 'queued', ts: r.ts, updatedAt: r.ts, visitor: r.visitor, departmentId: r.departmentId, takenBy: null };
-      const started: MessageRecord = { id: newId(), rid, t: 'livechat-started', msg: '', ts: r.ts, updatedAt: r.ts, u: { id: r.visitor.id, username: r.visitor.username, name: r.fname }, visitorToken: null };
-      return { inquiry, started };
-    };
+    const opening = openingOf;
     const first = opening(input);
     const room = await store.transaction((tx) => tx.livechatRooms.open(input, first.inquiry, first.started));
     expect(room).toEqual(await store.livechatRooms.findById(input.id));

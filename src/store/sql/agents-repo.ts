@@ -1,12 +1,14 @@
-import { sql, type Kysely } from 'kysely';
-import type { AgentCandidates, AgentLivechatStatus, AgentsRepo, InquiriesRepo, LivechatRole, LivechatRoomsRepo, LivechatUser, RoomsRepo, UserStatus } from '../store.js';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { extend } from '../../lib/values.js';
+import type { AgentCandidates, AgentLivechatStatus, AgentsRepo, InquiriesRepo, LivechatRole, LivechatRoom, LivechatRoomsRepo, LivechatUser, RoomsRepo, UserStatus } from '../store.js';
 import type { ChangeSink } from './change-recorder.js';
 import type { SqlDialect } from './dialect.js';
 import { preparedQuery } from './prepared.js';
-import type { Database } from './schema.js';
+import { toLivechatRoom } from './room-rows.js';
+import type { Database, RoomsTable } from './schema.js';
 
 /** Key of the transaction lock that serializes Auto_Selection decisions (PostgreSQL). */
-const ROUTING_LOCK_KEY = 0x1c_4a7;
+export const ROUTING_LOCK_KEY = 0x1c_4a7;
 
 /**
  * Available agents (not yet ordered): of one department and/or one agent when given. A CROSS JOIN keeps
@@ -72,7 +74,7 @@ function pickAndServeStatement(
 ) {
   const chosen = chosenAgent(db, dialect, c.agentId ?? undefined, c.departmentId ?? undefined);
   const previous = room.servedById;
-  return sql<{ id: string; username: string | null; subscribed: number | string; unsubscribed: string | null; served: number | string; taken: number | string }>`
+  return sql<{ id: string; username: string | null; subscribed: number | string; unsubscribed: string | null; served: number | string; taken: number | string; room: Selectable<RoomsTable> | null }>`
     WITH picked AS (
       UPDATE users SET livechat_last_assigned_at = ${now} WHERE users.id = (${chosen}) RETURNING users.id, users.username
     ), dropped AS (
@@ -98,14 +100,14 @@ function pickAndServeStatement(
         users_count = rooms.users_count + (SELECT count(*) FROM subscribed) - (SELECT count(*) FROM dropped),
         updated_at = ${dialect.nextUpdatedAt(now)}
       FROM picked WHERE rooms.id = ${room.id}
-      RETURNING rooms.id
+      RETURNING rooms.*
     ), taken AS (
       UPDATE livechat_inquiries SET status = 'taken', taken_by = picked.id, updated_at = ${dialect.nextUpdatedAt(now)}
       FROM picked WHERE livechat_inquiries.rid = ${room.id}
       RETURNING livechat_inquiries.id
     )
     SELECT picked.id, picked.username, (SELECT count(*) FROM subscribed) AS subscribed, (SELECT id FROM dropped) AS unsubscribed,
-      (SELECT count(*) FROM served) AS served, (SELECT count(*) FROM taken) AS taken
+      (SELECT count(*) FROM served) AS served, (SELECT count(*) FROM taken) AS taken, (SELECT row_to_json(served) FROM served) AS room
     FROM picked`;
 }
 
@@ -144,7 +146,7 @@ function variantFor<R>(variants: Record<Shape, unknown>, c: AgentCandidates): [V
 /** What serving a room writes besides the agent (`serveRoom`, and `pickAndServe` on SQLite). */
 export interface RoomServing {
   rooms: Pick<RoomsRepo, 'subscribe' | 'unsubscribe'>;
-  livechatRooms: Pick<LivechatRoomsRepo, 'setServedBy'>;
+  livechatRooms: Pick<LivechatRoomsRepo, 'setServedBy' | 'findById'>;
   inquiries: Pick<InquiriesRepo, 'markTaken'>;
 }
 
@@ -257,12 +259,12 @@ export class SqlAgentsRepo implements AgentsRepo {
 
   async pickAndServe(
     c: AgentCandidates,
-    room: { id: string; fname: string | null; servedById: string | null; created: boolean },
+    room: { id: string; fname: string | null; servedById: string | null; created: boolean; routingLocked?: boolean },
     subscriptionId: string,
     now: number,
-  ): Promise<{ agent: { id: string; username: string }; subscribed: boolean; unsubscribed: string | null } | null> {
+  ): Promise<{ agent: { id: string; username: string }; subscribed: boolean; unsubscribed: string | null; room: LivechatRoom } | null> {
     if (this.dialect.backend === 'postgres') {
-      await this.dialect.transactionLock(this.db as unknown as Kysely<unknown>, ROUTING_LOCK_KEY);
+      if (!room.routingLocked) await this.dialect.transactionLock(this.db as unknown as Kysely<unknown>, ROUTING_LOCK_KEY);
       const { rows } = await pickAndServeStatement(this.db, this.dialect, c, room, subscriptionId, now).execute(this.db);
       const row = rows[0];
       if (!row) return null;
@@ -272,17 +274,21 @@ export class SqlAgentsRepo implements AgentsRepo {
       this.changes.changed(row.id);
       // A room created in this transaction cannot have been kept by anyone.
       if (!room.created) this.changes.roomChanged(room.id);
-      return { agent: { id: row.id, username: row.username ?? '' }, subscribed: Number(row.subscribed) === 1, unsubscribed: row.unsubscribed };
+      // The room as served: nothing after this statement changes its row (the load trigger writes `users`).
+      return { agent: { id: row.id, username: row.username ?? '' }, subscribed: Number(row.subscribed) === 1, unsubscribed: row.unsubscribed, room: toLivechatRoom(row.room!) };
     }
     // Statement by statement: SQLite's statements are calls into the process, not round trips.
     const agent = await this.pick(c, now);
     if (!agent) return null;
+    let served: { agent: { id: string; username: string }; subscribed: boolean; unsubscribed: string | null };
     if (room.servedById === agent.id) {
       await this.serving.inquiries.markTaken(room.id, agent.id, now);
-      return { agent, subscribed: false, unsubscribed: null };
+      served = { agent, subscribed: false, unsubscribed: null };
+    } else {
+      const unsubscribed = room.servedById === null ? null : await this.serving.rooms.unsubscribe(room.id, room.servedById, now);
+      served = { agent, subscribed: await this.serveRoom(room, agent, subscriptionId, now), unsubscribed };
     }
-    const unsubscribed = room.servedById === null ? null : await this.serving.rooms.unsubscribe(room.id, room.servedById, now);
-    return { agent, subscribed: await this.serveRoom(room, agent, subscriptionId, now), unsubscribed };
+    return extend(served, { room: (await this.serving.livechatRooms.findById(room.id))! });
   }
 
   async serveRoom(room: { id: string; fname: string | null }, agent: { id: string; username: string }, subscriptionId: string, now: number): Promise<boolean> {

@@ -9,6 +9,7 @@ import { toLivechatRoom } from './room-rows.js';
 import type { Database, LivechatInquiriesTable, LivechatVisitorsTable, RoomsTable } from './schema.js';
 import { setVisitorStatusQuery, toVisitor } from './visitors-repo.js';
 import { insertInquiryQuery, toInquiry } from './inquiries-repo.js';
+import { ROUTING_LOCK_KEY } from './agents-repo.js';
 import type { SqlRoomsRepo } from './rooms-repo.js';
 import type { SqlStore } from './sql-store.js';
 
@@ -115,10 +116,9 @@ const asBase = (q: unknown): QueryCreator<Database> => q as QueryCreator<Databas
  * message of a room created in this statement can be later). The foreign keys are checked at the end of
  * the statement, when the room is there.
  */
-const OPEN_ROOM = preparedQuery(
-  20,
+const openRoomQuery = (
   // The room's arguments (as INSERT_ROOM's), then the inquiry's, then the message's.
-  (db: Kysely<Database>, dialect, id: string, fname: string, ts: number, visitorId: string, visitorToken: string, visitorUsername: string, visitorStatus: string, departmentId: string | null, sourceType: string,
+  db: Kysely<Database>, dialect: SqlDialect, id: string, fname: string, ts: number, visitorId: string, visitorToken: string, visitorUsername: string, visitorStatus: string, departmentId: string | null, sourceType: string,
     inquiryId: string, inquiryName: string | null, inquiryStatus: string, inquiryTs: number, inquiryDepartmentId: string | null,
     messageId: string, messageType: string, messageMsg: string, uId: string, uUsername: string, uName: string | null) =>
     db
@@ -131,7 +131,14 @@ const OPEN_ROOM = preparedQuery(
         q.insertInto('messages').values({ id: messageId, rid: id, t: messageType, msg: messageMsg, ts, updated_at: ts, u_id: uId, u_username: uUsername, u_name: uName, visitor_token: null }),
       )
       .selectFrom('room')
-      .selectAll('room'),
+      .selectAll('room');
+const OPEN_ROOM = preparedQuery(20, openRoomQuery);
+/**
+ * OPEN_ROOM, then the routing lock (`agents.pickAndServe`'s) taken by the same statement: its wait is no round
+ * trip of its own, and the next statement's snapshot (the pick's) is taken once it is held.
+ */
+const OPEN_ROOM_THEN_ROUTING_LOCK = preparedQuery(20, (...args: Parameters<typeof openRoomQuery>) =>
+  openRoomQuery(...args).select(sql<string>`pg_advisory_xact_lock(${sql.lit(ROUTING_LOCK_KEY)})`.as('routing_locked')),
 );
 
 const livechatRoomById = (db: Kysely<Database>, id: string) => db.selectFrom('rooms').selectAll().where('id', '=', id).where('t', '=', sql.lit('l'));
@@ -226,7 +233,7 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
     private readonly transact: <T>(fn: (tx: SqlStore) => Promise<T>) => Promise<T>,
   ) {}
 
-  async open(room: NewLivechatRoom, inquiry: InquiryRecord, started: MessageRecord): Promise<LivechatRoom> {
+  async open(room: NewLivechatRoom, inquiry: InquiryRecord, started: MessageRecord, options: { lockRouting?: boolean } = {}): Promise<LivechatRoom> {
     // What the one statement below writes of the inquiry and the message it takes from the room: a caller that
     // passed anything else would see the backends differ.
     const sameVisitor = (['id', 'username', 'token', 'status'] as const).every((k) => inquiry.visitor[k] === room.visitor[k]);
@@ -244,7 +251,7 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
       return inserted;
     }
     const { visitor } = room;
-    const [row] = await OPEN_ROOM(this.db, this.dialect, room.id, room.fname, room.ts, visitor.id, visitor.token, visitor.username, visitor.status, room.departmentId, room.sourceType,
+    const [row] = await (options.lockRouting ? OPEN_ROOM_THEN_ROUTING_LOCK : OPEN_ROOM)(this.db, this.dialect, room.id, room.fname, room.ts, visitor.id, visitor.token, visitor.username, visitor.status, room.departmentId, room.sourceType,
       inquiry.id, inquiry.name, inquiry.status, inquiry.ts, inquiry.departmentId,
       started.id, started.t, started.msg, started.u.id, started.u.username, started.u.name);
     return toLivechatRoom(row!);
