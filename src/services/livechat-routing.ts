@@ -7,7 +7,7 @@
 import { newId } from '../lib/ids.js';
 import { extend } from '../lib/values.js';
 import type { Clock } from '../lib/time.js';
-import type { InquiryRecord, LivechatCloser, LivechatRoom, MessageRecord, Store, SystemMessageType, VisitorRecord } from '../store/store.js';
+import type { InquiryRecord, LivechatCloser, LivechatRoom, MessageRecord, Store, SystemMessageType, TransferEntry, VisitorRecord } from '../store/store.js';
 import { bareFailure, failure } from './errors.js';
 import { eventInquiry, eventMessage, livechatSnapshot, type DomainEvent, type EventBus } from './events.js';
 import type { SettingsService } from './settings.service.js';
@@ -233,24 +233,26 @@ export class LivechatRouting {
         throw noAgents();
       }
       const departmentId = department?.id ?? current.departmentId;
-      await tx.livechatRooms.recordTransfer(
+      const entry: TransferEntry = {
+        type: target.kind,
+        scope: target.kind,
+        ts: now,
+        transferredBy: { id: by.id, username: by.username, type: by.type },
+        previousDepartment: current.departmentId,
+        nextDepartment: department,
+        // Only a transfer to an agent names one, and that agent is the caller's choice (known here).
+        ...(target.kind === 'agent' && agent && { transferredTo: { id: agent.id, username: agent.username } }),
+        ...(target.comment && { comment: target.comment }),
+      };
+      // The entry, the inquiry queued again and the transfer's message; on PostgreSQL one statement, which takes
+      // the routing lock as its last step when Auto_Selection picks next.
+      const message = await tx.livechatRooms.recordTransferWithEffects(
         room.id,
-        {
-          type: target.kind,
-          scope: target.kind,
-          ts: now,
-          transferredBy: { id: by.id, username: by.username, type: by.type },
-          previousDepartment: current.departmentId,
-          nextDepartment: department,
-          // Only a transfer to an agent names one, and that agent is the caller's choice (known here).
-          ...(target.kind === 'agent' && agent && { transferredTo: { id: agent.id, username: agent.username } }),
-          ...(target.comment && { comment: target.comment }),
-        },
-        now,
-      );
-      await tx.inquiries.requeue(room.id, departmentId, now);
-      const message = await tx.messages.insert(
+        entry,
+        departmentId,
         this.systemMessage(room.id, 'livechat_transfer_history', '', { id: by.id, username: by.username, name: by.name }, now),
+        now,
+        { lockRouting: pickIn !== null },
       );
       const previous = current.servedBy;
       const subscriptionEvents: DomainEvent[] = [];
@@ -259,7 +261,7 @@ export class LivechatRouting {
       // subscription removed, the new one's added) are one statement.
       const subscriptionId = newId();
       const routed = pickIn
-        ? await tx.agents.pickAndServe({ departmentId: pickIn.id }, { id: room.id, fname: current.fname, servedById: previous?.id ?? null, created: false }, subscriptionId, now)
+        ? await tx.agents.pickAndServe({ departmentId: pickIn.id }, { id: room.id, fname: current.fname, servedById: previous?.id ?? null, created: false, routingLocked: true }, subscriptionId, now)
         : null;
       if (routed) {
         agent = routed.agent;
@@ -276,11 +278,12 @@ export class LivechatRouting {
           await tx.livechatRooms.setServedBy(room.id, null, now);
         }
       }
-      return { message, previousServedById: previous?.id ?? null, agent, subscriptionEvents };
+      return { message, previousServedById: previous?.id ?? null, agent, subscriptionEvents, routedRoom: routed?.room ?? null };
     });
     // The room and its inquiry as committed, read after the commit (on PostgreSQL the routing lock is held until
-    // then, so nothing more is read under it), side by side.
-    const [updated, inquiry] = await Promise.all([this.reread(room.id), this.store.inquiries.findByRoom(room.id)]);
+    // then, so nothing more is read under it), side by side. A routed room comes back from the routing's statement,
+    // the last to write it.
+    const [updated, inquiry] = await Promise.all([done.routedRoom ?? this.reread(room.id), this.store.inquiries.findByRoom(room.id)]);
     const snapshot = livechatSnapshot(updated);
     const transferData = {
       transferredBy: { id: by.id, username: by.username, type: by.type },

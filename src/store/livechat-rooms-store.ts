@@ -140,6 +140,22 @@ export interface LivechatRoomsRepo {
    */
   recordTransfer(rid: string, entry: TransferEntry, now: Millis): Promise<void>;
   /**
+   * In a transaction that holds the room's row (`lockAndFind`): what every transfer writes before it routes the
+   * room. The entry appended as `recordTransfer` appends it, the room's inquiry queued again in `departmentId`
+   * (`inquiries.requeue`), and the transfer's `message` (a system message of the room, its `ts` made later than
+   * the room's latest, as `messages.insert` does), which comes back as stored. One statement on PostgreSQL,
+   * which with `lockRouting` (the caller routes next, `agents.pickAndServe` with `routingLocked`) also takes the
+   * routing lock as its last step; one by one on SQLite.
+   */
+  recordTransferWithEffects(
+    rid: string,
+    entry: TransferEntry,
+    departmentId: string | null,
+    message: MessageRecord,
+    now: Millis,
+    options?: { lockRouting?: boolean },
+  ): Promise<MessageRecord>;
+  /**
    * Merges these answers into the room's survey in one statement (an answer
    * replaces the same item's earlier one; other items stay), so concurrent
    * answers all survive without a lock (contract invariant 10); bumps

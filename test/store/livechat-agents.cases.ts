@@ -344,6 +344,25 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     for (const s of served) expect(s!.room).toEqual(await store.livechatRooms.findById(s!.room.id));
   });
 
+  it('recordTransferWithEffects with lockRouting, then pickAndServe with routingLocked: concurrent transfers are spread evenly (the transfer statement took the lock)', async () => {
+    const store = ctx.store();
+    const agents = [await insertAgent(store), await insertAgent(store), await insertAgent(store)];
+    const dep = await departmentOf(store, agents);
+    const rooms = await Promise.all(Array.from({ length: 9 }, () => roomWithInquiry(store)));
+    const served = await concurrently(9, (i) =>
+      store.transaction(async (tx) => {
+        const room = (await tx.livechatRooms.lockAndFind(rooms[i]!.rid))!;
+        const entry = { type: 'department' as const, scope: 'department' as const, ts: 7_000 + i, transferredBy: { id: 'v', username: 'v', type: 'visitor' as const }, previousDepartment: null, nextDepartment: { id: dep, name: 'dep' } };
+        const note = { id: newId(), rid: room.id, t: 'livechat_transfer_history' as const, msg: '', ts: 7_000 + i, updatedAt: 7_000 + i, u: { id: 'v', username: 'v', name: null }, visitorToken: null };
+        await tx.livechatRooms.recordTransferWithEffects(room.id, entry, dep, note, 7_000 + i, { lockRouting: true });
+        return tx.agents.pickAndServe({ departmentId: dep }, { id: room.id, fname: room.fname, servedById: null, created: false, routingLocked: true }, newId(), 7_000 + i);
+      }),
+    );
+    const perAgent = new Map<string, number>();
+    for (const s of served) perAgent.set(s!.agent.id, (perAgent.get(s!.agent.id) ?? 0) + 1);
+    expect([...perAgent.values()]).toEqual([3, 3, 3]);
+  });
+
   /** A room served to `agent` at 5,000, its inquiry requeued (as a transfer requeues it before routing). */
   async function servedAndRequeued(store: Store, agent: { id: string; username: string | null }, dep: string) {
     const fresh = await roomWithInquiry(store);

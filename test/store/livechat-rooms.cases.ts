@@ -283,6 +283,32 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
     expect(after.transferHistory.map((e) => e.nextDepartment?.id).sort()).toEqual(Array.from({ length: 7 }, (_, i) => `dep-${i}`).sort());
   });
 
+  it('recordTransferWithEffects: the entry appended (department set), the inquiry queued again, the message after the latest; an entry to an agent keeps the department', async () => {
+    const store = ctx.store();
+    const { room, inquiry } = await queuedRoom(store);
+    await store.inquiries.markTaken(room.id, 'agent-1', 1_500);
+    const latest = await store.messages.insert(message(room.id, { ts: 9_000 }));
+    const note = (ts: number) => message(room.id, { t: 'livechat_transfer_history', msg: '', ts, updatedAt: ts, u: { id: 'agent-1', username: 'agent', name: 'Agent' } });
+    const first = note(5_000);
+    const stored = await store.transaction(async (tx) => {
+      await tx.livechatRooms.lockAndFind(room.id);
+      return tx.livechatRooms.recordTransferWithEffects(room.id, transfer(0), 'dep-0', first, 5_000);
+    });
+    expect(stored).toEqual({ ...first, ts: latest.ts + 1, updatedAt: latest.ts + 1 });
+    expect(await store.messages.findById(first.id)).toEqual(stored);
+    const after = (await store.livechatRooms.findById(room.id))!;
+    expect(after).toMatchObject({ transferHistory: [transfer(0)], departmentId: 'dep-0' });
+    expect(after.updatedAt).toBe(latest.ts + 1); // moved past the message's own move, strictly
+    expect(await store.inquiries.findByRoom(room.id)).toEqual({ ...inquiry, status: 'queued', takenBy: null, departmentId: 'dep-0', ts: 5_000, updatedAt: 5_000 });
+
+    const toAgent: TransferEntry = { ...transfer(1), type: 'agent', scope: 'agent', nextDepartment: null, transferredTo: { id: 'agent-2', username: 'other' } };
+    const second = note(9_500);
+    expect(await store.transaction((tx) => tx.livechatRooms.recordTransferWithEffects(room.id, toAgent, 'dep-0', second, 9_500))).toEqual(second);
+    expect(await store.livechatRooms.findById(room.id)).toMatchObject({ transferHistory: [transfer(0), toAgent], departmentId: 'dep-0' });
+    await expect(store.transaction((tx) => tx.livechatRooms.recordTransferWithEffects(room.id, toAgent, null, message(room.id), 9_600))).rejects.toThrow(/system message of the room/);
+    expect((await store.livechatRooms.findById(room.id))!.transferHistory).toHaveLength(2);
+  });
+
   it('recordTransfer of a transfer to an agent appends it and keeps the department', async () => {
     const store = ctx.store();
     const { room } = await openRoom(store, { departmentId: null });

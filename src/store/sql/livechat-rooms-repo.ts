@@ -209,6 +209,40 @@ const CLOSE_EFFECTS = preparedQuery(
   },
 );
 
+/**
+ * PostgreSQL: a transfer's writes before routing in one statement (prepared; `recordTransferWithEffects`): the
+ * entry appended (the department set when the entry names one), the inquiry queued again, and the transfer's
+ * message one past the room's latest when that is not earlier. The caller holds the room's row lock, taken by an
+ * earlier statement, so this statement's snapshot has every message stored before it. `lockRouting`: the
+ * routing lock as the statement's last step, as OPEN_ROOM_THEN_ROUTING_LOCK takes it.
+ */
+const transferQuery = (lockRouting: boolean) =>
+  preparedQuery(
+    12,
+    (db: Kysely<Database>, dialect, rid: string, entry: string, nextDepartmentId: string | null, departmentId: string | null, now: number,
+      messageId: string, messageType: string, messageMsg: string, messageTs: number, uId: string, uUsername: string, uName: string | null) => {
+      const nextUpdatedAt = dialect.nextUpdatedAt(now);
+      const statement = sql<{ message_ts: number }>`
+        WITH room AS (
+          UPDATE rooms SET transfer_history = ${appendToJsonArray('transfer_history', entry)}, updated_at = ${nextUpdatedAt},
+            department_id = coalesce(${nextDepartmentId}::text, department_id)
+          WHERE id = ${rid}
+        ), inquiry AS (
+          UPDATE livechat_inquiries SET status = 'queued', taken_by = NULL, department_id = ${departmentId}::text, ts = ${now}, updated_at = ${nextUpdatedAt}
+          WHERE rid = ${rid}
+        ), message AS (
+          INSERT INTO messages (id, rid, t, msg, ts, updated_at, u_id, u_username, u_name, visitor_token)
+          SELECT ${messageId}, ${rid}, ${messageType}, ${messageMsg}, next.ts, next.ts, ${uId}, ${uUsername}, ${uName}, NULL
+          FROM (SELECT CASE WHEN max(m.ts) >= ${messageTs} THEN max(m.ts) + 1 ELSE ${messageTs} END AS ts FROM messages AS m WHERE m.rid = ${rid}) AS next
+          RETURNING messages.ts
+        )
+        SELECT message.ts AS message_ts${lockRouting ? sql`, pg_advisory_xact_lock(${sql.lit(ROUTING_LOCK_KEY)}) AS routing_locked` : sql``} FROM message`;
+      return { compile: () => statement.compile(db) };
+    },
+  );
+const TRANSFER = transferQuery(false);
+const TRANSFER_THEN_ROUTING_LOCK = transferQuery(true);
+
 const SORT_COLUMNS = { ts: 'ts', fname: 'fname', lm: 'lm', closedAt: 'closed_at', msgs: 'msgs', _updatedAt: 'updated_at' } as const satisfies Record<LivechatRoomSortKey, string>;
 
 /** Livechat rooms: the `t = 'l'` rows of `rooms` and their livechat columns (contract §8.1). */
@@ -352,6 +386,30 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
       .where('id', '=', rid)
       .execute();
     this.changes.roomChanged(rid);
+  }
+
+  async recordTransferWithEffects(
+    rid: string,
+    entry: TransferEntry,
+    departmentId: string | null,
+    message: MessageRecord,
+    now: number,
+    options: { lockRouting?: boolean } = {},
+  ): Promise<MessageRecord> {
+    if (message.rid !== rid || message.t === null || message.visitorToken !== null) {
+      throw new Error('livechatRooms.recordTransferWithEffects: the message must be a system message of the room');
+    }
+    if (this.dialect.backend !== 'postgres') {
+      await this.recordTransfer(rid, entry, now);
+      await this.related.inquiries.requeue(rid, departmentId, now);
+      return this.related.messages.insert(message);
+    }
+    const run = options.lockRouting ? TRANSFER_THEN_ROUTING_LOCK : TRANSFER;
+    const [row] = await run(this.db, this.dialect, rid, toJson(entry), entry.nextDepartment?.id ?? null, departmentId, now,
+      message.id, message.t, message.msg, message.ts, message.u.id, message.u.username, message.u.name);
+    this.changes.roomChanged(rid);
+    const ts = Number(row!.message_ts);
+    return extend(message, { ts, updatedAt: ts });
   }
 
   async mergeSurvey(rid: string, visitorId: string, answers: Record<string, string>, now: number): Promise<Record<string, string> | null> {
