@@ -1,8 +1,10 @@
 /** InquiriesRepo (src/store/inquiries-store.ts). */
+import { CompiledQuery, sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { ConflictError } from '../../src/store/errors.js';
 import type { InquiryRecord, Store } from '../../src/store/store.js';
+import { genericPlan } from './core-fixtures.js';
 import { concurrently, kdb, message, queuedRoom, type LivechatCaseContext } from './livechat-fixtures.js';
 
 async function queued(store: Store, overrides: Partial<InquiryRecord> = {}): Promise<InquiryRecord> {
@@ -32,6 +34,38 @@ export function inquiriesCases(ctx: LivechatCaseContext): void {
     expect(inquiries.map((q) => q.id)).toEqual([first.id, later.id]);
     expect(inquiries[0]).toEqual({ ...first, lastMessage: null });
     expect(inquiries[1]!.lastMessage).toMatchObject({ rid: later.rid, msg: 'anyone?' });
+  });
+
+  it('the queue\'s indexes hold the queued inquiries only (migration 0013), and the queue\'s queries use them', async () => {
+    const store = ctx.store();
+    const db = kdb(store);
+    const names = ['livechat_inquiries_queued', 'livechat_inquiries_queued_department'];
+    if (store.backend === 'sqlite') {
+      const defs = await sql<{ name: string; sql: string }>`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'livechat_inquiries' AND sql IS NOT NULL ORDER BY name`.execute(db);
+      expect(defs.rows).toEqual([
+        { name: 'livechat_inquiries_queued', sql: "CREATE INDEX livechat_inquiries_queued ON livechat_inquiries (ts) WHERE status = 'queued'" },
+        { name: 'livechat_inquiries_queued_department', sql: "CREATE INDEX livechat_inquiries_queued_department ON livechat_inquiries (department_id, ts) WHERE status = 'queued'" },
+        { name: 'livechat_inquiries_room', sql: 'CREATE UNIQUE INDEX livechat_inquiries_room ON livechat_inquiries (rid)' },
+      ]);
+    } else {
+      const defs = await sql<{ indexname: string; indexdef: string }>`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'livechat_inquiries' AND indexname LIKE '%queue%' ORDER BY indexname`.execute(db);
+      expect(defs.rows).toEqual([
+        { indexname: names[0], indexdef: "CREATE INDEX livechat_inquiries_queued ON public.livechat_inquiries USING btree (ts) WHERE (status = 'queued'::text)" },
+        { indexname: names[1], indexdef: "CREATE INDEX livechat_inquiries_queued_department ON public.livechat_inquiries USING btree (department_id, ts) WHERE (status = 'queued'::text)" },
+      ]);
+    }
+    // The shapes of listQueued's page and queuePosition's count: the status a literal, the rest bound.
+    const queries: Array<[index: string, query: string, values: unknown[]]> = [
+      [names[0]!, "SELECT id FROM livechat_inquiries WHERE status = 'queued' ORDER BY ts LIMIT $1", [25]],
+      [names[1]!, "SELECT count(*) FROM livechat_inquiries WHERE status = 'queued' AND department_id = $1 AND ts < $2", ['dep', 5]],
+    ];
+    for (const [index, query, values] of queries) {
+      const plan =
+        store.backend === 'sqlite'
+          ? (await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${query.replace(/\$\d/g, '?')}`, values))).rows.map((r) => r.detail).join('\n')
+          : await genericPlan(db, query, values);
+      expect(plan, query).toContain(index);
+    }
   });
 
   it('insert throws ConflictError for a second inquiry of the same room', async () => {

@@ -84,7 +84,7 @@ export class SqlInquiriesRepo implements InquiriesRepo {
       .updateTable('livechat_inquiries')
       .set({ status: 'taken', taken_by: agentId, updated_at: this.dialect.nextUpdatedAt(now) })
       .where('id', '=', id)
-      .where('status', '=', 'queued')
+      .where('status', '=', sql.lit('queued'))
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
@@ -119,7 +119,9 @@ export class SqlInquiriesRepo implements InquiriesRepo {
     count: number;
     direction: 'asc' | 'desc';
   }): Promise<{ inquiries: QueuedInquiry[]; total: number }> {
-    let q = this.db.selectFrom('livechat_inquiries').where('livechat_inquiries.status', '=', 'queued');
+    // `status` as a literal: the queue's indexes hold queued inquiries only (migration 0013), which both planners
+    // see this condition implies only when it is one.
+    let q = this.db.selectFrom('livechat_inquiries').where('livechat_inquiries.status', '=', sql.lit('queued'));
     // Qualified: the page query joins `rooms`, which has these column names too.
     const department = 'livechat_inquiries.department_id' as const;
     if (query.departmentId !== undefined) q = q.where(department, '=', query.departmentId);
@@ -151,7 +153,7 @@ export class SqlInquiriesRepo implements InquiriesRepo {
     const ahead = await this.db
       .selectFrom('livechat_inquiries')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('status', '=', 'queued')
+      .where('status', '=', sql.lit('queued'))
       .where((eb) => (inquiry.departmentId === null ? eb('department_id', 'is', null) : eb('department_id', '=', inquiry.departmentId)))
       .where((eb) => eb.or([eb('ts', '<', inquiry.ts), eb.and([eb('ts', '=', inquiry.ts), eb(this.binaryId, '<', this.dialect.binaryText(sql.val(inquiry.id)))])]))
       .executeTakeFirst();

@@ -12,6 +12,7 @@ import * as agentPickIndex from './0009-agent-pick-index.js';
 import * as dropUsersUpdatedAtIndex from './0010-drop-users-updated-at-index.js';
 import * as roomSearchDirectoryOnlyPg from './0011-room-search-directory-only-pg.js';
 import * as roomsSparseIndexes from './0012-rooms-sparse-indexes.js';
+import * as inquiriesQueuedIndexes from './0013-inquiries-queued-indexes.js';
 
 /**
  * The one migration history of both backends, in order. Migrations are
@@ -33,6 +34,7 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0010-drop-users-updated-at-index': { up: (db) => dropUsersUpdatedAtIndex.up(db) },
     '0011-room-search-directory-only-pg': { up: (db) => roomSearchDirectoryOnlyPg.up(db, dialect) },
     '0012-rooms-sparse-indexes': { up: (db) => roomsSparseIndexes.up(db) },
+    '0013-inquiries-queued-indexes': { up: (db) => inquiriesQueuedIndexes.up(db) },
   };
   return { getMigrations: async () => all };
 }
