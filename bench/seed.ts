@@ -186,6 +186,26 @@ export async function seedBenchData(db: Kysely<Database>, size: SeedSize): Promi
     );
     await insertChunks([...openVisitors, ...closedVisitors, ...freshVisitors], chunk, (c) => tx.insertInto('livechat_visitors').values(c).execute());
     await insertChunks([...openRooms, ...closedRooms], chunk, (c) => tx.insertInto('rooms').values(c).execute());
+    // What serving left on each open room, as on a live server: its agent's subscription and its taken inquiry
+    // (which a close removes and a transfer queues again and hands on).
+    await insertChunks(openRooms, chunk, (c) =>
+      tx
+        .insertInto('subscriptions')
+        .values(c.map((r) => ({ id: newId(), rid: r.id, user_id: r.served_by_id, username: r.served_by_username, name: null, fname: r.fname, t: 'l', roles: null, open: 1, alert: 0, unread: 0, ts: now, updated_at: now })))
+        .execute(),
+    );
+    const visitorsById = new Map(openVisitors.map((v) => [v.id, v]));
+    await insertChunks(openRooms, chunk, (c) =>
+      tx
+        .insertInto('livechat_inquiries')
+        .values(
+          c.map((r) => {
+            const v = visitorsById.get(r.visitor_id)!;
+            return { id: newId(), rid: r.id, name: r.fname, status: 'taken', ts: now, updated_at: now, visitor_id: v.id, visitor_username: v.username, visitor_token: v.token, visitor_status: 'online', department_id: r.department_id, taken_by: r.served_by_id };
+          }),
+        )
+        .execute(),
+    );
   });
 
   const token = async (userId: string) => {
