@@ -5,7 +5,7 @@
  * the running vitest project and calls it. Cases share one database, so every
  * fixture gets fresh ids and names.
  */
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { newId } from '../../src/lib/ids.js';
 import type { Database } from '../../src/store/sql/schema.js';
 import type { NewRoom, NewUser, Store } from '../../src/store/store.js';
@@ -89,4 +89,14 @@ export async function genericPlan(db: Kysely<Database>, text: string, values: re
       await sql.raw('RESET enable_seqscan').execute(c);
     }
   });
+}
+
+/**
+ * The plan of `query` (`$1`-style parameters) with these values: SQLite's `EXPLAIN QUERY PLAN`, PostgreSQL's
+ * generic plan (`genericPlan`), for a case that checks which index a statement uses on each backend.
+ */
+export async function planOf(db: Kysely<Database>, backend: Store['backend'], query: string, values: readonly unknown[]): Promise<string> {
+  if (backend === 'postgres') return genericPlan(db, query, values);
+  const rows = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${query.replace(/\$\d+/g, '?')}`, [...values]));
+  return rows.rows.map((r) => r.detail).join('\n');
 }

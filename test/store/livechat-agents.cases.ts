@@ -268,57 +268,51 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     expect(await kdb(store).selectFrom('subscriptions').select('id').where('rid', '=', fresh.rid).execute()).toEqual([]);
   });
 
-  it('pickAndServe: concurrent new rooms in transactions are spread evenly (each sees the rooms served before it)', async () => {
-    const store = ctx.store();
+  /** Nine routings at once, each in its own transaction, over three available agents of one department. */
+  async function nineRoutedAtOnce<R extends { agent: { id: string } } | null>(store: Store, route: (tx: Store, i: number, dep: string) => Promise<R>) {
     const agents = [await insertAgent(store), await insertAgent(store), await insertAgent(store)];
     const dep = await departmentOf(store, agents);
-    const rooms = await Promise.all(Array.from({ length: 9 }, () => roomWithInquiry(store)));
-    const served = await concurrently(9, (i) =>
-      store.transaction((tx) => tx.agents.pickAndServe({ departmentId: dep }, { id: rooms[i]!.rid, fname: rooms[i]!.fname, servedById: null, created: true }, newId(), 7_000 + i)),
-    );
+    const served = await concurrently(9, (i) => store.transaction((tx) => route(tx, i, dep)));
     const perAgent = new Map<string, number>();
     for (const s of served) perAgent.set(s!.agent.id, (perAgent.get(s!.agent.id) ?? 0) + 1);
-    expect([...perAgent.values()]).toEqual([3, 3, 3]);
+    return { agents, served, perAgent: [...perAgent.values()] };
+  }
+
+  it('pickAndServe: concurrent new rooms in transactions are spread evenly (each sees the rooms served before it)', async () => {
+    const store = ctx.store();
+    const rooms = await Promise.all(Array.from({ length: 9 }, () => roomWithInquiry(store)));
+    const { agents, perAgent } = await nineRoutedAtOnce(store, (tx, i, dep) =>
+      tx.agents.pickAndServe({ departmentId: dep }, { id: rooms[i]!.rid, fname: rooms[i]!.fname, servedById: null, created: true }, newId(), 7_000 + i),
+    );
+    expect(perAgent).toEqual([3, 3, 3]);
     const load = await kdb(store).selectFrom('users').select('livechat_open_rooms').where('id', 'in', agents.map((a) => a.id)).execute();
     expect(load.map((r) => Number(r.livechat_open_rooms))).toEqual([3, 3, 3]);
   });
 
   it('open with lockRouting, then pickAndServe with routingLocked: concurrent new rooms are spread evenly (the open statement took the lock)', async () => {
     const store = ctx.store();
-    const agents = [await insertAgent(store), await insertAgent(store), await insertAgent(store)];
-    const dep = await departmentOf(store, agents);
     const visitors = await Promise.all(Array.from({ length: 9 }, () => insertVisitor(store)));
-    const served = await concurrently(9, (i) =>
-      store.transaction(async (tx) => {
-        const input = newRoom(visitors[i]!, { departmentId: dep, ts: 7_000 + i });
-        const { inquiry, started } = openingOf(input);
-        const room = await tx.livechatRooms.open(input, inquiry, started, { lockRouting: true });
-        return tx.agents.pickAndServe({ departmentId: dep }, { id: room.id, fname: room.fname, servedById: null, created: true, routingLocked: true }, newId(), 7_000 + i);
-      }),
-    );
-    const perAgent = new Map<string, number>();
-    for (const s of served) perAgent.set(s!.agent.id, (perAgent.get(s!.agent.id) ?? 0) + 1);
-    expect([...perAgent.values()]).toEqual([3, 3, 3]);
+    const { served, perAgent } = await nineRoutedAtOnce(store, async (tx, i, dep) => {
+      const input = newRoom(visitors[i]!, { departmentId: dep, ts: 7_000 + i });
+      const { inquiry, started } = openingOf(input);
+      const room = await tx.livechatRooms.open(input, inquiry, started, { lockRouting: true });
+      return tx.agents.pickAndServe({ departmentId: dep }, { id: room.id, fname: room.fname, servedById: null, created: true, routingLocked: true }, newId(), 7_000 + i);
+    });
+    expect(perAgent).toEqual([3, 3, 3]);
     for (const s of served) expect(s!.room).toEqual(await store.livechatRooms.findById(s!.room.id));
   });
 
   it('recordTransferWithEffects with lockRouting, then pickAndServe with routingLocked: concurrent transfers are spread evenly (the transfer statement took the lock)', async () => {
     const store = ctx.store();
-    const agents = [await insertAgent(store), await insertAgent(store), await insertAgent(store)];
-    const dep = await departmentOf(store, agents);
     const rooms = await Promise.all(Array.from({ length: 9 }, () => roomWithInquiry(store)));
-    const served = await concurrently(9, (i) =>
-      store.transaction(async (tx) => {
-        const room = (await tx.livechatRooms.lockAndFind(rooms[i]!.rid))!;
-        const entry = { type: 'department' as const, scope: 'department' as const, ts: 7_000 + i, transferredBy: { id: 'v', username: 'v', type: 'visitor' as const }, previousDepartment: null, nextDepartment: { id: dep, name: 'dep' } };
-        const note = { id: newId(), rid: room.id, t: 'livechat_transfer_history' as const, msg: '', ts: 7_000 + i, updatedAt: 7_000 + i, u: { id: 'v', username: 'v', name: null }, visitorToken: null };
-        await tx.livechatRooms.recordTransferWithEffects(room.id, entry, dep, note, 7_000 + i, { lockRouting: true });
-        return tx.agents.pickAndServe({ departmentId: dep }, { id: room.id, fname: room.fname, servedById: null, created: false, routingLocked: true }, newId(), 7_000 + i);
-      }),
-    );
-    const perAgent = new Map<string, number>();
-    for (const s of served) perAgent.set(s!.agent.id, (perAgent.get(s!.agent.id) ?? 0) + 1);
-    expect([...perAgent.values()]).toEqual([3, 3, 3]);
+    const { perAgent } = await nineRoutedAtOnce(store, async (tx, i, dep) => {
+      const room = (await tx.livechatRooms.lockAndFind(rooms[i]!.rid))!;
+      const entry = { type: 'department' as const, scope: 'department' as const, ts: 7_000 + i, transferredBy: { id: 'v', username: 'v', type: 'visitor' as const }, previousDepartment: null, nextDepartment: { id: dep, name: 'dep' } };
+      const note = { id: newId(), rid: room.id, t: 'livechat_transfer_history' as const, msg: '', ts: 7_000 + i, updatedAt: 7_000 + i, u: { id: 'v', username: 'v', name: null }, visitorToken: null };
+      await tx.livechatRooms.recordTransferWithEffects(room.id, entry, dep, note, 7_000 + i, { lockRouting: true });
+      return tx.agents.pickAndServe({ departmentId: dep }, { id: room.id, fname: room.fname, servedById: null, created: false, routingLocked: true }, newId(), 7_000 + i);
+    });
+    expect(perAgent).toEqual([3, 3, 3]);
   });
 
   /** A room served to `agent` at 5,000, its inquiry requeued (as a transfer requeues it before routing). */

@@ -1,10 +1,10 @@
 /** InquiriesRepo (src/store/inquiries-store.ts). */
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { ConflictError } from '../../src/store/errors.js';
 import type { InquiryRecord, Store } from '../../src/store/store.js';
-import { genericPlan } from './core-fixtures.js';
+import { planOf } from './core-fixtures.js';
 import { concurrently, kdb, message, queuedRoom, type LivechatCaseContext } from './livechat-fixtures.js';
 
 async function queued(store: Store, overrides: Partial<InquiryRecord> = {}): Promise<InquiryRecord> {
@@ -60,11 +60,7 @@ export function inquiriesCases(ctx: LivechatCaseContext): void {
       [names[1]!, "SELECT count(*) FROM livechat_inquiries WHERE status = 'queued' AND department_id = $1 AND ts < $2", ['dep', 5]],
     ];
     for (const [index, query, values] of queries) {
-      const plan =
-        store.backend === 'sqlite'
-          ? (await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${query.replace(/\$\d/g, '?')}`, values))).rows.map((r) => r.detail).join('\n')
-          : await genericPlan(db, query, values);
-      expect(plan, query).toContain(index);
+      expect(await planOf(db, store.backend, query, values), query).toContain(index);
     }
   });
 

@@ -2,12 +2,12 @@
  * Store suite: RoomsRepo (src/store/rooms-store.ts), every method against its
  * documented contract. Livechat rooms' own methods are in the livechat cases.
  */
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { ConflictError, StoreReferenceError } from '../../src/store/errors.js';
 import type { SqlStore } from '../../src/store/sql/sql-store.js';
-import { genericPlan, member, newRoom, newUser, rejection, uniqueName, userInRooms, type StoreGetter } from './core-fixtures.js';
+import { member, planOf, newRoom, newUser, rejection, uniqueName, userInRooms, type StoreGetter } from './core-fixtures.js';
 
 export function roomsCases(getStore: StoreGetter): void {
   describe('RoomsRepo', () => {
@@ -125,11 +125,7 @@ export function roomsCases(getStore: StoreGetter): void {
         ['rooms_department_open', 'SELECT id FROM rooms WHERE department_id IN ($1, $2)', ['d1', 'd2']],
       ];
       for (const [index, query, values] of queries) {
-        const plan =
-          store.backend === 'sqlite'
-            ? (await kdb.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${query.replace(/\$\d/g, '?')}`, values))).rows.map((r) => r.detail).join('\n')
-            : await genericPlan(kdb, query, values);
-        expect(plan, query).toContain(index);
+        expect(await planOf(kdb, store.backend, query, values), query).toContain(index);
       }
     });
 
