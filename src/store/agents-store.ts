@@ -59,8 +59,8 @@ export interface AgentsRepo {
    * subscription and the time it was first served. Null, and nothing changed, when no candidate is available.
    * On PostgreSQL the pick and all the serving are one statement, so the routing lock is held for that
    * statement and the commit only. `room` in the result: the room as served (nothing read after the commit).
-   * `room.routingLocked`: the transaction holds the routing lock already (`livechatRooms.open` with
-   * `lockRouting`), which is not asked for again.
+   * `room.routingLocked`: the transaction holds the routing lock already (`livechatRooms.open` or
+   * `livechatRooms.recordTransferWithEffects` with `lockRouting`), which is not asked for again.
    */
   pickAndServe(
     candidates: AgentCandidates,

@@ -126,8 +126,8 @@ export interface LivechatRoomsRepo {
    * conditional update picks the one winner), its visitor offline, its inquiry removed, every subscription of
    * it removed (each former member's removal recorded, for `rooms.get`'s `remove`), its `_updatedAt` moved, and
    * the closing `message` (a system message; its `ts` made later than the room's latest, as `messages.insert`
-   * does). One statement on PostgreSQL (no transaction around it: one round trip), a transaction of those
-   * steps on SQLite; inside a caller's transaction, part of it. Returns the room as closed, the removed inquiry
+   * does). In one transaction (the caller's when there is one): on PostgreSQL the close's UPDATE and then one
+   * statement for everything else, on SQLite those steps one by one. Returns the room as closed, the removed inquiry
    * (if it had one), the former members' ids and the message as stored; null, with nothing changed, when the
    * room was not open (closed already, absent, or not a livechat room).
    */

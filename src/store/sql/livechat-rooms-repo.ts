@@ -261,7 +261,7 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
     private readonly db: Kysely<Database>,
     private readonly dialect: SqlDialect,
     private readonly changes: ChangeSink,
-    /** What opening and closing a room write besides the room (one by one on SQLite). */
+    /** What opening, closing and transferring a room write besides the room (one by one on SQLite). */
     private readonly related: { visitors: VisitorsRepo; inquiries: InquiriesRepo; messages: MessagesRepo; rooms: SqlRoomsRepo },
     /** Runs steps in one transaction (inside the current one when there is one). */
     private readonly transact: <T>(fn: (tx: SqlStore) => Promise<T>) => Promise<T>,
