@@ -133,12 +133,14 @@ const openRoomQuery = (
       .selectFrom('room')
       .selectAll('room');
 const OPEN_ROOM = preparedQuery(20, openRoomQuery);
+/** The routing lock (`agents.pickAndServe`'s) as an expression, for a statement that takes it as its last step. */
+const routingLock = () => sql<string>`pg_advisory_xact_lock(${sql.lit(ROUTING_LOCK_KEY)})`;
 /**
  * OPEN_ROOM, then the routing lock (`agents.pickAndServe`'s) taken by the same statement: its wait is no round
  * trip of its own, and the next statement's snapshot (the pick's) is taken once it is held.
  */
 const OPEN_ROOM_THEN_ROUTING_LOCK = preparedQuery(20, (...args: Parameters<typeof openRoomQuery>) =>
-  openRoomQuery(...args).select(sql<string>`pg_advisory_xact_lock(${sql.lit(ROUTING_LOCK_KEY)})`.as('routing_locked')),
+  openRoomQuery(...args).select(routingLock().as('routing_locked')),
 );
 
 const livechatRoomById = (db: Kysely<Database>, id: string) => db.selectFrom('rooms').selectAll().where('id', '=', id).where('t', '=', sql.lit('l'));
@@ -175,6 +177,26 @@ const CLOSE_ROOM = preparedQuery(
 );
 
 /**
+ * PostgreSQL, a CTE's body: a system message of room `rid` whose `ts` is one past the room's latest message when
+ * that is not earlier than its own (as `messages.insert` decides it), returning that `ts`.
+ */
+const insertSystemMessage = (rid: string, id: string, t: string, msg: string, ts: number, uId: string, uUsername: string, uName: string | null) => sql`
+  INSERT INTO messages (id, rid, t, msg, ts, updated_at, u_id, u_username, u_name, visitor_token)
+  SELECT ${id}, ${rid}, ${t}, ${msg}, next.ts, next.ts, ${uId}, ${uUsername}, ${uName}, NULL
+  FROM (SELECT CASE WHEN max(m.ts) >= ${ts} THEN max(m.ts) + 1 ELSE ${ts} END AS ts FROM messages AS m WHERE m.rid = ${rid}) AS next
+  RETURNING messages.ts`;
+
+/** A store method's system message must be of the room it writes (a caller's error otherwise). */
+function assertSystemMessageOf(method: string, rid: string, message: MessageRecord): asserts message is MessageRecord & { t: string } {
+  if (message.rid !== rid || message.t === null || message.visitorToken !== null) {
+    throw new Error(`livechatRooms.${method}: the message must be a system message of the room`);
+  }
+}
+
+/** The message as a statement stored it, at the `ts` the statement decided. */
+const storedAt = (message: MessageRecord, ts: number | string): MessageRecord => extend(message, { ts: Number(ts), updatedAt: Number(ts) });
+
+/**
  * PostgreSQL: what closing a room writes after the room's own update, in one statement (data-modifying CTEs,
  * prepared): the visitor offline, the inquiry and the subscriptions removed, the former members' removals
  * recorded, and the closing message, its `ts` one past the room's latest message when that is not earlier. It
@@ -197,12 +219,7 @@ const CLOSE_EFFECTS = preparedQuery(
       ), removals AS (
         INSERT INTO room_removals (user_id, rid, removed_at) SELECT members.user_id, ${rid}, ${now} FROM members
         ON CONFLICT (user_id, rid) DO UPDATE SET removed_at = excluded.removed_at
-      ), message AS (
-        INSERT INTO messages (id, rid, t, msg, ts, updated_at, u_id, u_username, u_name, visitor_token)
-        SELECT ${messageId}, ${rid}, ${messageType}, ${messageMsg}, next.ts, next.ts, ${uId}, ${uUsername}, ${uName}, NULL
-        FROM (SELECT CASE WHEN max(m.ts) >= ${messageTs} THEN max(m.ts) + 1 ELSE ${messageTs} END AS ts FROM messages AS m WHERE m.rid = ${rid}) AS next
-        RETURNING messages.ts
-      )
+      ), message AS (${insertSystemMessage(rid, messageId, messageType, messageMsg, messageTs, uId, uUsername, uName)})
       SELECT (SELECT row_to_json(inquiry) FROM inquiry) AS inquiry, (SELECT json_agg(members.user_id) FROM members) AS members,
         (SELECT ts FROM message) AS message_ts`;
     return { compile: () => statement.compile(db) };
@@ -230,13 +247,8 @@ const transferQuery = (lockRouting: boolean) =>
         ), inquiry AS (
           UPDATE livechat_inquiries SET status = 'queued', taken_by = NULL, department_id = ${departmentId}::text, ts = ${now}, updated_at = ${nextUpdatedAt}
           WHERE rid = ${rid}
-        ), message AS (
-          INSERT INTO messages (id, rid, t, msg, ts, updated_at, u_id, u_username, u_name, visitor_token)
-          SELECT ${messageId}, ${rid}, ${messageType}, ${messageMsg}, next.ts, next.ts, ${uId}, ${uUsername}, ${uName}, NULL
-          FROM (SELECT CASE WHEN max(m.ts) >= ${messageTs} THEN max(m.ts) + 1 ELSE ${messageTs} END AS ts FROM messages AS m WHERE m.rid = ${rid}) AS next
-          RETURNING messages.ts
-        )
-        SELECT message.ts AS message_ts${lockRouting ? sql`, pg_advisory_xact_lock(${sql.lit(ROUTING_LOCK_KEY)}) AS routing_locked` : sql``} FROM message`;
+        ), message AS (${insertSystemMessage(rid, messageId, messageType, messageMsg, messageTs, uId, uUsername, uName)})
+        SELECT message.ts AS message_ts${lockRouting ? sql`, ${routingLock()} AS routing_locked` : sql``} FROM message`;
       return { compile: () => statement.compile(db) };
     },
   );
@@ -328,16 +340,19 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
   }
 
   async close(rid: string, info: CloseInfo, now: number): Promise<boolean> {
-    const closed = await CLOSE_ROOM(this.db, this.dialect, rid, info.closedAt, info.closer, info.closedBy.id, info.closedBy.username, now);
-    if (closed.length !== 1) return false;
+    return (await this.closeRow(rid, info, now)) !== null;
+  }
+
+  /** The conditional close (CLOSE_ROOM): the room's row as closed for the one winner, null otherwise. */
+  private async closeRow(rid: string, info: CloseInfo, now: number): Promise<Selectable<RoomsTable> | null> {
+    const [closed] = await CLOSE_ROOM(this.db, this.dialect, rid, info.closedAt, info.closer, info.closedBy.id, info.closedBy.username, now);
+    if (!closed) return null;
     this.changes.roomChanged(rid);
-    return true;
+    return closed;
   }
 
   async closeWithEffects(rid: string, info: CloseInfo, message: MessageRecord, now: number): Promise<ClosedRoom | null> {
-    if (message.rid !== rid || message.t === null || message.visitorToken !== null) {
-      throw new Error('livechatRooms.closeWithEffects: the message must be a system message of the room');
-    }
+    assertSystemMessageOf('closeWithEffects', rid, message);
     return this.transact((tx) => tx.livechatRooms.closeInTransaction(rid, info, message, now));
   }
 
@@ -348,10 +363,8 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
    * row, so the row it returns is the room as closed.
    */
   async closeInTransaction(rid: string, info: CloseInfo, message: MessageRecord, now: number): Promise<ClosedRoom | null> {
-    const { closedBy: by } = info;
-    const [closed] = await CLOSE_ROOM(this.db, this.dialect, rid, info.closedAt, info.closer, by.id, by.username, now);
+    const closed = await this.closeRow(rid, info, now);
     if (!closed) return null;
-    this.changes.roomChanged(rid);
     const room = toLivechatRoom(closed);
     if (this.dialect.backend !== 'postgres') {
       await this.related.visitors.setStatus(room.visitor.id, 'offline', now);
@@ -360,12 +373,11 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
       return { room, inquiry, formerMemberIds, message: await this.related.messages.insert(message) };
     }
     const [row] = await CLOSE_EFFECTS(this.db, this.dialect, rid, room.visitor.id, now, message.id, message.t!, message.msg, message.ts, message.u.id, message.u.username, message.u.name);
-    const ts = Number(row!.message_ts);
     return {
       room,
       inquiry: row!.inquiry ? toInquiry(row!.inquiry) : null,
       formerMemberIds: row!.members ?? [],
-      message: extend(message, { ts, updatedAt: ts }),
+      message: storedAt(message, row!.message_ts),
     };
   }
 
@@ -396,9 +408,7 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
     now: number,
     options: { lockRouting?: boolean } = {},
   ): Promise<MessageRecord> {
-    if (message.rid !== rid || message.t === null || message.visitorToken !== null) {
-      throw new Error('livechatRooms.recordTransferWithEffects: the message must be a system message of the room');
-    }
+    assertSystemMessageOf('recordTransferWithEffects', rid, message);
     if (this.dialect.backend !== 'postgres') {
       await this.recordTransfer(rid, entry, now);
       await this.related.inquiries.requeue(rid, departmentId, now);
@@ -408,8 +418,7 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
     const [row] = await run(this.db, this.dialect, rid, toJson(entry), entry.nextDepartment?.id ?? null, departmentId, now,
       message.id, message.t, message.msg, message.ts, message.u.id, message.u.username, message.u.name);
     this.changes.roomChanged(rid);
-    const ts = Number(row!.message_ts);
-    return extend(message, { ts, updatedAt: ts });
+    return storedAt(message, row!.message_ts);
   }
 
   async mergeSurvey(rid: string, visitorId: string, answers: Record<string, string>, now: number): Promise<Record<string, string> | null> {
