@@ -2,10 +2,11 @@
  * Store suite: RoomsRepo (src/store/rooms-store.ts), every method against its
  * documented contract. Livechat rooms' own methods are in the livechat cases.
  */
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { ConflictError, StoreReferenceError } from '../../src/store/errors.js';
+import * as roomSeqMigration from '../../src/store/sql/migrations/0014-subscriptions-room-seq.js';
 import type { SqlStore } from '../../src/store/sql/sql-store.js';
 import { member, planOf, newRoom, newUser, rejection, uniqueName, userInRooms, type StoreGetter } from './core-fixtures.js';
 
@@ -342,6 +343,39 @@ export function roomsCases(getStore: StoreGetter): void {
         expect(await store.rooms.roomVersionsOfUser(user.id, T + 25)).toEqual([{ id: `c${base}`, updatedAt: T + 30 }]);
         expect(await store.rooms.roomVersionsOfUser(user.id, Number.MAX_SAFE_INTEGER)).toEqual([]);
         expect(await store.rooms.roomVersionsOfUser('absent', null)).toEqual([]);
+      });
+
+      it('SQLite: every subscription keeps its room\'s seq whatever writes it (migration 0014), and the versions read finds rooms by it; PostgreSQL has no such column', async () => {
+        const store = getStore();
+        const { db, dialect } = store as SqlStore;
+        const { user, rooms } = await userInRooms(store, ['p', 'q'], 1_000);
+        const versionsQuery = 'SELECT rooms.id, rooms.updated_at FROM subscriptions INNER JOIN rooms ON rooms.seq = subscriptions.room_seq WHERE subscriptions.user_id = $1';
+        if (store.backend === 'postgres') {
+          const columns = await sql<{ name: string }>`SELECT column_name AS name FROM information_schema.columns WHERE table_name = 'subscriptions'`.execute(db);
+          expect(columns.rows.map((c) => c.name)).not.toContain('room_seq');
+          return;
+        }
+        const seqOf = async (rid: string) => (await sql<{ seq: number }>`SELECT seq FROM rooms WHERE id = ${rid}`.execute(db)).rows[0]!.seq;
+        const keptOf = async (rid: string) =>
+          (await sql<{ room_seq: number | null }>`SELECT room_seq FROM subscriptions WHERE rid = ${rid} AND user_id = ${user.id}`.execute(db)).rows[0]!.room_seq;
+        // Written by the repository.
+        for (const room of rooms) expect(await keptOf(room.id)).toBe(await seqOf(room.id));
+        // Written by plain SQL that knows nothing of the column.
+        const third = await store.rooms.insert(newRoom({ ts: 1_000 }));
+        await sql`INSERT INTO subscriptions (id, rid, user_id, username, t, ts, updated_at) VALUES (${newId()}, ${third.id}, ${user.id}, ${user.username!}, 'c', 1, 1)`.execute(db);
+        expect(await keptOf(third.id)).toBe(await seqOf(third.id));
+        // A subscription moved to another room follows it.
+        const fourth = await store.rooms.insert(newRoom({ ts: 1_000 }));
+        await sql`UPDATE subscriptions SET rid = ${fourth.id} WHERE rid = ${third.id} AND user_id = ${user.id}`.execute(db);
+        expect(await keptOf(fourth.id)).toBe(await seqOf(fourth.id));
+        // Rows the migration finds unset (written before it) are filled, and running it again changes nothing else.
+        await sql`UPDATE subscriptions SET room_seq = NULL WHERE user_id = ${user.id}`.execute(db);
+        await roomSeqMigration.up(db as unknown as Kysely<unknown>, dialect);
+        for (const rid of [rooms[0]!.id, rooms[1]!.id, fourth.id]) expect(await keptOf(rid)).toBe(await seqOf(rid));
+        expect((await store.rooms.roomVersionsOfUser(user.id, null)).map((v) => v.id)).toEqual([rooms[0]!.id, rooms[1]!.id, fourth.id].sort());
+        const plan = await planOf(db, store.backend, versionsQuery, [user.id]);
+        expect(plan).toContain('COVERING INDEX subscriptions_user_room_seq (user_id=?)');
+        expect(plan).toContain('SEARCH rooms USING INTEGER PRIMARY KEY (rowid=?)');
       });
 
       it('roomChangesOfUser gives a delta\'s versions and removals together, from few or many changed rooms alike', async () => {

@@ -74,9 +74,9 @@ export function storeCases(getStore: StoreGetter): void {
       const db = (store as SqlStore).db;
       const recorded = async () => (await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db)).rows.map((r) => r.name);
       const all = await recorded();
-      expect(all.at(-1)).toBe('0013-inquiries-queued-indexes');
-      // The last migration is safe to run again (it drops the indexes it replaces only when there, creates its own only when absent).
-      await sql`delete from kysely_migration where name = '0013-inquiries-queued-indexes'`.execute(db);
+      expect(all.at(-1)).toBe('0014-subscriptions-room-seq');
+      // The last migration is safe to run again (it adds its column, index and triggers only when absent).
+      await sql`delete from kysely_migration where name = '0014-subscriptions-room-seq'`.execute(db);
       await store.migrate();
       expect(await recorded()).toEqual(all);
 

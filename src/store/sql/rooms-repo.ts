@@ -22,10 +22,26 @@ const ROOM_NAMES = preparedQuery(1, (db: Kysely<Database>, _dialect, rid: string
 );
 const INSERT_SUBSCRIPTION = preparedQuery(
   10,
-  (db: Kysely<Database>, _dialect, id: string, rid: string, userId: string, username: string, name: string | null, fname: string | null, t: string, roles: string | null, ts: number, updatedAt: number) =>
+  (db: Kysely<Database>, dialect, id: string, rid: string, userId: string, username: string, name: string | null, fname: string | null, t: string, roles: string | null, ts: number, updatedAt: number) =>
     db
       .insertInto('subscriptions')
-      .values({ id, rid, user_id: userId, username, name, fname, t, roles, open: 1, alert: 0, unread: 0, ts, updated_at: updatedAt })
+      .values({
+        id,
+        rid,
+        user_id: userId,
+        username,
+        name,
+        fname,
+        t,
+        roles,
+        open: 1,
+        alert: 0,
+        unread: 0,
+        ts,
+        updated_at: updatedAt,
+        // SQLite: the room's seq (migration 0014) set here, so that the trigger that would set it has nothing to do.
+        ...(dialect.backend === 'sqlite' && { room_seq: sql<number>`(SELECT seq FROM rooms WHERE id = ${rid})` }),
+      })
       .onConflict((oc) => oc.columns(['user_id', 'rid']).doNothing())
       .returning('id'),
 );
@@ -99,11 +115,22 @@ const ROOM_CHANGES_OF_USER = preparedQuery(2, (db: Kysely<Database>, _dialect, u
     .selectAll()
     .unionAll(removalsOf(db, userId, since).select([sql<number>`1`.as('mine'), sql<string>`'removed'`.as('kind')]));
 });
-const versionsOfUser = (db: Kysely<Database>, userId: string) =>
-  db.selectFrom('subscriptions').innerJoin('rooms', 'rooms.id', 'subscriptions.rid').select(['rooms.id', 'rooms.updated_at']).where('subscriptions.user_id', '=', userId);
-const ROOM_VERSIONS_OF_USER = preparedQuery(1, (db: Kysely<Database>, _dialect, userId: string) => versionsOfUser(db, userId));
-const ROOM_VERSIONS_OF_USER_SINCE = preparedQuery(2, (db: Kysely<Database>, _dialect, userId: string, since: number) =>
-  versionsOfUser(db, userId).where('rooms.updated_at', '>', since),
+/**
+ * The user's rooms with their versions, through the user's subscriptions: on SQLite each room's row is found by
+ * the rowid its subscription keeps (`room_seq`, index subscriptions_user_room_seq; migration 0014), one B-tree
+ * search a room; on PostgreSQL by `rooms.id`'s index.
+ */
+const versionsOfUser = (db: Kysely<Database>, dialect: SqlDialect, userId: string) =>
+  db
+    .selectFrom('subscriptions')
+    .innerJoin('rooms', (join) =>
+      dialect.backend === 'sqlite' ? join.onRef('rooms.seq', '=', 'subscriptions.room_seq') : join.onRef('rooms.id', '=', 'subscriptions.rid'),
+    )
+    .select(['rooms.id', 'rooms.updated_at'])
+    .where('subscriptions.user_id', '=', userId);
+const ROOM_VERSIONS_OF_USER = preparedQuery(1, (db: Kysely<Database>, dialect, userId: string) => versionsOfUser(db, dialect, userId));
+const ROOM_VERSIONS_OF_USER_SINCE = preparedQuery(2, (db: Kysely<Database>, dialect, userId: string, since: number) =>
+  versionsOfUser(db, dialect, userId).where('rooms.updated_at', '>', since),
 );
 // Leaving a room, and a livechat transfer's unassignment (under Auto_Selection's lock): the removed id comes back.
 const UNSUBSCRIBE = preparedQuery(2, (db: Kysely<Database>, _dialect, rid: string, userId: string) =>

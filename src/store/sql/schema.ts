@@ -9,7 +9,7 @@
  *   (computed in JS, so SQLite and PostgreSQL agree on Unicode case folding).
  */
 
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 export interface UsersTable {
   /** Stable integer key (SQLite rowid alias) for the search index; never exposed. */
@@ -134,6 +134,11 @@ export interface SubscriptionsTable {
   unread: Generated<number>;
   ts: number;
   updated_at: number;
+  /**
+   * SQLite only: the room's `seq` (migration 0014), set by the subscription's insert or else by a trigger;
+   * rooms.get reads room versions through it.
+   */
+  room_seq: ColumnType<number | null, number | undefined, never>;
 }
 
 /** rooms.get `remove` entries: a room the user stopped having, and when. */

@@ -13,6 +13,7 @@ import * as dropUsersUpdatedAtIndex from './0010-drop-users-updated-at-index.js'
 import * as roomSearchDirectoryOnlyPg from './0011-room-search-directory-only-pg.js';
 import * as roomsSparseIndexes from './0012-rooms-sparse-indexes.js';
 import * as inquiriesQueuedIndexes from './0013-inquiries-queued-indexes.js';
+import * as subscriptionsRoomSeq from './0014-subscriptions-room-seq.js';
 
 /**
  * The one migration history of both backends, in order. Migrations are
@@ -35,6 +36,7 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0011-room-search-directory-only-pg': { up: (db) => roomSearchDirectoryOnlyPg.up(db, dialect) },
     '0012-rooms-sparse-indexes': { up: (db) => roomsSparseIndexes.up(db) },
     '0013-inquiries-queued-indexes': { up: (db) => inquiriesQueuedIndexes.up(db) },
+    '0014-subscriptions-room-seq': { up: (db) => subscriptionsRoomSeq.up(db, dialect) },
   };
   return { getMigrations: async () => all };
 }
