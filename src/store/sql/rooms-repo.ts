@@ -126,7 +126,8 @@ const versionsOfUser = (db: Kysely<Database>, dialect: SqlDialect, userId: strin
     .innerJoin('rooms', (join) =>
       dialect.backend === 'sqlite' ? join.onRef('rooms.seq', '=', 'subscriptions.room_seq') : join.onRef('rooms.id', '=', 'subscriptions.rid'),
     )
-    .select(['rooms.id', 'rooms.updated_at'])
+    // Named as RoomVersion's fields (both drivers give numbers for bigint), so the rows are the versions as read.
+    .select(['rooms.id', 'rooms.updated_at as updatedAt'])
     .where('subscriptions.user_id', '=', userId);
 const ROOM_VERSIONS_OF_USER = preparedQuery(1, (db: Kysely<Database>, dialect, userId: string) => versionsOfUser(db, dialect, userId));
 const ROOM_VERSIONS_OF_USER_SINCE = preparedQuery(2, (db: Kysely<Database>, dialect, userId: string, since: number) =>
@@ -315,7 +316,7 @@ export class SqlRoomsRepo implements RoomsRepo {
       updatedAfter === null
         ? await ROOM_VERSIONS_OF_USER(this.db, this.dialect, userId)
         : await ROOM_VERSIONS_OF_USER_SINCE(this.db, this.dialect, userId, updatedAfter);
-    return rows.map((r) => ({ id: r.id, updatedAt: Number(r.updated_at) })).sort(byId);
+    return rows.sort(byId);
   }
 
   async findByIds(ids: readonly string[]): Promise<RoomRecord[]> {
