@@ -136,6 +136,8 @@ export interface RoomsRepo {
   /**
    * The id and `_updatedAt` of each room the user is subscribed to (ordered by
    * id in code-point order); with `updatedAfter`, only those strictly later.
+   * Through the user's subscriptions it reads on SQLite each room by the rowid
+   * its subscription keeps (`room_seq`), on PostgreSQL by `rooms.id`.
    * With `updatedAfter` it reads the rooms changed since then (index
    * `rooms_updated`) and checks the user's membership of each, unless more than
    * a few hundred rooms changed, when it reads the user's subscriptions instead:
