@@ -9,9 +9,9 @@ import type { SqlDialect } from '../dialect.js';
  * → 245–268 µs of SQLite a read (one connection, the statement alone). `rooms.seq` is an INTEGER PRIMARY KEY, so
  * VACUUM keeps it.
  *
- * Triggers keep the column right whatever inserts the subscription (the repositories, a multi-statement write, a
- * process of the release before this one): after an insert, or a change of `rid`, that left `room_seq` unset or
- * stale, it is set from `rooms`. PostgreSQL looks up `rooms.id` by its index either way and is unchanged.
+ * The repository's insert sets the column; triggers keep it right whatever else writes a subscription (plain SQL,
+ * a process of the release before this one): after an insert that left `room_seq` unset, or a change of `rid`, it
+ * is set from `rooms`. PostgreSQL looks up `rooms.id` by its index either way and is unchanged.
  */
 export async function up(db: Kysely<unknown>, dialect: SqlDialect): Promise<void> {
   if (dialect.backend !== 'sqlite') return;
