@@ -107,8 +107,10 @@ export interface RoomsRepo {
   unsubscribe(rid: string, userId: string, now: Millis): Promise<string | null>;
   /**
    * Removes every subscription of the room and records a removal for each
-   * former member (closing a livechat room, before deleting a room). Leaves
-   * `usersCount` as it is; bumps `_updatedAt`. Returns the former members' ids.
+   * former member (before deleting a room; closing a livechat room removes its
+   * members the same way inside `livechatRooms.closeWithEffects`, whose close
+   * moves `_updatedAt` itself). Leaves `usersCount` as it is; bumps
+   * `_updatedAt`. Returns the former members' ids.
    */
   unsubscribeAll(rid: string, now: Millis): Promise<string[]>;
   /** Rooms the user stopped having after `since`: `[{rid, removedAt}]` (rooms.get `remove`). */
