@@ -20,9 +20,13 @@
  *                              prints them and leaves bench/results/latest.json alone
  *   --profile=DIR              every Parley server of the run writes a CPU profile into DIR
  *                              (with --only: the profile of those rows, plus start-up)
+ *   --heap-snapshot=DIR        every one-process Parley server of the run writes a V8 heap snapshot into DIR
+ *                              after its last row, beside its memory map (/proc/<pid>/smaps): what its
+ *                              memory holds at the end. Writing the snapshot takes seconds and memory of
+ *                              its own, so the run's RSS figures are read before it.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +50,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '50' },
     only: { type: 'string', default: '' },
     profile: { type: 'string', default: '' },
+    'heap-snapshot': { type: 'string', default: '' },
   },
 });
 const QUICK_MODE = args.quick!;
@@ -105,6 +110,26 @@ async function stop(child: ChildProcess): Promise<void> {
   child.kill('SIGTERM');
   await Promise.race([done, new Promise((r) => setTimeout(r, 12_000))]);
   if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+/** Asks the server for a heap snapshot (--heapsnapshot-signal) and waits until its file is written. */
+async function heapSnapshot(pid: number, dir: string): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  const written = () => readdirSync(dir).filter((f) => f.endsWith('.heapsnapshot') && f.includes(`.${pid}.`));
+  // The process's memory map first (what is resident outside V8's heap: native modules, malloc, threads).
+  writeFileSync(join(dir, `smaps.${pid}.txt`), readFileSync(`/proc/${pid}/smaps`));
+  process.kill(pid, 'SIGUSR2');
+  // The file appears when writing starts; it is done when its size stops changing.
+  let size = -1;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const [file] = written();
+    if (!file) continue;
+    const now = statSync(join(dir, file)).size;
+    if (now === size && now > 0) break;
+    size = now;
+  }
+  console.error(`heap snapshot of ${pid} in ${dir}`);
 }
 
 /** Peak (VmHWM) or current (VmRSS) resident set of a process, in MB. */
@@ -251,7 +276,8 @@ async function startParley(databaseUrl: string, workers = 1): Promise<{ child: C
   const port = await freePort();
   // --profile=DIR: each server writes a CPU profile of its whole run into DIR when it stops.
   const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : [];
-  const child = spawnPinned(process.execPath, [...profile, ...serverNodeArgs()], {
+  const snapshot = args['heap-snapshot'] ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${args['heap-snapshot']}`] : [];
+  const child = spawnPinned(process.execPath, [...profile, ...snapshot, ...serverNodeArgs()], {
     DATABASE_URL: databaseUrl,
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -349,6 +375,7 @@ async function main(): Promise<void> {
           console.error(`${backend} x${workers} ${e.name}: ${rps} req/s p99 ${run.latency.p99} ms${refused ? ` (${refused} refused, not counted)` : ''}, CPU/req server ${serverCpuUs} µs${databaseCpuUs !== null ? ` PostgreSQL ${databaseCpuUs} µs` : ''}, RSS after ${rssMb(server.child.pid!, 'VmRSS')} MB (peak so far ${rssMb(server.child.pid!)} MB)`);
         }
         if (workers === 1) rssPeak = Math.max(rssPeak, rssMb(server.child.pid!));
+        if (workers === 1 && args['heap-snapshot']) await heapSnapshot(server.child.pid!, args['heap-snapshot']);
         await stop(server.child);
       }
     } finally {

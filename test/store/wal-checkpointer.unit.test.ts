@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { WalCheckpointer } from '../../src/store/sqlite/checkpointer.js';
+import { RESTART_FRAMES, WalCheckpointer, type CheckpointOutcome } from '../../src/store/sqlite/checkpointer.js';
 import { openSqliteStore, PAGE_CACHE_KB } from '../../src/store/sqlite/sqlite-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'parley-ckpt-'));
@@ -28,10 +28,10 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 }
 
 /** A store on a new file with a fast checkpoint thread, and a scratch table to fill. */
-async function openFilled(name: string) {
+async function openFilled(name: string, restartFrames?: number) {
   const path = join(dir, name);
-  const outcomes: Array<{ checkpointed?: number; skipped?: string }> = [];
-  const store = openSqliteStore({ path, checkpoints: { intervalMs: 20, onCheckpoint: (o) => outcomes.push(o) } });
+  const outcomes: CheckpointOutcome[] = [];
+  const store = openSqliteStore({ path, checkpoints: { intervalMs: 20, onCheckpoint: (o) => outcomes.push(o), ...(restartFrames && { restartFrames }) } });
   await sql`create table scratch (id integer primary key, body text not null)`.execute(store.db);
   /** Writes about `mb` MB in 100 KB rows, one statement each (each is its own commit). */
   const fill = async (mb: number) => {
@@ -71,10 +71,39 @@ describe('WalCheckpointer', () => {
     await store.close();
   });
 
+  it('under writes that never pause, a WAL past restartFrames is restarted all the same (it does not grow without end)', async () => {
+    // 512 frames: 2 MB. The thread is running first; then 60 MB of rows are written back to back,
+    // the event loop turning between them as a server's does (far shorter than a checkpoint's copy and syncs), so
+    // that no write begins after a checkpoint has copied everything.
+    const { store, outcomes, fill } = await openFilled('g.db', 512);
+    await fill(1);
+    await until(() => outcomes.length > 0, "the thread's first report");
+    let written = 0;
+    for (; written < 60_000_000; written += 10_000) {
+      await sql`insert into scratch (body) values (${'y'.repeat(10_000)})`.execute(store.db);
+      await new Promise((r) => setImmediate(r));
+    }
+    // The thread's reports arrive while the event loop turns between the writes.
+    const restartsDuringWrites = outcomes.filter((o) => o.restarted).length;
+    expect(restartsDuringWrites).toBeGreaterThan(0);
+    // The frames in the WAL since it last started over (-1 while the thread's checkpoint runs) are fewer than
+    // were written; without restarts they would be all of them, and more (the table's pages).
+    let log = -1;
+    for (let tries = 0; log < 0 && tries < 200; tries++) {
+      if (tries > 0) await new Promise((r) => setTimeout(r, 5));
+      log = (await sql<{ log: number }>`pragma wal_checkpoint(PASSIVE)`.execute(store.db)).rows[0]!.log;
+    }
+    expect(log).toBeGreaterThanOrEqual(0);
+    expect(log * 4096).toBeLessThan(written);
+    await store.close();
+    // The default: a WAL the size journal_size_limit cuts it back to (64 MB of 4 KB pages).
+    expect(RESTART_FRAMES * 4096).toBe(67_108_864);
+  });
+
   it('the thread starts at the first write: a store that only reads runs none', async () => {
     const { path, store } = await openFilled('f.db'); // created its table: a write, so its thread ran
     await store.close();
-    const outcomes: Array<{ checkpointed?: number; skipped?: string }> = [];
+    const outcomes: CheckpointOutcome[] = [];
     const reopened = openSqliteStore({ path, checkpoints: { intervalMs: 20, onCheckpoint: (o) => outcomes.push(o) } });
     expect(await sql<{ n: number }>`select count(*) as n from scratch`.execute(reopened.db).then((r) => r.rows[0]!.n)).toBe(0);
     // A running thread reports within one interval of finding the WAL file, which exists now.
