@@ -92,11 +92,15 @@ export interface CheckpointOutcome {
 }
 
 /**
- * 16,384 frames of 4 KB pages: a WAL of 64 MB, the size `journal_size_limit` cuts it back to. A restart holds
- * the write lock while it copies and syncs, and writers wait for it (10-50 ms on the benchmark's disk), so it is
- * made only for a WAL past that size, not at every checkpoint.
+ * The size `journal_size_limit` cuts a WAL back to when it starts over: 256 MB. With 64 MB, a WAL restarted
+ * under livechat writes was cut back each time, inside the main connection's next commit, and restarted four
+ * times as often; each restart holds the write lock while it copies and syncs (10-50 ms on the benchmark's
+ * disk), and writers wait for it.
  */
-export const RESTART_FRAMES = 16_384;
+export const WAL_SIZE_LIMIT = 256 * 1024 * 1024;
+
+/** A copied WAL of that size (in frames of 4 KB pages) is restarted without waiting for a pause in the writes. */
+export const RESTART_FRAMES = WAL_SIZE_LIMIT / 4096;
 
 export interface CheckpointerOptions {
   /** How often the worker looks at the WAL (ms). */

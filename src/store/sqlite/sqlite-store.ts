@@ -6,7 +6,7 @@ import { LRUCache } from 'lru-cache';
 import { CompiledQuery, Kysely, sql, SqliteAdapter, SqliteDialect, type Expression, type SqlBool, type SqliteDatabase } from 'kysely';
 import { ConflictError, InvalidValueError, StoreReferenceError, UnavailableError } from '../errors.js';
 import { nonNegativeInteger, type SqlDialect } from '../sql/dialect.js';
-import { WalCheckpointer, type CheckpointerOptions } from './checkpointer.js';
+import { WAL_SIZE_LIMIT, WalCheckpointer, type CheckpointerOptions } from './checkpointer.js';
 import { WalDurability } from './wal-durability.js';
 import { wrapDialect } from '../sql/driver-wrapper.js';
 import type { Database } from '../sql/schema.js';
@@ -255,8 +255,8 @@ export function openSqliteStore(options: SqliteOptions): SqlStore {
   let checkpointer: WalCheckpointer | null = null;
   if (options.path !== ':memory:') {
     // Checkpoints run in a thread of their own (checkpointer.ts), started at the first write; a WAL a burst made
-    // large is cut back to 64 MB.
-    database.pragma('journal_size_limit = 67108864');
+    // large is cut back to 256 MB.
+    database.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
     database.pragma('wal_autocheckpoint = 0');
     checkpointer = new WalCheckpointer(
       options.path,
