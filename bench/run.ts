@@ -121,7 +121,8 @@ async function heapSnapshot(pid: number, dir: string): Promise<void> {
   process.kill(pid, 'SIGUSR2');
   // The file appears when writing starts; it is done when its size stops changing.
   let size = -1;
-  for (;;) {
+  for (let waited = 0; ; waited++) {
+    if (waited === 300) throw new Error(`no heap snapshot of ${pid} in ${dir} after 300 s`);
     await new Promise((r) => setTimeout(r, 1000));
     const [file] = written();
     if (!file) continue;

@@ -93,8 +93,8 @@ export interface CheckpointOutcome {
 
 /**
  * The size `journal_size_limit` cuts a WAL back to when it starts over: 256 MB. With 64 MB, a WAL restarted
- * under livechat writes was cut back each time, inside the main connection's next commit, and restarted four
- * times as often; each restart holds the write lock while it copies and syncs (up to 60 ms on the benchmark's
+ * under livechat writes could be cut back inside the main connection's next commit (it passed 64 MB while the
+ * thread copied), and was restarted four times as often; each restart holds the write lock while it copies and syncs (up to 60 ms on the benchmark's
  * disk), and writers wait for it.
  */
 export const WAL_SIZE_LIMIT = 256 * 1024 * 1024;
