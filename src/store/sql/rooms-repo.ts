@@ -95,6 +95,13 @@ const REMOVALS_SINCE = preparedQuery(2, (db: Kysely<Database>, _dialect, userId:
 /**
  * One statement: the rooms changed since then, up to one past the bound (index rooms_updated), each with
  * whether the user is a member (one probe of subscriptions_user_room each), and the user's removals.
+ *
+ * Written so that PostgreSQL's plan for the named statement is the same whatever `since` is, and is kept: the
+ * bound is a scalar subquery, whose value no plan knows, and membership a scalar subquery with LIMIT 1, which
+ * is always a probe. With `updated_at > $2` and EXISTS, each call was planned anew for its value (about
+ * 0.2 ms, more than running it), and the plan kept for any value hashed all the user's subscriptions first
+ * (500 of them: 0.39 ms against 0.06 now). SQLite evaluates both the same way as before: the bound once, a
+ * probe per room.
  */
 const ROOM_CHANGES_OF_USER = preparedQuery(2, (db: Kysely<Database>, _dialect, userId: string, since: number) => {
   const changed = db
@@ -102,12 +109,15 @@ const ROOM_CHANGES_OF_USER = preparedQuery(2, (db: Kysely<Database>, _dialect, u
     .select((eb) => [
       'rooms.id as id',
       'rooms.updated_at as at',
-      sql<number>`case when ${eb.exists(
-        eb.selectFrom('subscriptions').select('subscriptions.rid').where('subscriptions.user_id', '=', userId).whereRef('subscriptions.rid', '=', 'rooms.id'),
-      )} then 1 else 0 end`.as('mine'),
+      sql<number>`coalesce((${eb
+        .selectFrom('subscriptions')
+        .select(sql<number>`1`.as('one'))
+        .where('subscriptions.user_id', '=', userId)
+        .whereRef('subscriptions.rid', '=', 'rooms.id')
+        .limit(sql.lit(1))}), 0)`.as('mine'),
       sql<string>`'changed'`.as('kind'),
     ])
-    .where('rooms.updated_at', '>', since)
+    .where('rooms.updated_at', '>', sql<number>`(select cast(${since} as bigint))`)
     // A literal, not a parameter: SQLite compiles a statement with a bound LIMIT again at every run (SqlDialect.rowCount).
     .limit(sql.lit(CHANGED_ROOMS_PROBE + 1));
   return db
