@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { fromJson, toJson } from '../../lib/json.js';
 import { NotFoundError } from '../errors.js';
+import { preparedQuery } from './prepared.js';
 import type {
   MetaRepo,
   PermissionRecord,
@@ -11,15 +12,20 @@ import type {
 import type { SqlDialect } from './dialect.js';
 import type { Database } from './schema.js';
 
-/** Atomically increments the named counter (created at 0) and returns the new value. */
-export async function incrementCounter(db: Kysely<Database>, name: string): Promise<number> {
-  const row = await db
+/**
+ * Atomically increments the named counter (created at 0) and returns the new value. Compiled once: the change
+ * bus runs it after every batch of writes, and building it with Kysely cost more than running it.
+ */
+const INCREMENT_COUNTER = preparedQuery(1, (db: Kysely<Database>, _dialect, name: string) =>
+  db
     .insertInto('counters')
     .values({ name, value: 1 })
     .onConflict((oc) => oc.column('name').doUpdateSet({ value: (eb) => eb('counters.value', '+', 1) }))
-    .returning('value')
-    .executeTakeFirstOrThrow();
-  return Number(row.value);
+    .returning('value'),
+);
+export async function incrementCounter(db: Kysely<Database>, dialect: SqlDialect, name: string): Promise<number> {
+  const [row] = await INCREMENT_COUNTER(db, dialect, name);
+  return Number(row!.value);
 }
 
 /** Settings, permissions and meta: small key-value tables read into caches. */
@@ -91,7 +97,10 @@ export class SqlPermissionsRepo implements PermissionsRepo {
 }
 
 export class SqlMetaRepo implements MetaRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: SqlDialect,
+  ) {}
 
   async claim(key: string, value: string): Promise<boolean> {
     const result = await this.db
@@ -103,7 +112,7 @@ export class SqlMetaRepo implements MetaRepo {
   }
 
   increment(name: string): Promise<number> {
-    return incrementCounter(this.db, name);
+    return incrementCounter(this.db, this.dialect, name);
   }
 
   async counters(names: readonly string[]): Promise<Record<string, number>> {

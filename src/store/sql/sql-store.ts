@@ -56,7 +56,7 @@ export class SqlStore implements Store {
     this.tokens = new SqlTokensRepo(db, dialect, changes);
     this.settings = new SqlSettingsRepo(db, dialect);
     this.permissions = new SqlPermissionsRepo(db, dialect);
-    this.meta = new SqlMetaRepo(db);
+    this.meta = new SqlMetaRepo(db, dialect);
     this.rooms = new SqlRoomsRepo(db, dialect, changes);
     this.directory = new SqlDirectoryRepo(db, dialect);
     this.messages = new SqlMessagesRepo(db, dialect, changes);

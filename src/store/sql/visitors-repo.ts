@@ -43,7 +43,7 @@ export class SqlVisitorsRepo implements VisitorsRepo {
   ) {}
 
   nextGuestNumber(): Promise<number> {
-    return incrementCounter(this.db, GUEST_COUNTER);
+    return incrementCounter(this.db, this.dialect, GUEST_COUNTER);
   }
 
   async insert(v: NewVisitor): Promise<VisitorRecord> {
