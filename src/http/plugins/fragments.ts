@@ -29,7 +29,7 @@ export function rememberingSerializer<T extends object>(schema: TSchema): (value
  * 500 kept room views joined in 95 µs before and 17 µs after (116 KB), and a flat string is also smaller than
  * the tree of its pieces.
  */
-function flattened(json: string): string {
+export function flattened(json: string): string {
   json.charCodeAt(0);
   return json;
 }

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { callerOf } from '../plugins/auth.js';
+import { flattened } from '../plugins/fragments.js';
 import { errorResponses, Success } from '../../wire/common.js';
 import { LoginBody, LoginData, LogoutData, MeObject } from '../../wire/users.js';
 import type { Caller } from '../../services/auth.service.js';
@@ -67,12 +68,12 @@ export const accountsRoutes: RouteGroup = (app, { accounts }) => {
     (request, reply) => {
       const caller = callerOf(request);
       // The body depends on the caller's user record alone, which is immutable and replaced when the user
-      // changes (AuthService), so it is serialized once per version of the user: by the route's own
-      // serializer, which lists the fields that may leave.
+      // changes (AuthService), so it is serialized once per version of the user (as rememberingSerializer
+      // does for kept views): by the route's own serializer, which lists the fields that may leave.
       let body = meBodies.get(caller.user);
       if (body === undefined) {
         // Object.assign, not `{...view, success}`: spreading a view this size is slow (see user-view.ts).
-        body = reply.serialize(Object.assign(accounts.me(caller), { success: true as const })) as string;
+        body = flattened(reply.serialize(Object.assign(accounts.me(caller), { success: true as const })) as string);
         meBodies.set(caller.user, body);
       }
       // Sent as a string, which Fastify passes on as it is (the typed send() expects the object).
