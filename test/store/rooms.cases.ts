@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { ConflictError, StoreReferenceError } from '../../src/store/errors.js';
 import * as roomSeqMigration from '../../src/store/sql/migrations/0014-subscriptions-room-seq.js';
+import { roomChangesQuery } from '../../src/store/sql/rooms-repo.js';
 import type { SqlStore } from '../../src/store/sql/sql-store.js';
 import { member, planOf, newRoom, newUser, rejection, uniqueName, userInRooms, type StoreGetter } from './core-fixtures.js';
 
@@ -405,6 +406,24 @@ export function roomsCases(getStore: StoreGetter): void {
         expect(await store.rooms.roomChangesOfUser(user.id, T + 10)).toEqual(expected);
         expect(await store.rooms.roomChangesOfUser(user.id, T + 22)).toEqual({ versions: [{ id: `J${base}`, updatedAt: T + 25 }], removals: expected.removals });
         expect(await store.rooms.roomChangesOfUser(user.id, Number.MAX_SAFE_INTEGER)).toEqual({ versions: [], removals: [] });
+      });
+
+      it("roomChangesOfUser's statement walks rooms_updated and probes the user's subscription per changed room, in the plan PostgreSQL keeps", async () => {
+        const store = getStore();
+        const T = 7_000_000_000_000 + Math.floor(Math.random() * 1_000_000_000);
+        const { user } = await userInRooms(store, ['m', 'n', 'o'], T);
+        const db = (store as unknown as SqlStore).db;
+        const query = roomChangesQuery(db, user.id, T).compile();
+        const plan = await planOf(db, store.backend, query.sql, query.parameters);
+        expect(plan).toContain('rooms_updated');
+        if (store.backend === 'postgres') {
+          // Kept for any bound: no plan may hash all of the user's subscriptions first (it did with EXISTS).
+          expect(plan).not.toMatch(/hashed SubPlan/i);
+          // A probe per changed room (which index it takes depends on the table's size).
+          expect(plan).toMatch(/Index Cond: .*rid = rooms\.id/);
+        } else {
+          expect(plan).toContain('subscriptions_user_room (user_id=? AND rid=?)');
+        }
       });
 
       it('findByIds returns the rooms with these ids in code-point order, skipping absent ids; [] for none', async () => {

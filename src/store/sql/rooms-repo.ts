@@ -101,9 +101,9 @@ const REMOVALS_SINCE = preparedQuery(2, (db: Kysely<Database>, _dialect, userId:
  * is always a probe. With `updated_at > $2` and EXISTS, each call was planned anew for its value (about
  * 0.2 ms, more than running it), and the plan kept for any value hashed all the user's subscriptions first
  * (500 of them: 0.39 ms against 0.06 now). SQLite evaluates both the same way as before: the bound once, a
- * probe per room.
+ * probe per room. Exported for the store case that checks both plans.
  */
-const ROOM_CHANGES_OF_USER = preparedQuery(2, (db: Kysely<Database>, _dialect, userId: string, since: number) => {
+export const roomChangesQuery = (db: Kysely<Database>, userId: string, since: number) => {
   const changed = db
     .selectFrom('rooms')
     .select((eb) => [
@@ -124,7 +124,8 @@ const ROOM_CHANGES_OF_USER = preparedQuery(2, (db: Kysely<Database>, _dialect, u
     .selectFrom(changed.as('changed'))
     .selectAll()
     .unionAll(removalsOf(db, userId, since).select([sql<number>`1`.as('mine'), sql<string>`'removed'`.as('kind')]));
-});
+};
+const ROOM_CHANGES_OF_USER = preparedQuery(2, (db: Kysely<Database>, _dialect, userId: string, since: number) => roomChangesQuery(db, userId, since));
 /**
  * The user's rooms with their versions, through the user's subscriptions: on SQLite each room's row is found by
  * the rowid its subscription keeps (`room_seq`, index subscriptions_user_room_seq; migration 0014), one B-tree
