@@ -39,8 +39,8 @@ const INSERT_SUBSCRIPTION = preparedQuery(
         unread: 0,
         ts,
         updated_at: updatedAt,
-        // SQLite: the room's seq (migration 0014) set here, so that the trigger that would set it has nothing to do.
-        ...(dialect.backend === 'sqlite' && { room_seq: sql<number>`(SELECT seq FROM rooms WHERE id = ${rid})` }),
+        // The room's seq (migrations 0014, 0015) set here, so that the trigger that would set it has nothing to do.
+        room_seq: sql<number>`(SELECT seq FROM rooms WHERE id = ${rid})`,
       })
       .onConflict((oc) => oc.columns(['user_id', 'rid']).doNothing())
       .returning('id'),
@@ -127,16 +127,14 @@ export const roomChangesQuery = (db: Kysely<Database>, userId: string, since: nu
 };
 const ROOM_CHANGES_OF_USER = preparedQuery(2, (db: Kysely<Database>, _dialect, userId: string, since: number) => roomChangesQuery(db, userId, since));
 /**
- * The user's rooms with their versions, through the user's subscriptions: on SQLite each room's row is found by
- * the rowid its subscription keeps (`room_seq`, index subscriptions_user_room_seq; migration 0014), one B-tree
- * search a room; on PostgreSQL by `rooms.id`'s index.
+ * The user's rooms with their versions, through the user's subscriptions: each room's row is found by the `seq`
+ * its subscription keeps (`room_seq`, index subscriptions_user_room_seq; migrations 0014, 0015): on SQLite the
+ * rowid, one B-tree search a room; on PostgreSQL the integer primary key, where `rooms.id`'s index is text.
  */
-const versionsOfUser = (db: Kysely<Database>, dialect: SqlDialect, userId: string) =>
+const versionsOfUser = (db: Kysely<Database>, _dialect: SqlDialect, userId: string) =>
   db
     .selectFrom('subscriptions')
-    .innerJoin('rooms', (join) =>
-      dialect.backend === 'sqlite' ? join.onRef('rooms.seq', '=', 'subscriptions.room_seq') : join.onRef('rooms.id', '=', 'subscriptions.rid'),
-    )
+    .innerJoin('rooms', 'rooms.seq', 'subscriptions.room_seq')
     // Named as RoomVersion's fields (both drivers give numbers for bigint), so the rows are the versions as read.
     .select(['rooms.id', 'rooms.updated_at as updatedAt'])
     .where('subscriptions.user_id', '=', userId);

@@ -14,6 +14,7 @@ import * as roomSearchDirectoryOnlyPg from './0011-room-search-directory-only-pg
 import * as roomsSparseIndexes from './0012-rooms-sparse-indexes.js';
 import * as inquiriesQueuedIndexes from './0013-inquiries-queued-indexes.js';
 import * as subscriptionsRoomSeq from './0014-subscriptions-room-seq.js';
+import * as subscriptionsRoomSeqPg from './0015-subscriptions-room-seq-pg.js';
 
 /**
  * The one migration history of both backends, in order. Migrations are
@@ -37,6 +38,7 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0012-rooms-sparse-indexes': { up: (db) => roomsSparseIndexes.up(db) },
     '0013-inquiries-queued-indexes': { up: (db) => inquiriesQueuedIndexes.up(db) },
     '0014-subscriptions-room-seq': { up: (db) => subscriptionsRoomSeq.up(db, dialect) },
+    '0015-subscriptions-room-seq-pg': { up: (db) => subscriptionsRoomSeqPg.up(db, dialect) },
   };
   return { getMigrations: async () => all };
 }
