@@ -77,7 +77,7 @@ export const accountsRoutes: RouteGroup = (app, { accounts }) => {
         meBodies.set(caller.user, body);
       }
       // Sent as a string, which Fastify passes on as it is (the typed send() expects the object).
-      reply.header('content-type', 'application/json').send(body as never);
+      reply.type('application/json').send(body as never);
     },
   );
 };

@@ -22,7 +22,7 @@ const ROOM_NAMES = preparedQuery(1, (db: Kysely<Database>, _dialect, rid: string
 );
 const INSERT_SUBSCRIPTION = preparedQuery(
   10,
-  (db: Kysely<Database>, dialect, id: string, rid: string, userId: string, username: string, name: string | null, fname: string | null, t: string, roles: string | null, ts: number, updatedAt: number) =>
+  (db: Kysely<Database>, _dialect, id: string, rid: string, userId: string, username: string, name: string | null, fname: string | null, t: string, roles: string | null, ts: number, updatedAt: number) =>
     db
       .insertInto('subscriptions')
       .values({
@@ -131,16 +131,16 @@ const ROOM_CHANGES_OF_USER = preparedQuery(2, (db: Kysely<Database>, _dialect, u
  * its subscription keeps (`room_seq`, index subscriptions_user_room_seq; migrations 0014, 0015): on SQLite the
  * rowid, one B-tree search a room; on PostgreSQL the integer primary key, where `rooms.id`'s index is text.
  */
-const versionsOfUser = (db: Kysely<Database>, _dialect: SqlDialect, userId: string) =>
+const versionsOfUser = (db: Kysely<Database>, userId: string) =>
   db
     .selectFrom('subscriptions')
     .innerJoin('rooms', 'rooms.seq', 'subscriptions.room_seq')
     // Named as RoomVersion's fields (both drivers give numbers for bigint), so the rows are the versions as read.
     .select(['rooms.id', 'rooms.updated_at as updatedAt'])
     .where('subscriptions.user_id', '=', userId);
-const ROOM_VERSIONS_OF_USER = preparedQuery(1, (db: Kysely<Database>, dialect, userId: string) => versionsOfUser(db, dialect, userId));
-const ROOM_VERSIONS_OF_USER_SINCE = preparedQuery(2, (db: Kysely<Database>, dialect, userId: string, since: number) =>
-  versionsOfUser(db, dialect, userId).where('rooms.updated_at', '>', since),
+const ROOM_VERSIONS_OF_USER = preparedQuery(1, (db: Kysely<Database>, _dialect, userId: string) => versionsOfUser(db, userId));
+const ROOM_VERSIONS_OF_USER_SINCE = preparedQuery(2, (db: Kysely<Database>, _dialect, userId: string, since: number) =>
+  versionsOfUser(db, userId).where('rooms.updated_at', '>', since),
 );
 // Leaving a room, and a livechat transfer's unassignment (under Auto_Selection's lock): the removed id comes back.
 const UNSUBSCRIBE = preparedQuery(2, (db: Kysely<Database>, _dialect, rid: string, userId: string) =>

@@ -135,8 +135,8 @@ export interface SubscriptionsTable {
   ts: number;
   updated_at: number;
   /**
-   * SQLite only: the room's `seq` (migration 0014), set by the subscription's insert or else by a trigger;
-   * rooms.get reads room versions through it.
+   * The room's `seq` (migration 0014 on SQLite, 0015 on PostgreSQL), set by the subscription's insert or else by
+   * a trigger; rooms.get reads room versions through it.
    */
   room_seq: ColumnType<number | null, number | undefined, never>;
 }

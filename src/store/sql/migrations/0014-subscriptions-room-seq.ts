@@ -11,7 +11,7 @@ import type { SqlDialect } from '../dialect.js';
  *
  * The repository's insert sets the column; triggers keep it right whatever else writes a subscription (plain SQL,
  * a process of the release before this one): after an insert that left `room_seq` unset, or a change of `rid`, it
- * is set from `rooms`. PostgreSQL looks up `rooms.id` by its index either way and is unchanged.
+ * is set from `rooms`. PostgreSQL is unchanged here; migration 0015 gives it the same column.
  */
 export async function up(db: Kysely<unknown>, dialect: SqlDialect): Promise<void> {
   if (dialect.backend !== 'sqlite') return;
