@@ -63,29 +63,45 @@ export class ChangeHandlers {
 }
 
 /**
- * Gathers the publishes of one turn of the event loop into one send per topic
- * (keys merged; a publish without keys makes the topic's keys null), so a burst
- * of writes costs one notification, not one each. `publish` resolves once the
- * send that carried it has finished.
+ * Gathers publishes into one send per topic (keys merged; a publish without
+ * keys makes the topic's keys null), so a burst of writes costs one
+ * notification, not one each. A batch goes out at the end of the turn of the
+ * event loop, after the send before it has finished, and no sooner than
+ * `minIntervalMs` after that send started: under a steady stream of writes
+ * (thousands a second) each notification then carries the writes of a few
+ * milliseconds instead of one or two, which PostgreSQL and every listener would
+ * otherwise pay for one by one. `publish` resolves once the send that carried
+ * it has finished.
  */
 export class PublishBatcher {
   private pending = new Map<ChangeTopic, Set<string> | null>();
   private flushing: Promise<void> | null = null;
   /** The send in progress: the next batch waits for it (one connection sends one notification at a time). */
   private previous: Promise<void> = Promise.resolve();
+  /** When the last send started (performance.now()). */
+  private lastSend = -Infinity;
 
-  constructor(private readonly send: (topic: ChangeTopic, keys: ChangeKeys) => Promise<void>) {}
+  constructor(
+    private readonly send: (topic: ChangeTopic, keys: ChangeKeys) => Promise<void>,
+    private readonly minIntervalMs = 0,
+  ) {}
 
   publish(topic: ChangeTopic, keys?: readonly string[]): Promise<void> {
     const known = this.pending.get(topic);
     if (keys === undefined) this.pending.set(topic, null);
     else if (known === undefined) this.pending.set(topic, new Set(keys));
     else if (known !== null) for (const key of keys) known.add(key);
-    this.flushing ??= this.previous.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(() => this.flush());
+    this.flushing ??= this.previous.then(() => this.pause()).then(() => this.flush());
     return this.flushing;
   }
 
+  private pause(): Promise<void> {
+    const wait = this.lastSend + this.minIntervalMs - performance.now();
+    return new Promise<void>((resolve) => (wait >= 1 ? setTimeout(resolve, wait) : setImmediate(resolve)));
+  }
+
   private async flush(): Promise<void> {
+    this.lastSend = performance.now();
     const batch = this.pending;
     this.pending = new Map();
     this.flushing = null;

@@ -2,6 +2,12 @@ import { ChangeHandlers, PublishBatcher, type ChangeBus, type ChangeHandler, typ
 import { PgListener } from './pg-listener.js';
 
 const CHANNEL = 'parley_changes';
+/**
+ * At most one NOTIFY per this many milliseconds (PublishBatcher): the other processes learn of a change a few
+ * milliseconds later at most, far inside the second the caches promise, and a stream of writes does not pay a
+ * notification (a round trip, and a transaction PostgreSQL delivers to every listener) for every write or two.
+ */
+const NOTIFY_INTERVAL_MS = 5;
 /** NOTIFY payloads must stay under 8000 bytes. */
 const MAX_PAYLOAD = 7900;
 
@@ -10,15 +16,15 @@ const MAX_PAYLOAD = 7900;
  * process on the database listens on one channel; a publish reaches the others
  * right after the writer's commit (this process runs its own handlers at once and
  * ignores its notifications coming back). No extra service needed.
- * A payload is `<topic>` or `<topic>:<key>,<key>,…`; the publishes of one turn
- * of the event loop go out together, split to fit the payload limit. If the
+ * A payload is `<topic>` or `<topic>:<key>,<key>,…`; the publishes of a few
+ * milliseconds go out together (NOTIFY_INTERVAL_MS), split to fit the payload limit. If the
  * listening connection drops, it reconnects and then fires every handler once
  * without keys, since notifications sent meanwhile were lost.
  */
 export class PgNotifyChangeBus implements ChangeBus {
   private readonly handlers = new ChangeHandlers();
   private readonly listener: PgListener;
-  private readonly batcher = new PublishBatcher((topic, keys) => this.send(topic, keys));
+  private readonly batcher = new PublishBatcher((topic, keys) => this.send(topic, keys), NOTIFY_INTERVAL_MS);
 
   private constructor(connectionString: string) {
     this.listener = new PgListener(
