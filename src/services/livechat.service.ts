@@ -265,7 +265,6 @@ export class LivechatService {
   // ── §8.7 survey ──
 
   async survey(rid: string, token: string, data: Static<typeof SurveyBody>['data']) {
-    const visitor = await this.visitorOf(token);
     const accepted: Record<string, string> = {};
     for (const { name, value } of data) {
       const key = name === 'agentResponsiveness' ? 'agentResposiveness' : name;
@@ -276,13 +275,17 @@ export class LivechatService {
       }
     }
     if (Object.keys(accepted).length === 0) {
-      await this.visitorAndRoom(token, rid); // a room that is not the visitor's is reported first
+      await this.visitorAndRoom(token, rid); // an unknown token, then a room that is not the visitor's, is reported first
       throw bareFailure('invalid-data');
     }
-    // Merged by the database in one statement, which also checks that the room is the visitor's: concurrent
-    // answers all survive (invariant 10), and a valid answer costs no read of the room.
-    const merged = await this.store.livechatRooms.mergeSurvey(rid, visitor.id, accepted, this.clock.now());
-    if (!merged) throw bareFailure('invalid-room');
+    // Merged by the database in one statement, which also finds the visitor by the token and checks that the room
+    // is theirs: concurrent answers all survive (invariant 10), and a valid answer costs one statement. A refused
+    // one reads the visitor to tell an unknown token (invalid-token) from a room not theirs (invalid-room).
+    const merged = token === '' ? null : await this.store.livechatRooms.mergeSurvey(rid, token, accepted, this.clock.now());
+    if (!merged) {
+      await this.visitorOf(token);
+      throw bareFailure('invalid-room');
+    }
     return { rid, data: merged };
   }
 

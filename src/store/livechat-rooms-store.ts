@@ -159,10 +159,11 @@ export interface LivechatRoomsRepo {
    * Merges these answers into the room's survey in one statement (an answer
    * replaces the same item's earlier one; other items stay), so concurrent
    * answers all survive without a lock (contract invariant 10); bumps
-   * `_updatedAt`. Only a livechat room of visitor `visitorId` (open or closed) is changed. Returns the whole
-   * survey as stored, or null when there is no such room (nothing changed).
+   * `_updatedAt`. Only a livechat room (open or closed) of the visitor whose token is `visitorToken` is changed:
+   * the same statement finds the visitor, so an answer costs one round trip. Returns the whole survey as stored,
+   * or null when there is no such room or no such visitor (nothing changed).
    */
-  mergeSurvey(rid: string, visitorId: string, answers: Record<string, string>, now: Millis): Promise<Record<string, string> | null>;
+  mergeSurvey(rid: string, visitorToken: string, answers: Record<string, string>, now: Millis): Promise<Record<string, string> | null>;
   /**
    * Livechat rooms matching the filter, sorted by the key in the direction: empty
    * values (`closedAt` of open rooms) first ascending and last descending, as

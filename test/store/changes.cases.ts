@@ -111,8 +111,8 @@ export function changesCases(getStore: StoreGetter): void {
       expect(await reportedBy(() => store.livechatRooms.setServedBy(r.id, { id: 'agent-1', username: 'agent', ts: 3_000 }, 3_000))).toEqual([room(r.id)]);
       const transfer = { type: 'department', scope: 'department', ts: 4_000, transferredBy: { id: 'agent-1', username: 'agent', type: 'user' }, previousDepartment: null, nextDepartment: null } as const;
       expect(await reportedBy(() => store.livechatRooms.recordTransfer(r.id, transfer, 4_000))).toEqual([room(r.id)]);
-      expect(await reportedBy(() => store.livechatRooms.mergeSurvey(r.id, visitor.id, { satisfaction: '5' }, 5_000))).toEqual([room(r.id)]);
-      expect(await reportedBy(() => store.livechatRooms.mergeSurvey(newId(), visitor.id, { satisfaction: '5' }, 5_000))).toEqual([]);
+      expect(await reportedBy(() => store.livechatRooms.mergeSurvey(r.id, visitor.token, { satisfaction: '5' }, 5_000))).toEqual([room(r.id)]);
+      expect(await reportedBy(() => store.livechatRooms.mergeSurvey(newId(), visitor.token, { satisfaction: '5' }, 5_000))).toEqual([]);
       const u = await store.users.insert(newUser());
       const subscription = { id: newId(), rid: r.id, user: { id: u.id, username: u.username! }, ts: 6_000 };
       expect(await reportedBy(() => store.rooms.subscribe(subscription, 6_000))).toEqual([room(r.id)]);

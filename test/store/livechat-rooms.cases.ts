@@ -354,16 +354,16 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
     expect(none).toEqual({ rooms: [], total: 0 });
   });
 
-  it('mergeSurvey merges the answers into the stored survey and returns it; concurrent merges, each one statement, keep every answer; another visitor\'s room or a missing one is left alone', async () => {
+  it('mergeSurvey merges the answers into the stored survey and returns it; concurrent merges, each one statement, keep every answer; another visitor\'s room, a missing one or an unknown token changes nothing', async () => {
     const store = ctx.store();
     const { room, visitor } = await openRoom(store);
-    expect(await store.livechatRooms.mergeSurvey(room.id, visitor.id, { satisfaction: '5' }, 6_000)).toEqual({ satisfaction: '5' });
+    expect(await store.livechatRooms.mergeSurvey(room.id, visitor.token, { satisfaction: '5' }, 6_000)).toEqual({ satisfaction: '5' });
     expect((await store.livechatRooms.findById(room.id))!.surveyFeedback).toEqual({ satisfaction: '5' });
-    expect(await store.livechatRooms.mergeSurvey(room.id, visitor.id, { agentKnowledge: '4', satisfaction: '3' }, 6_000)).toEqual({ satisfaction: '3', agentKnowledge: '4' });
+    expect(await store.livechatRooms.mergeSurvey(room.id, visitor.token, { agentKnowledge: '4', satisfaction: '3' }, 6_000)).toEqual({ satisfaction: '3', agentKnowledge: '4' });
     const merged = (await store.livechatRooms.findById(room.id))!;
     expect(merged.surveyFeedback).toEqual({ satisfaction: '3', agentKnowledge: '4' });
     expect(merged.updatedAt).toBe(6_001);
-    await concurrently(6, (i) => store.livechatRooms.mergeSurvey(room.id, visitor.id, { [`q${i}`]: String(i) }, 7_000));
+    await concurrently(6, (i) => store.livechatRooms.mergeSurvey(room.id, visitor.token, { [`q${i}`]: String(i) }, 7_000));
     expect((await store.livechatRooms.findById(room.id))!.surveyFeedback).toEqual({
       satisfaction: '3',
       agentKnowledge: '4',
@@ -371,9 +371,11 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
     });
     const other = await openRoom(store);
     const before = (await store.livechatRooms.findById(room.id))!;
-    expect(await store.livechatRooms.mergeSurvey(room.id, other.visitor.id, { satisfaction: '1' }, 8_000)).toBeNull();
+    expect(await store.livechatRooms.mergeSurvey(room.id, other.visitor.token, { satisfaction: '1' }, 8_000)).toBeNull();
     expect(await store.livechatRooms.findById(room.id)).toEqual(before);
-    expect(await store.livechatRooms.mergeSurvey('missing-room', visitor.id, { satisfaction: '1' }, 8_000)).toBeNull();
+    expect(await store.livechatRooms.mergeSurvey('missing-room', visitor.token, { satisfaction: '1' }, 8_000)).toBeNull();
+    expect(await store.livechatRooms.mergeSurvey(room.id, 'no-such-token', { satisfaction: '1' }, 8_000)).toBeNull();
+    expect(await store.livechatRooms.findById(room.id)).toEqual(before);
     // rooms.lock on a missing room: no error
     await store.transaction((tx) => tx.rooms.lock('missing'));
   });

@@ -421,13 +421,13 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
     return storedAt(message, row!.message_ts);
   }
 
-  async mergeSurvey(rid: string, visitorId: string, answers: Record<string, string>, now: number): Promise<Record<string, string> | null> {
+  async mergeSurvey(rid: string, visitorToken: string, answers: Record<string, string>, now: number): Promise<Record<string, string> | null> {
     const row = await this.db
       .updateTable('rooms')
       .set({ survey_feedback: jsonMergePatch(this.dialect, 'survey_feedback', answers), updated_at: this.dialect.nextUpdatedAt(now) })
       .where('id', '=', rid)
       .where('t', '=', sql.lit('l'))
-      .where('visitor_id', '=', visitorId)
+      .where('visitor_id', '=', (eb) => eb.selectFrom('livechat_visitors').select('livechat_visitors.id').where('livechat_visitors.token', '=', visitorToken))
       .returning('survey_feedback')
       .executeTakeFirst();
     if (row) this.changes.roomChanged(rid);
