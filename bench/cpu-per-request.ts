@@ -8,7 +8,8 @@
  *
  *   --requests=N     requests per endpoint (default 40000)
  *   --only=a,b       endpoint names containing these substrings
- *   --database=URL   default: a new SQLite file; a postgres:// URL runs on PostgreSQL
+ *   --database=URL   default: a new SQLite file; a postgres:// URL runs on PostgreSQL (in that database; then
+ *                    the CPU time of the machine's PostgreSQL processes per request is printed too)
  *   --profile=DIR    run the server with --cpu-prof into DIR (written when it stops)
  *   --node-flags=F   flags for the server's node (e.g. a V8 option), space-separated
  *   --rounds=N       measure every endpoint N times, interleaved; the minimum is the figure
@@ -16,6 +17,7 @@
  *   --seeded         also load the benchmark's small data set (bench/seed.ts) and measure the
  *                    rows that need it: rooms.get for a user in 500 rooms (delta and full), and the
  *                    directory's searches (frequent and rare term, users and channels)
+ *   --full           with --seeded: the benchmark's full data set instead of the small one (as `npm run bench`)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -28,8 +30,8 @@ import { extend } from '../src/lib/values.js';
 import { openStore } from '../src/store/index.js';
 import type { SqlStore } from '../src/store/sql/sql-store.js';
 import { freePort } from '../test/support/server-process.js';
-import { processCpuMs } from './proc.js';
-import { QUICK, seedBenchData } from './seed.js';
+import { postgresCpuBetween, postgresCpuMs, processCpuMs } from './proc.js';
+import { FULL, QUICK, seedBenchData } from './seed.js';
 import { serverNodeArgs } from './server-command.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -42,9 +44,11 @@ const { values: args } = parseArgs({
     'node-flags': { type: 'string', default: '' },
     rounds: { type: 'string', default: '3' },
     seeded: { type: 'boolean', default: false },
+    full: { type: 'boolean', default: false },
   },
 });
 const REQUESTS = Number(args.requests);
+const ON_POSTGRES = args.database.startsWith('postgres');
 
 async function start(argv: string[], env: Record<string, string>, readyPath: string): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
@@ -74,15 +78,26 @@ async function measure(name: string, child: ChildProcess, url: string, request: 
   await autocannon({ url, connections: 20, amount: 3000, requests: [request] });
   for (let round = 0; round < ROUNDS; round++) {
     const before = processCpuMs(child.pid!);
+    const databaseBefore = ON_POSTGRES ? postgresCpuMs() : null;
     const run = await autocannon({ url, connections: 50, amount: REQUESTS, requests: [request] });
     const used = processCpuMs(child.pid!) - before;
+    const databaseAfter = databaseBefore ? postgresCpuMs() : null;
     if (run.non2xx > 0) console.log(`${name}: ${run.non2xx} non-2xx answers`);
+    const answered = Math.max(run['2xx'], 1);
     const list = figures.get(name) ?? [];
-    list.push((used * 1000) / Math.max(run['2xx'], 1));
+    list.push((used * 1000) / answered);
     figures.set(name, list);
+    if (databaseBefore && databaseAfter) {
+      const key = `${name} (PostgreSQL)`;
+      figures.set(key, [...(figures.get(key) ?? []), (postgresCpuBetween(databaseBefore, databaseAfter) * 1000) / answered]);
+    }
   }
-  const list = [...figures.get(name)!].sort((a, b) => a - b);
-  console.log(`${name.padEnd(44)} min ${list[0]!.toFixed(1).padStart(6)}  median ${list[Math.floor(list.length / 2)]!.toFixed(1).padStart(6)} µs/req`);
+  const summary = (key: string) => {
+    const list = [...figures.get(key)!].sort((a, b) => a - b);
+    return `min ${list[0]!.toFixed(1).padStart(6)}  median ${list[Math.floor(list.length / 2)]!.toFixed(1).padStart(6)} µs/req`;
+  };
+  const database = figures.has(`${name} (PostgreSQL)`) ? `   PostgreSQL ${summary(`${name} (PostgreSQL)`)}` : '';
+  console.log(`${name.padEnd(44)} ${summary(name)}${database}`);
 }
 
 async function main(): Promise<void> {
@@ -142,7 +157,7 @@ async function main(): Promise<void> {
     });
     if (args.seeded) {
       const store = await openStore(database);
-      const seeded = await seedBenchData((store as unknown as SqlStore).db, QUICK);
+      const seeded = await seedBenchData((store as unknown as SqlStore).db, args.full ? FULL : QUICK);
       await store.close();
       const heavy = { 'x-user-id': seeded.heavyUser.userId, 'x-auth-token': seeded.heavyUser.authToken };
       // As in the benchmark: the client synced a moment ago, and since then a message arrived in 10 of its rooms.
@@ -160,7 +175,7 @@ async function main(): Promise<void> {
       await measure('GET rooms.get (updatedSince; 10 of 500)', server.child, server.url, { method: 'GET', path: `/api/v1/rooms.get?updatedSince=${encodeURIComponent(since)}`, headers: heavy });
       await measure('GET rooms.get (full, 500 rooms)', server.child, server.url, { method: 'GET', path: '/api/v1/rooms.get', headers: heavy });
       const writer = { 'x-user-id': seeded.writer.userId, 'x-auth-token': seeded.writer.authToken };
-      for (const [type, term] of [['users', seeded.words.frequent], ['users', seeded.words.rare], ['channels', seeded.words.frequent], ['channels', 'channel-199']] as const) {
+      for (const [type, term] of [['users', seeded.words.frequent], ['users', seeded.words.rare], ['channels', seeded.words.frequent], ['channels', args.full ? 'channel-1999' : 'channel-199']] as const) {
         await measure(`GET directory ${type} (${term})`, server.child, server.url, { method: 'GET', path: `/api/v1/directory?type=${type}&text=${term}&count=25`, headers: writer });
       }
     }

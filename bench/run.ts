@@ -39,7 +39,7 @@ import { freePort } from '../test/support/server-process.js';
 import { scratchDatabase } from './scratch-database.js';
 import { postgresCpuBetween, postgresCpuMs, processCpuMs } from './proc.js';
 import { serverNodeArgs } from './server-command.js';
-import { FULL, QUICK, seedBenchData, type Seeded, BENCH_PASSWORD } from './seed.js';
+import { FULL, QUICK, seedBenchData, type Seeded, BENCH_PASSWORD, WRITERS } from './seed.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values: args } = parseArgs({
@@ -144,7 +144,7 @@ function rssMb(pid: number, field: 'VmHWM' | 'VmRSS' = 'VmHWM'): number {
   }
 }
 
-type RequestSpec = { method: string; path: string | (() => string); body?: () => unknown; headers?: Record<string, string> };
+type RequestSpec = { method: string; path: string | (() => string); body?: () => unknown; headers?: Record<string, string> | (() => Record<string, string>) };
 
 /**
  * Requests whose path and body never change are built once by autocannon; only
@@ -155,18 +155,19 @@ type RequestSpec = { method: string; path: string | (() => string); body?: () =>
  * generator's own ceiling.
  */
 async function load(url: string, spec: RequestSpec): Promise<autocannon.Result> {
-  const headers = { 'content-type': 'application/json', ...spec.headers };
+  const json = { 'content-type': 'application/json' };
   const method = spec.method as 'GET';
-  const { path, body } = spec;
+  const { path, body, headers } = spec;
   const request: autocannon.Request =
-    typeof path === 'string' && !body
-      ? { method, headers, path }
+    typeof path === 'string' && !body && typeof headers !== 'function'
+      ? { method, headers: { ...json, ...headers }, path }
       : {
           method,
-          headers,
+          headers: typeof headers === 'function' ? json : { ...json, ...headers },
           setupRequest: (req) => ({
             ...req,
             path: typeof path === 'function' ? path() : path,
+            ...(typeof headers === 'function' ? { headers: { ...json, ...headers() } } : {}),
             ...(body ? { body: JSON.stringify(body()) } : {}),
           }),
         };
@@ -178,18 +179,19 @@ function cycle<T>(items: T[]): () => T {
   return () => items[i++ % items.length]!;
 }
 
-type Group = 'platform' | 'read' | 'rooms-delta' | 'rooms-full' | 'directory' | 'write' | 'livechat-write' | 'login';
+type Group = 'platform' | 'read' | 'rooms-delta' | 'rooms-full' | 'directory' | 'write' | 'write-one-row' | 'livechat-write' | 'login';
 
 /**
  * Disjoint slices of the seeded open rooms, so that no pass spoils another's: reads of existing rooms never hit a
- * room the close pass closed, transfers never pick a closed room, and closes never repeat (room 0 is the survey's).
+ * room the close pass closed, transfers never pick a closed room, and closes never repeat (the first WRITERS rooms
+ * are the surveys').
  */
 function roomPools(s: Seeded) {
   const n = s.openVisitorTokens.length;
   const slice = (from: number, to: number) => Array.from({ length: Math.max(0, to - from) }, (_, k) => from + k);
-  const existingEnd = Math.max(2, Math.floor(n * 0.1));
+  const existingEnd = Math.max(WRITERS + 1, Math.floor(n * 0.1));
   const transferEnd = Math.max(existingEnd + 1, Math.floor(n * 0.25));
-  return { existing: slice(1, existingEnd), transfer: slice(existingEnd, transferEnd), close: slice(transferEnd, n) };
+  return { survey: slice(0, WRITERS), existing: slice(WRITERS, existingEnd), transfer: slice(existingEnd, transferEnd), close: slice(transferEnd, n) };
 }
 
 /** How many of the heavy user's rooms change between its last sync and the `updatedSince` pass. */
@@ -217,7 +219,9 @@ function endpoints(s: Seeded, since: string): Array<{ name: string; path: string
   const existingToken = cycle(pools.existing.map((i) => s.openVisitorTokens[i]!));
   const freshToken = cycle(s.freshVisitorTokens);
   const closeRoom = cycle(pools.close.map((i) => [s.openVisitorTokens[i]!, s.openRoomIds[i]!] as const));
-  const surveyRoom = { token: s.openVisitorTokens[0]!, rid: s.openRoomIds[0]! };
+  const surveyRooms = pools.survey.map((i) => ({ token: s.openVisitorTokens[i]!, rid: s.openRoomIds[i]! }));
+  const surveyRoom = cycle(surveyRooms);
+  const writer = cycle(s.writers);
   // Transfers: a different room per request (concurrent transfers of one room would mostly, and correctly, fail
   // with error-forwarding-chat-same-department), each to the department it is not in: seeded room i is in
   // department i % 2, and every pass over the pool flips each room once.
@@ -241,9 +245,16 @@ function endpoints(s: Seeded, since: string): Array<{ name: string; path: string
     { group: 'directory', name: 'GET directory users (rare term)', path: '/api/v1/directory', spec: { method: 'GET', path: `/api/v1/directory?type=users&text=${s.words.rare}&count=25`, headers: auth(s.writer) } },
     { group: 'directory', name: 'GET directory channels (frequent term)', path: '/api/v1/directory', spec: { method: 'GET', path: `/api/v1/directory?type=channels&text=${s.words.frequent}&count=25`, headers: auth(s.writer) } },
     { group: 'directory', name: 'GET directory channels (rare term)', path: '/api/v1/directory', spec: { method: 'GET', path: `/api/v1/directory?type=channels&text=channel-1999&count=25`, headers: auth(s.writer) } },
-    { group: 'write', name: 'POST users.setPreferences', path: '/api/v1/users.setPreferences', spec: { method: 'POST', path: '/api/v1/users.setPreferences', headers: auth(s.writer), body: () => ({ data: { useEmojis: prefFlip++ % 2 === 0 } }) } },
-    { group: 'write', name: 'POST users.updateOwnBasicInfo (name)', path: '/api/v1/users.updateOwnBasicInfo', spec: { method: 'POST', path: '/api/v1/users.updateOwnBasicInfo', headers: auth(s.writer), body: () => ({ data: { name: `Writer ${nameFlip++ % 2}` } }) } },
-    { group: 'write', name: 'POST livechat/room.survey', path: '/api/v1/livechat/room.survey', spec: { method: 'POST', path: '/api/v1/livechat/room.survey', body: () => ({ ...surveyRoom, data: [{ name: 'satisfaction', value: String((prefFlip++ % 5) + 1) }] }) } },
+    // The writes the targets are for: each request writes one user's (one room's) row, spread over WRITERS users
+    // (rooms), as users write their own profiles, and as pgbench -N, the targets' reference, writes random rows.
+    { group: 'write', name: `POST users.setPreferences (${WRITERS} users)`, path: '/api/v1/users.setPreferences', spec: { method: 'POST', path: '/api/v1/users.setPreferences', headers: () => auth(writer()), body: () => ({ data: { useEmojis: Math.floor(prefFlip++ / WRITERS) % 2 === 0 } }) } },
+    { group: 'write', name: `POST users.updateOwnBasicInfo (name; ${WRITERS} users)`, path: '/api/v1/users.updateOwnBasicInfo', spec: { method: 'POST', path: '/api/v1/users.updateOwnBasicInfo', headers: () => auth(writer()), body: () => ({ data: { name: `Writer ${Math.floor(nameFlip++ / WRITERS) % 2}` } }) } },
+    { group: 'write', name: `POST livechat/room.survey (${WRITERS} rooms)`, path: '/api/v1/livechat/room.survey', spec: { method: 'POST', path: '/api/v1/livechat/room.survey', body: () => ({ ...surveyRoom(), data: [{ name: 'satisfaction', value: String((Math.floor(prefFlip++ / WRITERS) % 5) + 1) }] }) } },
+    // The same writes all to one row, from every connection at once: each waits for the row until the write before
+    // it is durable (on PostgreSQL a row lock held to the commit's flush), so these measure the hot row, not the path.
+    { group: 'write-one-row', name: 'POST users.setPreferences (one user)', path: '/api/v1/users.setPreferences', spec: { method: 'POST', path: '/api/v1/users.setPreferences', headers: auth(s.writer), body: () => ({ data: { useEmojis: prefFlip++ % 2 === 0 } }) } },
+    { group: 'write-one-row', name: 'POST users.updateOwnBasicInfo (name; one user)', path: '/api/v1/users.updateOwnBasicInfo', spec: { method: 'POST', path: '/api/v1/users.updateOwnBasicInfo', headers: auth(s.writer), body: () => ({ data: { name: `Writer ${nameFlip++ % 2}` } }) } },
+    { group: 'write-one-row', name: 'POST livechat/room.survey (one room)', path: '/api/v1/livechat/room.survey', spec: { method: 'POST', path: '/api/v1/livechat/room.survey', body: () => ({ ...surveyRooms[0]!, data: [{ name: 'satisfaction', value: String((prefFlip++ % 5) + 1) }] }) } },
     { group: 'livechat-write', name: 'GET livechat/room (new room)', path: '/api/v1/livechat/room', spec: { method: 'GET', path: () => `/api/v1/livechat/room?token=${encodeURIComponent(freshToken())}` } },
     { group: 'livechat-write', name: 'POST livechat/room.close', path: '/api/v1/livechat/room.close', spec: { method: 'POST', path: '/api/v1/livechat/room.close', body: () => { const [token, rid] = closeRoom(); return { token, rid }; } } },
     { group: 'livechat-write', name: 'POST livechat/room.transfer', path: '/api/v1/livechat/room.transfer', spec: { method: 'POST', path: '/api/v1/livechat/room.transfer', body: nextTransfer } },
@@ -266,6 +277,7 @@ const TARGETS: Record<Group, Target | undefined> = {
   'rooms-full': { p99: 50 },
   directory: { ratio: 0.1, p99: 15 },
   write: { ratio: 0.12, p99: 15 },
+  'write-one-row': undefined,
   'livechat-write': { rps: 2000, p99: 50 },
   login: undefined,
 };
@@ -458,7 +470,7 @@ interface ReportHead {
 
 function markdown(report: ReportHead, results: Measurement[]): string {
   const none = { userId: '', authToken: '', username: '' };
-  const groups = new Map(endpoints({ heavyUser: none, writer: none, openVisitorTokens: ['', '', '', ''], openRoomIds: ['', '', '', ''], freshVisitorTokens: [''], departments: ['', ''], words: { frequent: '', rare: '', none: '' } }, '').map((e) => [e.name, e.group]));
+  const groups = new Map(endpoints({ heavyUser: none, writer: none, writers: [], openVisitorTokens: ['', '', '', ''], openRoomIds: ['', '', '', ''], freshVisitorTokens: [''], departments: ['', ''], words: { frequent: '', rare: '', none: '' } }, '').map((e) => [e.name, e.group]));
   const coldSeeded = report.cold_start_ms.sqlite_seeded ?? Infinity;
   const lines = [
     `## Benchmark (${QUICK_MODE ? 'quick' : 'full'}; ${report.machine.cores} cores, Node ${report.machine.node}, ${CONNECTIONS} connections, ${DURATION} s each)`,

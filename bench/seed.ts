@@ -46,12 +46,17 @@ export const QUICK: SeedSize = {
   freshVisitors: 8_000,
 };
 
+/** How many users `Seeded.writers` holds: one per connection of the benchmark. */
+export const WRITERS = 50;
+
 export const BENCH_PASSWORD = 'bench-Password-1';
 
 export interface Seeded {
   heavyUser: { userId: string; authToken: string; username: string };
   /** A plain user for profile writes and `me`. */
   writer: { userId: string; authToken: string; username: string };
+  /** More plain users (not `writer`), each logged in: profile writes spread over users, one row each. */
+  writers: Array<{ userId: string; authToken: string; username: string }>;
   openVisitorTokens: string[];
   openRoomIds: string[];
   freshVisitorTokens: string[];
@@ -214,9 +219,12 @@ export async function seedBenchData(db: Kysely<Database>, size: SeedSize): Promi
     return raw;
   };
   const writer = users[size.agents + 1]!;
+  const writers = [];
+  for (const user of users.slice(size.agents + 2, size.agents + 2 + WRITERS)) writers.push({ userId: user.id, authToken: await token(user.id), username: user.username });
   return {
     heavyUser: { userId: heavy.id, authToken: await token(heavy.id), username: heavy.username },
     writer: { userId: writer.id, authToken: await token(writer.id), username: writer.username },
+    writers,
     openVisitorTokens: openVisitors.map((v) => v.token),
     openRoomIds: openRooms.map((r) => r.id),
     freshVisitorTokens: freshVisitors.map((v) => v.token),

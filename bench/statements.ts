@@ -15,7 +15,10 @@
  *   --full                    the benchmark's full data set (default: the quick one)
  *   --concurrency=N           requests in flight (default 50, as in `npm run bench`); 1 shows each statement's own
  *                             time on PostgreSQL (its round trip without waits behind other requests)
+ *   --profile=FILE            write a CPU profile (.cpuprofile) of the measured requests only (not the seeding)
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
@@ -33,6 +36,7 @@ const { values: args } = parseArgs({
     database: { type: 'string', default: '' },
     full: { type: 'boolean', default: false },
     concurrency: { type: 'string', default: '50' },
+    profile: { type: 'string', default: '' },
   },
 });
 const REQUESTS = Number(args.requests);
@@ -111,6 +115,12 @@ async function main(): Promise<void> {
     };
     const available = args.op === 'new' ? seeded.freshVisitorTokens.length : ['close', 'transfer'].includes(args.op!) ? seeded.openRoomIds.length : Infinity;
     const total = Math.min(REQUESTS, available);
+    const profiler = args.profile ? new Session() : undefined;
+    if (profiler) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
     recording = true;
     const started = performance.now();
     let sent = 0;
@@ -124,6 +134,11 @@ async function main(): Promise<void> {
       }),
     );
     recording = false;
+    if (profiler) {
+      const { profile } = await profiler.post('Profiler.stop');
+      writeFileSync(args.profile!, JSON.stringify(profile));
+      profiler.disconnect();
+    }
     const elapsed = performance.now() - started;
     console.log(`${args.op}: ${total} requests, ${((total / elapsed) * 1000).toFixed(0)} req/s in process\n`);
     console.log('per request | ms per request | statement');
