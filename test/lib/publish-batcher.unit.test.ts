@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PublishBatcher, type ChangeKeys, type ChangeTopic } from '../../src/lib/change-bus.js';
 
 /** A batcher whose sends are recorded with the time each started. */
@@ -26,30 +26,48 @@ describe('PublishBatcher', () => {
     expect(sends.map(({ topic, keys }) => ({ topic, keys }))).toEqual([{ topic: 'users', keys: null }]);
   });
 
-  it('with a minimum interval, what is published meanwhile waits and goes out in one send, no sooner than the interval after the last', async () => {
-    const { sends, batcher } = recording(60);
-    const started = performance.now();
-    await batcher.publish('users', ['first']);
-    // Published one after the other, each in a turn of its own: without the interval each would be a send.
-    const later: Array<Promise<void>> = [];
-    for (const key of ['x', 'y', 'z']) {
-      later.push(batcher.publish('users', [key]));
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    await Promise.all(later);
-    expect(sends.map(({ keys }) => keys)).toEqual([['first'], ['x', 'y', 'z']]);
-    expect(sends[0]!.at - started).toBeLessThan(60);
-    // Timers may fire up to a millisecond early by performance.now()'s clock.
-    expect(sends[1]!.at - sends[0]!.at).toBeGreaterThanOrEqual(59);
-  });
+  // The interval cases run on fake timers (and a fake performance.now()), so their times are exact.
+  describe('with a minimum interval', () => {
+    beforeEach(() => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'setImmediate', 'performance'] });
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
 
-  it('after a quiet spell longer than the interval, a publish goes out at the end of its turn', async () => {
-    const { sends, batcher } = recording(30);
-    await batcher.publish('users', ['a']);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const published = performance.now();
-    await batcher.publish('users', ['b']);
-    expect(sends.map(({ keys }) => keys)).toEqual([['a'], ['b']]);
-    expect(sends[1]!.at - published).toBeLessThan(25);
+    it('what is published meanwhile waits and goes out in one send, the interval after the last send started', async () => {
+      const { sends, batcher } = recording(60);
+      const t0 = performance.now();
+      const first = batcher.publish('users', ['first']);
+      await vi.advanceTimersByTimeAsync(0);
+      await first;
+      // Published 5 ms apart, each in a turn of its own: without the interval each would be a send.
+      const later: Array<Promise<void>> = [];
+      for (const key of ['x', 'y', 'z']) {
+        later.push(batcher.publish('users', [key]));
+        await vi.advanceTimersByTimeAsync(5);
+      }
+      await vi.advanceTimersByTimeAsync(60);
+      await Promise.all(later);
+      expect(sends.map(({ at, keys }) => ({ after: at - t0, keys }))).toEqual([
+        { after: 0, keys: ['first'] },
+        { after: 60, keys: ['x', 'y', 'z'] },
+      ]);
+    });
+
+    it('after a quiet spell longer than the interval, a publish goes out at the end of its turn', async () => {
+      const { sends, batcher } = recording(30);
+      const t0 = performance.now();
+      const first = batcher.publish('users', ['a']);
+      await vi.advanceTimersByTimeAsync(50);
+      await first;
+      const second = batcher.publish('users', ['b']);
+      await vi.advanceTimersByTimeAsync(0);
+      await second;
+      expect(sends.map(({ at, keys }) => ({ after: at - t0, keys }))).toEqual([
+        { after: 0, keys: ['a'] },
+        { after: 50, keys: ['b'] },
+      ]);
+    });
   });
 });
