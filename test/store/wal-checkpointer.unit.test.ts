@@ -13,6 +13,7 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RESTART_FRAMES, WalCheckpointer, type CheckpointOutcome } from '../../src/store/sqlite/checkpointer.js';
 import { openSqliteStore, PAGE_CACHE_KB } from '../../src/store/sqlite/sqlite-store.js';
+import { newUser } from './core-fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'parley-ckpt-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -104,6 +105,34 @@ describe('WalCheckpointer', () => {
     // The default: a WAL of the size journal_size_limit cuts it back to (256 MB of 4 KB pages).
     const limit = await sql<{ journal_size_limit: number }>`pragma journal_size_limit`.execute(store.db);
     expect([RESTART_FRAMES * 4096, limit.rows[0]!.journal_size_limit]).toEqual([268_435_456, 268_435_456]);
+    await store.close();
+  });
+
+  it('the thread merges an FTS5 search index of many segments back into one, and searches find the same users', async () => {
+    const path = join(dir, 'search.db');
+    // First filled by a store whose thread never merges: every user is a commit of its own, and FTS5 writes a
+    // segment at each (merging only some of them).
+    const filling = openSqliteStore({ path, checkpoints: { intervalMs: 20, searchMergeSegments: 1_000_000 } });
+    await filling.migrate();
+    for (let i = 0; i < 300; i++) await filling.users.insert(newUser({ name: i % 50 === 0 ? `Zebra Walker ${i}` : `Person ${i}` }));
+    const segments = async (store: typeof filling) =>
+      (await sql<{ n: number }>`select count(distinct segid) as n from users_search_idx`.execute(store.db)).rows[0]!.n;
+    const before = await segments(filling);
+    expect(before).toBeGreaterThanOrEqual(3);
+    const search = (store: typeof filling) =>
+      store.directory.searchUsers({ text: 'zebra', fields: ['username', 'name', 'bio', 'nickname'], sort: { key: 'name', direction: 1 }, offset: 0, count: 100 });
+    const found = await search(filling);
+    expect(found.total).toBe(6);
+    await filling.close();
+
+    const outcomes: CheckpointOutcome[] = [];
+    const store = openSqliteStore({ path, checkpoints: { intervalMs: 20, searchMergeSegments: 3, onCheckpoint: (o) => outcomes.push(o) } });
+    await store.users.insert(newUser()); // the first write starts the thread
+    await until(() => outcomes.some((o) => o.merged === 'users_search'), 'the users index merged');
+    expect(await segments(store)).toBe(1);
+    expect(await search(store)).toEqual(found);
+    // The rooms' index had fewer segments than the threshold: left as it was.
+    expect(outcomes.some((o) => o.merged === 'rooms_search')).toBe(false);
     await store.close();
   });
 
