@@ -7,7 +7,9 @@ function recording(minIntervalMs: number) {
   const batcher = new PublishBatcher(async (topic, keys) => {
     sends.push({ at: performance.now(), topic, keys: keys === null ? null : [...keys].sort() });
   }, minIntervalMs);
-  return { sends, batcher };
+  /** Each send's keys, with the time it started after `t0`. */
+  const timeline = (t0: number) => sends.map(({ at, keys }) => ({ after: at - t0, keys }));
+  return { sends, batcher, timeline };
 }
 
 describe('PublishBatcher', () => {
@@ -36,7 +38,7 @@ describe('PublishBatcher', () => {
     });
 
     it('what is published meanwhile waits and goes out in one send, the interval after the last send started', async () => {
-      const { sends, batcher } = recording(60);
+      const { batcher, timeline } = recording(60);
       const t0 = performance.now();
       const first = batcher.publish('users', ['first']);
       await vi.advanceTimersByTimeAsync(0);
@@ -49,14 +51,14 @@ describe('PublishBatcher', () => {
       }
       await vi.advanceTimersByTimeAsync(60);
       await Promise.all(later);
-      expect(sends.map(({ at, keys }) => ({ after: at - t0, keys }))).toEqual([
+      expect(timeline(t0)).toEqual([
         { after: 0, keys: ['first'] },
         { after: 60, keys: ['x', 'y', 'z'] },
       ]);
     });
 
     it('after a quiet spell longer than the interval, a publish goes out at the end of its turn', async () => {
-      const { sends, batcher } = recording(30);
+      const { batcher, timeline } = recording(30);
       const t0 = performance.now();
       const first = batcher.publish('users', ['a']);
       await vi.advanceTimersByTimeAsync(50);
@@ -64,7 +66,7 @@ describe('PublishBatcher', () => {
       const second = batcher.publish('users', ['b']);
       await vi.advanceTimersByTimeAsync(0);
       await second;
-      expect(sends.map(({ at, keys }) => ({ after: at - t0, keys }))).toEqual([
+      expect(timeline(t0)).toEqual([
         { after: 0, keys: ['a'] },
         { after: 50, keys: ['b'] },
       ]);

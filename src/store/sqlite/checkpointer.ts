@@ -21,7 +21,8 @@ import { Worker } from 'node:worker_threads';
  * Several processes sharing the file each run one; a
  * checkpoint that finds another running is skipped.
  *
- * The same thread keeps the directory's FTS5 indexes merged (mergeSearch()).
+ * The same thread keeps the directory's FTS5 indexes merged (mergeSearch(); the
+ * store names them in `searchIndexes`).
  * FTS5 writes a new segment at every commit that changes an index and merges
  * them only in groups, so an index gathers segments at every level, and every
  * search looks each of its trigrams up in every segment: on the benchmark's
@@ -55,7 +56,6 @@ function tick() {
 // The indexes to keep merged, once one is due (mergeSearch); the time from which the next check may run.
 let merging = null;
 let mergeDue = 0;
-const SEARCH_INDEXES = ['users_search', 'rooms_search'];
 const MERGE_STEPS_PER_TICK = 8;
 const totalChanges = db.prepare('select total_changes()').pluck();
 function segments(index) {
@@ -66,7 +66,7 @@ function mergeSearch() {
   if (merging === null) {
     if (Date.now() < mergeDue) return;
     mergeDue = Date.now() + workerData.searchMergeMs;
-    merging = SEARCH_INDEXES.filter((index) => segments(index) >= workerData.searchMergeSegments);
+    merging = workerData.searchIndexes.filter((index) => segments(index) >= workerData.searchMergeSegments);
   }
   for (let step = 0; step < MERGE_STEPS_PER_TICK && merging.length > 0; step++) {
     const index = merging[0];
@@ -167,6 +167,8 @@ export interface CheckpointerOptions {
   intervalMs?: number;
   /** A WAL of at least this many frames, once copied, is restarted without waiting for a pause in the writes. */
   restartFrames?: number;
+  /** The FTS5 indexes the thread keeps merged (mergeSearch; none by default). */
+  searchIndexes?: readonly string[];
   /** How often the FTS5 indexes' segments are looked at (ms; default SEARCH_MERGE_MS). */
   searchMergeMs?: number;
   /** An index of at least this many segments is merged into one (default SEARCH_MERGE_SEGMENTS). */
@@ -200,6 +202,7 @@ export class WalCheckpointer {
         driver,
         intervalMs: options.intervalMs ?? 200,
         restartFrames: options.restartFrames ?? RESTART_FRAMES,
+        searchIndexes: options.searchIndexes ?? [],
         searchMergeMs: options.searchMergeMs ?? SEARCH_MERGE_MS,
         searchMergeSegments: options.searchMergeSegments ?? SEARCH_MERGE_SEGMENTS,
       },

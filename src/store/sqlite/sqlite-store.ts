@@ -26,6 +26,9 @@ function contains(lower: string, column: Expression<string | null>, lowered: unk
 /** The columns of each table's FTS5 trigram index (`createSearchIndexes`). */
 const SEARCH_COLUMNS = { users: ['username', 'name', 'bio', 'nickname'], rooms: ['name', 'fname'] } as const satisfies Record<'users' | 'rooms', readonly string[]>;
 
+/** The FTS5 index of each searched table. */
+const searchIndex = (table: keyof typeof SEARCH_COLUMNS) => `${table}_search`;
+
 /**
  * An FTS5 query for the rows that may contain a term of 3+ code points: every row that contains it holds each of
  * its consecutive 3-point pieces (and its last 3 points), so those pieces joined by AND find a superset, which
@@ -50,8 +53,8 @@ export const sqliteDialect: SqlDialect = {
   // the external-content FTS index below relies on.
   seqColumn: (c) => c.primaryKey(),
   async createSearchIndexes(db) {
-    await createFtsIndex(db, 'users', 'users_search', SEARCH_COLUMNS.users);
-    await createFtsIndex(db, 'rooms', 'rooms_search', SEARCH_COLUMNS.rooms);
+    await createFtsIndex(db, 'users', searchIndex('users'), SEARCH_COLUMNS.users);
+    await createFtsIndex(db, 'rooms', searchIndex('rooms'), SEARCH_COLUMNS.rooms);
   },
   searchTerm(columns, term) {
     const lower = lowerFunction(term);
@@ -67,7 +70,7 @@ export const sqliteDialect: SqlDialect = {
       sql` or `,
     );
     if (mode === 'scan') return sql<SqlBool>`(${exact})`;
-    const fts = sql.table(`${table}_search`);
+    const fts = sql.table(searchIndex(table));
     // A column filter costs FTS5 a second pass over each list (channels' rare term as a phrase: 549 µs with it,
     // 259 without); it is left out when the columns are all those the index has.
     const match = SEARCH_COLUMNS[table].every((c) => columns.includes(c)) ? sql`${values[0]}` : sql`${sql.lit(`{${columns.join(' ')}} : `)} || ${values[0]}`;
@@ -261,6 +264,8 @@ export function openSqliteStore(options: SqliteOptions): SqlStore {
     checkpointer = new WalCheckpointer(
       options.path,
       extend(options.checkpoints ?? {}, {
+        // The thread keeps the directory's search indexes merged (checkpointer.ts).
+        searchIndexes: (Object.keys(SEARCH_COLUMNS) as Array<keyof typeof SEARCH_COLUMNS>).map(searchIndex),
         onFailure: () => {
           if (database.open) database.pragma('wal_autocheckpoint = 1000');
         },
