@@ -12,7 +12,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RESTART_FRAMES, WalCheckpointer, type CheckpointOutcome } from '../../src/store/sqlite/checkpointer.js';
-import { openSqliteStore, PAGE_CACHE_KB } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore, PAGE_CACHE_KB, PAGE_SIZE } from '../../src/store/sqlite/sqlite-store.js';
 import { newUser } from './core-fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'parley-ckpt-'));
@@ -67,6 +67,27 @@ describe('WalCheckpointer', () => {
     await until(() => size(path) >= before + 3_000_000, 'the rows to reach the database file');
     await until(() => outcomes.some((o) => (o.checkpointed ?? 0) > 0), "the thread's report");
     await store.close();
+  });
+
+  it('a new database has 2 KiB pages; a database created with another page size keeps it and still works', async () => {
+    const pageSize = async (store: ReturnType<typeof openSqliteStore>) => (await sql<{ page_size: number }>`pragma page_size`.execute(store.db)).rows[0]!.page_size;
+    expect(PAGE_SIZE).toBe(2048);
+    const { store } = await openFilled('pages-new.db');
+    expect(await pageSize(store)).toBe(2048);
+    await store.close();
+
+    const oldPath = join(dir, 'pages-old.db');
+    const old = new BetterSqlite3(oldPath);
+    old.pragma('page_size = 4096');
+    old.pragma('journal_mode = WAL');
+    old.exec("create table scratch (id integer primary key, body text not null); insert into scratch (body) values ('kept')");
+    old.close();
+    const reopened = openSqliteStore({ path: oldPath });
+    expect(await pageSize(reopened)).toBe(4096);
+    await sql`insert into scratch (body) values ('added')`.execute(reopened.db);
+    const bodies = await sql<{ body: string }>`select body from scratch order by id`.execute(reopened.db);
+    expect(bodies.rows.map((r) => r.body)).toEqual(['kept', 'added']);
+    await reopened.close();
   });
 
   it('once a checkpoint has copied every frame, the next writes reuse the WAL from its start', async () => {

@@ -225,6 +225,17 @@ export function rowObjects(statement: BetterSqlite3.Statement): SqliteStatement 
 /** Statements kept prepared per connection (see withStatementCache). */
 export const STATEMENT_CACHE_SIZE = 1000;
 
+/**
+ * The page size of a new database file: 2 KiB instead of SQLite's 4 KiB. Every page a transaction changes is one
+ * WAL frame of that size, written, synced by the group commit and copied back by the checkpoint thread, and a
+ * livechat write changes 25-30 pages (mostly one leaf of each index it touches), each with a few bytes of news.
+ * Measured on the benchmark's livechat writes (two alternated runs each): new room 1,920-1,977 -> 2,355-2,468
+ * req/s, close 2,150-2,216 -> 2,632-2,727, transfer 1,780-1,839 -> 1,876-1,893, with less server CPU per request
+ * and no consistent change on the read rows. A database created with another page size keeps it (SQLite changes it
+ * only by a VACUUM outside WAL mode).
+ */
+export const PAGE_SIZE = 2048;
+
 /** The connection's page cache, in KiB (see openSqliteStore). */
 export const PAGE_CACHE_KB = 4000;
 
@@ -252,6 +263,8 @@ export function openSqliteStore(options: SqliteOptions): SqlStore {
   if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
   const database = new BetterSqlite3(options.path);
   database.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+  // Only a new, empty file takes it (PAGE_SIZE); it must come before the switch to WAL.
+  database.pragma(`page_size = ${PAGE_SIZE}`);
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   const durability = options.path === ':memory:' ? null : new WalDurability(`${options.path}-wal`, options.syncFile);
