@@ -7,9 +7,16 @@ function recording(minIntervalMs: number) {
   const batcher = new PublishBatcher(async (topic, keys) => {
     sends.push({ at: performance.now(), topic, keys: keys === null ? null : [...keys].sort() });
   }, minIntervalMs);
-  /** Each send's keys, with the time it started after `t0`. */
-  const timeline = (t0: number) => sends.map(({ at, keys }) => ({ after: at - t0, keys }));
+  const t0 = performance.now();
+  /** Each send's keys, with the time it started after the batcher was made. */
+  const timeline = () => sends.map(({ at, keys }) => ({ after: at - t0, keys }));
   return { sends, batcher, timeline };
+}
+
+/** Lets the fake clock run `ms`, then waits for `published` (a publish's promise). */
+async function after(ms: number, published: Promise<void>): Promise<void> {
+  await vi.advanceTimersByTimeAsync(ms);
+  await published;
 }
 
 describe('PublishBatcher', () => {
@@ -39,19 +46,15 @@ describe('PublishBatcher', () => {
 
     it('what is published meanwhile waits and goes out in one send, the interval after the last send started', async () => {
       const { batcher, timeline } = recording(60);
-      const t0 = performance.now();
-      const first = batcher.publish('users', ['first']);
-      await vi.advanceTimersByTimeAsync(0);
-      await first;
+      await after(0, batcher.publish('users', ['first']));
       // Published 5 ms apart, each in a turn of its own: without the interval each would be a send.
       const later: Array<Promise<void>> = [];
       for (const key of ['x', 'y', 'z']) {
         later.push(batcher.publish('users', [key]));
         await vi.advanceTimersByTimeAsync(5);
       }
-      await vi.advanceTimersByTimeAsync(60);
-      await Promise.all(later);
-      expect(timeline(t0)).toEqual([
+      await after(60, Promise.all(later).then(() => {}));
+      expect(timeline()).toEqual([
         { after: 0, keys: ['first'] },
         { after: 60, keys: ['x', 'y', 'z'] },
       ]);
@@ -59,14 +62,9 @@ describe('PublishBatcher', () => {
 
     it('after a quiet spell longer than the interval, a publish goes out at the end of its turn', async () => {
       const { batcher, timeline } = recording(30);
-      const t0 = performance.now();
-      const first = batcher.publish('users', ['a']);
-      await vi.advanceTimersByTimeAsync(50);
-      await first;
-      const second = batcher.publish('users', ['b']);
-      await vi.advanceTimersByTimeAsync(0);
-      await second;
-      expect(timeline(t0)).toEqual([
+      await after(50, batcher.publish('users', ['a']));
+      await after(0, batcher.publish('users', ['b']));
+      expect(timeline()).toEqual([
         { after: 0, keys: ['a'] },
         { after: 50, keys: ['b'] },
       ]);

@@ -160,8 +160,9 @@ export const SEARCH_MERGE_SEGMENTS = 4;
 export const WAL_SIZE_LIMIT = 256 * 1024 * 1024;
 
 /**
- * A copied WAL of this many frames is restarted without waiting for a pause in the writes: 256 MB of 4 KB pages,
- * 128 MB of the 2 KB pages of a database Parley creates (PAGE_SIZE). The count is what matters: a page read looks
+ * A copied WAL of this many frames is restarted without waiting for a pause in the writes: 256 MB of 4 KB pages
+ * (so even a database of 4 KB pages is restarted before `journal_size_limit` would cut it), 128 MB of the 2 KB
+ * pages of a database Parley creates (PAGE_SIZE). The count is what matters: a page read looks
  * its page up in the WAL's index, which grows with the frames (with no restart at all, the livechat writes fell
  * to half their rate within ten seconds).
  */
