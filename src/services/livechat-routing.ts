@@ -91,13 +91,13 @@ export class LivechatRouting {
       const inquiry: InquiryRecord = { id: newId(), rid: roomId, name: fname, status: 'queued', ts: now, updatedAt: now, visitor: v, departmentId, takenBy: null };
       const started = this.systemMessage(roomId, 'livechat-started', '', { id: visitor.id, username: visitor.username, name: visitor.name }, now);
       // Before routing: a concurrent second open fails here (the one-open-room index).
-      const room = await tx.livechatRooms.open({ id: roomId, fname, ts: now, visitor: v, departmentId, sourceType: options.sourceType }, inquiry, started, { lockRouting: auto });
-      // Routing last, so the routing lock (PostgreSQL) is held for as few statements as possible: the open
-      // statement takes it as its last step, and the pick with all the serving is the one statement after it.
+      const room = await tx.livechatRooms.open({ id: roomId, fname, ts: now, visitor: v, departmentId, sourceType: options.sourceType }, inquiry, started);
+      // Routing last, so the chosen agent (whose row the pick locks on PostgreSQL) is held for as few statements
+      // as possible: the pick with all the serving is the one statement before the commit.
       let subscriptionEvents: DomainEvent[] | null = null;
       if (auto) {
         const subscriptionId = newId();
-        const served = await tx.agents.pickAndServe(candidates, { id: room.id, fname: room.fname, servedById: null, created: true, routingLocked: true }, subscriptionId, now);
+        const served = await tx.agents.pickAndServe(candidates, { id: room.id, fname: room.fname, servedById: null, created: true }, subscriptionId, now);
         if (served) {
           subscriptionEvents = served.subscribed ? [subscriptionInserted(served.agent.id, room.id, subscriptionId)] : [];
           return { room: served.room, started, inquiry, subscriptionEvents };

@@ -39,10 +39,11 @@ export interface AgentsRepo {
   /** True when a candidate agent is available (statusLivechat available, user status not offline, active). */
   hasAvailable(candidates: AgentCandidates): Promise<boolean>;
   /**
-   * Auto_Selection inside the caller's transaction: serializes routing decisions
-   * (PostgreSQL advisory lock; SQLite transactions are serialized already), then
-   * picks the available candidate with the fewest open served rooms, ties by the
-   * oldest last assignment, then the lowest id (code point), and stamps its `livechat_last_assigned_at`. Null when none.
+   * Auto_Selection inside the caller's transaction: picks the available candidate with the fewest open served
+   * rooms, ties by the oldest last assignment, then the lowest id (code point), and stamps its
+   * `livechat_last_assigned_at`. Null when none. Concurrent picks choose as if one after another: SQLite's write
+   * transactions are serialized; on PostgreSQL the pick locks the chosen agent's row until the transaction ends
+   * and passes over agents other picks hold, so picks of different agents do not wait for each other.
    */
   pick(candidates: AgentCandidates, now: Millis): Promise<{ id: string; username: string } | null>;
   /**
@@ -57,10 +58,11 @@ export interface AgentsRepo {
    * does. When the room had another agent (`room.servedById`), that agent's subscription is removed as
    * `rooms.unsubscribe` removes it (`unsubscribed`: its id); when the pick is that same agent, it keeps its
    * subscription and the time it was first served. Null, and nothing changed, when no candidate is available.
-   * On PostgreSQL the pick and all the serving are one statement, so the routing lock is held for that
-   * statement and the commit only. `room` in the result: the room as served (nothing read after the commit).
-   * `room.routingLocked`: the transaction holds the routing lock already (`livechatRooms.open` or
-   * `livechatRooms.recordTransferWithEffects` with `lockRouting`), which is not asked for again.
+   * On PostgreSQL the pick and all the serving are one statement, which locks the chosen agent's row as `pick`
+   * does; a room routed again (not `created`) also holds the routing lock (an advisory lock), so that two
+   * transfers never wait for each other's agents. `room` in the result: the room as served (nothing read after the
+   * commit). `room.routingLocked`: the transaction holds the routing lock already
+   * (`livechatRooms.recordTransferWithEffects` with `lockRouting`), which is not asked for again.
    */
   pickAndServe(
     candidates: AgentCandidates,

@@ -92,11 +92,9 @@ export interface LivechatRoomsRepo {
   /**
    * In a transaction: what opening a room writes before routing. The room (`insert`), its visitor's status set
    * to the room's `visitor.status`, its queued inquiry and its first message (`started`, at the room's `ts`): one
-   * statement on PostgreSQL, one by one on SQLite. Throws ConflictError as `insert` does. `lockRouting` (the
-   * caller routes the room next, `agents.pickAndServe` with `routingLocked`): on PostgreSQL the same statement
-   * then takes the routing lock, a round trip fewer.
+   * statement on PostgreSQL, one by one on SQLite. Throws ConflictError as `insert` does.
    */
-  open(room: NewLivechatRoom, inquiry: InquiryRecord, started: MessageRecord, options?: { lockRouting?: boolean }): Promise<LivechatRoom>;
+  open(room: NewLivechatRoom, inquiry: InquiryRecord, started: MessageRecord): Promise<LivechatRoom>;
   /** The livechat room (`t = 'l'`), open or closed, or null. */
   findById(id: string): Promise<LivechatRoom | null>;
   /**

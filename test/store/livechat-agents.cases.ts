@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { pickQuery } from '../../src/store/sql/agents-repo.js';
 import type { SqlStore } from '../../src/store/sql/sql-store.js';
 import type { Store } from '../../src/store/store.js';
+import { backend } from '../support/backend.js';
 import { concurrently, departmentFields, insertAgent, insertUser, insertVisitor, kdb, newRoom, openingOf, openRoom, queuedRoom, type LivechatCaseContext } from './livechat-fixtures.js';
 
 async function departmentOf(store: Store, agents: Array<{ id: string; username: string | null }>): Promise<string> {
@@ -12,6 +13,24 @@ async function departmentOf(store: Store, agents: Array<{ id: string; username: 
   await store.departments.insert(id, departmentFields(`dep ${id}`), 1);
   await store.departments.changeAgents(id, agents.map((a) => ({ agentId: a.id, username: a.username! })), [], 1);
   return id;
+}
+
+/**
+ * A transaction that runs `step` and then stays open until `release` is called: `result` settles with the
+ * step's result (or error) while the transaction is still open; `done` when it has ended.
+ */
+function heldOpen<R>(store: Store, step: (tx: Store) => Promise<R>): { result: Promise<R>; release: () => void; done: Promise<void> } {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let stepped!: (outcome: Promise<R>) => void;
+  const result = new Promise<R>((resolve) => (stepped = resolve));
+  const done = store.transaction(async (tx) => {
+    const outcome = step(tx);
+    stepped(outcome);
+    await outcome;
+    await gate;
+  });
+  return { result, release, done };
 }
 
 /** A new room with its queued inquiry, as pickAndServe finds it. */
@@ -205,7 +224,7 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     expect(await store.transaction((tx) => tx.agents.pick({ departmentId: dep }, 600))).toEqual({ id: lower.id, username: lower.username });
   });
 
-  it('pick: concurrent picks in transactions are serialized (each sees the previous stamp)', async () => {
+  it('pick: concurrent picks in transactions choose as if one after another (each sees the previous stamp)', async () => {
     const store = ctx.store();
     const agents = [await insertAgent(store), await insertAgent(store), await insertAgent(store)];
     const dep = await departmentOf(store, agents);
@@ -289,18 +308,98 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     expect(load.map((r) => Number(r.livechat_open_rooms))).toEqual([3, 3, 3]);
   });
 
-  it('open with lockRouting, then pickAndServe with routingLocked: concurrent new rooms are spread evenly (the open statement took the lock)', async () => {
+  it('open, then pickAndServe: concurrent new rooms are spread evenly, and each comes back as stored', async () => {
     const store = ctx.store();
     const visitors = await Promise.all(Array.from({ length: 9 }, () => insertVisitor(store)));
     const { served, perAgent } = await nineRoutedAtOnce(store, async (tx, i, dep) => {
       const input = newRoom(visitors[i]!, { departmentId: dep, ts: 7_000 + i });
       const { inquiry, started } = openingOf(input);
-      const room = await tx.livechatRooms.open(input, inquiry, started, { lockRouting: true });
-      return tx.agents.pickAndServe({ departmentId: dep }, { id: room.id, fname: room.fname, servedById: null, created: true, routingLocked: true }, newId(), 7_000 + i);
+      const room = await tx.livechatRooms.open(input, inquiry, started);
+      return tx.agents.pickAndServe({ departmentId: dep }, { id: room.id, fname: room.fname, servedById: null, created: true }, newId(), 7_000 + i);
     });
     expect(perAgent).toEqual([3, 3, 3]);
     for (const s of served) expect(s!.room).toEqual(await store.livechatRooms.findById(s!.room.id));
   });
+
+  it('concurrent new rooms and transfers together are spread evenly, and each agent\'s load is its rooms', async () => {
+    const store = ctx.store();
+    const elsewhere = await insertAgent(store);
+    const other = await departmentOf(store, [elsewhere]);
+    // Four rooms served by an agent of another department, to be transferred into the tested one.
+    const moving = await Promise.all(Array.from({ length: 4 }, () => servedAndRequeued(store, elsewhere, other)));
+    const visitors = await Promise.all(Array.from({ length: 5 }, () => insertVisitor(store)));
+    const { agents, perAgent } = await nineRoutedAtOnce(store, async (tx, i, dep) => {
+      if (i < 4) {
+        const room = (await tx.livechatRooms.lockAndFind(moving[i]!.rid))!;
+        const entry = { type: 'department' as const, scope: 'department' as const, ts: 7_000 + i, transferredBy: { id: 'v', username: 'v', type: 'visitor' as const }, previousDepartment: other, nextDepartment: { id: dep, name: 'dep' } };
+        const note = { id: newId(), rid: room.id, t: 'livechat_transfer_history' as const, msg: '', ts: 7_000 + i, updatedAt: 7_000 + i, u: { id: 'v', username: 'v', name: null }, visitorToken: null };
+        await tx.livechatRooms.recordTransferWithEffects(room.id, entry, dep, note, 7_000 + i, { lockRouting: true });
+        return tx.agents.pickAndServe({ departmentId: dep }, { id: room.id, fname: room.fname, servedById: elsewhere.id, created: false, routingLocked: true }, newId(), 7_000 + i);
+      }
+      const input = newRoom(visitors[i - 4]!, { departmentId: dep, ts: 7_000 + i });
+      const { inquiry, started } = openingOf(input);
+      const room = await tx.livechatRooms.open(input, inquiry, started);
+      return tx.agents.pickAndServe({ departmentId: dep }, { id: room.id, fname: room.fname, servedById: null, created: true }, newId(), 7_000 + i);
+    });
+    expect(perAgent).toEqual([3, 3, 3]);
+    expect(await loads(store, [elsewhere.id, ...agents.map((a) => a.id)])).toEqual(Object.fromEntries([[elsewhere.id, 0], ...agents.map((a) => [a.id, 3])]));
+  });
+
+  it('a pick holds its agent until its transaction ends: a concurrent pick takes the other agent, on PostgreSQL without waiting for that end, on SQLite after it', async () => {
+    const store = ctx.store();
+    const a = await insertAgent(store);
+    const b = await insertAgent(store);
+    const dep = await departmentOf(store, [a, b]);
+    const first = heldOpen(store, (tx) => tx.agents.pick({ departmentId: dep }, 1_000));
+    const firstAgent = await first.result;
+    let released = false;
+    const second = store.transaction(async (tx) => ({ releasedBefore: released, agent: await tx.agents.pick({ departmentId: dep }, 2_000) }));
+    if (store.backend === 'postgres') {
+      // Were the second pick to wait for the first transaction, this would never settle.
+      expect((await second).releasedBefore).toBe(false);
+    }
+    released = true;
+    first.release();
+    await first.done;
+    const { releasedBefore, agent } = await second;
+    expect(releasedBefore).toBe(store.backend === 'postgres' ? false : true);
+    expect([firstAgent!.id, agent!.id].sort()).toEqual([a.id, b.id].sort());
+  });
+
+  if (backend === 'postgres') {
+    it('PostgreSQL: when every candidate with the fewest rooms is held, a pick waits for them and then chooses as a serial order would', async () => {
+      const store = ctx.store();
+      const a = await insertAgent(store);
+      const b = await insertAgent(store);
+      const dep = await departmentOf(store, [a, b]);
+      const rooms = await Promise.all(Array.from({ length: 3 }, () => roomWithInquiry(store)));
+      const route = (tx: Store, i: number) =>
+        tx.agents.pickAndServe({ departmentId: dep }, { id: rooms[i]!.rid, fname: rooms[i]!.fname, servedById: null, created: true }, newId(), 1_000 * (i + 1));
+      const first = heldOpen(store, (tx) => route(tx, 0));
+      const second = heldOpen(store, (tx) => route(tx, 1));
+      const [one, two] = [(await first.result)!.agent, (await second.result)!.agent];
+      expect([one.id, two.id].sort()).toEqual([a.id, b.id].sort());
+      let settled = false;
+      const third = store.transaction((tx) => route(tx, 2)).finally(() => (settled = true));
+      // The third pick waits for a row lock (as the database shows), first for the first transaction's agent.
+      const waiting = async () =>
+        Number((await sql<{ n: string }>`
+          SELECT count(*) AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%livechat_last_assigned_at%'`.execute(kdb(store))).rows[0]!.n);
+      await expect.poll(waiting).toBe(1);
+      first.release();
+      await first.done;
+      // That agent has one room now; the other, at none as committed, is still held: the pick waits for it too
+      // rather than take an agent above the fewest.
+      await expect.poll(async () => (await waiting()) === 1 && (await loads(store, [one.id]))[one.id] === 1).toBe(true);
+      expect(settled).toBe(false);
+      second.release();
+      await second.done;
+      // Serially: both agents have one room, and the first's was assigned earlier.
+      expect((await third)!.agent).toEqual(one);
+      expect(await loads(store, [a.id, b.id])).toEqual({ [one.id]: 2, [two.id]: 1 });
+    });
+  }
 
   it('recordTransferWithEffects with lockRouting, then pickAndServe with routingLocked: concurrent transfers are spread evenly (the transfer statement took the lock)', async () => {
     const store = ctx.store();

@@ -50,33 +50,86 @@ function chosenAgent(db: Kysely<Database>, dialect: SqlDialect, agentId?: string
     .limit(sql.lit(1));
 }
 
-/** Auto_Selection's choice, stamped, in one statement. */
+/**
+ * PostgreSQL: how a pick holds its choice. Every pick locks the chosen agent's `users` row (`FOR UPDATE`) until
+ * its transaction ends (the stamp and the load trigger write that row), so two routings never choose from the
+ * same uncommitted state of one agent, and routings that choose different agents run side by side. A pick
+ * chooses only among the agents with the fewest open rooms (as its snapshot counts them), and checks that again
+ * on the row as it is once locked: an agent whose load another routing has just raised is passed over.
+ *
+ * PostgreSQL keeps a row lock until the transaction ends, even on a row the statement then passed over. So a
+ * pick takes its rounds inside a savepoint, and rolls back to it (which releases those locks) before it waits:
+ * - `skip`: the first of the least loaded agents that no other transaction holds (`SKIP LOCKED`): exactly the
+ *   serial choice, and what an uncontended pick, or one with a free agent among the least loaded, gets.
+ * - `wait`: every least loaded agent is held: wait for the first one, and take it if it is still among the
+ *   least loaded once its holder is done. One row only, so the wait holds no other agent.
+ * - `last`: as `wait`, whatever its load: after MAX_PICK_CYCLES cycles of the two, so that a pick always ends
+ *   with an agent while one is available.
+ * Every blocking wait of a pick holds no agent's row, and a pick that holds one waits for no other pick, so
+ * routings cannot deadlock on agents (transfers, which also hold the previous agent, are one at a time under the
+ * routing lock).
+ */
+type PickLocking = 'skip' | 'wait' | 'last';
+const MAX_PICK_CYCLES = 8;
+
+/** The PostgreSQL choice, locked as `locking` says (the subquery every pick writes through). */
+function lockedChoice(db: Kysely<Database>, dialect: SqlDialect, c: AgentCandidates, locking: PickLocking) {
+  const agentId = c.agentId ?? undefined;
+  const departmentId = c.departmentId ?? undefined;
+  // The fewest is the load of the first agent in the pick's order: read from the index as the pick walks it,
+  // where `min()` over the candidates would read every agent.
+  const fewest = () => chosenAgent(db, dialect, agentId, departmentId).clearSelect().select('users.livechat_open_rooms');
+  if (locking === 'skip') {
+    return chosenAgent(db, dialect, agentId, departmentId).where('users.livechat_open_rooms', '=', fewest()).forUpdate('users').skipLocked();
+  }
+  // The first agent as the snapshot orders them, locked on its own; the conditions are checked again on the row
+  // as it is once the lock is granted.
+  const first = availableAgents(db, agentId, departmentId).select('users.id').where('users.id', '=', chosenAgent(db, dialect, agentId, departmentId));
+  return (locking === 'wait' ? first.where('users.livechat_open_rooms', '=', fewest()) : first).forUpdate('users');
+}
+
+/** Whether a candidate is available, for a PostgreSQL pick that chose nobody: try again, or there is none. */
+const availableFlag = (db: Kysely<Database>, c: AgentCandidates) =>
+  sql<boolean>`CASE WHEN picked.id IS NULL THEN EXISTS (${hasAvailableQuery(db, c.agentId ?? undefined, c.departmentId ?? undefined)}) ELSE true END`;
+
+/** Auto_Selection's choice, stamped, in one statement (SQLite). */
 export function pickQuery(db: Kysely<Database>, dialect: SqlDialect, now: number, agentId?: string, departmentId?: string) {
   const chosen = chosenAgent(db, dialect, agentId, departmentId);
   return db.updateTable('users').set({ livechat_last_assigned_at: now }).where('users.id', '=', chosen).returning(['users.id', 'users.username']);
 }
 
+/** PostgreSQL: `pickQuery` through a locked choice; one row, whose `id` is null when it chose nobody. */
+function lockedPickStatement(db: Kysely<Database>, dialect: SqlDialect, c: AgentCandidates, locking: PickLocking, now: number) {
+  return sql<{ id: string | null; username: string | null; available: boolean }>`
+    WITH picked AS (
+      UPDATE users SET livechat_last_assigned_at = ${now} WHERE users.id = (${lockedChoice(db, dialect, c, locking)}) RETURNING users.id, users.username
+    )
+    SELECT picked.id, picked.username, ${availableFlag(db, c)} AS available FROM (SELECT 1) AS one LEFT JOIN picked ON true`;
+}
+
 /**
- * PostgreSQL: Auto_Selection's pick and the serving of the room in one statement (data-modifying CTEs): the
- * agent stamped; the previous agent's subscription removed, with its removal recorded, when the pick is
- * another agent; the new agent's subscription (cancelling an earlier removal of it); the room served (its
- * member count moved by both, its first-served time kept when the agent stays); the inquiry taken. All CTEs
- * see the same snapshot, touch different rows, and run whether or not the final SELECT reads them. The agent-load trigger on `rooms` runs after the
- * statement, so it counts the room on the row the pick has just stamped.
+ * PostgreSQL: Auto_Selection's pick (through a locked choice, `locking`) and the serving of the room in one
+ * statement (data-modifying CTEs): the agent stamped; the previous agent's subscription removed, with its
+ * removal recorded, when the pick is another agent; the new agent's subscription (cancelling an earlier removal
+ * of it); the room served (its member count moved by both, its first-served time kept when the agent stays);
+ * the inquiry taken. All CTEs see the same snapshot, touch different rows, and run whether or not the final
+ * SELECT reads them; when the choice is nobody none of them writes, and the one row has a null `id`. The
+ * agent-load trigger on `rooms` runs after the statement, so it counts the room on the row the pick has just
+ * stamped (and locked).
  */
 function pickAndServeStatement(
   db: Kysely<Database>,
   dialect: SqlDialect,
   c: AgentCandidates,
+  locking: PickLocking,
   room: { id: string; fname: string | null; servedById: string | null },
   subscriptionId: string,
   now: number,
 ) {
-  const chosen = chosenAgent(db, dialect, c.agentId ?? undefined, c.departmentId ?? undefined);
   const previous = room.servedById;
-  return sql<{ id: string; username: string | null; subscribed: number | string; unsubscribed: string | null; served: number | string; taken: number | string; room: Selectable<RoomsTable> | null }>`
+  return sql<{ id: string | null; username: string | null; available: boolean; subscribed: number | string; unsubscribed: string | null; served: number | string; taken: number | string; room: Selectable<RoomsTable> | null }>`
     WITH picked AS (
-      UPDATE users SET livechat_last_assigned_at = ${now} WHERE users.id = (${chosen}) RETURNING users.id, users.username
+      UPDATE users SET livechat_last_assigned_at = ${now} WHERE users.id = (${lockedChoice(db, dialect, c, locking)}) RETURNING users.id, users.username
     ), dropped AS (
       DELETE FROM subscriptions WHERE subscriptions.rid = ${room.id} AND subscriptions.user_id = ${previous}::text
         AND EXISTS (SELECT 1 FROM picked WHERE picked.id <> ${previous}::text)
@@ -106,9 +159,30 @@ function pickAndServeStatement(
       FROM picked WHERE livechat_inquiries.rid = ${room.id}
       RETURNING livechat_inquiries.id
     )
-    SELECT picked.id, picked.username, (SELECT count(*) FROM subscribed) AS subscribed, (SELECT id FROM dropped) AS unsubscribed,
-      (SELECT count(*) FROM served) AS served, (SELECT count(*) FROM taken) AS taken, (SELECT row_to_json(served) FROM served) AS room
-    FROM picked`;
+    SELECT picked.id, picked.username, ${availableFlag(db, c)} AS available, (SELECT count(*) FROM subscribed) AS subscribed,
+      (SELECT id FROM dropped) AS unsubscribed, (SELECT count(*) FROM served) AS served, (SELECT count(*) FROM taken) AS taken,
+      (SELECT row_to_json(served) FROM served) AS room
+    FROM (SELECT 1) AS one LEFT JOIN picked ON true`;
+}
+
+/**
+ * PostgreSQL: runs a pick's statement (in the caller's transaction, `db`) round by round until it chooses an
+ * agent; null when no candidate is available. The rounds run inside a savepoint, rolled back to before each wait.
+ */
+async function pickInRounds<R extends { id: string | null; available: boolean }>(
+  db: Kysely<Database>,
+  run: (locking: PickLocking) => Promise<R | undefined>,
+): Promise<(R & { id: string }) | null> {
+  await sql`SAVEPOINT parley_pick`.execute(db);
+  for (let cycle = 0; ; cycle++) {
+    for (const locking of cycle < MAX_PICK_CYCLES ? (['skip', 'wait'] as const) : (['last'] as const)) {
+      const row = await run(locking);
+      if (row?.id != null) return row as R & { id: string };
+      if (!row?.available) return null;
+      // Chose nobody: the rows it locked and passed over are released before the next round.
+      await sql`ROLLBACK TO SAVEPOINT parley_pick`.execute(db);
+    }
+  }
 }
 
 const hasAvailableQuery = (db: Kysely<Database>, agentId?: string, departmentId?: string) =>
@@ -248,10 +322,14 @@ export class SqlAgentsRepo implements AgentsRepo {
   }
 
   async pick(c: AgentCandidates, now: number): Promise<{ id: string; username: string } | null> {
-    await this.dialect.transactionLock(this.db as unknown as Kysely<unknown>, ROUTING_LOCK_KEY);
-    // The choice and its stamp in one statement (one round trip while the routing lock is held).
-    const [pick, args] = variantFor<{ id: string; username: string | null }>(PICK, c);
-    const [row] = await pick(this.db, this.dialect, now, ...args);
+    let row: { id: string; username: string | null } | null | undefined;
+    if (this.dialect.backend === 'postgres') {
+      row = await pickInRounds(this.db, async (locking) => (await lockedPickStatement(this.db, this.dialect, c, locking, now).execute(this.db)).rows[0]);
+    } else {
+      // The choice and its stamp in one statement; SQLite's write transactions are serialized already.
+      const [pick, args] = variantFor<{ id: string; username: string | null }>(PICK, c);
+      [row] = await pick(this.db, this.dialect, now, ...args);
+    }
     if (!row) return null;
     this.changes.changed(row.id);
     return { id: row.id, username: row.username ?? '' };
@@ -264,9 +342,13 @@ export class SqlAgentsRepo implements AgentsRepo {
     now: number,
   ): Promise<{ agent: { id: string; username: string }; subscribed: boolean; unsubscribed: string | null; room: LivechatRoom } | null> {
     if (this.dialect.backend === 'postgres') {
-      if (!room.routingLocked) await this.dialect.transactionLock(this.db as unknown as Kysely<unknown>, ROUTING_LOCK_KEY);
-      const { rows } = await pickAndServeStatement(this.db, this.dialect, c, room, subscriptionId, now).execute(this.db);
-      const row = rows[0];
+      // A room routed again holds its previous agent too: the routing lock keeps two such routings from taking
+      // their two agents' rows in opposite orders. A new room has no previous agent and needs no more than the pick.
+      if (!room.created && !room.routingLocked) await this.dialect.transactionLock(this.db as unknown as Kysely<unknown>, ROUTING_LOCK_KEY);
+      const row = await pickInRounds(
+        this.db,
+        async (locking) => (await pickAndServeStatement(this.db, this.dialect, c, locking, room, subscriptionId, now).execute(this.db)).rows[0],
+      );
       if (!row) return null;
       // The room was read or inserted in this transaction, and a new room's inquiry too: not finding them is a
       // caller's error. (An older room may have no inquiry: rooms imported without one.)

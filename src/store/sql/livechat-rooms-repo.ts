@@ -133,15 +133,8 @@ const openRoomQuery = (
       .selectFrom('room')
       .selectAll('room');
 const OPEN_ROOM = preparedQuery(20, openRoomQuery);
-/** The routing lock (`agents.pickAndServe`'s) as an expression, for a statement that takes it as its last step. */
+/** The routing lock (`agents.pickAndServe`'s for a room routed again) as an expression, for a statement that takes it as its last step. */
 const routingLock = () => sql<string>`pg_advisory_xact_lock(${sql.lit(ROUTING_LOCK_KEY)})`;
-/**
- * OPEN_ROOM, then the routing lock (`agents.pickAndServe`'s) taken by the same statement: its wait is no round
- * trip of its own, and the next statement's snapshot (the pick's) is taken once it is held.
- */
-const OPEN_ROOM_THEN_ROUTING_LOCK = preparedQuery(20, (...args: Parameters<typeof openRoomQuery>) =>
-  openRoomQuery(...args).select(routingLock().as('routing_locked')),
-);
 
 const livechatRoomById = (db: Kysely<Database>, id: string) => db.selectFrom('rooms').selectAll().where('id', '=', id).where('t', '=', sql.lit('l'));
 const LIVECHAT_ROOM_BY_ID = preparedQuery(1, (db: Kysely<Database>, _dialect, id: string) => livechatRoomById(db, id));
@@ -231,7 +224,7 @@ const CLOSE_EFFECTS = preparedQuery(
  * entry appended (the department set when the entry names one), the inquiry queued again, and the transfer's
  * message one past the room's latest when that is not earlier. The caller holds the room's row lock, taken by an
  * earlier statement, so this statement's snapshot has every message stored before it. `lockRouting`: the
- * routing lock as the statement's last step, as OPEN_ROOM_THEN_ROUTING_LOCK takes it.
+ * routing lock as the statement's last step (its wait is no round trip of its own).
  */
 const transferQuery = (lockRouting: boolean) =>
   preparedQuery(
@@ -279,7 +272,7 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
     private readonly transact: <T>(fn: (tx: SqlStore) => Promise<T>) => Promise<T>,
   ) {}
 
-  async open(room: NewLivechatRoom, inquiry: InquiryRecord, started: MessageRecord, options: { lockRouting?: boolean } = {}): Promise<LivechatRoom> {
+  async open(room: NewLivechatRoom, inquiry: InquiryRecord, started: MessageRecord): Promise<LivechatRoom> {
     // What the one statement below writes of the inquiry and the message it takes from the room: a caller that
     // passed anything else would see the backends differ.
     const sameVisitor = (['id', 'username', 'token', 'status'] as const).every((k) => inquiry.visitor[k] === room.visitor[k]);
@@ -297,7 +290,7 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
       return inserted;
     }
     const { visitor } = room;
-    const [row] = await (options.lockRouting ? OPEN_ROOM_THEN_ROUTING_LOCK : OPEN_ROOM)(this.db, this.dialect, room.id, room.fname, room.ts, visitor.id, visitor.token, visitor.username, visitor.status, room.departmentId, room.sourceType,
+    const [row] = await OPEN_ROOM(this.db, this.dialect, room.id, room.fname, room.ts, visitor.id, visitor.token, visitor.username, visitor.status, room.departmentId, room.sourceType,
       inquiry.id, inquiry.name, inquiry.status, inquiry.ts, inquiry.departmentId,
       started.id, started.t, started.msg, started.u.id, started.u.username, started.u.name);
     return toLivechatRoom(row!);
