@@ -64,9 +64,11 @@ export class LivechatRouting {
   }
 
   /**
-   * Creates the visitor's room, routed. Everything happens in one transaction;
-   * the room insert may throw ConflictError on `rooms.visitor_id` (another call
-   * opened the room first) — the caller re-reads after the rollback.
+   * Creates the visitor's room, routed: with Auto_Selection opened and served
+   * atomically (`agents.openAndServe`); queued otherwise, or when no agent is
+   * available and chats without one are accepted. The room insert may throw
+   * ConflictError on `rooms.visitor_id` (another call opened the room first) —
+   * the caller re-reads.
    * Throws `no-agent-online` when routing needs an agent and none is available.
    */
   async openRoom(
@@ -80,40 +82,37 @@ export class LivechatRouting {
     const candidates = options.agentId ? { departmentId: null, agentId: options.agentId } : { departmentId };
     const noAgent = () => failure('Sorry, no online agents', 'no-agent-online');
     // Manual selection assigns nobody here: whether anyone could take the chat is this check. Auto_Selection
-    // decides inside the transaction (no agent: it rolls back), so its usual case costs no extra statement.
+    // decides as it opens the room (no agent: nothing is written), so its usual case costs no extra statement.
     if (!acceptWithoutAgent && !auto && !(await this.store.agents.hasAvailable(candidates))) throw noAgent();
 
-    const { room, started, inquiry, subscriptionEvents } = await this.store.transaction(async (tx) => {
-      const now = this.clock.now();
-      const fname = visitor.name ?? visitor.username;
-      const v = { id: visitor.id, username: visitor.username, token: visitor.token, status: 'online' as const };
-      const roomId = newId();
-      const inquiry: InquiryRecord = { id: newId(), rid: roomId, name: fname, status: 'queued', ts: now, updatedAt: now, visitor: v, departmentId, takenBy: null };
-      const started = this.systemMessage(roomId, 'livechat-started', '', { id: visitor.id, username: visitor.username, name: visitor.name }, now);
-      // Before routing: a concurrent second open fails here (the one-open-room index).
-      const room = await tx.livechatRooms.open({ id: roomId, fname, ts: now, visitor: v, departmentId, sourceType: options.sourceType }, inquiry, started);
-      // Routing last, so the chosen agent (whose row the pick locks on PostgreSQL) is held for as few statements
-      // as possible: the pick with all the serving is the one statement before the commit.
-      let subscriptionEvents: DomainEvent[] | null = null;
-      if (auto) {
-        const subscriptionId = newId();
-        const served = await tx.agents.pickAndServe(candidates, { id: room.id, fname: room.fname, servedById: null, created: true }, subscriptionId, now);
-        if (served) {
-          subscriptionEvents = served.subscribed ? [subscriptionInserted(served.agent.id, room.id, subscriptionId)] : [];
-          return { room: served.room, started, inquiry, subscriptionEvents };
-        }
-        if (!acceptWithoutAgent) throw noAgent();
+    const now = this.clock.now();
+    const fname = visitor.name ?? visitor.username;
+    const v = { id: visitor.id, username: visitor.username, token: visitor.token, status: 'online' as const };
+    const roomId = newId();
+    const opening = { id: roomId, fname, ts: now, visitor: v, departmentId, sourceType: options.sourceType };
+    const inquiry: InquiryRecord = { id: newId(), rid: roomId, name: fname, status: 'queued', ts: now, updatedAt: now, visitor: v, departmentId, takenBy: null };
+    const started = this.systemMessage(roomId, 'livechat-started', '', { id: visitor.id, username: visitor.username, name: visitor.name }, now);
+    // A concurrent second open of the visitor fails on the one-open-room index (ConflictError), either way.
+    let room: LivechatRoom | null = null;
+    let served: { agentId: string; subscriptionId: string } | null = null;
+    if (auto) {
+      const subscriptionId = newId();
+      const routed = await this.store.agents.openAndServe(candidates, opening, inquiry, started, subscriptionId, now);
+      if (routed) {
+        room = routed.room;
+        served = { agentId: routed.agent.id, subscriptionId };
+      } else if (!acceptWithoutAgent) {
+        throw noAgent();
       }
-      // Nothing after `open` changed the room's row.
-      return { room, started, inquiry, subscriptionEvents };
-    });
+    }
+    room ??= await this.store.transaction((tx) => tx.livechatRooms.open(opening, inquiry, started));
     const snapshot = livechatSnapshot(room);
     const events: DomainEvent[] = [
       { type: 'roomOpened', room: snapshot },
       { type: 'messageCreated', room: snapshot, message: eventMessage(started, true) },
     ];
-    if (subscriptionEvents && room.servedBy) {
-      events.push(...subscriptionEvents, { type: 'agentAssigned', room: snapshot, agentId: room.servedBy.id });
+    if (served) {
+      events.push(subscriptionInserted(served.agentId, roomId, served.subscriptionId), { type: 'agentAssigned', room: snapshot, agentId: served.agentId });
     } else {
       events.push({ type: 'inquiryQueued', inquiry: eventInquiry(inquiry) });
     }

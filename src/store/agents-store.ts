@@ -1,6 +1,8 @@
 /** Livechat agents and managers: users holding a livechat role, and agent routing (contract §8.1, §8.9). */
 import type { Millis } from '../lib/time.js';
-import type { LivechatRoom } from './livechat-rooms-store.js';
+import type { InquiryRecord } from './inquiries-store.js';
+import type { LivechatRoom, NewLivechatRoom } from './livechat-rooms-store.js';
+import type { MessageRecord } from './messages-store.js';
 import type { UserStatus } from './users-store.js';
 
 export type AgentLivechatStatus = 'available' | 'not-available';
@@ -64,6 +66,20 @@ export interface AgentsRepo {
    * commit). `room.routingLocked`: the transaction holds the routing lock already
    * (`livechatRooms.recordTransferWithEffects` with `lockRouting`), which is not asked for again.
    */
+  /**
+   * Auto_Selection for a new room: opens it as `livechatRooms.open` does and serves it to the agent `pick`
+   * chooses, as `pickAndServe` does, atomically (in the caller's transaction when there is one); null, with
+   * nothing written, when no candidate is available. Throws ConflictError as `open` does. On PostgreSQL, outside
+   * a transaction, one statement (one round trip when a least loaded agent is free).
+   */
+  openAndServe(
+    candidates: AgentCandidates,
+    room: NewLivechatRoom,
+    inquiry: InquiryRecord,
+    started: MessageRecord,
+    subscriptionId: string,
+    now: Millis,
+  ): Promise<{ agent: { id: string; username: string }; room: LivechatRoom } | null>;
   pickAndServe(
     candidates: AgentCandidates,
     room: { id: string; fname: string | null; servedById: string | null; created: boolean; routingLocked?: boolean },

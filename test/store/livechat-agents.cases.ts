@@ -1,6 +1,7 @@
 /** AgentsRepo (src/store/agents-store.ts): livechat roles, agent status, availability and Auto_Selection. */
 import { expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
+import { ConflictError } from '../../src/store/errors.js';
 import { sql } from 'kysely';
 import { pickQuery } from '../../src/store/sql/agents-repo.js';
 import type { SqlStore } from '../../src/store/sql/sql-store.js';
@@ -319,6 +320,92 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     });
     expect(perAgent).toEqual([3, 3, 3]);
     for (const s of served) expect(s!.room).toEqual(await store.livechatRooms.findById(s!.room.id));
+  });
+
+  /** What a routed new room left in the database besides its own ids: the room, inquiry, message, subscription, visitor. */
+  async function writtenFor(store: Store, rid: string) {
+    const db = kdb(store);
+    const room = (await store.livechatRooms.findById(rid))!;
+    const inquiry = (await store.inquiries.findByRoom(rid))!;
+    const messages = await db.selectFrom('messages').select(['t', 'msg', 'ts', 'updated_at', 'u_id', 'u_name', 'visitor_token']).where('rid', '=', rid).execute();
+    const subscriptions = await db.selectFrom('subscriptions').select(['user_id', 'fname', 't', 'open', 'ts', 'updated_at']).where('rid', '=', rid).execute();
+    const visitor = (await store.visitors.findById(room.visitor.id))!;
+    const { id: _room, visitor: roomVisitor, ...roomRest } = room;
+    const { id: _inquiry, rid: _rid, visitor: inquiryVisitor, ...inquiryRest } = inquiry;
+    return {
+      room: { ...roomRest, fname: 'f', servedBy: { ...roomRest.servedBy!, id: 'agent', username: 'agent' }, visitor: { ...roomVisitor, id: 'v', token: 't', username: 'u' } },
+      inquiry: { ...inquiryRest, name: 'n', takenBy: 'agent', visitor: { ...inquiryVisitor, id: 'v', token: 't', username: 'u' } },
+      messages: messages.map((m) => ({ ...m, u_id: 'v', u_name: 'n' })),
+      subscriptions: subscriptions.map((x) => ({ ...x, user_id: 'agent', fname: 'f' })),
+      visitor: { status: visitor.status, updatedAt: visitor.updatedAt },
+    };
+  }
+
+  it('openAndServe: writes what open and then pickAndServe write (the room served, the inquiry taken, the message, the subscription, the visitor online, the load)', async () => {
+    const store = ctx.store();
+    const a = await insertAgent(store);
+    const b = await insertAgent(store);
+    const dep = await departmentOf(store, [a, b]);
+    const [one, two] = [await insertVisitor(store), await insertVisitor(store)];
+    // Offline before, as a returning visitor is: opening sets them online.
+    for (const v of [one, two]) await store.visitors.setStatus(v.id, 'offline', 1_000);
+    const stepwise = newRoom(one, { departmentId: dep, ts: 9_000 });
+    const viaSteps = await store.transaction(async (tx) => {
+      const { inquiry, started } = openingOf(stepwise);
+      const room = await tx.livechatRooms.open(stepwise, inquiry, started);
+      return tx.agents.pickAndServe({ departmentId: dep }, { id: room.id, fname: room.fname, servedById: null, created: true }, newId(), 9_000);
+    });
+    const atOnce = newRoom(two, { departmentId: dep, ts: 9_000 });
+    const { inquiry, started } = openingOf(atOnce);
+    const subscriptionId = newId();
+    const routed = await store.agents.openAndServe({ departmentId: dep }, atOnce, inquiry, started, subscriptionId, 9_000);
+    // The pick is pick's: the second agent (the first has a room now), stamped.
+    expect(routed).toEqual({ agent: { id: viaSteps!.agent.id === a.id ? b.id : a.id, username: viaSteps!.agent.id === a.id ? b.username : a.username }, room: await store.livechatRooms.findById(atOnce.id) });
+    expect((await store.rooms.findSubscription(atOnce.id, routed!.agent.id))!.id).toBe(subscriptionId);
+    expect((await store.livechatRooms.findById(atOnce.id))!.servedBy).toEqual({ id: routed!.agent.id, username: routed!.agent.username, ts: 9_000 });
+    expect((await store.inquiries.findByRoom(atOnce.id))!.takenBy).toBe(routed!.agent.id);
+    expect(await writtenFor(store, atOnce.id)).toEqual(await writtenFor(store, stepwise.id));
+    expect(await loads(store, [a.id, b.id])).toEqual({ [a.id]: 1, [b.id]: 1 });
+  });
+
+  it('openAndServe: null and nothing written when no candidate is available; ConflictError and nothing written when the visitor has an open room', async () => {
+    const store = ctx.store();
+    const off = await insertAgent(store, { livechat: 'not-available' });
+    const dep = await departmentOf(store, [off]);
+    const visitor = await insertVisitor(store);
+    const input = newRoom(visitor, { departmentId: dep });
+    const { inquiry, started } = openingOf(input);
+    expect(await store.agents.openAndServe({ departmentId: dep }, input, inquiry, started, newId(), 3_000)).toBeNull();
+    expect(await store.livechatRooms.findById(input.id)).toBeNull();
+    expect(await store.inquiries.findByRoom(input.id)).toBeNull();
+    expect(await kdb(store).selectFrom('messages').select('id').where('rid', '=', input.id).execute()).toEqual([]);
+
+    const on = await insertAgent(store);
+    const other = await departmentOf(store, [on]);
+    const open = await store.livechatRooms.insert(newRoom(visitor));
+    const again = newRoom(visitor, { departmentId: other });
+    const opening = openingOf(again);
+    await expect(store.agents.openAndServe({ departmentId: other }, again, opening.inquiry, opening.started, newId(), 3_000)).rejects.toBeInstanceOf(ConflictError);
+    expect(await store.livechatRooms.findById(again.id)).toBeNull();
+    expect((await store.livechatRooms.findOpenOfVisitor(visitor.id))!.id).toBe(open.id);
+    expect(await loads(store, [on.id])).toEqual({ [on.id]: 0 });
+    expect((await kdb(store).selectFrom('users').select('livechat_last_assigned_at').where('id', '=', on.id).executeTakeFirst())!.livechat_last_assigned_at).toBeNull();
+  });
+
+  it('openAndServe: concurrent new rooms (each on its own, no surrounding transaction) are spread evenly', async () => {
+    const store = ctx.store();
+    const agents = [await insertAgent(store), await insertAgent(store), await insertAgent(store)];
+    const dep = await departmentOf(store, agents);
+    const visitors = await Promise.all(Array.from({ length: 9 }, () => insertVisitor(store)));
+    const routed = await concurrently(9, (i) => {
+      const input = newRoom(visitors[i]!, { departmentId: dep, ts: 7_000 + i });
+      const { inquiry, started } = openingOf(input);
+      return store.agents.openAndServe({ departmentId: dep }, input, inquiry, started, newId(), 7_000 + i);
+    });
+    const perAgent = new Map<string, number>();
+    for (const r of routed) perAgent.set(r!.agent.id, (perAgent.get(r!.agent.id) ?? 0) + 1);
+    expect([...perAgent.values()]).toEqual([3, 3, 3]);
+    expect(await loads(store, agents.map((a) => a.id))).toEqual(Object.fromEntries(agents.map((a) => [a.id, 3])));
   });
 
   it('concurrent new rooms and transfers together are spread evenly, and each agent\'s load is its rooms', async () => {

@@ -1,11 +1,13 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { extend } from '../../lib/values.js';
-import type { AgentCandidates, AgentLivechatStatus, AgentsRepo, InquiriesRepo, LivechatRole, LivechatRoom, LivechatRoomsRepo, LivechatUser, RoomsRepo, UserStatus } from '../store.js';
+import type { AgentCandidates, AgentLivechatStatus, AgentsRepo, InquiriesRepo, InquiryRecord, LivechatRole, LivechatRoom, LivechatRoomsRepo, LivechatUser, MessageRecord, NewLivechatRoom, RoomsRepo, UserStatus } from '../store.js';
 import type { ChangeSink } from './change-recorder.js';
 import type { SqlDialect } from './dialect.js';
 import { preparedQuery } from './prepared.js';
 import { toLivechatRoom } from './room-rows.js';
 import type { Database, RoomsTable } from './schema.js';
+import { assertOpening } from './livechat-rooms-repo.js';
+import type { SqlStore } from './sql-store.js';
 
 /** Key of the transaction lock that serializes Auto_Selection decisions (PostgreSQL). */
 export const ROUTING_LOCK_KEY = 0x1c_4a7;
@@ -166,21 +168,74 @@ function pickAndServeStatement(
 }
 
 /**
- * PostgreSQL: runs a pick's statement (in the caller's transaction, `db`) round by round until it chooses an
- * agent; null when no candidate is available. The rounds run inside a savepoint, rolled back to before each wait.
+ * PostgreSQL: a new room opened and served in one statement (data-modifying CTEs), all written only when the
+ * pick (through a locked choice, `locking`) chose an agent: the agent stamped; the room, served, with the
+ * visitor and the agent as its users; the visitor's status; the inquiry, taken; the `livechat-started` message
+ * at the room's time; the agent's subscription. What `open` and then `pickAndServe` write, with the same
+ * `_updatedAt`s (the serving's one past the room's time). The foreign keys are checked at the end of the
+ * statement, when the room is there; the agent-load trigger counts the room on the row the pick locked.
+ */
+function openAndServeStatement(
+  db: Kysely<Database>,
+  dialect: SqlDialect,
+  c: AgentCandidates,
+  locking: PickLocking,
+  room: NewLivechatRoom,
+  inquiry: InquiryRecord,
+  started: MessageRecord & { t: string },
+  subscriptionId: string,
+  now: number,
+) {
+  const { visitor } = room;
+  const served = room.ts + 1;
+  return sql<{ id: string | null; username: string | null; available: boolean; room: Selectable<RoomsTable> | null }>`
+    WITH picked AS (
+      UPDATE users SET livechat_last_assigned_at = ${now} WHERE users.id = (${lockedChoice(db, dialect, c, locking)}) RETURNING users.id, users.username
+    ), room AS (
+      INSERT INTO rooms (id, t, name, name_key, fname, ts, updated_at, lm, users_count, msgs, open, visitor_id, visitor_token, visitor_username,
+        visitor_status, waiting_response, department_id, source_type, served_by_id, served_by_username, served_by_ts)
+      SELECT ${room.id}, 'l', NULL, NULL, ${room.fname}, ${room.ts}, ${served}, ${room.ts}, 2, 0, 1, ${visitor.id}, ${visitor.token}, ${visitor.username},
+        ${visitor.status}, 1, ${room.departmentId}::text, ${room.sourceType}, picked.id, coalesce(picked.username, ''), ${now}
+      FROM picked
+      RETURNING rooms.*
+    ), visitor AS (
+      UPDATE livechat_visitors SET status = ${visitor.status}, updated_at = ${dialect.nextUpdatedAt(room.ts)}
+      WHERE id = ${visitor.id} AND status <> ${visitor.status} AND EXISTS (SELECT 1 FROM picked)
+    ), inquiry AS (
+      INSERT INTO livechat_inquiries (id, rid, name, status, ts, updated_at, visitor_id, visitor_username, visitor_token, visitor_status, department_id, taken_by)
+      SELECT ${inquiry.id}, ${room.id}, ${inquiry.name}::text, 'taken', ${inquiry.ts}, ${inquiry.ts + 1}, ${visitor.id}, ${visitor.username}, ${visitor.token},
+        ${visitor.status}, ${inquiry.departmentId}::text, picked.id
+      FROM picked
+    ), started AS (
+      INSERT INTO messages (id, rid, t, msg, ts, updated_at, u_id, u_username, u_name, visitor_token)
+      SELECT ${started.id}, ${room.id}, ${started.t}, ${started.msg}, ${room.ts}, ${room.ts}, ${started.u.id}, ${started.u.username}, ${started.u.name}::text, NULL
+      FROM picked
+    ), subscribed AS (
+      INSERT INTO subscriptions (id, rid, user_id, username, name, fname, t, roles, open, alert, unread, ts, updated_at)
+      SELECT ${subscriptionId}, ${room.id}, picked.id, coalesce(picked.username, ''), NULL, ${room.fname}, 'l', NULL, 1, 0, 0, ${now}, ${now}
+      FROM picked
+    )
+    SELECT picked.id, picked.username, ${availableFlag(db, c)} AS available, (SELECT row_to_json(room) FROM room) AS room
+    FROM (SELECT 1) AS one LEFT JOIN picked ON true`;
+}
+
+/**
+ * PostgreSQL: runs a pick's statement round by round until it chooses an agent; null when no candidate is
+ * available. In a transaction (`db`'s) the rounds run inside a savepoint, rolled back to before each wait;
+ * outside one each round is a transaction of its own, whose end releases what it locked.
  */
 async function pickInRounds<R extends { id: string | null; available: boolean }>(
   db: Kysely<Database>,
   run: (locking: PickLocking) => Promise<R | undefined>,
 ): Promise<(R & { id: string }) | null> {
-  await sql`SAVEPOINT parley_pick`.execute(db);
+  if (db.isTransaction) await sql`SAVEPOINT parley_pick`.execute(db);
   for (let cycle = 0; ; cycle++) {
     for (const locking of cycle < MAX_PICK_CYCLES ? (['skip', 'wait'] as const) : (['last'] as const)) {
       const row = await run(locking);
       if (row?.id != null) return row as R & { id: string };
       if (!row?.available) return null;
       // Chose nobody: the rows it locked and passed over are released before the next round.
-      await sql`ROLLBACK TO SAVEPOINT parley_pick`.execute(db);
+      if (db.isTransaction) await sql`ROLLBACK TO SAVEPOINT parley_pick`.execute(db);
     }
   }
 }
@@ -220,7 +275,7 @@ function variantFor<R>(variants: Record<Shape, unknown>, c: AgentCandidates): [V
 /** What serving a room writes besides the agent (`serveRoom`, and `pickAndServe` on SQLite). */
 export interface RoomServing {
   rooms: Pick<RoomsRepo, 'subscribe' | 'unsubscribe'>;
-  livechatRooms: Pick<LivechatRoomsRepo, 'setServedBy' | 'findById'>;
+  livechatRooms: Pick<LivechatRoomsRepo, 'setServedBy' | 'findById' | 'open'>;
   inquiries: Pick<InquiriesRepo, 'markTaken'>;
 }
 
@@ -231,6 +286,8 @@ export class SqlAgentsRepo implements AgentsRepo {
     private readonly dialect: SqlDialect,
     private readonly changes: ChangeSink,
     private readonly serving: RoomServing,
+    /** Runs steps in one transaction (inside the current one when there is one). */
+    private readonly transact: <T>(fn: (tx: SqlStore) => Promise<T>) => Promise<T>,
   ) {}
 
   async addRole(userId: string, role: LivechatRole): Promise<boolean> {
@@ -371,6 +428,31 @@ export class SqlAgentsRepo implements AgentsRepo {
       served = { agent, subscribed: await this.serveRoom(room, agent, subscriptionId, now), unsubscribed };
     }
     return extend(served, { room: (await this.serving.livechatRooms.findById(room.id))! });
+  }
+
+  async openAndServe(
+    c: AgentCandidates,
+    room: NewLivechatRoom,
+    inquiry: InquiryRecord,
+    started: MessageRecord,
+    subscriptionId: string,
+    now: number,
+  ): Promise<{ agent: { id: string; username: string }; room: LivechatRoom } | null> {
+    assertOpening('agents.openAndServe', room, inquiry, started);
+    if (this.dialect.backend === 'postgres') {
+      const row = await pickInRounds(this.db, async (locking) => (await openAndServeStatement(this.db, this.dialect, c, locking, room, inquiry, started, subscriptionId, now).execute(this.db)).rows[0]);
+      if (!row) return null;
+      this.changes.changed(row.id);
+      return { agent: { id: row.id, username: row.username ?? '' }, room: toLivechatRoom(row.room!) };
+    }
+    // Statement by statement in one transaction; the pick first, so that nothing is written without an agent.
+    return this.transact(async (tx) => {
+      const agent = await tx.agents.pick(c, now);
+      if (!agent) return null;
+      const opened = await tx.livechatRooms.open(room, inquiry, started);
+      await tx.agents.serveRoom(opened, agent, subscriptionId, now);
+      return { agent, room: (await tx.livechatRooms.findById(room.id))! };
+    });
   }
 
   async serveRoom(room: { id: string; fname: string | null }, agent: { id: string; username: string }, subscriptionId: string, now: number): Promise<boolean> {

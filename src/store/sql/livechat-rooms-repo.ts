@@ -261,6 +261,19 @@ function appendToJsonArray(column: 'transfer_history', element: string): RawBuil
   return sql<string>`CASE WHEN ${c} IS NULL OR ${c} = '[]' THEN '[' || ${element} || ']' ELSE substr(${c}, 1, length(${c}) - 1) || ',' || ${element} || ']' END`;
 }
 
+/**
+ * What opening a room writes of the inquiry and the message it takes from the room (PostgreSQL writes them in
+ * one statement from the room's values): a caller that passed anything else would see the backends differ.
+ */
+export function assertOpening(method: string, room: NewLivechatRoom, inquiry: InquiryRecord, started: MessageRecord): asserts started is MessageRecord & { t: string } {
+  const sameVisitor = (['id', 'username', 'token', 'status'] as const).every((k) => inquiry.visitor[k] === room.visitor[k]);
+  const inquiryFits = inquiry.rid === room.id && sameVisitor && inquiry.updatedAt === inquiry.ts && inquiry.takenBy === null;
+  const startedFits = started.rid === room.id && started.ts === room.ts && started.updatedAt === room.ts && started.visitorToken === null;
+  if (!inquiryFits || !startedFits || started.t === null) {
+    throw new Error(`${method}: the inquiry and the message must be of the new room (its visitor, untaken), the message a system message at its time`);
+  }
+}
+
 export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
   constructor(
     private readonly db: Kysely<Database>,
@@ -273,14 +286,7 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
   ) {}
 
   async open(room: NewLivechatRoom, inquiry: InquiryRecord, started: MessageRecord): Promise<LivechatRoom> {
-    // What the one statement below writes of the inquiry and the message it takes from the room: a caller that
-    // passed anything else would see the backends differ.
-    const sameVisitor = (['id', 'username', 'token', 'status'] as const).every((k) => inquiry.visitor[k] === room.visitor[k]);
-    const inquiryFits = inquiry.rid === room.id && sameVisitor && inquiry.updatedAt === inquiry.ts && inquiry.takenBy === null;
-    const startedFits = started.rid === room.id && started.ts === room.ts && started.updatedAt === room.ts && started.visitorToken === null;
-    if (!inquiryFits || !startedFits || started.t === null) {
-      throw new Error("livechatRooms.open: the inquiry and the message must be of the new room (its visitor, untaken), the message a system message at its time");
-    }
+    assertOpening('livechatRooms.open', room, inquiry, started);
     if (this.dialect.backend !== 'postgres') {
       // One by one: SQLite's statements are calls into the process, not round trips.
       const inserted = await this.insert(room);
