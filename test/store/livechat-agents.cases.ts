@@ -488,6 +488,66 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     });
   }
 
+  /** A transfer of `rid` (served by `previous`) into department `dep`, routed there: what the service's transfer does in its transaction. */
+  async function transferInto(tx: Store, rid: string, previous: string | null, dep: string, ts: number) {
+    const room = (await tx.livechatRooms.lockAndFind(rid))!;
+    const entry = { type: 'department' as const, scope: 'department' as const, ts, transferredBy: { id: 'v', username: 'v', type: 'visitor' as const }, previousDepartment: room.departmentId, nextDepartment: { id: dep, name: 'dep' } };
+    const note = { id: newId(), rid, t: 'livechat_transfer_history' as const, msg: '', ts, updatedAt: ts, u: { id: 'v', username: 'v', name: null }, visitorToken: null };
+    await tx.livechatRooms.recordTransferWithEffects(rid, entry, dep, note, ts, { lockRouting: true });
+    return tx.agents.pickAndServe({ departmentId: dep }, { id: rid, fname: room.fname, servedById: previous, created: false, routingLocked: true }, newId(), ts);
+  }
+
+  it('transfers crossing each other (rooms of agent A into B\'s department and of B into A\'s, at once) all complete, none waiting on the other: they are one at a time under the routing lock', async () => {
+    const store = ctx.store();
+    const a = await insertAgent(store);
+    const b = await insertAgent(store);
+    const [depA, depB] = [await departmentOf(store, [a]), await departmentOf(store, [b])];
+    const ofA = await Promise.all(Array.from({ length: 6 }, () => servedAndRequeued(store, a, depA)));
+    const ofB = await Promise.all(Array.from({ length: 6 }, () => servedAndRequeued(store, b, depB)));
+    const routed = await concurrently(12, (i) =>
+      store.transaction(async (tx) => {
+        // Were two of them to wait for each other, PostgreSQL would break the deadlock after this long (the test
+        // times out first) instead of the default second.
+        if (store.backend === 'postgres') await sql`SET LOCAL deadlock_timeout = '60s'`.execute(kdb(tx));
+        const [room, from, into] = i % 2 === 0 ? [ofA[i >> 1]!, a, depB] : [ofB[i >> 1]!, b, depA];
+        return transferInto(tx, room.rid, from.id, into, 9_000 + i);
+      }),
+    );
+    expect(routed.map((r) => r!.agent.id)).toEqual(Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? b.id : a.id)));
+    expect(await loads(store, [a.id, b.id])).toEqual({ [a.id]: 6, [b.id]: 6 });
+  });
+
+  if (backend === 'postgres') {
+    it('PostgreSQL: a transfer passes over a held agent without waiting; when every least loaded agent is held it waits for them in turn and chooses as a serial order would', async () => {
+      const store = ctx.store();
+      const elsewhere = await insertAgent(store);
+      const other = await departmentOf(store, [elsewhere]);
+      const a = await insertAgent(store, { id: `a${newId()}` });
+      const b = await insertAgent(store, { id: `b${newId()}` });
+      const dep = await departmentOf(store, [a, b]);
+      const [early, late] = [await servedAndRequeued(store, elsewhere, other), await servedAndRequeued(store, elsewhere, other)];
+      const rooms = await Promise.all(Array.from({ length: 2 }, () => roomWithInquiry(store)));
+      const newRoomPick = (i: number) => (tx: Store) =>
+        tx.agents.pickAndServe({ departmentId: dep }, { id: rooms[i]!.rid, fname: rooms[i]!.fname, servedById: null, created: true }, newId(), 8_000 + i);
+      // A new room's pick holds the first agent (the lower id), uncommitted: the transfer takes the other at once.
+      const first = heldOpen(store, newRoomPick(0));
+      expect((await first.result)!.agent.id).toBe(a.id);
+      expect((await store.transaction((tx) => transferInto(tx, early.rid, elsewhere.id, dep, 8_100)))!.agent.id).toBe(b.id);
+      // Now a has a held room and b one committed: a, at none as committed, is the only least loaded agent.
+      const transfer = store.transaction((tx) => transferInto(tx, late.rid, elsewhere.id, dep, 8_500));
+      const waiting = async () =>
+        Number((await sql<{ n: string }>`
+          SELECT count(*) AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%livechat_last_assigned_at%'`.execute(kdb(store))).rows[0]!.n);
+      await expect.poll(waiting).toBe(1);
+      first.release();
+      await first.done;
+      // Serially: both have one room, and a's was assigned earlier.
+      expect((await transfer)!.agent.id).toBe(a.id);
+      expect(await loads(store, [elsewhere.id, a.id, b.id])).toEqual({ [elsewhere.id]: 0, [a.id]: 2, [b.id]: 1 });
+    });
+  }
+
   it('recordTransferWithEffects with lockRouting, then pickAndServe with routingLocked: concurrent transfers are spread evenly (the transfer statement took the lock)', async () => {
     const store = ctx.store();
     const rooms = await Promise.all(Array.from({ length: 9 }, () => roomWithInquiry(store)));

@@ -81,13 +81,20 @@ function lockedChoice(db: Kysely<Database>, dialect: SqlDialect, c: AgentCandida
   // The fewest is the load of the first agent in the pick's order: read from the index as the pick walks it,
   // where `min()` over the candidates would read every agent.
   const fewest = () => chosenAgent(db, dialect, agentId, departmentId).clearSelect().select('users.livechat_open_rooms');
+  // The agent's last assignment must be on the row as locked what the snapshot has (the subquery reads the
+  // snapshot's row, also when the condition is checked again on the locked one), or a pick that only stamped it
+  // (its load unchanged) would not be seen. A subquery, not a join, keeps the pick's plan a walk of the index.
+  const sameStamp = <Q extends ReturnType<typeof availableAgents>>(q: Q) =>
+    q.where(
+      sql<boolean>`coalesce(users.livechat_last_assigned_at, 0) = (SELECT coalesce(seen.livechat_last_assigned_at, 0) FROM users AS seen WHERE seen.id = users.id)`,
+    );
   if (locking === 'skip') {
-    return chosenAgent(db, dialect, agentId, departmentId).where('users.livechat_open_rooms', '=', fewest()).forUpdate('users').skipLocked();
+    return sameStamp(chosenAgent(db, dialect, agentId, departmentId)).where('users.livechat_open_rooms', '=', fewest()).forUpdate('users').skipLocked();
   }
   // The first agent as the snapshot orders them, locked on its own; the conditions are checked again on the row
   // as it is once the lock is granted.
   const first = availableAgents(db, agentId, departmentId).select('users.id').where('users.id', '=', chosenAgent(db, dialect, agentId, departmentId));
-  return (locking === 'wait' ? first.where('users.livechat_open_rooms', '=', fewest()) : first).forUpdate('users');
+  return (locking === 'wait' ? sameStamp(first).where('users.livechat_open_rooms', '=', fewest()) : first).forUpdate('users');
 }
 
 /** Whether a candidate is available, for a PostgreSQL pick that chose nobody: try again, or there is none. */
