@@ -55,18 +55,6 @@ export interface AgentsRepo {
    */
   serveRoom(room: { id: string; fname: string | null }, agent: { id: string; username: string }, subscriptionId: string, now: Millis): Promise<boolean>;
   /**
-   * Auto_Selection for a livechat room whose inquiry is queued in the caller's transaction (a room created in
-   * it, or requeued by a transfer): picks the agent as `pick` does and serves the room to it as `serveRoom`
-   * does. When the room had another agent (`room.servedById`), that agent's subscription is removed as
-   * `rooms.unsubscribe` removes it (`unsubscribed`: its id); when the pick is that same agent, it keeps its
-   * subscription and the time it was first served. Null, and nothing changed, when no candidate is available.
-   * On PostgreSQL the pick and all the serving are one statement, which locks the chosen agent's row as `pick`
-   * does; a room routed again (not `created`) also holds the routing lock (an advisory lock), so that two
-   * transfers never wait for each other's agents. `room` in the result: the room as served (nothing read after the
-   * commit). `room.routingLocked`: the transaction holds the routing lock already
-   * (`livechatRooms.recordTransferWithEffects` with `lockRouting`), which is not asked for again.
-   */
-  /**
    * Auto_Selection for a new room: opens it as `livechatRooms.open` does and serves it to the agent `pick`
    * chooses, as `pickAndServe` does, atomically (in the caller's transaction when there is one); null, with
    * nothing written, when no candidate is available. Throws ConflictError as `open` does. On PostgreSQL, outside
@@ -80,6 +68,18 @@ export interface AgentsRepo {
     subscriptionId: string,
     now: Millis,
   ): Promise<{ agent: { id: string; username: string }; room: LivechatRoom } | null>;
+  /**
+   * Auto_Selection for a livechat room whose inquiry is queued in the caller's transaction (a room created in
+   * it, or requeued by a transfer): picks the agent as `pick` does and serves the room to it as `serveRoom`
+   * does. When the room had another agent (`room.servedById`), that agent's subscription is removed as
+   * `rooms.unsubscribe` removes it (`unsubscribed`: its id); when the pick is that same agent, it keeps its
+   * subscription and the time it was first served. Null, and nothing changed, when no candidate is available.
+   * On PostgreSQL the pick and all the serving are one statement, which locks the chosen agent's row as `pick`
+   * does; a room routed again (not `created`) also holds the routing lock (an advisory lock), so that two
+   * transfers, which also hold the agent they leave, never take their two agents' rows in opposite orders. `room`
+   * in the result: the room as served (nothing read after the commit). `room.routingLocked`: the transaction holds the routing lock already
+   * (`livechatRooms.recordTransferWithEffects` with `lockRouting`), which is not asked for again.
+   */
   pickAndServe(
     candidates: AgentCandidates,
     room: { id: string; fname: string | null; servedById: string | null; created: boolean; routingLocked?: boolean },

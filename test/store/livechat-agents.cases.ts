@@ -416,13 +416,7 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     const moving = await Promise.all(Array.from({ length: 4 }, () => servedAndRequeued(store, elsewhere, other)));
     const visitors = await Promise.all(Array.from({ length: 5 }, () => insertVisitor(store)));
     const { agents, perAgent } = await nineRoutedAtOnce(store, async (tx, i, dep) => {
-      if (i < 4) {
-        const room = (await tx.livechatRooms.lockAndFind(moving[i]!.rid))!;
-        const entry = { type: 'department' as const, scope: 'department' as const, ts: 7_000 + i, transferredBy: { id: 'v', username: 'v', type: 'visitor' as const }, previousDepartment: other, nextDepartment: { id: dep, name: 'dep' } };
-        const note = { id: newId(), rid: room.id, t: 'livechat_transfer_history' as const, msg: '', ts: 7_000 + i, updatedAt: 7_000 + i, u: { id: 'v', username: 'v', name: null }, visitorToken: null };
-        await tx.livechatRooms.recordTransferWithEffects(room.id, entry, dep, note, 7_000 + i, { lockRouting: true });
-        return tx.agents.pickAndServe({ departmentId: dep }, { id: room.id, fname: room.fname, servedById: elsewhere.id, created: false, routingLocked: true }, newId(), 7_000 + i);
-      }
+      if (i < 4) return transferInto(tx, moving[i]!.rid, elsewhere.id, dep, 7_000 + i);
       const input = newRoom(visitors[i - 4]!, { departmentId: dep, ts: 7_000 + i });
       const { inquiry, started } = openingOf(input);
       const room = await tx.livechatRooms.open(input, inquiry, started);
@@ -551,13 +545,7 @@ export function agentsCases(ctx: LivechatCaseContext): void {
   it('recordTransferWithEffects with lockRouting, then pickAndServe with routingLocked: concurrent transfers are spread evenly (the transfer statement took the lock)', async () => {
     const store = ctx.store();
     const rooms = await Promise.all(Array.from({ length: 9 }, () => roomWithInquiry(store)));
-    const { perAgent } = await nineRoutedAtOnce(store, async (tx, i, dep) => {
-      const room = (await tx.livechatRooms.lockAndFind(rooms[i]!.rid))!;
-      const entry = { type: 'department' as const, scope: 'department' as const, ts: 7_000 + i, transferredBy: { id: 'v', username: 'v', type: 'visitor' as const }, previousDepartment: null, nextDepartment: { id: dep, name: 'dep' } };
-      const note = { id: newId(), rid: room.id, t: 'livechat_transfer_history' as const, msg: '', ts: 7_000 + i, updatedAt: 7_000 + i, u: { id: 'v', username: 'v', name: null }, visitorToken: null };
-      await tx.livechatRooms.recordTransferWithEffects(room.id, entry, dep, note, 7_000 + i, { lockRouting: true });
-      return tx.agents.pickAndServe({ departmentId: dep }, { id: room.id, fname: room.fname, servedById: null, created: false, routingLocked: true }, newId(), 7_000 + i);
-    });
+    const { perAgent } = await nineRoutedAtOnce(store, (tx, i, dep) => transferInto(tx, rooms[i]!.rid, null, dep, 7_000 + i));
     expect(perAgent).toEqual([3, 3, 3]);
   });
 

@@ -9,7 +9,10 @@ import type { Database, RoomsTable } from './schema.js';
 import { assertOpening } from './livechat-rooms-repo.js';
 import type { SqlStore } from './sql-store.js';
 
-/** Key of the transaction lock that serializes Auto_Selection decisions (PostgreSQL). */
+/**
+ * Key of the transaction lock (the routing lock) that serializes the routing of transferred rooms on PostgreSQL:
+ * a transfer holds the agent it leaves and the one it picks, which two transfers must not take in opposite orders.
+ */
 export const ROUTING_LOCK_KEY = 0x1c_4a7;
 
 /**
@@ -282,7 +285,7 @@ function variantFor<R>(variants: Record<Shape, unknown>, c: AgentCandidates): [V
 /** What serving a room writes besides the agent (`serveRoom`, and `pickAndServe` on SQLite). */
 export interface RoomServing {
   rooms: Pick<RoomsRepo, 'subscribe' | 'unsubscribe'>;
-  livechatRooms: Pick<LivechatRoomsRepo, 'setServedBy' | 'findById' | 'open'>;
+  livechatRooms: Pick<LivechatRoomsRepo, 'setServedBy' | 'findById'>;
   inquiries: Pick<InquiriesRepo, 'markTaken'>;
 }
 
@@ -464,7 +467,7 @@ export class SqlAgentsRepo implements AgentsRepo {
 
   async serveRoom(room: { id: string; fname: string | null }, agent: { id: string; username: string }, subscriptionId: string, now: number): Promise<boolean> {
     await this.serving.livechatRooms.setServedBy(room.id, { id: agent.id, username: agent.username, ts: now }, now);
-    // The room was read (or created) in this transaction: its names need no second read under the routing lock.
+    // The room was read (or created) in this transaction: its names need no second read.
     const subscribed = await this.serving.rooms.subscribe(
       { id: subscriptionId, rid: room.id, user: agent, ts: now, room: { name: null, fname: room.fname, t: 'l' } },
       now,
