@@ -34,6 +34,14 @@ function heldOpen<R>(store: Store, step: (tx: Store) => Promise<R>): { result: P
   return { result, release, done };
 }
 
+/** PostgreSQL: how many of this database's statements that stamp an agent (the picks) wait for a lock now. */
+async function picksWaitingForALock(store: Store): Promise<number> {
+  const { rows } = await sql<{ n: string }>`
+    SELECT count(*) AS n FROM pg_stat_activity
+    WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%livechat_last_assigned_at%'`.execute(kdb(store));
+  return Number(rows[0]!.n);
+}
+
 /** A new room with its queued inquiry, as pickAndServe finds it. */
 async function roomWithInquiry(store: Store): Promise<{ rid: string; fname: string | null; inquiryId: string }> {
   const { room, inquiry } = await queuedRoom(store);
@@ -463,10 +471,7 @@ export function agentsCases(ctx: LivechatCaseContext): void {
       let settled = false;
       const third = store.transaction((tx) => route(tx, 2)).finally(() => (settled = true));
       // The third pick waits for a row lock (as the database shows), first for the first transaction's agent.
-      const waiting = async () =>
-        Number((await sql<{ n: string }>`
-          SELECT count(*) AS n FROM pg_stat_activity
-          WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%livechat_last_assigned_at%'`.execute(kdb(store))).rows[0]!.n);
+      const waiting = () => picksWaitingForALock(store);
       await expect.poll(waiting).toBe(1);
       first.release();
       await first.done;
@@ -529,10 +534,7 @@ export function agentsCases(ctx: LivechatCaseContext): void {
       expect((await store.transaction((tx) => transferInto(tx, early.rid, elsewhere.id, dep, 8_100)))!.agent.id).toBe(b.id);
       // Now a has a held room and b one committed: a, at none as committed, is the only least loaded agent.
       const transfer = store.transaction((tx) => transferInto(tx, late.rid, elsewhere.id, dep, 8_500));
-      const waiting = async () =>
-        Number((await sql<{ n: string }>`
-          SELECT count(*) AS n FROM pg_stat_activity
-          WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%livechat_last_assigned_at%'`.execute(kdb(store))).rows[0]!.n);
+      const waiting = () => picksWaitingForALock(store);
       await expect.poll(waiting).toBe(1);
       first.release();
       await first.done;
