@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { extend } from '../../lib/values.js';
 import type { AgentCandidates, AgentLivechatStatus, AgentsRepo, InquiriesRepo, InquiryRecord, LivechatRole, LivechatRoom, LivechatRoomsRepo, LivechatUser, MessageRecord, NewLivechatRoom, RoomsRepo, UserStatus } from '../store.js';
 import type { ChangeSink } from './change-recorder.js';
@@ -100,24 +100,40 @@ function lockedChoice(db: Kysely<Database>, dialect: SqlDialect, c: AgentCandida
   return (locking === 'wait' ? sameStamp(first).where('users.livechat_open_rooms', '=', fewest()) : first).forUpdate('users');
 }
 
-/** Whether a candidate is available, for a PostgreSQL pick that chose nobody: try again, or there is none. */
-const availableFlag = (db: Kysely<Database>, c: AgentCandidates) =>
-  sql<boolean>`CASE WHEN picked.id IS NULL THEN EXISTS (${hasAvailableQuery(db, c.agentId ?? undefined, c.departmentId ?? undefined)}) ELSE true END`;
-
 /** Auto_Selection's choice, stamped, in one statement (SQLite). */
 export function pickQuery(db: Kysely<Database>, dialect: SqlDialect, now: number, agentId?: string, departmentId?: string) {
   const chosen = chosenAgent(db, dialect, agentId, departmentId);
   return db.updateTable('users').set({ livechat_last_assigned_at: now }).where('users.id', '=', chosen).returning(['users.id', 'users.username']);
 }
 
-/** PostgreSQL: `pickQuery` through a locked choice; one row, whose `id` is null when it chose nobody. */
-function lockedPickStatement(db: Kysely<Database>, dialect: SqlDialect, c: AgentCandidates, locking: PickLocking, now: number) {
-  return sql<{ id: string | null; username: string | null; available: boolean }>`
-    WITH picked AS (
+/** PostgreSQL, the first CTE of every pick's statement: the agent of the locked choice, stamped. */
+const pickedCte = (db: Kysely<Database>, dialect: SqlDialect, c: AgentCandidates, locking: PickLocking, now: number) => sql`picked AS (
       UPDATE users SET livechat_last_assigned_at = ${now} WHERE users.id = (${lockedChoice(db, dialect, c, locking)}) RETURNING users.id, users.username
-    )
-    SELECT picked.id, picked.username, ${availableFlag(db, c)} AS available FROM (SELECT 1) AS one LEFT JOIN picked ON true`;
-}
+    )`;
+
+/** PostgreSQL, a pick's agent subscribed to the room (a CTE; one it has already is kept). */
+const subscribedCte = (rid: string, fname: string | null, subscriptionId: string, now: number) => sql`subscribed AS (
+      INSERT INTO subscriptions (id, rid, user_id, username, name, fname, t, roles, open, alert, unread, ts, updated_at)
+      SELECT ${subscriptionId}, ${rid}, picked.id, coalesce(picked.username, ''), NULL, ${fname}::text, 'l', NULL, 1, 0, 0, ${now}, ${now}
+      FROM picked
+      ON CONFLICT (user_id, rid) DO NOTHING
+      RETURNING subscriptions.id, subscriptions.user_id
+    )`;
+
+/**
+ * PostgreSQL, the start of every pick's final SELECT: the agent (null when the choice was nobody) and whether a
+ * candidate is available (for a pick that chose nobody: try again, or there is none). `FROM pickedRow`.
+ */
+const pickedColumns = (db: Kysely<Database>, c: AgentCandidates) =>
+  sql`picked.id, picked.username, CASE WHEN picked.id IS NULL THEN EXISTS (${hasAvailableQuery(db, c.agentId ?? undefined, c.departmentId ?? undefined)}) ELSE true END AS available`;
+const pickedRow = sql`(SELECT 1) AS one LEFT JOIN picked ON true`;
+
+/** PostgreSQL: `pickQuery` through a locked choice; one row, whose `id` is null when it chose nobody. */
+const LOCKED_PICK = preparedPerRound(1, (db, dialect, c, locking, now: number) =>
+  sql<{ id: string | null; username: string | null; available: boolean }>`
+    WITH ${pickedCte(db, dialect, c, locking, now)}
+    SELECT ${pickedColumns(db, c)} FROM ${pickedRow}`,
+);
 
 /**
  * PostgreSQL: Auto_Selection's pick (through a locked choice, `locking`) and the serving of the room in one
@@ -129,53 +145,38 @@ function lockedPickStatement(db: Kysely<Database>, dialect: SqlDialect, c: Agent
  * agent-load trigger on `rooms` runs after the statement, so it counts the room on the row the pick has just
  * stamped (and locked).
  */
-function pickAndServeStatement(
-  db: Kysely<Database>,
-  dialect: SqlDialect,
-  c: AgentCandidates,
-  locking: PickLocking,
-  room: { id: string; fname: string | null; servedById: string | null },
-  subscriptionId: string,
-  now: number,
-) {
-  const previous = room.servedById;
-  return sql<{ id: string | null; username: string | null; available: boolean; subscribed: number | string; unsubscribed: string | null; served: number | string; taken: number | string; room: Selectable<RoomsTable> | null }>`
-    WITH picked AS (
-      UPDATE users SET livechat_last_assigned_at = ${now} WHERE users.id = (${lockedChoice(db, dialect, c, locking)}) RETURNING users.id, users.username
-    ), dropped AS (
-      DELETE FROM subscriptions WHERE subscriptions.rid = ${room.id} AND subscriptions.user_id = ${previous}::text
+const PICK_AND_SERVE = preparedPerRound(
+  5,
+  (db, dialect, c, locking, rid: string, fname: string | null, previous: string | null, subscriptionId: string, now: number) =>
+    sql<{ id: string | null; username: string | null; available: boolean; subscribed: number | string; unsubscribed: string | null; served: number | string; taken: number | string; room: Selectable<RoomsTable> | null }>`
+    WITH ${pickedCte(db, dialect, c, locking, now)}, dropped AS (
+      DELETE FROM subscriptions WHERE subscriptions.rid = ${rid} AND subscriptions.user_id = ${previous}::text
         AND EXISTS (SELECT 1 FROM picked WHERE picked.id <> ${previous}::text)
       RETURNING subscriptions.id, subscriptions.user_id
     ), removed AS (
-      INSERT INTO room_removals (user_id, rid, removed_at) SELECT dropped.user_id, ${room.id}, ${now} FROM dropped
+      INSERT INTO room_removals (user_id, rid, removed_at) SELECT dropped.user_id, ${rid}, ${now} FROM dropped
       ON CONFLICT (user_id, rid) DO UPDATE SET removed_at = excluded.removed_at
       RETURNING room_removals.user_id
-    ), subscribed AS (
-      INSERT INTO subscriptions (id, rid, user_id, username, name, fname, t, roles, open, alert, unread, ts, updated_at)
-      SELECT ${subscriptionId}, ${room.id}, picked.id, coalesce(picked.username, ''), NULL, ${room.fname}, 'l', NULL, 1, 0, 0, ${now}, ${now}
-      FROM picked
-      ON CONFLICT (user_id, rid) DO NOTHING
-      RETURNING subscriptions.id, subscriptions.user_id
-    ), restored AS (
-      DELETE FROM room_removals WHERE room_removals.rid = ${room.id} AND room_removals.user_id IN (SELECT user_id FROM subscribed)
+    ), ${subscribedCte(rid, fname, subscriptionId, now)}, restored AS (
+      DELETE FROM room_removals WHERE room_removals.rid = ${rid} AND room_removals.user_id IN (SELECT user_id FROM subscribed)
       RETURNING room_removals.user_id
     ), served AS (
       UPDATE rooms SET served_by_id = picked.id, served_by_username = coalesce(picked.username, ''),
         served_by_ts = CASE WHEN rooms.served_by_id = picked.id THEN rooms.served_by_ts ELSE ${now} END,
         users_count = rooms.users_count + (SELECT count(*) FROM subscribed) - (SELECT count(*) FROM dropped),
         updated_at = ${dialect.nextUpdatedAt(now)}
-      FROM picked WHERE rooms.id = ${room.id}
+      FROM picked WHERE rooms.id = ${rid}
       RETURNING rooms.*
     ), taken AS (
       UPDATE livechat_inquiries SET status = 'taken', taken_by = picked.id, updated_at = ${dialect.nextUpdatedAt(now)}
-      FROM picked WHERE livechat_inquiries.rid = ${room.id}
+      FROM picked WHERE livechat_inquiries.rid = ${rid}
       RETURNING livechat_inquiries.id
     )
-    SELECT picked.id, picked.username, ${availableFlag(db, c)} AS available, (SELECT count(*) FROM subscribed) AS subscribed,
+    SELECT ${pickedColumns(db, c)}, (SELECT count(*) FROM subscribed) AS subscribed,
       (SELECT id FROM dropped) AS unsubscribed, (SELECT count(*) FROM served) AS served, (SELECT count(*) FROM taken) AS taken,
       (SELECT row_to_json(served) FROM served) AS room
-    FROM (SELECT 1) AS one LEFT JOIN picked ON true`;
-}
+    FROM ${pickedRow}`,
+);
 
 /**
  * PostgreSQL: a new room opened and served in one statement (data-modifying CTEs), all written only when the
@@ -185,49 +186,35 @@ function pickAndServeStatement(
  * `_updatedAt`s (the serving's one past the room's time). The foreign keys are checked at the end of the
  * statement, when the room is there; the agent-load trigger counts the room on the row the pick locked.
  */
-function openAndServeStatement(
-  db: Kysely<Database>,
-  dialect: SqlDialect,
-  c: AgentCandidates,
-  locking: PickLocking,
-  room: NewLivechatRoom,
-  inquiry: InquiryRecord,
-  started: MessageRecord & { t: string },
-  subscriptionId: string,
-  now: number,
-) {
-  const { visitor } = room;
-  const served = room.ts + 1;
-  return sql<{ id: string | null; username: string | null; available: boolean; room: Selectable<RoomsTable> | null }>`
-    WITH picked AS (
-      UPDATE users SET livechat_last_assigned_at = ${now} WHERE users.id = (${lockedChoice(db, dialect, c, locking)}) RETURNING users.id, users.username
-    ), room AS (
+const OPEN_AND_SERVE = preparedPerRound(
+  21,
+  (db, dialect, c, locking, rid: string, fname: string, ts: number, visitorId: string, visitorToken: string, visitorUsername: string, visitorStatus: string,
+    departmentId: string | null, sourceType: string, inquiryId: string, inquiryName: string | null, inquiryTs: number, inquiryDepartmentId: string | null,
+    messageId: string, messageType: string, messageMsg: string, uId: string, uUsername: string, uName: string | null, subscriptionId: string, now: number) =>
+    sql<{ id: string | null; username: string | null; available: boolean; room: Selectable<RoomsTable> | null }>`
+    WITH ${pickedCte(db, dialect, c, locking, now)}, room AS (
       INSERT INTO rooms (id, t, name, name_key, fname, ts, updated_at, lm, users_count, msgs, open, visitor_id, visitor_token, visitor_username,
         visitor_status, waiting_response, department_id, source_type, served_by_id, served_by_username, served_by_ts)
-      SELECT ${room.id}, 'l', NULL, NULL, ${room.fname}, ${room.ts}, ${served}, ${room.ts}, 2, 0, 1, ${visitor.id}, ${visitor.token}, ${visitor.username},
-        ${visitor.status}, 1, ${room.departmentId}::text, ${room.sourceType}, picked.id, coalesce(picked.username, ''), ${now}
+      SELECT ${rid}, 'l', NULL, NULL, ${fname}, ${ts}, ${ts}::bigint + 1, ${ts}, 2, 0, 1, ${visitorId}, ${visitorToken}, ${visitorUsername},
+        ${visitorStatus}, 1, ${departmentId}::text, ${sourceType}, picked.id, coalesce(picked.username, ''), ${now}
       FROM picked
       RETURNING rooms.*
     ), visitor AS (
-      UPDATE livechat_visitors SET status = ${visitor.status}, updated_at = ${dialect.nextUpdatedAt(room.ts)}
-      WHERE id = ${visitor.id} AND status <> ${visitor.status} AND EXISTS (SELECT 1 FROM picked)
+      UPDATE livechat_visitors SET status = ${visitorStatus}, updated_at = ${dialect.nextUpdatedAt(ts)}
+      WHERE id = ${visitorId} AND status <> ${visitorStatus} AND EXISTS (SELECT 1 FROM picked)
     ), inquiry AS (
       INSERT INTO livechat_inquiries (id, rid, name, status, ts, updated_at, visitor_id, visitor_username, visitor_token, visitor_status, department_id, taken_by)
-      SELECT ${inquiry.id}, ${room.id}, ${inquiry.name}::text, 'taken', ${inquiry.ts}, ${inquiry.ts + 1}, ${visitor.id}, ${visitor.username}, ${visitor.token},
-        ${visitor.status}, ${inquiry.departmentId}::text, picked.id
+      SELECT ${inquiryId}, ${rid}, ${inquiryName}::text, 'taken', ${inquiryTs}, ${inquiryTs}::bigint + 1, ${visitorId}, ${visitorUsername}, ${visitorToken},
+        ${visitorStatus}, ${inquiryDepartmentId}::text, picked.id
       FROM picked
     ), started AS (
       INSERT INTO messages (id, rid, t, msg, ts, updated_at, u_id, u_username, u_name, visitor_token)
-      SELECT ${started.id}, ${room.id}, ${started.t}, ${started.msg}, ${room.ts}, ${room.ts}, ${started.u.id}, ${started.u.username}, ${started.u.name}::text, NULL
+      SELECT ${messageId}, ${rid}, ${messageType}, ${messageMsg}, ${ts}, ${ts}, ${uId}, ${uUsername}, ${uName}::text, NULL
       FROM picked
-    ), subscribed AS (
-      INSERT INTO subscriptions (id, rid, user_id, username, name, fname, t, roles, open, alert, unread, ts, updated_at)
-      SELECT ${subscriptionId}, ${room.id}, picked.id, coalesce(picked.username, ''), NULL, ${room.fname}, 'l', NULL, 1, 0, 0, ${now}, ${now}
-      FROM picked
-    )
-    SELECT picked.id, picked.username, ${availableFlag(db, c)} AS available, (SELECT row_to_json(room) FROM room) AS room
-    FROM (SELECT 1) AS one LEFT JOIN picked ON true`;
-}
+    ), ${subscribedCte(rid, fname, subscriptionId, now)}
+    SELECT ${pickedColumns(db, c)}, (SELECT row_to_json(room) FROM room) AS room
+    FROM ${pickedRow}`,
+);
 
 /**
  * PostgreSQL: runs a pick's statement round by round until it chooses an agent; null when no candidate is
@@ -270,16 +257,54 @@ const HAS_AVAILABLE = {
 type Shape = keyof typeof PICK & keyof typeof HAS_AVAILABLE;
 type Variant<R> = (db: Kysely<Database>, dialect: SqlDialect, ...args: unknown[]) => Promise<R[]>;
 
-/** The prepared variant for these candidates, with the filter arguments it takes after its own. */
-function variantFor<R>(variants: Record<Shape, unknown>, c: AgentCandidates): [Variant<R>, string[]] {
-  const [shape, args]: [Shape, string[]] = c.agentId
+/** Which filters the candidates have, and their values in the order the prepared variants take them. */
+function shapeOf(c: AgentCandidates): [Shape, string[]] {
+  return c.agentId
     ? c.departmentId
       ? ['both', [c.agentId, c.departmentId]]
       : ['agent', [c.agentId]]
     : c.departmentId
       ? ['department', [c.departmentId]]
       : ['any', []];
+}
+
+/** Candidates of this shape whose filters are these (a prepared statement's placeholders). */
+function candidatesOf(shape: Shape, filters: unknown[]): AgentCandidates {
+  const [first, second] = filters as string[];
+  if (shape === 'both') return { agentId: first!, departmentId: second! };
+  if (shape === 'agent') return { agentId: first!, departmentId: null };
+  return { departmentId: shape === 'department' ? first! : null };
+}
+
+/** The prepared variant for these candidates, with the filter arguments it takes after its own. */
+function variantFor<R>(variants: Record<Shape, unknown>, c: AgentCandidates): [Variant<R>, string[]] {
+  const [shape, args] = shapeOf(c);
   return [variants[shape] as Variant<R>, args];
+}
+
+/**
+ * A PostgreSQL pick's statement, prepared (built and compiled once) per shape of the candidates and locking
+ * round, on first use: `build` gets the candidates and its `arity` arguments as placeholders. Runs it and
+ * returns its one row.
+ */
+function preparedPerRound<A extends unknown[], R>(
+  arity: A['length'],
+  build: (db: Kysely<Database>, dialect: SqlDialect, c: AgentCandidates, locking: PickLocking, ...args: A) => RawBuilder<R>,
+): (db: Kysely<Database>, dialect: SqlDialect, c: AgentCandidates, locking: PickLocking, ...args: A) => Promise<R | undefined> {
+  const variants = new Map<string, Variant<R>>();
+  return async (db, dialect, c, locking, ...args) => {
+    const [shape, filters] = shapeOf(c);
+    const key = `${shape} ${locking}`;
+    let variant = variants.get(key);
+    if (!variant) {
+      variant = preparedQuery(arity + filters.length, (db: Kysely<Database>, dialect: SqlDialect, ...all: unknown[]) => {
+        const statement = build(db, dialect, candidatesOf(shape, all.slice(arity)), locking, ...(all.slice(0, arity) as A));
+        return { compile: () => statement.compile(db) };
+      }) as Variant<R>;
+      variants.set(key, variant);
+    }
+    return (await variant(db, dialect, ...args, ...filters))[0];
+  };
 }
 
 /** What serving a room writes besides the agent (`serveRoom`, and `pickAndServe` on SQLite). */
@@ -391,7 +416,7 @@ export class SqlAgentsRepo implements AgentsRepo {
   async pick(c: AgentCandidates, now: number): Promise<{ id: string; username: string } | null> {
     let row: { id: string; username: string | null } | null | undefined;
     if (this.dialect.backend === 'postgres') {
-      row = await pickInRounds(this.db, async (locking) => (await lockedPickStatement(this.db, this.dialect, c, locking, now).execute(this.db)).rows[0]);
+      row = await pickInRounds(this.db, (locking) => LOCKED_PICK(this.db, this.dialect, c, locking, now));
     } else {
       // The choice and its stamp in one statement; SQLite's write transactions are serialized already.
       const [pick, args] = variantFor<{ id: string; username: string | null }>(PICK, c);
@@ -414,7 +439,7 @@ export class SqlAgentsRepo implements AgentsRepo {
       if (!room.created && !room.routingLocked) await this.dialect.transactionLock(this.db as unknown as Kysely<unknown>, ROUTING_LOCK_KEY);
       const row = await pickInRounds(
         this.db,
-        async (locking) => (await pickAndServeStatement(this.db, this.dialect, c, locking, room, subscriptionId, now).execute(this.db)).rows[0],
+        (locking) => PICK_AND_SERVE(this.db, this.dialect, c, locking, room.id, room.fname, room.servedById, subscriptionId, now),
       );
       if (!row) return null;
       // The room was read or inserted in this transaction, and a new room's inquiry too: not finding them is a
@@ -450,7 +475,12 @@ export class SqlAgentsRepo implements AgentsRepo {
   ): Promise<{ agent: { id: string; username: string }; room: LivechatRoom } | null> {
     assertOpening('agents.openAndServe', room, inquiry, started);
     if (this.dialect.backend === 'postgres') {
-      const row = await pickInRounds(this.db, async (locking) => (await openAndServeStatement(this.db, this.dialect, c, locking, room, inquiry, started, subscriptionId, now).execute(this.db)).rows[0]);
+      const { visitor } = room;
+      const row = await pickInRounds(this.db, (locking) =>
+        OPEN_AND_SERVE(this.db, this.dialect, c, locking, room.id, room.fname, room.ts, visitor.id, visitor.token, visitor.username, visitor.status,
+          room.departmentId, room.sourceType, inquiry.id, inquiry.name, inquiry.ts, inquiry.departmentId,
+          started.id, started.t, started.msg, started.u.id, started.u.username, started.u.name, subscriptionId, now),
+      );
       if (!row) return null;
       this.changes.changed(row.id);
       return { agent: { id: row.id, username: row.username ?? '' }, room: toLivechatRoom(row.room!) };
