@@ -65,20 +65,23 @@ describe(`real driver behaviour on ${backend}`, () => {
       const held: Array<() => void> = [];
       const holding = [0, 1].map((i) => new Promise<void>((resolve) => (held[i] = resolve)));
       const attempts = [0, 0];
-      await Promise.all(
-        [0, 1].map((i) =>
-          store.transaction(async (tx) => {
-            attempts[i]!++;
-            await tx.users.findByIdForUpdate(ids[i]!);
-            if (attempts[i] === 1) {
-              held[i]!();
-              await holding[1 - i];
-            }
-            await tx.users.findByIdForUpdate(ids[1 - i]!);
-            await tx.users.update(ids[i]!, { bio: `b${i}` }, 2);
-          }),
-        ),
-      );
+      const committed: Array<Promise<void>> = [];
+      for (const i of [0, 1]) {
+        committed[i] = store.transaction(async (tx) => {
+          attempts[i]!++;
+          // The retry starts once the winner has committed. Otherwise, on a loaded machine, the retry can lock its
+          // first row again before the winner (woken by the abort) takes it, and the two deadlock a second time.
+          if (attempts[i] === 2) await committed[1 - i];
+          await tx.users.findByIdForUpdate(ids[i]!);
+          if (attempts[i] === 1) {
+            held[i]!();
+            await holding[1 - i];
+          }
+          await tx.users.findByIdForUpdate(ids[1 - i]!);
+          await tx.users.update(ids[i]!, { bio: `b${i}` }, 2);
+        });
+      }
+      await Promise.all(committed);
       expect(attempts.sort()).toEqual([1, 2]);
     }
     expect((await store.users.findById(ids[0]!))?.bio).toBe('b0');
