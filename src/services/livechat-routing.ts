@@ -243,24 +243,22 @@ export class LivechatRouting {
         ...(target.kind === 'agent' && agent && { transferredTo: { id: agent.id, username: agent.username } }),
         ...(target.comment && { comment: target.comment }),
       };
-      // The entry, the inquiry queued again and the transfer's message; on PostgreSQL one statement, which takes
-      // the routing lock as its last step when Auto_Selection picks next.
+      // The entry, the inquiry queued again and the transfer's message; on PostgreSQL one statement.
       const message = await tx.livechatRooms.recordTransferWithEffects(
         room.id,
         entry,
         departmentId,
         this.systemMessage(room.id, 'livechat_transfer_history', '', { id: by.id, username: by.username, name: by.name }, now),
         now,
-        { lockRouting: pickIn !== null },
       );
       const previous = current.servedBy;
       const subscriptionEvents: DomainEvent[] = [];
       // Auto_Selection after every write that does not depend on its choice: on PostgreSQL the routing lock it
       // takes is held from here to the commit, and the pick and the whole serving (the previous agent's
-      // subscription removed, the new one's added) are one statement.
+      // subscription removed, the new one's added) are one statement, sent with the lock.
       const subscriptionId = newId();
       const routed = pickIn
-        ? await tx.agents.pickAndServe({ departmentId: pickIn.id }, { id: room.id, fname: current.fname, servedById: previous?.id ?? null, created: false, routingLocked: true }, subscriptionId, now)
+        ? await tx.agents.pickAndServe({ departmentId: pickIn.id }, { id: room.id, fname: current.fname, servedById: previous?.id ?? null, created: false }, subscriptionId, now)
         : null;
       if (routed) {
         agent = routed.agent;
@@ -281,8 +279,13 @@ export class LivechatRouting {
     });
     // The room and its inquiry as committed, read after the commit (on PostgreSQL the routing lock is held until
     // then, so nothing more is read under it), side by side. A routed room comes back from the routing's statement,
-    // the last to write it.
-    const [updated, inquiry] = await Promise.all([done.routedRoom ?? this.reread(room.id), this.store.inquiries.findByRoom(room.id)]);
+    // the last to write it. The inquiry is announced only when the room leaves the queue or goes back to it: it is
+    // not read when a served room was routed to its next agent.
+    const inquiryAnnounced = !(done.routedRoom && done.previousServedById);
+    const [updated, inquiry] = await Promise.all([
+      done.routedRoom ?? this.reread(room.id),
+      inquiryAnnounced ? this.store.inquiries.findByRoom(room.id) : null,
+    ]);
     const snapshot = livechatSnapshot(updated);
     const transferData = {
       transferredBy: { id: by.id, username: by.username, type: by.type },

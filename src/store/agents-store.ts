@@ -77,12 +77,11 @@ export interface AgentsRepo {
    * On PostgreSQL the pick and all the serving are one statement, which locks the chosen agent's row as `pick`
    * does; a room routed again (not `created`) also holds the routing lock (an advisory lock), so that two
    * transfers, which also hold the agent they leave, never take their two agents' rows in opposite orders. `room`
-   * in the result: the room as served (nothing read after the commit). `room.routingLocked`: the transaction holds the routing lock already
-   * (`livechatRooms.recordTransferWithEffects` with `lockRouting`), which is not asked for again.
+   * in the result: the room as served (nothing read after the commit).
    */
   pickAndServe(
     candidates: AgentCandidates,
-    room: { id: string; fname: string | null; servedById: string | null; created: boolean; routingLocked?: boolean },
+    room: { id: string; fname: string | null; servedById: string | null; created: boolean },
     subscriptionId: string,
     now: Millis,
   ): Promise<{ agent: { id: string; username: string }; subscribed: boolean; unsubscribed: string | null; room: LivechatRoom } | null>;

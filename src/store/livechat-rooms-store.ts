@@ -141,9 +141,8 @@ export interface LivechatRoomsRepo {
    * In a transaction that holds the room's row (`lockAndFind`): what every transfer writes before it routes the
    * room. The entry appended as `recordTransfer` appends it, the room's inquiry queued again in `departmentId`
    * (`inquiries.requeue`), and the transfer's `message` (a system message of the room, its `ts` made later than
-   * the room's latest, as `messages.insert` does), which comes back as stored. One statement on PostgreSQL,
-   * which with `lockRouting` (the caller routes next, `agents.pickAndServe` with `routingLocked`) also takes the
-   * routing lock as its last step; one by one on SQLite.
+   * the room's latest, as `messages.insert` does), which comes back as stored. One statement on PostgreSQL;
+   * one by one on SQLite.
    */
   recordTransferWithEffects(
     rid: string,
@@ -151,7 +150,6 @@ export interface LivechatRoomsRepo {
     departmentId: string | null,
     message: MessageRecord,
     now: Millis,
-    options?: { lockRouting?: boolean },
   ): Promise<MessageRecord>;
   /**
    * Merges these answers into the room's survey in one statement (an answer

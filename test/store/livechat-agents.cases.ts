@@ -492,8 +492,8 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     const room = (await tx.livechatRooms.lockAndFind(rid))!;
     const entry = { type: 'department' as const, scope: 'department' as const, ts, transferredBy: { id: 'v', username: 'v', type: 'visitor' as const }, previousDepartment: room.departmentId, nextDepartment: { id: dep, name: 'dep' } };
     const note = { id: newId(), rid, t: 'livechat_transfer_history' as const, msg: '', ts, updatedAt: ts, u: { id: 'v', username: 'v', name: null }, visitorToken: null };
-    await tx.livechatRooms.recordTransferWithEffects(rid, entry, dep, note, ts, { lockRouting: true });
-    return tx.agents.pickAndServe({ departmentId: dep }, { id: rid, fname: room.fname, servedById: previous, created: false, routingLocked: true }, newId(), ts);
+    await tx.livechatRooms.recordTransferWithEffects(rid, entry, dep, note, ts);
+    return tx.agents.pickAndServe({ departmentId: dep }, { id: rid, fname: room.fname, servedById: previous, created: false }, newId(), ts);
   }
 
   it('transfers crossing each other (rooms of agent A into B\'s department and of B into A\'s, at once) all complete, none waiting on the other: they are one at a time under the routing lock', async () => {
@@ -544,7 +544,7 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     });
   }
 
-  it('recordTransferWithEffects with lockRouting, then pickAndServe with routingLocked: concurrent transfers are spread evenly (the transfer statement took the lock)', async () => {
+  it('recordTransferWithEffects, then pickAndServe: concurrent transfers are spread evenly (the pick takes the routing lock in the pipeline it is sent in)', async () => {
     const store = ctx.store();
     const rooms = await Promise.all(Array.from({ length: 9 }, () => roomWithInquiry(store)));
     const { perAgent } = await nineRoutedAtOnce(store, (tx, i, dep) => transferInto(tx, rooms[i]!.rid, null, dep, 7_000 + i));

@@ -1,11 +1,13 @@
 /**
  * preparedQuery (store/sql/prepared.ts): a query compiled once per dialect
  * must behave exactly like building it anew on every call, on both backends,
- * outside and inside transactions, and on two databases at once.
+ * outside and inside transactions, and on two databases at once; and statements
+ * run as one pipeline (`pipelined`) run in order, each seeing the ones before.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { preparedQuery } from '../../src/store/sql/prepared.js';
+import { ConflictError } from '../../src/store/errors.js';
+import { pipelined, preparedQuery } from '../../src/store/sql/prepared.js';
 import type { Database } from '../../src/store/sql/schema.js';
 import type { SqlStore } from '../../src/store/sql/sql-store.js';
 import { backend, createTestDatabase, type TestDatabase } from '../support/backend.js';
@@ -72,5 +74,54 @@ describe(`preparedQuery on ${backend}`, () => {
     await expect(broken(a.db, a.dialect, 'x')).rejects.toThrow(
       "preparedQuery: argument 0 does not reach the query's parameters",
     );
+  });
+});
+
+describe(`pipelined on ${backend}`, () => {
+  const insertSetting = (db: Kysely<Database>, id: string, at: number) =>
+    db.insertInto('settings').values({ id, value: '1', updated_at: at }).compile();
+
+  it('runs the statements in order, each seeing the writes of the ones before it, and gives their results in order', async () => {
+    const results = await a.transaction(async (tx) => {
+      const { db, dialect } = tx as SqlStore;
+      return pipelined(db as Kysely<unknown>, [
+        settingsAbove.bind(db, dialect, 'P_', 5),
+        insertSetting(db, 'P_one', 4000),
+        settingsAbove.bind(db, dialect, 'P_', 5),
+        insertSetting(db, 'P_two', 4001),
+        settingsAbove.bind(db, dialect, 'P_', 5),
+      ]);
+    });
+    expect(results.map((r) => r.rows)).toEqual([
+      [],
+      [],
+      [{ id: 'P_one', updated_at: 4000 }],
+      [],
+      [{ id: 'P_one', updated_at: 4000 }, { id: 'P_two', updated_at: 4001 }],
+    ]);
+    expect(await settingsAbove(a.db, a.dialect, 'P_', 5)).toHaveLength(2);
+  });
+
+  it('outside a transaction too (one connection for all of them)', async () => {
+    const results = await pipelined(a.db as Kysely<unknown>, [insertSetting(a.db, 'Q_one', 5000), settingsAbove.bind(a.db, a.dialect, 'Q_', 5)]);
+    expect(results[1]!.rows).toEqual([{ id: 'Q_one', updated_at: 5000 }]);
+  });
+
+  it('fails with the first failure, mapped as every store error is, once all have answered; in a transaction nothing stays', async () => {
+    const error = await a
+      .transaction(async (tx) => {
+        const { db, dialect } = tx as SqlStore;
+        return pipelined(db as Kysely<unknown>, [
+          insertSetting(db, 'R_one', 6000),
+          insertSetting(db, 'A_one', 6000), // already there
+          insertSetting(db, 'R_two', 6000),
+          settingsAbove.bind(db, dialect, 'R_', 5),
+        ]);
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConflictError);
+    expect(await settingsAbove(a.db, a.dialect, 'R_', 5)).toEqual([]);
+    // The connection went back to the pool usable.
+    expect(await sql<{ one: number }>`select 1 as one`.execute(a.db)).toMatchObject({ rows: [{ one: 1 }] });
   });
 });

@@ -1,4 +1,5 @@
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
+import type { Writable } from 'node:stream';
 import type pg from 'pg';
 
 /** Distinct statement texts given a name; texts beyond this run unnamed (server memory stays bounded). */
@@ -40,7 +41,21 @@ export class NamedStatements {
   }
 
   private client(client: pg.PoolClient): PostgresPoolClient {
+    // Statements given to the client in one turn of the event loop (a pipeline, store/sql/prepared.ts) leave in
+    // one write to the socket: it is corked at the first and uncorked once this turn's synchronous code is done.
+    const socket = (client as unknown as { connection: { stream: Writable } }).connection.stream;
+    let corked = false;
+    const oneWritePerTurn = () => {
+      if (corked) return;
+      corked = true;
+      socket.cork();
+      queueMicrotask(() => {
+        corked = false;
+        socket.uncork();
+      });
+    };
     const query = async (text: string, values: readonly unknown[]): Promise<PostgresQueryResult<unknown>> => {
+      oneWritePerTurn();
       const name = this.nameOf(text);
       if (name === undefined) return client.query(text, [...values]) as Promise<PostgresQueryResult<unknown>>;
       try {

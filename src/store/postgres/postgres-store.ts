@@ -115,6 +115,9 @@ export function openPostgresStore(options: PostgresOptions): { store: SqlStore; 
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.poolMax ?? 10,
+    // Statements given to a client together are sent together (store/sql/prepared.ts `pipelined`); Kysely
+    // still sends one statement at a time everywhere else.
+    pipeline: true,
     // bigint columns hold millisecond timestamps and counters: safe as JS numbers.
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>

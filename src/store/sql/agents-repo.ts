@@ -1,9 +1,9 @@
-import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { extend } from '../../lib/values.js';
 import type { AgentCandidates, AgentLivechatStatus, AgentsRepo, InquiriesRepo, InquiryRecord, LivechatRole, LivechatRoom, LivechatRoomsRepo, LivechatUser, MessageRecord, NewLivechatRoom, RoomsRepo, UserStatus } from '../store.js';
 import type { ChangeSink } from './change-recorder.js';
 import type { SqlDialect } from './dialect.js';
-import { preparedQuery } from './prepared.js';
+import { pipelined, preparedQuery, type PreparedQuery } from './prepared.js';
 import { toLivechatRoom } from './room-rows.js';
 import type { Database, RoomsTable } from './schema.js';
 import { assertOpening } from './livechat-rooms-repo.js';
@@ -219,23 +219,36 @@ const OPEN_AND_SERVE = preparedPerRound(
 /**
  * PostgreSQL: runs a pick's statement round by round until it chooses an agent; null when no candidate is
  * available. In a transaction (`db`'s) the rounds run inside a savepoint, rolled back to before each wait;
- * outside one each round is a transaction of its own, whose end releases what it locked.
+ * outside one each round is a transaction of its own, whose end releases what it locked. `routingLock` (in a
+ * transaction): the routing lock is taken first. The lock, the savepoint and the first round go as one pipeline
+ * (`pipelined`): once PostgreSQL grants the lock, the pick runs with no round trip to this process in between,
+ * so the lock is held for the pick's own time and the COMMIT's, not for this process's answers to each step.
  */
 async function pickInRounds<R extends { id: string | null; available: boolean }>(
   db: Kysely<Database>,
-  run: (locking: PickLocking) => Promise<R | undefined>,
+  round: (locking: PickLocking) => CompiledQuery<R>,
+  options: { routingLock?: boolean } = {},
 ): Promise<(R & { id: string }) | null> {
-  if (db.isTransaction) await sql`SAVEPOINT parley_pick`.execute(db);
+  const inTransaction = db.isTransaction;
+  if (options.routingLock && !inTransaction) throw new Error('pickInRounds: the routing lock is a transaction lock');
+  let first: CompiledQuery[] = [];
+  if (options.routingLock) first.push(ROUTING_LOCK.compile(db));
+  if (inTransaction) first.push(SAVEPOINT.compile(db));
   for (let cycle = 0; ; cycle++) {
     for (const locking of cycle < MAX_PICK_CYCLES ? (['skip', 'wait'] as const) : (['last'] as const)) {
-      const row = await run(locking);
+      const results = await pipelined(db as Kysely<unknown>, [...first, round(locking)]);
+      first = [];
+      const row = results.at(-1)!.rows[0] as R | undefined;
       if (row?.id != null) return row as R & { id: string };
       if (!row?.available) return null;
       // Chose nobody: the rows it locked and passed over are released before the next round.
-      if (db.isTransaction) await sql`ROLLBACK TO SAVEPOINT parley_pick`.execute(db);
+      if (inTransaction) await ROLLBACK_TO_SAVEPOINT.execute(db);
     }
   }
 }
+const ROUTING_LOCK = sql`SELECT pg_advisory_xact_lock(${sql.lit(ROUTING_LOCK_KEY)})`;
+const SAVEPOINT = sql`SAVEPOINT parley_pick`;
+const ROLLBACK_TO_SAVEPOINT = sql`ROLLBACK TO SAVEPOINT parley_pick`;
 
 const hasAvailableQuery = (db: Kysely<Database>, agentId?: string, departmentId?: string) =>
   availableAgents(db, agentId, departmentId).select('users.id').limit(sql.lit(1));
@@ -284,15 +297,15 @@ function variantFor<R>(variants: Record<Shape, unknown>, c: AgentCandidates): [V
 
 /**
  * A PostgreSQL pick's statement, prepared (built and compiled once) per shape of the candidates and locking
- * round, on first use: `build` gets the candidates and its `arity` arguments as placeholders. Runs it and
- * returns its one row.
+ * round, on first use: `build` gets the candidates and its `arity` arguments as placeholders. Returns the
+ * statement bound to these arguments (run by `pickInRounds`).
  */
 function preparedPerRound<A extends unknown[], R>(
   arity: A['length'],
   build: (db: Kysely<Database>, dialect: SqlDialect, c: AgentCandidates, locking: PickLocking, ...args: A) => RawBuilder<R>,
-): (db: Kysely<Database>, dialect: SqlDialect, c: AgentCandidates, locking: PickLocking, ...args: A) => Promise<R | undefined> {
-  const variants = new Map<string, Variant<R>>();
-  return async (db, dialect, c, locking, ...args) => {
+): (db: Kysely<Database>, dialect: SqlDialect, c: AgentCandidates, locking: PickLocking, ...args: A) => CompiledQuery<R> {
+  const variants = new Map<string, PreparedQuery<Database, unknown[], R>>();
+  return (db, dialect, c, locking, ...args) => {
     const [shape, filters] = shapeOf(c);
     const key = `${shape} ${locking}`;
     let variant = variants.get(key);
@@ -300,10 +313,10 @@ function preparedPerRound<A extends unknown[], R>(
       variant = preparedQuery(arity + filters.length, (db: Kysely<Database>, dialect: SqlDialect, ...all: unknown[]) => {
         const statement = build(db, dialect, candidatesOf(shape, all.slice(arity)), locking, ...(all.slice(0, arity) as A));
         return { compile: () => statement.compile(db) };
-      }) as Variant<R>;
+      });
       variants.set(key, variant);
     }
-    return (await variant(db, dialect, ...args, ...filters))[0];
+    return variant.bind(db, dialect, ...args, ...filters);
   };
 }
 
@@ -429,17 +442,17 @@ export class SqlAgentsRepo implements AgentsRepo {
 
   async pickAndServe(
     c: AgentCandidates,
-    room: { id: string; fname: string | null; servedById: string | null; created: boolean; routingLocked?: boolean },
+    room: { id: string; fname: string | null; servedById: string | null; created: boolean },
     subscriptionId: string,
     now: number,
   ): Promise<{ agent: { id: string; username: string }; subscribed: boolean; unsubscribed: string | null; room: LivechatRoom } | null> {
     if (this.dialect.backend === 'postgres') {
       // A room routed again holds its previous agent too: the routing lock keeps two such routings from taking
       // their two agents' rows in opposite orders. A new room has no previous agent and needs no more than the pick.
-      if (!room.created && !room.routingLocked) await this.dialect.transactionLock(this.db as unknown as Kysely<unknown>, ROUTING_LOCK_KEY);
       const row = await pickInRounds(
         this.db,
         (locking) => PICK_AND_SERVE(this.db, this.dialect, c, locking, room.id, room.fname, room.servedById, subscriptionId, now),
+        { routingLock: !room.created },
       );
       if (!row) return null;
       // The room was read or inserted in this transaction, and a new room's inquiry too: not finding them is a

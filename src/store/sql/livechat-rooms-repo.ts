@@ -9,7 +9,6 @@ import { toLivechatRoom } from './room-rows.js';
 import type { Database, LivechatInquiriesTable, LivechatVisitorsTable, RoomsTable } from './schema.js';
 import { setVisitorStatusQuery, toVisitor } from './visitors-repo.js';
 import { insertInquiryQuery, toInquiry } from './inquiries-repo.js';
-import { ROUTING_LOCK_KEY } from './agents-repo.js';
 import type { SqlRoomsRepo } from './rooms-repo.js';
 import type { SqlStore } from './sql-store.js';
 
@@ -133,9 +132,6 @@ const openRoomQuery = (
       .selectFrom('room')
       .selectAll('room');
 const OPEN_ROOM = preparedQuery(20, openRoomQuery);
-/** The routing lock (`agents.pickAndServe`'s for a room routed again) as an expression, for a statement that takes it as its last step. */
-const routingLock = () => sql<string>`pg_advisory_xact_lock(${sql.lit(ROUTING_LOCK_KEY)})`;
-
 const livechatRoomById = (db: Kysely<Database>, id: string) => db.selectFrom('rooms').selectAll().where('id', '=', id).where('t', '=', sql.lit('l'));
 const LIVECHAT_ROOM_BY_ID = preparedQuery(1, (db: Kysely<Database>, _dialect, id: string) => livechatRoomById(db, id));
 // Every visitor message, transfer and take: the room's row lock and its state in one statement.
@@ -223,30 +219,26 @@ const CLOSE_EFFECTS = preparedQuery(
  * PostgreSQL: a transfer's writes before routing in one statement (prepared; `recordTransferWithEffects`): the
  * entry appended (the department set when the entry names one), the inquiry queued again, and the transfer's
  * message one past the room's latest when that is not earlier. The caller holds the room's row lock, taken by an
- * earlier statement, so this statement's snapshot has every message stored before it. `lockRouting`: the
- * routing lock as the statement's last step (its wait is no round trip of its own).
+ * earlier statement, so this statement's snapshot has every message stored before it.
  */
-const transferQuery = (lockRouting: boolean) =>
-  preparedQuery(
-    12,
-    (db: Kysely<Database>, dialect, rid: string, entry: string, nextDepartmentId: string | null, departmentId: string | null, now: number,
-      messageId: string, messageType: string, messageMsg: string, messageTs: number, uId: string, uUsername: string, uName: string | null) => {
-      const nextUpdatedAt = dialect.nextUpdatedAt(now);
-      const statement = sql<{ message_ts: number }>`
-        WITH room AS (
-          UPDATE rooms SET transfer_history = ${appendToJsonArray('transfer_history', entry)}, updated_at = ${nextUpdatedAt},
-            department_id = coalesce(${nextDepartmentId}::text, department_id)
-          WHERE id = ${rid}
-        ), inquiry AS (
-          UPDATE livechat_inquiries SET status = 'queued', taken_by = NULL, department_id = ${departmentId}::text, ts = ${now}, updated_at = ${nextUpdatedAt}
-          WHERE rid = ${rid}
-        ), message AS (${insertSystemMessage(rid, messageId, messageType, messageMsg, messageTs, uId, uUsername, uName)})
-        SELECT message.ts AS message_ts${lockRouting ? sql`, ${routingLock()} AS routing_locked` : sql``} FROM message`;
-      return { compile: () => statement.compile(db) };
-    },
-  );
-const TRANSFER = transferQuery(false);
-const TRANSFER_THEN_ROUTING_LOCK = transferQuery(true);
+const TRANSFER = preparedQuery(
+  12,
+  (db: Kysely<Database>, dialect, rid: string, entry: string, nextDepartmentId: string | null, departmentId: string | null, now: number,
+    messageId: string, messageType: string, messageMsg: string, messageTs: number, uId: string, uUsername: string, uName: string | null) => {
+    const nextUpdatedAt = dialect.nextUpdatedAt(now);
+    const statement = sql<{ message_ts: number }>`
+      WITH room AS (
+        UPDATE rooms SET transfer_history = ${appendToJsonArray('transfer_history', entry)}, updated_at = ${nextUpdatedAt},
+          department_id = coalesce(${nextDepartmentId}::text, department_id)
+        WHERE id = ${rid}
+      ), inquiry AS (
+        UPDATE livechat_inquiries SET status = 'queued', taken_by = NULL, department_id = ${departmentId}::text, ts = ${now}, updated_at = ${nextUpdatedAt}
+        WHERE rid = ${rid}
+      ), message AS (${insertSystemMessage(rid, messageId, messageType, messageMsg, messageTs, uId, uUsername, uName)})
+      SELECT message.ts AS message_ts FROM message`;
+    return { compile: () => statement.compile(db) };
+  },
+);
 
 const SORT_COLUMNS = { ts: 'ts', fname: 'fname', lm: 'lm', closedAt: 'closed_at', msgs: 'msgs', _updatedAt: 'updated_at' } as const satisfies Record<LivechatRoomSortKey, string>;
 
@@ -405,7 +397,6 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
     departmentId: string | null,
     message: MessageRecord,
     now: number,
-    options: { lockRouting?: boolean } = {},
   ): Promise<MessageRecord> {
     assertSystemMessageOf('recordTransferWithEffects', rid, message);
     if (this.dialect.backend !== 'postgres') {
@@ -413,8 +404,7 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
       await this.related.inquiries.requeue(rid, departmentId, now);
       return this.related.messages.insert(message);
     }
-    const run = options.lockRouting ? TRANSFER_THEN_ROUTING_LOCK : TRANSFER;
-    const [row] = await run(this.db, this.dialect, rid, toJson(entry), entry.nextDepartment?.id ?? null, departmentId, now,
+    const [row] = await TRANSFER(this.db, this.dialect, rid, toJson(entry), entry.nextDepartment?.id ?? null, departmentId, now,
       message.id, message.t, message.msg, message.ts, message.u.id, message.u.username, message.u.name);
     this.changes.roomChanged(rid);
     return storedAt(message, row!.message_ts);

@@ -1,4 +1,4 @@
-import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { extend } from '../../lib/values.js';
 import type { SqlDialect } from './dialect.js';
@@ -28,10 +28,17 @@ interface Compiled<R> {
   slots: number[];
 }
 
+/** A prepared query: called, it runs and returns its rows; `bind` gives the compiled query with these arguments. */
+export interface PreparedQuery<DB, A extends unknown[], R> {
+  (db: Kysely<DB>, dialect: SqlDialect, ...args: A): Promise<R[]>;
+  /** The query with these arguments, not run (for a pipeline of statements, `pipelined`). */
+  bind(db: Kysely<DB>, dialect: SqlDialect, ...args: A): CompiledQuery<R>;
+}
+
 export function preparedQuery<DB, A extends unknown[], R>(
   arity: A['length'],
   build: (db: Kysely<DB>, dialect: SqlDialect, ...args: A) => Compilable<R>,
-): (db: Kysely<DB>, dialect: SqlDialect, ...args: A) => Promise<R[]> {
+): PreparedQuery<DB, A, R> {
   const byDialect = new WeakMap<SqlDialect, Compiled<R>>();
   const compile = (db: Kysely<DB>, dialect: SqlDialect): Compiled<R> => {
     const placeholders = Array.from({ length: arity }, (_, i) => new Placeholder(i));
@@ -44,7 +51,7 @@ export function preparedQuery<DB, A extends unknown[], R>(
     }
     return { query, slots };
   };
-  return async (db, dialect, ...args) => {
+  const bind = (db: Kysely<DB>, dialect: SqlDialect, ...args: A): CompiledQuery<R> => {
     let compiled = byDialect.get(dialect);
     if (!compiled) {
       compiled = compile(db, dialect);
@@ -52,9 +59,24 @@ export function preparedQuery<DB, A extends unknown[], R>(
     }
     const { query, slots } = compiled;
     const parameters = slots.map((slot, i) => (slot === -1 ? query.parameters[i] : args[slot]));
-    const result = await db.executeQuery<R>(extend(query, { parameters }));
-    return result.rows;
+    return extend(query, { parameters });
   };
+  const run = async (db: Kysely<DB>, dialect: SqlDialect, ...args: A) => (await db.executeQuery<R>(bind(db, dialect, ...args))).rows;
+  return Object.assign(run, { bind });
+}
+
+/**
+ * Runs these statements on the connection of `db` (its transaction's, in one) as one pipeline: on PostgreSQL
+ * (the pool's clients pipeline) all are sent at once and run one after the other, each with its own snapshot,
+ * with no round trip between them. The results in order; when one fails, the first failure, once every
+ * statement has answered (in a transaction the ones after it fail too: it is aborted). No plugin of `db` sees
+ * them (Parley's store uses none).
+ */
+export async function pipelined(db: Kysely<unknown>, statements: readonly CompiledQuery[]): Promise<QueryResult<unknown>[]> {
+  const settled = await db.getExecutor().provideConnection((connection) => Promise.allSettled(statements.map((q) => connection.executeQuery(q))));
+  const failed = settled.find((s) => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<QueryResult<unknown>>).value);
 }
 
 type Prepared<DB, R> = (db: Kysely<DB>, dialect: SqlDialect, ...args: unknown[]) => Promise<R[]>;
