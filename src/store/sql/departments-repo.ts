@@ -3,7 +3,12 @@ import { extend } from '../../lib/values.js';
 import type { DepartmentAgentRecord, DepartmentFields, DepartmentRecord, DepartmentsRepo } from '../store.js';
 import type { ChangeSink } from './change-recorder.js';
 import type { SqlDialect } from './dialect.js';
+import { preparedQuery } from './prepared.js';
 import type { Database, LivechatDepartmentsTable } from './schema.js';
+
+const DEPARTMENT_BY_ID = preparedQuery(1, (db: Kysely<Database>, _dialect, id: string) =>
+  db.selectFrom('livechat_departments').selectAll().where('id', '=', id),
+);
 
 function toDepartment(row: Selectable<LivechatDepartmentsTable>): DepartmentRecord {
   return {
@@ -62,7 +67,7 @@ export class SqlDepartmentsRepo implements DepartmentsRepo {
   }
 
   async findById(id: string): Promise<DepartmentRecord | null> {
-    const row = await this.db.selectFrom('livechat_departments').selectAll().where('id', '=', id).executeTakeFirst();
+    const [row] = await DEPARTMENT_BY_ID(this.db, this.dialect, id);
     return row ? toDepartment(row) : null;
   }
 

@@ -45,6 +45,12 @@ const INSERT_INQUIRY = preparedQuery(
 const MARK_TAKEN = preparedQuery(3, (db: Kysely<Database>, dialect, rid: string, agentId: string, now: number) =>
   db.updateTable('livechat_inquiries').set({ status: 'taken', taken_by: agentId, updated_at: dialect.nextUpdatedAt(now) }).where('rid', '=', rid),
 );
+const REQUEUE = preparedQuery(3, (db: Kysely<Database>, dialect, rid: string, departmentId: string | null, now: number) =>
+  db
+    .updateTable('livechat_inquiries')
+    .set({ status: 'queued', taken_by: null, department_id: departmentId, ts: now, updated_at: dialect.nextUpdatedAt(now) })
+    .where('rid', '=', rid),
+);
 const INQUIRY_OF_ROOM = preparedQuery(1, (db: Kysely<Database>, _dialect, rid: string) =>
   db.selectFrom('livechat_inquiries').selectAll().where('rid', '=', rid),
 );
@@ -90,17 +96,7 @@ export class SqlInquiriesRepo implements InquiriesRepo {
   }
 
   async requeue(rid: string, departmentId: string | null, now: number): Promise<void> {
-    await this.db
-      .updateTable('livechat_inquiries')
-      .set({
-        status: 'queued',
-        taken_by: null,
-        department_id: departmentId,
-        ts: now,
-        updated_at: this.dialect.nextUpdatedAt(now),
-      })
-      .where('rid', '=', rid)
-      .execute();
+    await REQUEUE(this.db, this.dialect, rid, departmentId, now);
   }
 
   async markTaken(rid: string, agentId: string, now: number): Promise<void> {

@@ -240,6 +240,17 @@ const TRANSFER = preparedQuery(
   },
 );
 
+const RECORD_TRANSFER = preparedQuery(4, (db: Kysely<Database>, dialect, rid: string, entry: string, nextDepartmentId: string | null, now: number) =>
+  db
+    .updateTable('rooms')
+    .set({
+      transfer_history: appendToJsonArray('transfer_history', entry),
+      updated_at: dialect.nextUpdatedAt(now),
+      department_id: sql<string | null>`coalesce(cast(${nextDepartmentId} as text), department_id)`,
+    })
+    .where('id', '=', rid),
+);
+
 const SORT_COLUMNS = { ts: 'ts', fname: 'fname', lm: 'lm', closedAt: 'closed_at', msgs: 'msgs', _updatedAt: 'updated_at' } as const satisfies Record<LivechatRoomSortKey, string>;
 
 /** Livechat rooms: the `t = 'l'` rows of `rooms` and their livechat columns (contract §8.1). */
@@ -379,15 +390,7 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
 
   async recordTransfer(rid: string, entry: TransferEntry, now: number): Promise<void> {
     // Appended by the database in the same statement: no concurrent entry is lost, nothing is read back.
-    await this.db
-      .updateTable('rooms')
-      .set({
-        transfer_history: appendToJsonArray('transfer_history', toJson(entry)),
-        updated_at: this.dialect.nextUpdatedAt(now),
-        ...(entry.nextDepartment && { department_id: entry.nextDepartment.id }),
-      })
-      .where('id', '=', rid)
-      .execute();
+    await RECORD_TRANSFER(this.db, this.dialect, rid, toJson(entry), entry.nextDepartment?.id ?? null, now);
     this.changes.roomChanged(rid);
   }
 

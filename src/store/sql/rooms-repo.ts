@@ -51,6 +51,12 @@ const CANCEL_REMOVAL = preparedQuery(2, (db: Kysely<Database>, _dialect, userId:
 const UNSUBSCRIBE_ALL = preparedQuery(1, (db: Kysely<Database>, _dialect, rid: string) =>
   db.deleteFrom('subscriptions').where('rid', '=', rid).returning('user_id'),
 );
+const RECORD_REMOVAL = preparedQuery(3, (db: Kysely<Database>, _dialect, rid: string, userId: string, now: number) =>
+  db
+    .insertInto('room_removals')
+    .values({ user_id: userId, rid, removed_at: now })
+    .onConflict((oc) => oc.columns(['user_id', 'rid']).doUpdateSet({ removed_at: now })),
+);
 const TOUCH_ROOM = preparedQuery(3, (db: Kysely<Database>, dialect, rid: string, now: number, usersDelta: number) =>
   db
     .updateTable('rooms')
@@ -362,6 +368,11 @@ export class SqlRoomsRepo implements RoomsRepo {
 
   private async recordRemovals(rid: string, userIds: string[], now: number): Promise<void> {
     if (userIds.length === 0) return;
+    // One member (an agent leaving a livechat room, a user leaving a room): the prepared statement.
+    if (userIds.length === 1) {
+      await RECORD_REMOVAL(this.db, this.dialect, rid, userIds[0]!, now);
+      return;
+    }
     await this.db
       .insertInto('room_removals')
       .values(userIds.map((user_id) => ({ user_id, rid, removed_at: now })))
