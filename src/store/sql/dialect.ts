@@ -67,7 +67,7 @@ export interface SqlDialect {
    * NULL counts as `{}`. SQLite `json_patch`; PostgreSQL `jsonb` `||` and `-`.
    * The patch comes as the values `jsonMergeValues` makes of it, which are only
    * bound: the SQL text does not depend on the patch (a prepared statement
-   * compiles it once, with stand-ins). `jsonMergePatch` below joins the two.
+   * compiles it once, with stand-ins).
    */
   jsonMerge(column: string, values: readonly unknown[]): RawBuilder<string>;
   jsonMergeValues(patch: Readonly<Record<string, unknown>>): unknown[];
@@ -107,9 +107,4 @@ export interface SqlDialect {
 export function nonNegativeInteger(n: number): number {
   if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`not a row count: ${n}`);
   return n;
-}
-
-/** `dialect.jsonMerge` of a patch given whole. */
-export function jsonMergePatch(dialect: SqlDialect, column: string, patch: Readonly<Record<string, unknown>>): RawBuilder<string> {
-  return dialect.jsonMerge(column, dialect.jsonMergeValues(patch));
 }

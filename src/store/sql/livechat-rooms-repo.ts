@@ -3,8 +3,8 @@ import { fromJson, toJson } from '../../lib/json.js';
 import { extend } from '../../lib/values.js';
 import type { ClosedRoom, CloseInfo, InquiryRecord, LivechatRoom, MessageRecord, VisitorRecord, VisitorStatus, VisitorsRepo, InquiriesRepo, MessagesRepo, LivechatRoomFilter, LivechatRoomSortKey, LivechatRoomsRepo, NewLivechatRoom, TransferEntry } from '../store.js';
 import type { ChangeSink } from './change-recorder.js';
-import { jsonMergePatch, type SqlDialect } from './dialect.js';
-import { preparedQuery } from './prepared.js';
+import type { SqlDialect } from './dialect.js';
+import { preparedQuery, preparedShapes } from './prepared.js';
 import { toLivechatRoom } from './room-rows.js';
 import type { Database, LivechatInquiriesTable, LivechatVisitorsTable, RoomsTable } from './schema.js';
 import { setVisitorStatusQuery, toVisitor } from './visitors-repo.js';
@@ -251,6 +251,8 @@ const RECORD_TRANSFER = preparedQuery(4, (db: Kysely<Database>, dialect, rid: st
     .where('id', '=', rid),
 );
 
+const MERGE_SURVEY = preparedShapes<Database, { survey_feedback: string | null }>(4);
+
 const SORT_COLUMNS = { ts: 'ts', fname: 'fname', lm: 'lm', closedAt: 'closed_at', msgs: 'msgs', _updatedAt: 'updated_at' } as const satisfies Record<LivechatRoomSortKey, string>;
 
 /** Livechat rooms: the `t = 'l'` rows of `rooms` and their livechat columns (contract §8.1). */
@@ -414,14 +416,17 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
   }
 
   async mergeSurvey(rid: string, visitorToken: string, answers: Record<string, string>, now: number): Promise<Record<string, string> | null> {
-    const row = await this.db
-      .updateTable('rooms')
-      .set({ survey_feedback: jsonMergePatch(this.dialect, 'survey_feedback', answers), updated_at: this.dialect.nextUpdatedAt(now) })
-      .where('id', '=', rid)
-      .where('t', '=', sql.lit('l'))
-      .where('visitor_id', '=', (eb) => eb.selectFrom('livechat_visitors').select('livechat_visitors.id').where('livechat_visitors.token', '=', visitorToken))
-      .returning('survey_feedback')
-      .executeTakeFirst();
+    // Compiled once per dialect (the merge's values are parameters whose number the dialect fixes), then bound.
+    const merge = this.dialect.jsonMergeValues(answers);
+    const [row] = await MERGE_SURVEY(`${merge.length}`, 3 + merge.length, (db, dialect, id, token, at, ...values) =>
+      db
+        .updateTable('rooms')
+        .set({ survey_feedback: dialect.jsonMerge('survey_feedback', values), updated_at: dialect.nextUpdatedAt(at as number) })
+        .where('id', '=', id as string)
+        .where('t', '=', sql.lit('l'))
+        .where('visitor_id', '=', (eb) => eb.selectFrom('livechat_visitors').select('livechat_visitors.id').where('livechat_visitors.token', '=', token as string))
+        .returning('survey_feedback'),
+    )(this.db, this.dialect, rid, visitorToken, now, ...merge);
     if (row) this.changes.roomChanged(rid);
     return row ? fromJson<Record<string, string>>(row.survey_feedback, {}) : null;
   }
