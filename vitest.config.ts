@@ -68,6 +68,9 @@ export default defineConfig({
     sequence: { sequencer: LongestFirstSequencer },
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // `expect.poll` waits for something another connection or process does (a lock wait, a pushed event): on a
+    // loaded machine that can take more than vitest's default second, and a poll that passes returns at once.
+    expect: { poll: { timeout: 10_000 } },
     reporters: ['default', './test/setup/summary-reporter.ts'],
     setupFiles: ['./test/setup/secrets-scan.ts'],
     projects: [
