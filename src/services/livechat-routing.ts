@@ -105,7 +105,7 @@ export class LivechatRouting {
         throw noAgent();
       }
     }
-    room ??= await this.store.transaction((tx) => tx.livechatRooms.open(opening, inquiry, started));
+    room ??= await this.store.livechatRooms.open(opening, inquiry, started);
     const snapshot = livechatSnapshot(room);
     const events: DomainEvent[] = [
       { type: 'roomOpened', room: snapshot },

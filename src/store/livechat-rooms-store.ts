@@ -90,9 +90,10 @@ export interface LivechatRoomsRepo {
    */
   insert(room: NewLivechatRoom): Promise<LivechatRoom>;
   /**
-   * In a transaction: what opening a room writes before routing. The room (`insert`), its visitor's status set
-   * to the room's `visitor.status`, its queued inquiry and its first message (`started`, at the room's `ts`): one
-   * statement on PostgreSQL, one by one on SQLite. Throws ConflictError as `insert` does.
+   * What opening a room writes before routing, all or nothing. The room (`insert`), its visitor's status set to
+   * the room's `visitor.status`, its queued inquiry and its first message (`started`, at the room's `ts`): one
+   * statement on PostgreSQL, one by one in a transaction (the caller's, if any) on SQLite. Throws ConflictError as
+   * `insert` does.
    */
   open(room: NewLivechatRoom, inquiry: InquiryRecord, started: MessageRecord): Promise<LivechatRoom>;
   /** The livechat room (`t = 'l'`), open or closed, or null. */

@@ -45,12 +45,14 @@ const INSERT_INQUIRY = preparedQuery(
 const MARK_TAKEN = preparedQuery(3, (db: Kysely<Database>, dialect, rid: string, agentId: string, now: number) =>
   db.updateTable('livechat_inquiries').set({ status: 'taken', taken_by: agentId, updated_at: dialect.nextUpdatedAt(now) }).where('rid', '=', rid),
 );
-const REQUEUE = preparedQuery(3, (db: Kysely<Database>, dialect, rid: string, departmentId: string | null, now: number) =>
-  db
-    .updateTable('livechat_inquiries')
-    .set({ status: 'queued', taken_by: null, department_id: departmentId, ts: now, updated_at: dialect.nextUpdatedAt(now) })
-    .where('rid', '=', rid),
-);
+/** The room's inquiry queued again in `departmentId` (`requeue`'s statement; a CTE of PostgreSQL's transfer statement). */
+export const requeueStatement = (dialect: SqlDialect, rid: string, departmentId: string | null, now: number) =>
+  sql`UPDATE livechat_inquiries SET status = 'queued', taken_by = NULL, department_id = cast(${departmentId} as text), ts = ${now},
+    updated_at = ${dialect.nextUpdatedAt(now)} WHERE rid = ${rid}`;
+const REQUEUE = preparedQuery(3, (db: Kysely<Database>, dialect, rid: string, departmentId: string | null, now: number) => {
+  const statement = requeueStatement(dialect, rid, departmentId, now);
+  return { compile: () => statement.compile(db) };
+});
 const INQUIRY_OF_ROOM = preparedQuery(1, (db: Kysely<Database>, _dialect, rid: string) =>
   db.selectFrom('livechat_inquiries').selectAll().where('rid', '=', rid),
 );

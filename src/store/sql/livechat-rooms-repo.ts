@@ -8,7 +8,7 @@ import { preparedQuery, preparedShapes } from './prepared.js';
 import { toLivechatRoom } from './room-rows.js';
 import type { Database, LivechatInquiriesTable, LivechatVisitorsTable, RoomsTable } from './schema.js';
 import { setVisitorStatusQuery, toVisitor } from './visitors-repo.js';
-import { insertInquiryQuery, toInquiry } from './inquiries-repo.js';
+import { insertInquiryQuery, requeueStatement, toInquiry } from './inquiries-repo.js';
 import type { SqlRoomsRepo } from './rooms-repo.js';
 import type { SqlStore } from './sql-store.js';
 
@@ -216,6 +216,14 @@ const CLOSE_EFFECTS = preparedQuery(
 );
 
 /**
+ * The transfer entry (JSON) appended to the room, its department set when the entry names one (`recordTransfer`'s
+ * statement; a CTE of TRANSFER's).
+ */
+const recordTransferStatement = (dialect: SqlDialect, rid: string, entry: string, nextDepartmentId: string | null, now: number) =>
+  sql`UPDATE rooms SET transfer_history = ${appendToJsonArray('transfer_history', entry)}, updated_at = ${dialect.nextUpdatedAt(now)},
+    department_id = coalesce(cast(${nextDepartmentId} as text), department_id) WHERE id = ${rid}`;
+
+/**
  * PostgreSQL: a transfer's writes before routing in one statement (prepared; `recordTransferWithEffects`): the
  * entry appended (the department set when the entry names one), the inquiry queued again, and the transfer's
  * message one past the room's latest when that is not earlier. The caller holds the room's row lock, taken by an
@@ -225,31 +233,19 @@ const TRANSFER = preparedQuery(
   12,
   (db: Kysely<Database>, dialect, rid: string, entry: string, nextDepartmentId: string | null, departmentId: string | null, now: number,
     messageId: string, messageType: string, messageMsg: string, messageTs: number, uId: string, uUsername: string, uName: string | null) => {
-    const nextUpdatedAt = dialect.nextUpdatedAt(now);
     const statement = sql<{ message_ts: number }>`
-      WITH room AS (
-        UPDATE rooms SET transfer_history = ${appendToJsonArray('transfer_history', entry)}, updated_at = ${nextUpdatedAt},
-          department_id = coalesce(${nextDepartmentId}::text, department_id)
-        WHERE id = ${rid}
-      ), inquiry AS (
-        UPDATE livechat_inquiries SET status = 'queued', taken_by = NULL, department_id = ${departmentId}::text, ts = ${now}, updated_at = ${nextUpdatedAt}
-        WHERE rid = ${rid}
+      WITH room AS (${recordTransferStatement(dialect, rid, entry, nextDepartmentId, now)}
+      ), inquiry AS (${requeueStatement(dialect, rid, departmentId, now)}
       ), message AS (${insertSystemMessage(rid, messageId, messageType, messageMsg, messageTs, uId, uUsername, uName)})
       SELECT message.ts AS message_ts FROM message`;
     return { compile: () => statement.compile(db) };
   },
 );
 
-const RECORD_TRANSFER = preparedQuery(4, (db: Kysely<Database>, dialect, rid: string, entry: string, nextDepartmentId: string | null, now: number) =>
-  db
-    .updateTable('rooms')
-    .set({
-      transfer_history: appendToJsonArray('transfer_history', entry),
-      updated_at: dialect.nextUpdatedAt(now),
-      department_id: sql<string | null>`coalesce(cast(${nextDepartmentId} as text), department_id)`,
-    })
-    .where('id', '=', rid),
-);
+const RECORD_TRANSFER = preparedQuery(4, (db: Kysely<Database>, dialect, rid: string, entry: string, nextDepartmentId: string | null, now: number) => {
+  const statement = recordTransferStatement(dialect, rid, entry, nextDepartmentId, now);
+  return { compile: () => statement.compile(db) };
+});
 
 const MERGE_SURVEY = preparedShapes<Database, { survey_feedback: string | null }>(4);
 
@@ -293,12 +289,14 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
   async open(room: NewLivechatRoom, inquiry: InquiryRecord, started: MessageRecord): Promise<LivechatRoom> {
     assertOpening('livechatRooms.open', room, inquiry, started);
     if (this.dialect.backend !== 'postgres') {
-      // One by one: SQLite's statements are calls into the process, not round trips.
-      const inserted = await this.insert(room);
-      await this.related.visitors.setStatus(room.visitor.id, room.visitor.status, room.ts);
-      await this.related.inquiries.insert(inquiry);
-      await this.related.messages.insert(started);
-      return inserted;
+      // One by one (SQLite's statements are calls into the process, not round trips), in one transaction.
+      return this.transact(async (tx) => {
+        const inserted = await tx.livechatRooms.insert(room);
+        await tx.visitors.setStatus(room.visitor.id, room.visitor.status, room.ts);
+        await tx.inquiries.insert(inquiry);
+        await tx.messages.insert(started);
+        return inserted;
+      });
     }
     const { visitor } = room;
     const [row] = await OPEN_ROOM(this.db, this.dialect, room.id, room.fname, room.ts, visitor.id, visitor.token, visitor.username, visitor.status, room.departmentId, room.sourceType,
