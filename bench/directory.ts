@@ -23,7 +23,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { sql, type Insertable, type Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { newId } from '../src/lib/ids.js';
@@ -33,6 +33,7 @@ import type { Database, RoomsTable, SubscriptionsTable } from '../src/store/sql/
 import type { SqlStore } from '../src/store/sql/sql-store.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import type { UserRecord } from '../src/store/store.js';
+import { settleBulkLoad } from './seed.js';
 
 type Backend = 'sqlite' | 'postgres';
 
@@ -210,9 +211,7 @@ async function benchOne(backend: Backend, size: number): Promise<Row[]> {
       passwordHash: null,
     });
     const since = await seedRooms(store.db, caller, size);
-    // What autovacuum does in production: statistics, and the GIN pending lists merged
-    // (a bulk load leaves them long, and every search would scan them).
-    if (backend === 'postgres') await sql`VACUUM ANALYZE`.execute(store.db);
+    await settleBulkLoad(store.db, backend);
     process.stderr.write(`  ${backend} ${size}: seeded in ${((Date.now() - seedStart) / 1000).toFixed(1)} s\n`);
 
     const search = (s: Services, text: string) => s.directory.search(caller, { type: 'users', text });

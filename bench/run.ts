@@ -32,14 +32,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { sql } from 'kysely';
 import { openStore } from '../src/store/index.js';
 import type { SqlStore } from '../src/store/sql/sql-store.js';
 import { freePort } from '../test/support/server-process.js';
 import { scratchDatabase } from './scratch-database.js';
 import { postgresCpuBetween, postgresCpuMs, processCpuMs } from './proc.js';
 import { serverNodeArgs } from './server-command.js';
-import { FULL, QUICK, seedBenchData, type Seeded, BENCH_PASSWORD, WRITERS } from './seed.js';
+import { FULL, QUICK, seedBenchData, settleBulkLoad, type Seeded, BENCH_PASSWORD, WRITERS } from './seed.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values: args } = parseArgs({
@@ -342,9 +341,7 @@ async function main(): Promise<void> {
       const store = await openStore(database.url);
       const seedStarted = performance.now();
       const seeded = await seedBenchData((store as unknown as SqlStore).db, size);
-      // After a bulk load PostgreSQL needs statistics and the GIN pending lists merged (autovacuum's job in
-      // production); without it every trigram search is slow. SQLite needs nothing.
-      if (backend === 'postgres') await sql`VACUUM ANALYZE`.execute((store as unknown as SqlStore).db);
+      await settleBulkLoad((store as unknown as SqlStore).db, backend);
       await store.close();
       console.error(`${backend}: seeded in ${Math.round(performance.now() - seedStarted)} ms`);
 

@@ -3,10 +3,22 @@
  * multi-row inserts inside transactions (no bcrypt per user: every seeded user
  * shares one precomputed password hash).
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { newId, newSecret } from '../src/lib/ids.js';
 import { hashLoginToken, hashPassword } from '../src/services/passwords.js';
 import type { Database } from '../src/store/sql/schema.js';
+
+/**
+ * After a bulk load into PostgreSQL, what production's background work would have done before anyone measured:
+ * `VACUUM ANALYZE` (autovacuum's statistics, and the GIN pending lists merged — a bulk load leaves them long, and
+ * every trigram search would scan them), then a `CHECKPOINT`, so the load's dirty pages are written now and not by
+ * a checkpoint that falls inside whichever row is being measured. SQLite needs nothing.
+ */
+export async function settleBulkLoad(db: Kysely<Database>, backend: 'sqlite' | 'postgres'): Promise<void> {
+  if (backend !== 'postgres') return;
+  await sql`VACUUM ANALYZE`.execute(db);
+  await sql`CHECKPOINT`.execute(db);
+}
 
 export interface SeedSize {
   users: number;

@@ -16,6 +16,9 @@
  *   --concurrency=N           requests in flight (default 50, as in `npm run bench`); 1 shows each statement's own
  *                             time on PostgreSQL (its round trip without waits behind other requests)
  *   --profile=FILE            write a CPU profile (.cpuprofile) of the measured requests only (not the seeding)
+ *
+ * Also prints the CPU time per request of this process (the app, in process) and, on a PostgreSQL server of this
+ * machine, of PostgreSQL's processes: steadier than req/s on a busy machine.
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -27,6 +30,7 @@ import { loadConfig } from '../src/config.js';
 import { openStore } from '../src/store/index.js';
 import type { SqlStore } from '../src/store/sql/sql-store.js';
 import { scratchDatabase } from './scratch-database.js';
+import { postgresCpuBetween, postgresCpuMs } from './proc.js';
 import { FULL, QUICK, seedBenchData } from './seed.js';
 
 const { values: args } = parseArgs({
@@ -122,6 +126,8 @@ async function main(): Promise<void> {
       await profiler.post('Profiler.start');
     }
     recording = true;
+    const cpuBefore = process.cpuUsage();
+    const databaseBefore = args.database ? postgresCpuMs() : null;
     const started = performance.now();
     let sent = 0;
     await Promise.all(
@@ -134,13 +140,17 @@ async function main(): Promise<void> {
       }),
     );
     recording = false;
+    const cpu = process.cpuUsage(cpuBefore);
+    const databaseAfter = databaseBefore ? postgresCpuMs() : null;
     if (profiler) {
       const { profile } = await profiler.post('Profiler.stop');
       writeFileSync(args.profile!, JSON.stringify(profile));
       profiler.disconnect();
     }
     const elapsed = performance.now() - started;
-    console.log(`${args.op}: ${total} requests, ${((total / elapsed) * 1000).toFixed(0)} req/s in process\n`);
+    console.log(`${args.op}: ${total} requests, ${((total / elapsed) * 1000).toFixed(0)} req/s in process`);
+    const database = databaseBefore && databaseAfter ? `, PostgreSQL ${((postgresCpuBetween(databaseBefore, databaseAfter) * 1000) / total).toFixed(0)} µs` : '';
+    console.log(`CPU per request: this process ${((cpu.user + cpu.system) / total).toFixed(0)} µs (user ${(cpu.user / total).toFixed(0)}, system ${(cpu.system / total).toFixed(0)})${database}\n`);
     console.log('per request | ms per request | statement');
     let sum = 0;
     for (const [sqlText, t] of [...timings].sort((a, b) => b[1].ms - a[1].ms)) {

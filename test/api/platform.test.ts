@@ -20,12 +20,21 @@ describe('platform endpoints (§9)', () => {
   });
 
   it('metrics count requests and latency by route and status', async () => {
+    const count = (text: string, series: string) => Number(text.match(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\d+)$`, 'm'))?.[1] ?? 0);
+    const info = 'http_requests_total{method="GET",route="/api/info",status_code="200"}';
+    const unauthorized = 'http_requests_total{method="GET",route="/api/v1/me",status_code="401"}';
+    const before = (await t.api.get('/metrics')).text;
     await t.api.get('/api/info');
+    await t.api.get('/api/info');
+    expect((await t.api.get('/api/v1/me')).status).toBe(401);
     await t.api.get('/api/v1/unknown-thing-123');
     const res = await t.api.get('/metrics');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
-    expect(res.text).toMatch(/http_requests_total\{method="GET",route="\/api\/info",status_code="200"\} [1-9]/);
+    // Every answer is counted once, errors under the route that answered them.
+    expect(count(res.text, info) - count(before, info)).toBe(2);
+    expect(count(res.text, unauthorized) - count(before, unauthorized)).toBe(1);
+    expect(res.text).toMatch(/^http_request_duration_seconds_count\{method="GET",route="\/api\/info",status_code="200"\} [1-9]\d*$/m);
     expect(res.text).toMatch(/http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/api\/info",status_code="200"\}/);
     expect(res.text).toContain('route="unmatched",status_code="404"');
     expect(res.text).not.toContain('unknown-thing-123');

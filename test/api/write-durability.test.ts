@@ -71,6 +71,10 @@ describe(`acknowledged writes are durable (${backend})`, () => {
         errorType: 'error-service-unavailable',
       });
 
+      // The metrics count the answer the client got (their hook runs after the durability wait).
+      const metrics = await t.api.get('/metrics');
+      expect(metrics.text).toMatch(/^http_requests_total\{method="POST",route="\/api\/v1\/channels\.create",status_code="503"\} 1$/m);
+
       // The write may or may not be on disk; the client was not told it is. A later sync covers it.
       const info = await t.api.get('/api/v1/channels.info', { query: { roomName: 'durable-failed' }, auth: t.admin });
       expect(info.status).toBe(200);
