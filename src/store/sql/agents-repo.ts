@@ -310,10 +310,9 @@ function preparedPerRound<A extends unknown[], R>(
     const key = `${shape} ${locking}`;
     let variant = variants.get(key);
     if (!variant) {
-      variant = preparedQuery(arity + filters.length, (db: Kysely<Database>, dialect: SqlDialect, ...all: unknown[]) => {
-        const statement = build(db, dialect, candidatesOf(shape, all.slice(arity)), locking, ...(all.slice(0, arity) as A));
-        return { compile: () => statement.compile(db) };
-      });
+      variant = preparedQuery(arity + filters.length, (db: Kysely<Database>, dialect: SqlDialect, ...all: unknown[]) =>
+        build(db, dialect, candidatesOf(shape, all.slice(arity)), locking, ...(all.slice(0, arity) as A)),
+      );
       variants.set(key, variant);
     }
     return variant.bind(db, dialect, ...args, ...filters);

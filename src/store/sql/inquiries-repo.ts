@@ -49,10 +49,9 @@ const MARK_TAKEN = preparedQuery(3, (db: Kysely<Database>, dialect, rid: string,
 export const requeueStatement = (dialect: SqlDialect, rid: string, departmentId: string | null, now: number) =>
   sql`UPDATE livechat_inquiries SET status = 'queued', taken_by = NULL, department_id = cast(${departmentId} as text), ts = ${now},
     updated_at = ${dialect.nextUpdatedAt(now)} WHERE rid = ${rid}`;
-const REQUEUE = preparedQuery(3, (db: Kysely<Database>, dialect, rid: string, departmentId: string | null, now: number) => {
-  const statement = requeueStatement(dialect, rid, departmentId, now);
-  return { compile: () => statement.compile(db) };
-});
+const REQUEUE = preparedQuery(3, (_db: Kysely<Database>, dialect, rid: string, departmentId: string | null, now: number) =>
+  requeueStatement(dialect, rid, departmentId, now),
+);
 const INQUIRY_OF_ROOM = preparedQuery(1, (db: Kysely<Database>, _dialect, rid: string) =>
   db.selectFrom('livechat_inquiries').selectAll().where('rid', '=', rid),
 );

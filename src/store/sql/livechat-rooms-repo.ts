@@ -195,9 +195,9 @@ const storedAt = (message: MessageRecord, ts: number | string): MessageRecord =>
  */
 const CLOSE_EFFECTS = preparedQuery(
   10,
-  (db: Kysely<Database>, dialect, rid: string, visitorId: string, now: number,
+  (_db: Kysely<Database>, dialect, rid: string, visitorId: string, now: number,
     messageId: string, messageType: string, messageMsg: string, messageTs: number, uId: string, uUsername: string, uName: string | null) => {
-    const statement = sql<{ inquiry: Selectable<LivechatInquiriesTable> | null; members: string[] | null; message_ts: number }>`
+    return sql<{ inquiry: Selectable<LivechatInquiriesTable> | null; members: string[] | null; message_ts: number }>`
       WITH visitor AS (
         UPDATE livechat_visitors SET status = 'offline', updated_at = ${dialect.nextUpdatedAt(now)}
         WHERE id = ${visitorId} AND status <> 'offline'
@@ -211,7 +211,6 @@ const CLOSE_EFFECTS = preparedQuery(
       ), message AS (${insertSystemMessage(rid, messageId, messageType, messageMsg, messageTs, uId, uUsername, uName)})
       SELECT (SELECT row_to_json(inquiry) FROM inquiry) AS inquiry, (SELECT json_agg(members.user_id) FROM members) AS members,
         (SELECT ts FROM message) AS message_ts`;
-    return { compile: () => statement.compile(db) };
   },
 );
 
@@ -231,21 +230,19 @@ const recordTransferStatement = (dialect: SqlDialect, rid: string, entry: string
  */
 const TRANSFER = preparedQuery(
   12,
-  (db: Kysely<Database>, dialect, rid: string, entry: string, nextDepartmentId: string | null, departmentId: string | null, now: number,
+  (_db: Kysely<Database>, dialect, rid: string, entry: string, nextDepartmentId: string | null, departmentId: string | null, now: number,
     messageId: string, messageType: string, messageMsg: string, messageTs: number, uId: string, uUsername: string, uName: string | null) => {
-    const statement = sql<{ message_ts: number }>`
+    return sql<{ message_ts: number }>`
       WITH room AS (${recordTransferStatement(dialect, rid, entry, nextDepartmentId, now)}
       ), inquiry AS (${requeueStatement(dialect, rid, departmentId, now)}
       ), message AS (${insertSystemMessage(rid, messageId, messageType, messageMsg, messageTs, uId, uUsername, uName)})
       SELECT message.ts AS message_ts FROM message`;
-    return { compile: () => statement.compile(db) };
   },
 );
 
-const RECORD_TRANSFER = preparedQuery(4, (db: Kysely<Database>, dialect, rid: string, entry: string, nextDepartmentId: string | null, now: number) => {
-  const statement = recordTransferStatement(dialect, rid, entry, nextDepartmentId, now);
-  return { compile: () => statement.compile(db) };
-});
+const RECORD_TRANSFER = preparedQuery(4, (_db: Kysely<Database>, dialect, rid: string, entry: string, nextDepartmentId: string | null, now: number) =>
+  recordTransferStatement(dialect, rid, entry, nextDepartmentId, now),
+);
 
 const MERGE_SURVEY = preparedShapes<Database, { survey_feedback: string | null }>(4);
 

@@ -1,4 +1,4 @@
-import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import type { Compilable, CompiledQuery, Kysely, QueryResult, RawBuilder } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { extend } from '../../lib/values.js';
 import type { SqlDialect } from './dialect.js';
@@ -16,7 +16,8 @@ import type { SqlDialect } from './dialect.js';
  * Only for queries whose shape does not depend on argument values: `build`
  * must pass each argument straight into the query (a comparison, `sql`
  * interpolation, `limit`), never inspect or transform it. Compiling checks
- * that every argument reached the parameter list.
+ * that every argument reached the parameter list. `build` returns a query
+ * builder or a raw `sql` statement (compiled with `db`).
  */
 class Placeholder {
   constructor(readonly index: number) {}
@@ -35,14 +36,17 @@ export interface PreparedQuery<DB, A extends unknown[], R> {
   bind(db: Kysely<DB>, dialect: SqlDialect, ...args: A): CompiledQuery<R>;
 }
 
+type Buildable<R> = Compilable<R> | RawBuilder<R>;
+
 export function preparedQuery<DB, A extends unknown[], R>(
   arity: A['length'],
-  build: (db: Kysely<DB>, dialect: SqlDialect, ...args: A) => Compilable<R>,
+  build: (db: Kysely<DB>, dialect: SqlDialect, ...args: A) => Buildable<R>,
 ): PreparedQuery<DB, A, R> {
   const byDialect = new WeakMap<SqlDialect, Compiled<R>>();
   const compile = (db: Kysely<DB>, dialect: SqlDialect): Compiled<R> => {
     const placeholders = Array.from({ length: arity }, (_, i) => new Placeholder(i));
-    const query = build(db, dialect, ...(placeholders as unknown as A)).compile();
+    const built = build(db, dialect, ...(placeholders as unknown as A));
+    const query = 'isRawBuilder' in built ? built.compile(db) : built.compile();
     const slots = query.parameters.map((p) => (p instanceof Placeholder ? p.index : -1));
     for (const placeholder of placeholders) {
       if (!slots.includes(placeholder.index)) {
@@ -89,7 +93,7 @@ type Prepared<DB, R> = (db: Kysely<DB>, dialect: SqlDialect, ...args: unknown[])
  */
 export function preparedShapes<DB, R>(max: number) {
   const byShape = new LRUCache<string, Prepared<DB, R>>({ max });
-  return (shape: string, arity: number, build: (db: Kysely<DB>, dialect: SqlDialect, ...args: unknown[]) => Compilable<R>): Prepared<DB, R> => {
+  return (shape: string, arity: number, build: (db: Kysely<DB>, dialect: SqlDialect, ...args: unknown[]) => Buildable<R>): Prepared<DB, R> => {
     let run = byShape.get(shape);
     if (!run) {
       run = preparedQuery<DB, unknown[], R>(arity, build);

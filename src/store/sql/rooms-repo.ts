@@ -51,12 +51,13 @@ const CANCEL_REMOVAL = preparedQuery(2, (db: Kysely<Database>, _dialect, userId:
 const UNSUBSCRIBE_ALL = preparedQuery(1, (db: Kysely<Database>, _dialect, rid: string) =>
   db.deleteFrom('subscriptions').where('rid', '=', rid).returning('user_id'),
 );
-const RECORD_REMOVAL = preparedQuery(3, (db: Kysely<Database>, _dialect, rid: string, userId: string, now: number) =>
+/** The members' removals from the room recorded (`recordRemovals`), a member removed before removed again now. */
+const insertRemovals = (db: Kysely<Database>, rid: string, userIds: readonly string[], now: number) =>
   db
     .insertInto('room_removals')
-    .values({ user_id: userId, rid, removed_at: now })
-    .onConflict((oc) => oc.columns(['user_id', 'rid']).doUpdateSet({ removed_at: now })),
-);
+    .values(userIds.map((user_id) => ({ user_id, rid, removed_at: now })))
+    .onConflict((oc) => oc.columns(['user_id', 'rid']).doUpdateSet({ removed_at: now }));
+const RECORD_REMOVAL = preparedQuery(3, (db: Kysely<Database>, _dialect, rid: string, userId: string, now: number) => insertRemovals(db, rid, [userId], now));
 const TOUCH_ROOM = preparedQuery(3, (db: Kysely<Database>, dialect, rid: string, now: number, usersDelta: number) =>
   db
     .updateTable('rooms')
@@ -373,11 +374,7 @@ export class SqlRoomsRepo implements RoomsRepo {
       await RECORD_REMOVAL(this.db, this.dialect, rid, userIds[0]!, now);
       return;
     }
-    await this.db
-      .insertInto('room_removals')
-      .values(userIds.map((user_id) => ({ user_id, rid, removed_at: now })))
-      .onConflict((oc) => oc.columns(['user_id', 'rid']).doUpdateSet({ removed_at: now }))
-      .execute();
+    await insertRemovals(this.db, rid, userIds, now).execute();
   }
 
   /** Adjusts `usersCount` and moves `_updatedAt` forward, strictly (monotonic per room). */
