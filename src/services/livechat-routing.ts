@@ -43,7 +43,7 @@ export class LivechatRouting {
    * Serves the room to the agent: `servedBy`, subscription (usersCount +1),
    * inquiry taken. Returns the subscription event, published after commit.
    */
-  private async assign(tx: Store, room: LivechatRoom, agent: { id: string; username: string }, now: number): Promise<DomainEvent[]> {
+  private async assign(tx: Store, room: { id: string; fname: string | null }, agent: { id: string; username: string }, now: number): Promise<DomainEvent[]> {
     const subscriptionId = newId();
     const added = await tx.agents.serveRoom(room, agent, subscriptionId, now);
     return added ? [subscriptionInserted(agent.id, room.id, subscriptionId)] : [];
@@ -215,7 +215,7 @@ export class LivechatRouting {
 
     const done = await this.store.transaction(async (tx) => {
       const now = this.clock.now();
-      const current = await tx.livechatRooms.lockAndFind(room.id);
+      const current = await tx.livechatRooms.lockState(room.id);
       if (!current?.open) throw bareFailure('This_conversation_is_already_closed');
       const department = target.department;
       if (department && current.departmentId === department.id) throw bareFailure('error-forwarding-chat-same-department');

@@ -79,7 +79,7 @@ export async function insertOrDuplicate(
     return await store.transaction(async (tx) => {
       if (check.requireOpen) {
         // Locked and read in one statement; a room that is not an open livechat room refuses the message.
-        const room = await tx.livechatRooms.lockAndFind(message.rid);
+        const room = await tx.livechatRooms.lockState(message.rid);
         if (!room?.open) throw bareFailure('room-closed');
       } else {
         await tx.rooms.lock(message.rid);

@@ -21,6 +21,12 @@ export interface TransferEntry {
 
 export type LivechatCloser = 'visitor' | 'user';
 
+/**
+ * What a room's row lock reads (`lockState`): what a visitor's message and a transfer decide on, without the
+ * room's wide columns (its last message, transfer history, custom fields and visitor).
+ */
+export type LivechatRoomLock = Pick<LivechatRoom, 'id' | 'fname' | 'open' | 'departmentId' | 'servedBy'>;
+
 export interface LivechatRoom {
   id: string;
   fname: string | null;
@@ -103,6 +109,8 @@ export interface LivechatRoomsRepo {
    * takes), in one statement. A room of another type is neither returned nor locked.
    */
   lockAndFind(id: string): Promise<LivechatRoom | null>;
+  /** As `lockAndFind` (the same row lock, one statement), reading only the room's `LivechatRoomLock` part. */
+  lockState(id: string): Promise<LivechatRoomLock | null>;
   /** The visitor's open livechat room, or null. */
   findOpenOfVisitor(visitorId: string): Promise<LivechatRoom | null>;
   /**
@@ -139,7 +147,7 @@ export interface LivechatRoomsRepo {
    */
   recordTransfer(rid: string, entry: TransferEntry, now: Millis): Promise<void>;
   /**
-   * In a transaction that holds the room's row (`lockAndFind`): what every transfer writes before it routes the
+   * In a transaction that holds the room's row (`lockState`): what every transfer writes before it routes the
    * room. The entry appended as `recordTransfer` appends it, the room's inquiry queued again in `departmentId`
    * (`inquiries.requeue`), and the transfer's `message` (a system message of the room, its `ts` made later than
    * the room's latest, as `messages.insert` does), which comes back as stored. One statement on PostgreSQL;

@@ -380,24 +380,22 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
     await store.transaction((tx) => tx.rooms.lock('missing'));
   });
 
-  it('lockAndFind: the livechat room, with its row lock held to the end of the transaction; null when there is none', async () => {
-    const store = ctx.store();
-    const { room } = await openRoom(store);
-    const before = await store.livechatRooms.findById(room.id);
+  /** `read` in one transaction holds the room's row until that transaction ends: a second lock waits for it. */
+  async function expectHeldUntilCommit(store: Store, rid: string, read: (tx: Store) => Promise<unknown>): Promise<void> {
     const order: string[] = [];
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let lockedNow!: () => void;
     const locked = new Promise<void>((resolve) => (lockedNow = resolve));
     const first = store.transaction(async (tx) => {
-      expect(await tx.livechatRooms.lockAndFind(room.id)).toEqual(before);
+      await read(tx);
       lockedNow();
       await held;
       order.push('first commits');
     });
     await locked;
     const second = store.transaction(async (tx) => {
-      await tx.rooms.lock(room.id);
+      await tx.rooms.lock(rid);
       order.push('second has the lock');
     });
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -405,7 +403,33 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
     release();
     await Promise.all([first, second]);
     expect(order).toEqual(['first released', 'first commits', 'second has the lock']);
+  }
+
+  it('lockAndFind: the livechat room, with its row lock held to the end of the transaction; null when there is none', async () => {
+    const store = ctx.store();
+    const { room } = await openRoom(store);
+    const before = await store.livechatRooms.findById(room.id);
+    await expectHeldUntilCommit(store, room.id, async (tx) => expect(await tx.livechatRooms.lockAndFind(room.id)).toEqual(before));
     expect(await store.transaction((tx) => tx.livechatRooms.lockAndFind('missing'))).toBeNull();
+  });
+
+  it('lockState: the room\'s id, fname, open, department and serving agent, with the same row lock; null for a missing room or another type', async () => {
+    const store = ctx.store();
+    const { room } = await openRoom(store, { departmentId: `dep-${newId()}`, fname: 'Öl Visitor' });
+    const expected = { id: room.id, fname: 'Öl Visitor', open: true, departmentId: room.departmentId, servedBy: null };
+    expect(room.departmentId).toMatch(/^dep-/);
+    await expectHeldUntilCommit(store, room.id, async (tx) => expect(await tx.livechatRooms.lockState(room.id)).toEqual(expected));
+    await store.livechatRooms.setServedBy(room.id, { id: 'agent-1', username: 'agent', ts: 4_000 }, 4_000);
+    const served = await store.transaction((tx) => tx.livechatRooms.lockState(room.id));
+    expect(served).toEqual({ ...expected, servedBy: { id: 'agent-1', username: 'agent', ts: 4_000 } });
+    // The same fields as the full read of the room.
+    const full = (await store.livechatRooms.findById(room.id))!;
+    expect(served).toEqual({ id: full.id, fname: full.fname, open: full.open, departmentId: full.departmentId, servedBy: full.servedBy });
+    await store.livechatRooms.close(room.id, { closer: 'user', closedBy: { id: 'agent-1', username: 'agent' }, closedAt: 5_000 }, 5_000);
+    expect(await store.transaction((tx) => tx.livechatRooms.lockState(room.id))).toMatchObject({ id: room.id, open: false });
+    const channel = await store.rooms.insert({ id: newId(), t: 'c', name: `c${newId()}`, fname: 'c', creator: null, ts: 1 });
+    expect(await store.transaction((tx) => tx.livechatRooms.lockState(channel.id))).toBeNull();
+    expect(await store.transaction((tx) => tx.livechatRooms.lockState('missing'))).toBeNull();
   });
 
   it('list: each filter alone and together (agents, departments, open, fname substring, createdAt/closedAt bounds inclusive); livechat rooms only; total', async () => {

@@ -1,11 +1,11 @@
 import { sql, type Kysely, type QueryCreator, type RawBuilder, type Selectable } from 'kysely';
 import { fromJson, toJson } from '../../lib/json.js';
 import { extend } from '../../lib/values.js';
-import type { ClosedRoom, CloseInfo, InquiryRecord, LivechatRoom, MessageRecord, VisitorRecord, VisitorStatus, VisitorsRepo, InquiriesRepo, MessagesRepo, LivechatRoomFilter, LivechatRoomSortKey, LivechatRoomsRepo, NewLivechatRoom, TransferEntry } from '../store.js';
+import type { ClosedRoom, CloseInfo, InquiryRecord, LivechatRoom, LivechatRoomLock, MessageRecord, VisitorRecord, VisitorStatus, VisitorsRepo, InquiriesRepo, MessagesRepo, LivechatRoomFilter, LivechatRoomSortKey, LivechatRoomsRepo, NewLivechatRoom, TransferEntry } from '../store.js';
 import type { ChangeSink } from './change-recorder.js';
 import type { SqlDialect } from './dialect.js';
 import { preparedQuery, preparedShapes } from './prepared.js';
-import { toLivechatRoom } from './room-rows.js';
+import { servedByOf, toLivechatRoom } from './room-rows.js';
 import type { Database, LivechatInquiriesTable, LivechatVisitorsTable, RoomsTable } from './schema.js';
 import { setVisitorStatusQuery, toVisitor } from './visitors-repo.js';
 import { insertInquiryQuery, requeueStatement, toInquiry } from './inquiries-repo.js';
@@ -136,6 +136,16 @@ const livechatRoomById = (db: Kysely<Database>, id: string) => db.selectFrom('ro
 const LIVECHAT_ROOM_BY_ID = preparedQuery(1, (db: Kysely<Database>, _dialect, id: string) => livechatRoomById(db, id));
 // Every visitor message, transfer and take: the room's row lock and its state in one statement.
 const LIVECHAT_ROOM_BY_ID_LOCKED = preparedQuery(1, (db: Kysely<Database>, dialect, id: string) => dialect.forUpdate(livechatRoomById(db, id)));
+// A visitor message's and a transfer's lock: the same lock, eight narrow columns instead of the room's forty.
+const LIVECHAT_ROOM_LOCK = preparedQuery(1, (db: Kysely<Database>, dialect, id: string) =>
+  dialect.forUpdate(
+    db
+      .selectFrom('rooms')
+      .select(['id', 'fname', 'open', 'department_id', 'served_by_id', 'served_by_username', 'served_by_ts', 'ts'])
+      .where('id', '=', id)
+      .where('t', '=', sql.lit('l')),
+  ),
+);
 const SET_SERVED_BY = preparedQuery(
   5,
   (db: Kysely<Database>, dialect, rid: string, agentId: string | null, agentUsername: string | null, servedTs: number | null, now: number) =>
@@ -316,6 +326,11 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
   async lockAndFind(id: string): Promise<LivechatRoom | null> {
     const [row] = await LIVECHAT_ROOM_BY_ID_LOCKED(this.db, this.dialect, id);
     return row ? toLivechatRoom(row) : null;
+  }
+
+  async lockState(id: string): Promise<LivechatRoomLock | null> {
+    const [row] = await LIVECHAT_ROOM_LOCK(this.db, this.dialect, id);
+    return row ? { id: row.id, fname: row.fname, open: row.open === 1, departmentId: row.department_id, servedBy: servedByOf(row) } : null;
   }
 
   async findOpenOfVisitor(visitorId: string): Promise<LivechatRoom | null> {

@@ -82,6 +82,11 @@ export function toRoomRecord(row: RoomRow): RoomRecord {
   };
 }
 
+/** The serving agent of a livechat room's row (its serving time defaults to the room's creation). */
+export function servedByOf(row: Pick<RoomRow, 'served_by_id' | 'served_by_username' | 'served_by_ts' | 'ts'>): LivechatRoom['servedBy'] {
+  return row.served_by_id === null ? null : { id: row.served_by_id, username: row.served_by_username ?? '', ts: Number(row.served_by_ts ?? row.ts) };
+}
+
 /** A `t = 'l'` row as a livechat room (contract §8.1). */
 export function toLivechatRoom(row: RoomRow): LivechatRoom {
   return livechatRoom(row, lastMessageOf(row.last_message));
@@ -104,10 +109,7 @@ function livechatRoom(row: RoomRow, lastMessage: MessageRecord | null): Livechat
       token: row.visitor_token ?? '',
       status: (row.visitor_status ?? 'online') as VisitorStatus,
     },
-    servedBy:
-      row.served_by_id === null
-        ? null
-        : { id: row.served_by_id, username: row.served_by_username ?? '', ts: Number(row.served_by_ts ?? row.ts) },
+    servedBy: servedByOf(row),
     waitingResponse: row.waiting_response === 1,
     departmentId: row.department_id,
     sourceType: row.source_type === 'widget' ? 'widget' : 'api',
