@@ -251,6 +251,26 @@ export interface SqliteOptions {
 }
 
 /**
+ * `PRAGMA journal_mode = WAL`, tried again while another process holds the file: two processes that open one new
+ * file at the same moment both switch it, and SQLite may answer one of them `SQLITE_BUSY` at once, without waiting
+ * through the busy timeout (its deadlock rule, when both hold the file's shared lock and want more). The switch is
+ * tried again every 5-25 ms (a jittered wait, so that two racers part) until `timeoutMs` has passed. It blocks the
+ * thread, as the rest of opening does; nothing else runs before the store is open.
+ */
+export function switchToWal(database: Pick<BetterSqlite3.Database, 'pragma'>, timeoutMs: number): void {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      database.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5 + Math.random() * 20);
+    }
+  }
+}
+
+/**
  * Opens the embedded database. Durability: WAL with `synchronous=NORMAL` plus
  * Parley's own group commit (`WalDurability`): the WAL is synced before any
  * response is sent (`store.settle()`), so an acknowledged write survives kill -9
@@ -265,7 +285,7 @@ export function openSqliteStore(options: SqliteOptions): SqlStore {
   database.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   // Only a new, empty file takes it (PAGE_SIZE); it must come before the switch to WAL.
   database.pragma(`page_size = ${PAGE_SIZE}`);
-  database.pragma('journal_mode = WAL');
+  switchToWal(database, options.busyTimeoutMs ?? 5000);
   database.pragma('synchronous = NORMAL');
   const durability = options.path === ':memory:' ? null : new WalDurability(`${options.path}-wal`, options.syncFile);
   let checkpointer: WalCheckpointer | null = null;
