@@ -15,8 +15,8 @@ import type { Config } from './config.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { registerDocs } from './http/plugins/docs.js';
 import { handleClientError, handleError, registerErrorFunnel, toApiError } from './http/plugins/errors.js';
-import { registerMetrics, RequestMetrics } from './http/plugins/metrics.js';
-import { lazyChildLogger } from './http/plugins/lazy-logger.js';
+import { CountingLogController, createMetricsRegistry, RequestMetrics } from './http/plugins/metrics.js';
+import { lazyChildLogger, writesLevel } from './http/plugins/lazy-logger.js';
 import { bodyShapeError, parseQueryString, registerWire, requestIdFrom } from './http/plugins/wire.js';
 import { apiV1Groups, consoleRoutes, platformRoutes, siteGroups } from './http/routes/index.js';
 import { ErrorBody } from './wire/common.js';
@@ -168,9 +168,16 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   });
   const seed = await bootstrapServices(services, store, config);
 
+  const requestMetrics = new RequestMetrics();
+  const logController = new CountingLogController(requestMetrics);
   const app = Fastify({
+    logController,
+    // Silence is a silent logger, not none: without a logger Fastify would not tell the log controller, which
+    // counts the request metrics, that a request ended.
     logger:
-      options.logger ?? {
+      options.logger === false
+        ? { level: 'silent' }
+        : options.logger ?? {
         level: config.logLevel,
         // err.rawPacket: the raw request bytes (headers with tokens) on node's client errors.
         redact: ['req.headers["x-auth-token"]', 'req.headers.cookie', 'req.headers.authorization', 'err.rawPacket'],
@@ -212,13 +219,14 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
 
   logEventError = (error) => app.log.error({ err: error }, 'domain event not delivered');
   logBusError = (error) => app.log.error({ err: error }, 'change notification not sent to other processes');
-  const requestMetrics = new RequestMetrics();
-  registerErrorFunnel(app, config.bodyLimitBytes, requestMetrics);
+  // Fastify's per-request lines are at info: not built at all when the logger would not write them.
+  logController.setLogsRequests(writesLevel(app.log, 'info'));
+  registerErrorFunnel(app, config.bodyLimitBytes);
   // Group commit (Store.settle): no response leaves before every write this process has
   // committed so far is durable, so nothing acknowledged or shown can be lost by a crash.
   registerWire(app, () => store.settle());
   registerAuth(app, services);
-  const metrics = registerMetrics(app, requestMetrics, () => store.poolStats());
+  const metrics = createMetricsRegistry(requestMetrics, () => store.poolStats());
   // DDP on GET /websocket of the same HTTP server; its sockets close before the server waits on connections.
   // The WebSocket upgrade's client address follows the same TRUST_PROXY rule as REST's `request.ip`.
   const trust = trustedProxies(config.trustProxy);

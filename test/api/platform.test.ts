@@ -21,23 +21,41 @@ describe('platform endpoints (§9)', () => {
 
   it('metrics count requests and latency by route and status', async () => {
     const count = (text: string, series: string) => Number(text.match(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\d+)$`, 'm'))?.[1] ?? 0);
-    const info = 'http_requests_total{method="GET",route="/api/info",status_code="200"}';
-    const unauthorized = 'http_requests_total{method="GET",route="/api/v1/me",status_code="401"}';
+    const total = (method: string, route: string, status: number) => `http_requests_total{method="${method}",route="${route}",status_code="${status}"}`;
+    const series = {
+      info: total('GET', '/api/info', 200),
+      unauthorized: total('GET', '/api/v1/me', 401),
+      // A body that is not JSON fails before the route's own hooks run: still counted under its route.
+      badBody: total('POST', '/api/v1/login', 400),
+      notFound: total('GET', 'unmatched', 404),
+      otherMethod: total('DELETE', 'unmatched', 405),
+      // A router-level failure (a path that is not valid percent-encoding), answered outside the routes.
+      badUrl: total('GET', 'unmatched', 400),
+    };
     const before = (await t.api.get('/metrics')).text;
     await t.api.get('/api/info');
     await t.api.get('/api/info');
     expect((await t.api.get('/api/v1/me')).status).toBe(401);
-    await t.api.get('/api/v1/unknown-thing-123');
+    expect((await t.api.post('/api/v1/login', '{"user":')).status).toBe(400);
+    expect((await t.api.get('/api/v1/unknown-thing-123')).status).toBe(404);
+    expect((await t.api.request('DELETE', '/api/info')).status).toBe(405);
+    expect((await t.api.get('/avatar/%E0%A4%A')).status).toBe(400);
     const res = await t.api.get('/metrics');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
     // Every answer is counted once, errors under the route that answered them.
-    expect(count(res.text, info) - count(before, info)).toBe(2);
-    expect(count(res.text, unauthorized) - count(before, unauthorized)).toBe(1);
+    expect(Object.fromEntries(Object.entries(series).map(([name, s]) => [name, count(res.text, s) - count(before, s)]))).toEqual({
+      info: 2,
+      unauthorized: 1,
+      badBody: 1,
+      notFound: 1,
+      otherMethod: 1,
+      badUrl: 1,
+    });
     expect(res.text).toMatch(/^http_request_duration_seconds_count\{method="GET",route="\/api\/info",status_code="200"\} [1-9]\d*$/m);
     expect(res.text).toMatch(/http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/api\/info",status_code="200"\}/);
-    expect(res.text).toContain('route="unmatched",status_code="404"');
     expect(res.text).not.toContain('unknown-thing-123');
+    expect(res.text).not.toContain('%E0');
     expect(res.text).toContain('process_cpu_user_seconds_total');
   });
 

@@ -14,7 +14,6 @@ import {
 import { ConflictError, InvalidValueError, TransientError, UnavailableError } from '../../store/errors.js';
 import { NUL_MESSAGE } from '../../wire/common.js';
 import type { App } from '../types.js';
-import type { RequestMetrics } from './metrics.js';
 
 /**
  * The one error funnel (contract §1.2). Every thrown error becomes an envelope
@@ -85,7 +84,7 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
   return sendError(reply, internalError());
 }
 
-export function registerErrorFunnel(app: App, bodyLimitBytes: number, metrics: RequestMetrics): void {
+export function registerErrorFunnel(app: App, bodyLimitBytes: number): void {
   app.setErrorHandler((error, request, reply) => handleError(error, request, reply, bodyLimitBytes));
 
   // A mirror of the route table answers "does this path exist for another
@@ -106,7 +105,6 @@ export function registerErrorFunnel(app: App, bodyLimitBytes: number, metrics: R
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0] ?? '/';
     const other = ALL.some((m) => m !== request.method && mirror.find(m, path) !== null);
-    metrics.recordUnmatched(request, reply);
     return sendError(reply, endpointNotFound(other ? 405 : 404));
   });
 }

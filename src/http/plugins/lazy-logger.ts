@@ -6,6 +6,15 @@ type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 type Logger = FastifyBaseLogger & { isLevelEnabled(level: string): boolean };
 
 /**
+ * Whether `logger` writes lines of `level`; true for a logger that cannot tell (Fastify's null logger writes
+ * nothing anyway).
+ */
+export function writesLevel(logger: FastifyBaseLogger, level: Level): boolean {
+  const { isLevelEnabled } = logger as Partial<Logger>;
+  return typeof isLevelEnabled !== 'function' || isLevelEnabled.call(logger, level);
+}
+
+/**
  * Fastify's `childLoggerFactory`: each request's logger (`request.log`, with
  * the request id bound) is made only when something is logged at a level the
  * parent has enabled. Making a pino child serializes its bindings; at the

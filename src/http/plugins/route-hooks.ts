@@ -1,6 +1,6 @@
 import type { RouteOptions } from 'fastify';
 
-type HookName = 'preValidation' | 'onResponse';
+type HookName = 'preValidation';
 
 /**
  * Adds a hook to one route as it is registered (from an `onRoute` hook), so the
