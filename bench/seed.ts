@@ -48,7 +48,7 @@ export const FULL: SeedSize = {
   heavyUserRooms: 500,
   roomsPerUser: 5,
   agents: 200,
-  visitorsWithOpenRooms: 40_000,
+  visitorsWithOpenRooms: 60_000,
   visitorsWithClosedRooms: 30_000,
   freshVisitors: 40_000,
 };
