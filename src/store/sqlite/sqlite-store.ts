@@ -258,13 +258,13 @@ export interface SqliteOptions {
  * thread, as the rest of opening does; nothing else runs before the store is open.
  */
 export function switchToWal(database: Pick<BetterSqlite3.Database, 'pragma'>, timeoutMs: number): void {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = performance.now() + timeoutMs;
   for (;;) {
     try {
       database.pragma('journal_mode = WAL');
       return;
     } catch (error) {
-      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || performance.now() >= deadline) throw error;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5 + Math.random() * 20);
     }
   }
