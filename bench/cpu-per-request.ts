@@ -143,6 +143,14 @@ async function main(): Promise<void> {
       headers: auth,
       body: JSON.stringify({ data: { useEmojis: true } }),
     });
+    // A rename that changes the name every time (the directory's search index is written only then).
+    let renames = 0;
+    await measure('POST users.updateOwnBasicInfo (rename)', server.child, server.url, {
+      method: 'POST',
+      path: '/api/v1/users.updateOwnBasicInfo',
+      headers: auth,
+      setupRequest: (request) => extend(request, { body: JSON.stringify({ data: { name: `CPU Admin ${renames++ % 2}` } }) }),
+    });
     await measure('POST livechat/room.survey', server.child, server.url, {
       method: 'POST',
       path: '/api/v1/livechat/room.survey',

@@ -50,7 +50,7 @@ export const FULL: SeedSize = {
   agents: 200,
   visitorsWithOpenRooms: 60_000,
   visitorsWithClosedRooms: 30_000,
-  freshVisitors: 40_000,
+  freshVisitors: 50_000,
 };
 
 export const QUICK: SeedSize = {
