@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { extend } from '../../lib/values.js';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
@@ -14,6 +13,7 @@ import {
 import { ConflictError, InvalidValueError, TransientError, UnavailableError } from '../../store/errors.js';
 import { NUL_MESSAGE } from '../../wire/common.js';
 import type { App } from '../types.js';
+import { newRequestId } from './wire.js';
 
 /**
  * The one error funnel (contract §1.2). Every thrown error becomes an envelope
@@ -129,7 +129,7 @@ export function handleClientError(this: { log: { trace: (obj: object, msg: strin
     const body = JSON.stringify({ success: false, error: text, errorType: /\[([^\]]+)\]$/.exec(text)![1] });
     socket.write(
       `HTTP/1.1 ${status} ${label}\r\nContent-Type: application/json\r\nCache-Control: no-store\r\nPragma: no-cache\r\n` +
-        `X-Request-Id: ${randomUUID()}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        `X-Request-Id: ${newRequestId()}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     );
   }
   socket.destroy();
