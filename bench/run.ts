@@ -199,7 +199,8 @@ function roomPools(s: Seeded) {
   const n = s.openVisitorTokens.length;
   const slice = (from: number, to: number) => Array.from({ length: Math.max(0, to - from) }, (_, k) => from + k);
   // The existing-room reads and the transfers cycle through their rooms; the closes use each room once, so they
-  // get the rest, which must outlast a 10 s row at the fastest rate seen (3,000 closes a second: 50,000 rooms).
+  // get the rest (50,000 rooms), which must outlast a row and its warm-up second, 11 s, at the fastest rate seen
+  // (3,117 closes a second: 34,000 rooms).
   const existingEnd = Math.max(WRITERS + 1, Math.min(WRITERS + 4_000, Math.floor(n * 0.1)));
   const transferEnd = Math.max(existingEnd + 1, Math.min(existingEnd + 6_000, Math.floor(n * 0.25)));
   return { survey: slice(0, WRITERS), existing: slice(WRITERS, existingEnd), transfer: slice(existingEnd, transferEnd), close: slice(transferEnd, n) };

@@ -134,7 +134,7 @@ const openRoomQuery = (
 const OPEN_ROOM = preparedQuery(20, openRoomQuery);
 const livechatRoomById = (db: Kysely<Database>, id: string) => db.selectFrom('rooms').selectAll().where('id', '=', id).where('t', '=', sql.lit('l'));
 const LIVECHAT_ROOM_BY_ID = preparedQuery(1, (db: Kysely<Database>, _dialect, id: string) => livechatRoomById(db, id));
-// Every visitor message, transfer and take: the room's row lock and its state in one statement.
+// An inquiry's take: the room's row lock and the whole room in one statement.
 const LIVECHAT_ROOM_BY_ID_LOCKED = preparedQuery(1, (db: Kysely<Database>, dialect, id: string) => dialect.forUpdate(livechatRoomById(db, id)));
 // A visitor message's and a transfer's lock: the same lock, eight narrow columns instead of the room's forty.
 const LIVECHAT_ROOM_LOCK = preparedQuery(1, (db: Kysely<Database>, dialect, id: string) =>
