@@ -13,16 +13,29 @@ export const ADMIN = { user: 'admin', password: 'admin-Secret-1' };
 
 /** Every server started through `spawnServer` that has not exited yet. */
 const running = new Set<ServerProcess>();
+/** The starts not finished yet (`killAll` waits for them). */
+const starting = new Set<Promise<unknown>>();
 
 export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
-  const server = await startServer(env);
-  running.add(server);
-  void server.exited.then(() => running.delete(server));
-  return server;
+  const started = startServer(env);
+  starting.add(started);
+  try {
+    const server = await started;
+    running.add(server);
+    void server.exited.then(() => running.delete(server));
+    return server;
+  } finally {
+    starting.delete(started);
+  }
 }
 
-/** SIGKILLs every server still running (use in afterAll / finally). */
+/**
+ * SIGKILLs every server still running (use in afterAll / finally), after waiting for the ones still starting: when
+ * one of several servers started together fails, the test ends while the others may still be starting, and those
+ * would otherwise outlive it.
+ */
 export async function killAll(): Promise<void> {
+  await Promise.allSettled([...starting]);
   const left = [...running];
   for (const s of left) s.child.kill('SIGKILL');
   await Promise.all(left.map((s) => s.exited));
