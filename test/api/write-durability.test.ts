@@ -71,7 +71,7 @@ describe(`acknowledged writes are durable (${backend})`, () => {
         errorType: 'error-service-unavailable',
       });
 
-      // The metrics count the answer the client got (their hook runs after the durability wait).
+      // The metrics count the answer the client got (counted when the request has ended, after the durability wait).
       const metrics = await t.api.get('/metrics');
       expect(metrics.text).toMatch(/^http_requests_total\{method="POST",route="\/api\/v1\/channels\.create",status_code="503"\} 1$/m);
 

@@ -132,19 +132,15 @@ const openRoomQuery = (
       .selectFrom('room')
       .selectAll('room');
 const OPEN_ROOM = preparedQuery(20, openRoomQuery);
-const livechatRoomById = (db: Kysely<Database>, id: string) => db.selectFrom('rooms').selectAll().where('id', '=', id).where('t', '=', sql.lit('l'));
+/** The livechat room (`t = 'l'`) with this id, columns not yet chosen. */
+const livechatRoomRow = (db: Kysely<Database>, id: string) => db.selectFrom('rooms').where('id', '=', id).where('t', '=', sql.lit('l'));
+const livechatRoomById = (db: Kysely<Database>, id: string) => livechatRoomRow(db, id).selectAll();
 const LIVECHAT_ROOM_BY_ID = preparedQuery(1, (db: Kysely<Database>, _dialect, id: string) => livechatRoomById(db, id));
 // An inquiry's take: the room's row lock and the whole room in one statement.
 const LIVECHAT_ROOM_BY_ID_LOCKED = preparedQuery(1, (db: Kysely<Database>, dialect, id: string) => dialect.forUpdate(livechatRoomById(db, id)));
 // A visitor message's and a transfer's lock: the same lock, eight narrow columns instead of the room's forty.
 const LIVECHAT_ROOM_LOCK = preparedQuery(1, (db: Kysely<Database>, dialect, id: string) =>
-  dialect.forUpdate(
-    db
-      .selectFrom('rooms')
-      .select(['id', 'fname', 'open', 'department_id', 'served_by_id', 'served_by_username', 'served_by_ts', 'ts'])
-      .where('id', '=', id)
-      .where('t', '=', sql.lit('l')),
-  ),
+  dialect.forUpdate(livechatRoomRow(db, id).select(['id', 'fname', 'open', 'department_id', 'served_by_id', 'served_by_username', 'served_by_ts', 'ts'])),
 );
 const SET_SERVED_BY = preparedQuery(
   5,
