@@ -74,9 +74,9 @@ export function storeCases(getStore: StoreGetter): void {
       const db = (store as SqlStore).db;
       const recorded = async () => (await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db)).rows.map((r) => r.name);
       const all = await recorded();
-      expect(all.at(-1)).toBe('0015-subscriptions-room-seq-pg');
+      expect(all.at(-1)).toBe('0016-room-search-fname-differs-pg');
       // The last migration is safe to run again (it adds its column, index and triggers only when absent).
-      await sql`delete from kysely_migration where name = '0015-subscriptions-room-seq-pg'`.execute(db);
+      await sql`delete from kysely_migration where name = '0016-room-search-fname-differs-pg'`.execute(db);
       await store.migrate();
       expect(await recorded()).toEqual(all);
 

@@ -14,6 +14,15 @@ function likePattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/**
+ * The text a search tests for a column, written as its trigram index is (migration 0016): a room's display name
+ * only where it differs from its name (where they are equal, the name's test finds the room).
+ */
+function searchedText(table: 'users' | 'rooms', column: string) {
+  if (table === 'rooms' && column === 'fname') return sql<string | null>`nullif(rooms.fname, rooms.name)`;
+  return sql.ref<string | null>(`${table}.${column}`);
+}
+
 export const postgresDialect: SqlDialect = {
   backend: 'postgres',
   nextUpdatedAt: (now) => sql<number>`greatest(${now}::bigint, updated_at + 1)`,
@@ -38,7 +47,7 @@ export const postgresDialect: SqlDialect = {
   },
   searchTerm: (_columns, term) => ({ shape: 'ilike', values: [likePattern(term)] }),
   containsSearchTerm(table, columns, _shape, [pattern]) {
-    const conditions = columns.map((c) => sql<SqlBool>`${sql.ref(`${table}.${c}`)} ilike ${pattern} escape '\\'`);
+    const conditions = columns.map((c) => sql<SqlBool>`${searchedText(table, c)} ilike ${pattern} escape '\\'`);
     return sql<SqlBool>`(${sql.join(conditions, sql` or `)})`;
   },
   containsTextScan(column, term) {

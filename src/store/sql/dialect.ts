@@ -45,6 +45,7 @@ export interface SqlDialect {
    * exactly (a scan with `instr` for 1–2 characters, which a trigram index cannot answer); PostgreSQL `ILIKE`
    * with `%`, `_` and `\` escaped, answered by the pg_trgm GIN indexes. On `rooms` the SQLite index holds only
    * the rooms the directory lists (not `d` or `l`, migration 0007), so the query must exclude those types too.
+   * PostgreSQL tests a room's `fname` as `nullif(fname, name)`, the expression its index holds (migration 0016).
    */
   containsSearchTerm(table: 'users' | 'rooms', columns: readonly string[], shape: string, values: readonly unknown[]): RawBuilder<SqlBool>;
   /**
