@@ -31,7 +31,7 @@ import { openStore } from '../src/store/index.js';
 import type { SqlStore } from '../src/store/sql/sql-store.js';
 import { freePort } from '../test/support/server-process.js';
 import { postgresCpuBetween, postgresCpuMs, processCpuMs } from './proc.js';
-import { FULL, QUICK, seedBenchData } from './seed.js';
+import { FULL, QUICK, seedBenchData, settleBulkLoad } from './seed.js';
 import { serverNodeArgs } from './server-command.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -166,6 +166,7 @@ async function main(): Promise<void> {
     if (args.seeded) {
       const store = await openStore(database);
       const seeded = await seedBenchData((store as unknown as SqlStore).db, args.full ? FULL : QUICK);
+      await settleBulkLoad((store as unknown as SqlStore).db, store.backend);
       await store.close();
       const heavy = { 'x-user-id': seeded.heavyUser.userId, 'x-auth-token': seeded.heavyUser.authToken };
       // As in the benchmark: the client synced a moment ago, and since then a message arrived in 10 of its rooms.
