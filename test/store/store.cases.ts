@@ -75,7 +75,7 @@ export function storeCases(getStore: StoreGetter): void {
       const recorded = async () => (await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db)).rows.map((r) => r.name);
       const all = await recorded();
       expect(all.at(-1)).toBe('0016-room-search-fname-differs-pg');
-      // The last migration is safe to run again (it adds its column, index and triggers only when absent).
+      // The last migration is safe to run again (it creates its index only when absent, drops the old one only when there).
       await sql`delete from kysely_migration where name = '0016-room-search-fname-differs-pg'`.execute(db);
       await store.migrate();
       expect(await recorded()).toEqual(all);

@@ -11,8 +11,8 @@ import type { SqlDialect } from '../dialect.js';
  * (`channel-1999`) 0.67–0.75 → 0.30–0.31 ms, a frequent one (`alpha`, 200 channels) 0.53–0.70 → 0.47–0.54 ms.
  *
  * SQLite's FTS5 index stays as it is: its search reads each row list once, and the same change saved 5% there.
- * Safe to run again; a process of the release before this one still finds every channel (its `fname` test no
- * longer has an index of its own, so its plan falls back to reading the directory rooms).
+ * Safe to run again; a process of the release before this one still finds every channel, more slowly (its plain
+ * `fname` test no longer has an index, so its plan falls back to a scan of `rooms`).
  */
 export async function up(db: Kysely<unknown>, dialect: SqlDialect): Promise<void> {
   if (dialect.backend !== 'postgres') return;
