@@ -347,6 +347,22 @@ export function roomsCases(getStore: StoreGetter): void {
         expect(await store.rooms.roomVersionsOfUser('absent', null)).toEqual([]);
       });
 
+      it('roomVersionsOfUser pairs each id with its own update time, whatever characters the ids hold', async () => {
+        const store = getStore();
+        const T = 6_000_000_000_000 + Math.floor(Math.random() * 1_000_000_000);
+        const user = await store.users.insert(newUser());
+        const ids = [`q"\\ ,ü😀${newId()}`, `a b${newId()}`, `Z[1]${newId()}`];
+        for (const [i, id] of ids.entries()) {
+          const room = await store.rooms.insert(newRoom({ id, ts: T + i }));
+          const now = T + 100 * (i + 1);
+          await store.rooms.subscribe({ id: newId(), rid: room.id, user: { id: user.id, username: user.username! }, ts: now }, now);
+        }
+        const expected = await Promise.all(ids.map(async (id) => ({ id, updatedAt: (await store.rooms.findById(id))!.updatedAt })));
+        expect(new Set(expected.map((v) => v.updatedAt)).size).toBe(3);
+        const byCodePoint = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+        expect(await store.rooms.roomVersionsOfUser(user.id, null)).toEqual([...expected].sort(byCodePoint));
+      });
+
       it("every subscription keeps its room's seq whatever writes it (migrations 0014, 0015), and the versions read finds rooms by it", async () => {
         const store = getStore();
         const { db, dialect } = store as SqlStore;

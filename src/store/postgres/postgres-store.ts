@@ -27,6 +27,8 @@ export const postgresDialect: SqlDialect = {
   backend: 'postgres',
   nextUpdatedAt: (now) => sql<number>`greatest(${now}::bigint, updated_at + 1)`,
   joinedText: (expr) => sql<string | null>`string_agg(${expr}, ',')`,
+  // As text (node-postgres would parse `json` itself, and SQLite's is text): the callers parse it alike.
+  jsonArrayAgg: (expr) => sql<string>`coalesce(json_agg(${expr})::text, '[]')`,
   seqType: 'bigint',
   seqColumn: (c) => c.generatedByDefaultAsIdentity().primaryKey(),
   async createSearchIndexes(db) {

@@ -21,6 +21,11 @@ export interface SqlDialect {
   nextUpdatedAt(now: number): RawBuilder<number>;
   /** Aggregate: the values joined with ',' (`group_concat` / `string_agg`), NULL for no rows. */
   joinedText(expr: Expression<string>): RawBuilder<string | null>;
+  /**
+   * Aggregate: the values as the text of one JSON array, in the order the rows come (`[]` for no rows;
+   * `json_group_array` / `json_agg`). Two such aggregates of one query list the same rows in the same order.
+   */
+  jsonArrayAgg(expr: Expression<unknown>): RawBuilder<string>;
   /** Column type of the integer `seq` key of users and rooms. */
   readonly seqType: 'integer' | 'bigint';
   /** Makes `seq` an auto-assigned primary key (rowid alias / identity column). */

@@ -138,16 +138,20 @@ const ROOM_CHANGES_OF_USER = preparedQuery(2, (db: Kysely<Database>, _dialect, u
  * its subscription keeps (`room_seq`, index subscriptions_user_room_seq; migrations 0014, 0015): on SQLite the
  * rowid, one B-tree search a room; on PostgreSQL the integer primary key, where `rooms.id`'s index is text.
  */
-const versionsOfUser = (db: Kysely<Database>, userId: string) =>
+/**
+ * A user's room versions as one row of two JSON arrays, the rooms' ids and their update times in the same order.
+ * A user in 500 rooms read as 500 rows cost the drivers a row object each: in process, 500 versions took 635 µs
+ * as rows and 285 µs as the two arrays on SQLite (better-sqlite3), and node-postgres spent about half the CPU.
+ */
+const versionsOfUser = (db: Kysely<Database>, dialect: SqlDialect, userId: string) =>
   db
     .selectFrom('subscriptions')
     .innerJoin('rooms', 'rooms.seq', 'subscriptions.room_seq')
-    // Named as RoomVersion's fields (both drivers give numbers for bigint), so the rows are the versions as read.
-    .select(['rooms.id', 'rooms.updated_at as updatedAt'])
+    .select([dialect.jsonArrayAgg(sql.ref('rooms.id')).as('ids'), dialect.jsonArrayAgg(sql.ref('rooms.updated_at')).as('updatedAts')])
     .where('subscriptions.user_id', '=', userId);
-const ROOM_VERSIONS_OF_USER = preparedQuery(1, (db: Kysely<Database>, _dialect, userId: string) => versionsOfUser(db, userId));
-const ROOM_VERSIONS_OF_USER_SINCE = preparedQuery(2, (db: Kysely<Database>, _dialect, userId: string, since: number) =>
-  versionsOfUser(db, userId).where('rooms.updated_at', '>', since),
+const ROOM_VERSIONS_OF_USER = preparedQuery(1, (db: Kysely<Database>, dialect, userId: string) => versionsOfUser(db, dialect, userId));
+const ROOM_VERSIONS_OF_USER_SINCE = preparedQuery(2, (db: Kysely<Database>, dialect, userId: string, since: number) =>
+  versionsOfUser(db, dialect, userId).where('rooms.updated_at', '>', since),
 );
 // Leaving a room, and a livechat transfer's unassignment (under Auto_Selection's lock): the removed id comes back.
 const UNSUBSCRIBE = preparedQuery(2, (db: Kysely<Database>, _dialect, rid: string, userId: string) =>
@@ -328,11 +332,13 @@ export class SqlRoomsRepo implements RoomsRepo {
   }
 
   private async versionsThroughSubscriptions(userId: string, updatedAfter: number | null): Promise<RoomVersion[]> {
-    const rows =
+    const [row] =
       updatedAfter === null
         ? await ROOM_VERSIONS_OF_USER(this.db, this.dialect, userId)
         : await ROOM_VERSIONS_OF_USER_SINCE(this.db, this.dialect, userId, updatedAfter);
-    return rows.sort(byId);
+    const ids = JSON.parse(row!.ids) as string[];
+    const updatedAts = JSON.parse(row!.updatedAts) as number[];
+    return ids.map((id, i) => ({ id, updatedAt: updatedAts[i]! })).sort(byId);
   }
 
   async findByIds(ids: readonly string[]): Promise<RoomRecord[]> {

@@ -48,6 +48,7 @@ export const sqliteDialect: SqlDialect = {
   backend: 'sqlite',
   nextUpdatedAt: (now) => sql<number>`max(${now}, updated_at + 1)`,
   joinedText: (expr) => sql<string | null>`group_concat(${expr}, ',')`,
+  jsonArrayAgg: (expr) => sql<string>`json_group_array(${expr})`,
   seqType: 'integer',
   // `integer primary key` is SQLite's rowid alias: stable across VACUUM, which
   // the external-content FTS index below relies on.
