@@ -470,6 +470,15 @@ export function roomsCases(getStore: StoreGetter): void {
         expect(names.get(empty.id)).toEqual([]);
         expect((await store.rooms.memberUsernames([room.id], 10)).get(room.id)).toEqual([`Z${tag}`, `a${tag}`, `b${tag}`, `é${tag}`]);
         expect(await store.rooms.memberUsernames([], 10)).toEqual(new Map());
+        // Several rooms at once, each with its own members; names holding JSON's special characters come back whole.
+        const other = await store.rooms.insert(newRoom());
+        for (const name of [`q"${tag}`, `s\\${tag}`, `😀 ${tag}`]) await member(store, other.id, { username: name, email: null });
+        const both = await store.rooms.memberUsernames([other.id, room.id, empty.id], 2);
+        expect([...both.entries()]).toEqual([
+          [other.id, [`q"${tag}`, `s\\${tag}`]],
+          [room.id, [`Z${tag}`, `a${tag}`]],
+          [empty.id, []],
+        ]);
       });
 
       it('memberUsernames walks the (rid, code-point username) index: no sort of a room\'s members', async () => {

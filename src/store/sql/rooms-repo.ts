@@ -358,12 +358,14 @@ export class SqlRoomsRepo implements RoomsRepo {
     // code-point order) per room, each stopping at `limit`. Code-point order
     // (binaryText) decides which members are "the first `limit`": under
     // PostgreSQL's collation (en-US…) they would be others than on SQLite.
+    // Each room's usernames come back as one JSON array (a row per room, not per
+    // member: the drivers' cost is per row, `versionsOfUser` above).
     const parts = rids.map(
       (rid) =>
-        sql<{ rid: string; username: string }>`select * from (select rid, username from subscriptions where rid = ${rid} order by ${this.dialect.binaryText(sql.ref('username'))} limit ${this.dialect.rowCount(limit)}) as m`,
+        sql<{ rid: string; names: string }>`select m.rid, ${this.dialect.jsonArrayAgg(sql.ref('m.username'))} as names from (select rid, username from subscriptions where rid = ${rid} order by ${this.dialect.binaryText(sql.ref('username'))} limit ${this.dialect.rowCount(limit)}) as m group by m.rid`,
     );
-    const rows = await sql<{ rid: string; username: string }>`${sql.join(parts, sql` union all `)}`.execute(this.db);
-    for (const row of rows.rows) out.get(row.rid)?.push(row.username);
+    const rows = await sql<{ rid: string; names: string }>`${sql.join(parts, sql` union all `)}`.execute(this.db);
+    for (const row of rows.rows) out.get(row.rid)?.push(...(JSON.parse(row.names) as string[]));
     // Same order on every backend (PostgreSQL's collation may differ from SQLite's binary order).
     for (const names of out.values()) names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     return out;
