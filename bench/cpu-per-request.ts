@@ -184,7 +184,7 @@ async function main(): Promise<void> {
       await measure('GET rooms.get (updatedSince; 10 of 500)', server.child, server.url, { method: 'GET', path: `/api/v1/rooms.get?updatedSince=${encodeURIComponent(since)}`, headers: heavy });
       await measure('GET rooms.get (full, 500 rooms)', server.child, server.url, { method: 'GET', path: '/api/v1/rooms.get', headers: heavy });
       const writer = { 'x-user-id': seeded.writer.userId, 'x-auth-token': seeded.writer.authToken };
-      for (const [type, term] of [['users', seeded.words.frequent], ['users', seeded.words.rare], ['channels', seeded.words.frequent], ['channels', args.full ? 'channel-1999' : 'channel-199']] as const) {
+      for (const [type, term] of [['users', seeded.words.frequent], ['users', seeded.words.rare], ['channels', seeded.words.frequent], ['channels', seeded.words.rareChannel]] as const) {
         await measure(`GET directory ${type} (${term})`, server.child, server.url, { method: 'GET', path: `/api/v1/directory?type=${type}&text=${term}&count=25`, headers: writer });
       }
     }

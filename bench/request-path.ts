@@ -88,7 +88,7 @@ async function main(): Promise<void> {
   await row('GET rooms.get (500 rooms, full)', app, { method: 'GET', url: '/api/v1/rooms.get', headers: heavy });
   const writer = { 'x-user-id': seeded.writer.userId, 'x-auth-token': seeded.writer.authToken };
   await row('GET directory users (frequent term)', app, { method: 'GET', url: `/api/v1/directory?type=users&text=${seeded.words.frequent}&count=25`, headers: writer });
-  await row('GET directory channels (rare term)', app, { method: 'GET', url: '/api/v1/directory?type=channels&text=channel-1999&count=25', headers: writer });
+  await row('GET directory channels (rare term)', app, { method: 'GET', url: `/api/v1/directory?type=channels&text=${seeded.words.rareChannel}&count=25`, headers: writer });
   await row('GET livechat/room (existing)', app, { method: 'GET', url: `/api/v1/livechat/room?token=${encodeURIComponent(seeded.openVisitorTokens[1]!)}` });
   // Writes that use up what they touch: each request takes the next seeded visitor or room.
   // Never reused (a reused visitor would have its room already, a closed room would refuse): the runs share them out.

@@ -79,7 +79,8 @@ export interface Seeded {
   openRoomIds: string[];
   freshVisitorTokens: string[];
   departments: [string, string];
-  words: { frequent: string; rare: string; none: string };
+  /** The directory's terms: `frequent` (users and channels), `rare` (one user's bio), `rareChannel` (one channel's name). */
+  words: { frequent: string; rare: string; rareChannel: string; none: string };
 }
 
 const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
@@ -114,9 +115,13 @@ export async function seedBenchData(db: Kysely<Database>, size: SeedSize): Promi
     };
   });
   const agentIds = users.slice(0, size.agents).map((u) => u.id);
+  // Every fifth channel is private: the charlie and hotel ones, so that the directory rows' terms (the frequent
+  // `alpha`, the rare name of the last channel) find public channels, which every caller may list. Until the
+  // seventeenth round the private ones were `i % 5 === 0`, every alpha channel among them: the frequent channel
+  // row matched rooms its caller could not see and answered an empty page, without members to read.
   const channels = Array.from({ length: size.channels }, (_, i) => {
     const name = `${WORDS[i % WORDS.length]}-channel-${i}`;
-    return { id: newId(), t: i % 5 === 0 ? 'p' : 'c', name, name_key: name, fname: name, ts: now - i, updated_at: now - 1_000_000 + i, users_count: 0 };
+    return { id: newId(), t: i % 5 === 2 ? 'p' : 'c', name, name_key: name, fname: name, ts: now - i, updated_at: now - 1_000_000 + i, users_count: 0 };
   });
 
   await db.transaction().execute(async (tx) => {
@@ -247,6 +252,6 @@ export async function seedBenchData(db: Kysely<Database>, size: SeedSize): Promi
     openRoomIds: openRooms.map((r) => r.id),
     freshVisitorTokens: freshVisitors.map((v) => v.token),
     departments,
-    words: { frequent: 'alpha', rare: 'zebracrossing', none: 'qqqqnomatch' },
+    words: { frequent: 'alpha', rare: 'zebracrossing', rareChannel: `channel-${size.channels - 1}`, none: 'qqqqnomatch' },
   };
 }
