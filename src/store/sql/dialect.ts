@@ -26,6 +26,12 @@ export interface SqlDialect {
    * `json_group_array` / `json_agg`). Two such aggregates of one query list the same rows in the same order.
    */
   jsonArrayAgg(expr: Expression<unknown>): RawBuilder<string>;
+  /**
+   * A FROM item: the strings of a JSON array of strings (`json`, bound as its text), one row each, in column
+   * `value` of `alias` (`json_each` / `json_array_elements_text`). One statement then takes a list of any
+   * length through one parameter.
+   */
+  jsonTextRows(json: string, alias: string): RawBuilder<unknown>;
   /** Column type of the integer `seq` key of users and rooms. */
   readonly seqType: 'integer' | 'bigint';
   /** Makes `seq` an auto-assigned primary key (rowid alias / identity column). */

@@ -49,6 +49,7 @@ export const sqliteDialect: SqlDialect = {
   nextUpdatedAt: (now) => sql<number>`max(${now}, updated_at + 1)`,
   joinedText: (expr) => sql<string | null>`group_concat(${expr}, ',')`,
   jsonArrayAgg: (expr) => sql<string>`json_group_array(${expr})`,
+  jsonTextRows: (json, alias) => sql`json_each(${json}) as ${sql.table(alias)}`,
   seqType: 'integer',
   // `integer primary key` is SQLite's rowid alias: stable across VACUUM, which
   // the external-content FTS index below relies on.
