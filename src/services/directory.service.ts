@@ -3,7 +3,7 @@
  */
 import type { Static } from '@sinclair/typebox';
 import { iso } from '../lib/time.js';
-import type { ChannelSortKey, DirectoryUser, RoomRecord, Store, UserRecord, UserSearchField, UserSortKey } from '../store/store.js';
+import type { ChannelSortKey, DirectoryChannel, DirectoryUser, Store, UserRecord, UserSearchField, UserSortKey } from '../store/store.js';
 import type { Access } from './access.js';
 import { bareFailure, failure } from './errors.js';
 import { messageWire } from './message-wire.js';
@@ -128,7 +128,7 @@ function userEntry(user: DirectoryUser, withEmails: boolean): DirectoryEntry {
   return entry;
 }
 
-function channelEntry(room: RoomRecord, usernames: string[]): DirectoryEntry {
+function channelEntry(room: DirectoryChannel, usernames: string[]): DirectoryEntry {
   return {
     _id: room.id,
     t: room.t,

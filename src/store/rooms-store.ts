@@ -189,6 +189,9 @@ export interface UserSearch {
   count: number;
 }
 
+/** A channel as the directory shows it: the fields its entry has (contract §7.8), not the whole room. */
+export type DirectoryChannel = Pick<RoomRecord, 'id' | 't' | 'name' | 'fname' | 'ts' | 'usersCount' | 'topic' | 'description' | 'isDefault' | 'featured' | 'archived' | 'lastMessage'>;
+
 /** A user as the directory shows it. */
 export interface DirectoryUser {
   id: string;
@@ -207,7 +210,7 @@ export interface DirectoryUser {
  */
 export interface DirectoryRepo {
   /** Public channels (not archived) and visible private groups. */
-  searchChannels(query: ChannelSearch): Promise<{ total: number; rooms: RoomRecord[] }>;
+  searchChannels(query: ChannelSearch): Promise<{ total: number; rooms: DirectoryChannel[] }>;
   /** Active users with a username. */
   searchUsers(query: UserSearch): Promise<{ total: number; users: DirectoryUser[] }>;
 }

@@ -296,6 +296,22 @@ describe('GET directory: channels', () => {
     expect(fields.body.result).toEqual([{ _id: c._id, name: `${tag}-chan` }]);
   });
 
+  it("shows a channel's description, default and featured flags and last message as its other answers do", async () => {
+    const c = await createRoom(user, `${tag}-shown`, 'channels.create', { extraData: { description: 'About it' } });
+    const sent = await t.api.post('/api/v1/chat.sendMessage', { message: { rid: c._id, msg: 'the latest word' } }, { auth: user });
+    expect(sent.status).toBe(200);
+    await db().updateTable('rooms').set({ is_default: 1, featured: 1 }).where('id', '=', c._id).execute();
+    const info = await t.api.get('/api/v1/channels.info', { auth: user, query: { roomId: c._id } });
+    const res = await dir(user, { text: `${tag}-shown` });
+    expect(res.status).toBe(200);
+    expect(res.body.result).toHaveLength(1);
+    const [entry] = res.body.result;
+    expect(entry).toMatchObject({ _id: c._id, description: 'About it', default: true, featured: true, usernames: [user.username] });
+    expect(entry.lastMessage).toMatchObject({ _id: sent.body.message._id, rid: c._id, msg: 'the latest word', u: { _id: user.userId, username: user.username } });
+    expect(entry.lastMessage).toEqual(info.body.channel.lastMessage);
+    expect(Object.keys(entry).sort()).toEqual(['_id', 'archived', 'default', 'description', 'featured', 'fname', 'lastMessage', 'name', 't', 'ts', 'usernames', 'usersCount']);
+  });
+
   it('shows private groups to members and view-all-p-room only; never archived rooms, DMs or livechat', async () => {
     const owner = await t.createUser();
     const outsider = await t.createUser();

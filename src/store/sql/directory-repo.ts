@@ -4,13 +4,13 @@ import type {
   ChannelSortKey,
   DirectoryRepo,
   DirectoryUser,
-  RoomRecord,
+  DirectoryChannel,
   UserSearch,
   UserSortKey,
 } from '../store.js';
 import type { SearchTerm, SqlDialect } from './dialect.js';
 import { preparedShapes } from './prepared.js';
-import { toRoomRecord } from './room-rows.js';
+import { DIRECTORY_CHANNEL_COLUMNS, toDirectoryChannel } from './room-rows.js';
 import type { Database } from './schema.js';
 
 /** Ascending puts missing values last, descending first (PostgreSQL's default, made explicit for SQLite). */
@@ -51,7 +51,7 @@ export class SqlDirectoryRepo implements DirectoryRepo {
     private readonly dialect: SqlDialect,
   ) {}
 
-  async searchChannels(query: ChannelSearch): Promise<{ total: number; rooms: RoomRecord[] }> {
+  async searchChannels(query: ChannelSearch): Promise<{ total: number; rooms: DirectoryChannel[] }> {
     const term = query.text === '' ? null : this.dialect.searchTerm(CHANNEL_FIELDS, query.text);
     // The values the statement binds, in order: the term's, then the caller (only to see private rooms).
     const values = [...(term?.values ?? []), ...(query.allPrivate ? [] : [query.callerId])];
@@ -83,8 +83,8 @@ export class SqlDirectoryRepo implements DirectoryRepo {
       lm: { column: 'rooms.lm', text: false },
     };
     const shape = ['channels', term?.shape ?? '', query.allPrivate ? 'all' : 'member'];
-    const { total, rows } = await this.page(shape, base, values, 'rooms', 'all', sortColumn[query.sort.key], query);
-    return { total, rooms: (rows as Array<Parameters<typeof toRoomRecord>[0]>).map(toRoomRecord) };
+    const { total, rows } = await this.page(shape, base, values, 'rooms', DIRECTORY_CHANNEL_COLUMNS, sortColumn[query.sort.key], query);
+    return { total, rooms: (rows as Array<Parameters<typeof toDirectoryChannel>[0]>).map(toDirectoryChannel) };
   }
 
   async searchUsers(query: UserSearch): Promise<{ total: number; users: DirectoryUser[] }> {
@@ -131,12 +131,12 @@ export class SqlDirectoryRepo implements DirectoryRepo {
   }
 
   /**
-   * One page of the rows of `base(db, values)` (with `columns` of `table`, or all of them), ordered by `sort` then
-   * by `id` in code-point order, and the total of every match. The matches are found once, into a materialized
-   * CTE of their row number, sort key and id: `count(*)` over it is `total`, the page is sorted out of it
-   * keeping only its rows (a top-N sort), and only the page's rows are read whole. `count(*) over ()` beside
-   * the page's rows, as before, made the database sort every match with all its columns (a frequent term,
-   * 1,000 of 10k users on SQLite: 1,130 µs against 797).
+   * One page of the rows of `base(db, values)` (`columns` of `table`: only what the caller shows, as each
+   * column costs the driver), ordered by `sort` then by `id` in code-point order, and the total of every match.
+   * The matches are found once, into a materialized CTE of their row number, sort key and id: `count(*)` over it
+   * is `total`, the page is sorted out of it keeping only its rows (a top-N sort), and only the page's rows are
+   * read with `columns`. `count(*) over ()` beside the page's rows, as before, made the database sort every
+   * match with all its columns (a frequent term, 1,000 of 10k users on SQLite: 1,130 µs against 797).
    *
    * The statement is compiled once for each `shape` (with the sort, direction and page size, everything that
    * changes its text), with stand-ins for `values` and the offset, and later searches of that shape only bind
@@ -147,7 +147,7 @@ export class SqlDirectoryRepo implements DirectoryRepo {
     base: BaseOf,
     values: readonly unknown[],
     table: 'users' | 'rooms',
-    columns: 'all' | readonly string[],
+    columns: readonly string[],
     sort: SortColumn,
     query: { sort: { direction: 1 | -1 }; offset: number; count: number },
   ): Promise<{ total: number; rows: unknown[] }> {
@@ -176,7 +176,7 @@ function pageQuery(
   dialect: SqlDialect,
   base: Base,
   table: 'users' | 'rooms',
-  columns: 'all' | readonly string[],
+  columns: readonly string[],
   sort: SortColumn,
   dir: 1 | -1,
   count: number,
@@ -203,7 +203,8 @@ function pageQuery(
     )
     .selectFrom('page')
     .innerJoin(table as string, `${table}.seq`, 'page.seq');
-  return (columns === 'all' ? page.selectAll(table) : page.select(columns))
+  return page
+    .select(columns)
     .select(sql<number | string>`(select count(*) from matches)`.as('total_matches'))
     .orderBy(key('page.sort_key'), direction(dir))
     .orderBy(binaryId('page.id'));
