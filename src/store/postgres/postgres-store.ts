@@ -48,7 +48,7 @@ export const postgresDialect: SqlDialect = {
         .execute(db);
     }
   },
-  searchTerm: (_columns, term) => ({ shape: 'ilike', values: [likePattern(term)] }),
+  searchTerm: (_table, _columns, term) => ({ shape: 'ilike', values: [likePattern(term)] }),
   containsSearchTerm(table, columns, _shape, [pattern]) {
     const conditions = columns.map((c) => sql<SqlBool>`${searchedText(table, c)} ilike ${pattern} escape '\\'`);
     return sql<SqlBool>`(${sql.join(conditions, sql` or `)})`;

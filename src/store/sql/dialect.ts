@@ -46,8 +46,9 @@ export interface SqlDialect {
    * A directory search term as what its condition binds: `shape` names the SQL of the condition for a term
    * like this one over these columns (every such term gets the same text), `values` the values it binds. A
    * prepared query compiles the condition once per shape with stand-ins for the values (`sql/directory-repo.ts`).
+   * `table` is the searched table (SQLite reads how many of its rows hold each trigram of the term).
    */
-  searchTerm(columns: readonly string[], term: string): SearchTerm;
+  searchTerm(table: 'users' | 'rooms', columns: readonly string[], term: string): SearchTerm;
   /**
    * Directory search condition for a term of `shape` (`searchTerm`): true when the non-empty term occurs
    * literally (no wildcard has a meaning) and case-insensitively in one of `columns` of `table`, which must

@@ -52,7 +52,7 @@ export class SqlDirectoryRepo implements DirectoryRepo {
   ) {}
 
   async searchChannels(query: ChannelSearch): Promise<{ total: number; rooms: DirectoryChannel[] }> {
-    const term = query.text === '' ? null : this.dialect.searchTerm(CHANNEL_FIELDS, query.text);
+    const term = query.text === '' ? null : this.dialect.searchTerm('rooms', CHANNEL_FIELDS, query.text);
     // The values the statement binds, in order: the term's, then the caller (only to see private rooms).
     const values = [...(term?.values ?? []), ...(query.allPrivate ? [] : [query.callerId])];
     const base: BaseOf = (db, bound) => {
@@ -91,7 +91,7 @@ export class SqlDirectoryRepo implements DirectoryRepo {
     let term: SearchTerm | null = null;
     if (query.text !== '') {
       if (query.fields.length === 0) return { total: 0, users: [] };
-      term = this.dialect.searchTerm(query.fields, query.text);
+      term = this.dialect.searchTerm('users', query.fields, query.text);
     }
     const base: BaseOf = (db, bound) => {
       const q = db.selectFrom('users').where('users.active', '=', 1).where('users.username', 'is not', null);
