@@ -236,10 +236,19 @@ function finds(atLeast: number) {
   };
 }
 
+/** A `rooms.get` answer must list `updated` rooms and remove none. */
+function listsRooms(updated: number) {
+  return (body: unknown): string | null => {
+    const { update, remove } = body as { update?: unknown[]; remove?: unknown[] };
+    if (!Array.isArray(update) || !Array.isArray(remove)) return `not a rooms.get answer: ${JSON.stringify(body).slice(0, 200)}`;
+    return update.length === updated && remove.length === 0 ? null : `${update.length} rooms updated and ${remove.length} removed, expected ${updated} and 0`;
+  };
+}
+
 /**
  * A row whose answer is checked once before it is loaded (`expect` returns what is wrong, or null), so that it
  * measures what its name says: until the seventeenth round the frequent channel term matched only private
- * channels its caller could not list, and the row measured an empty page.
+ * channels its caller could not list, and the row measured an empty page. (The `rooms.get` rows are checked too.)
  */
 async function checkAnswer(url: string, e: { name: string; spec: RequestSpec; expect?: (body: unknown) => string | null }): Promise<void> {
   if (!e.expect) return;
@@ -276,8 +285,8 @@ function endpoints(s: Seeded, since: string): Array<{ name: string; path: string
     { group: 'read', name: 'GET me', path: '/api/v1/me', spec: { method: 'GET', path: '/api/v1/me', headers: auth(s.writer) } },
     { group: 'read', name: 'GET livechat/config', path: '/api/v1/livechat/config', spec: { method: 'GET', path: '/api/v1/livechat/config' } },
     { group: 'read', name: 'GET livechat/room (existing)', path: '/api/v1/livechat/room', spec: { method: 'GET', path: () => `/api/v1/livechat/room?token=${encodeURIComponent(existingToken())}` } },
-    { group: 'rooms-delta', name: `GET rooms.get (updatedSince; ${CHANGED_SINCE_SYNC} of 500 rooms changed)`, path: '/api/v1/rooms.get', spec: { method: 'GET', path: `/api/v1/rooms.get?updatedSince=${encodeURIComponent(since)}`, headers: auth(s.heavyUser) } },
-    { group: 'rooms-full', name: 'GET rooms.get (full, 500 rooms)', path: '/api/v1/rooms.get', spec: { method: 'GET', path: '/api/v1/rooms.get', headers: auth(s.heavyUser) } },
+    { group: 'rooms-delta', name: `GET rooms.get (updatedSince; ${CHANGED_SINCE_SYNC} of 500 rooms changed)`, path: '/api/v1/rooms.get', spec: { method: 'GET', path: `/api/v1/rooms.get?updatedSince=${encodeURIComponent(since)}`, headers: auth(s.heavyUser) }, expect: listsRooms(CHANGED_SINCE_SYNC) },
+    { group: 'rooms-full', name: 'GET rooms.get (full, 500 rooms)', path: '/api/v1/rooms.get', spec: { method: 'GET', path: '/api/v1/rooms.get', headers: auth(s.heavyUser) }, expect: listsRooms(500) },
     { group: 'directory', name: 'GET directory users (frequent term)', path: '/api/v1/directory', spec: { method: 'GET', path: `/api/v1/directory?type=users&text=${s.words.frequent}&count=25`, headers: auth(s.writer) }, expect: finds(25) },
     { group: 'directory', name: 'GET directory users (rare term)', path: '/api/v1/directory', spec: { method: 'GET', path: `/api/v1/directory?type=users&text=${s.words.rare}&count=25`, headers: auth(s.writer) }, expect: finds(1) },
     { group: 'directory', name: 'GET directory channels (frequent term)', path: '/api/v1/directory', spec: { method: 'GET', path: `/api/v1/directory?type=channels&text=${s.words.frequent}&count=25`, headers: auth(s.writer) }, expect: finds(25) },
