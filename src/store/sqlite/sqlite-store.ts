@@ -88,15 +88,30 @@ class TrigramRows {
   private readonly counts = new LRUCache<string, number>({ max: 20_000, ttl: 60_000 });
   private readonly lookups = new Map<string, BetterSqlite3.Statement>();
 
-  constructor(private readonly database: BetterSqlite3.Database) {}
+  /**
+   * Creates the vocabulary tables at once, when the store opens: created during a search, which may run while
+   * another request's transaction is open on the connection, a rollback of that transaction would drop them.
+   */
+  constructor(private readonly database: BetterSqlite3.Database) {
+    for (const table of Object.keys(SEARCH_COLUMNS) as Array<keyof typeof SEARCH_COLUMNS>) {
+      const index = searchIndex(table);
+      database.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${index}_vocab USING fts5vocab(main, ${index}, row)`);
+    }
+  }
 
+  /** How many rows of `index` hold the trigram; Infinity (common) when that cannot be read. */
   of(index: string, trigram: string): number {
     const folded = trigram.toLowerCase();
     if (Array.from(folded).length !== 3) return Infinity;
     const key = `${index} ${folded}`;
     let n = this.counts.get(key);
     if (n === undefined) {
-      n = (this.lookup(index).get(folded) as number | undefined) ?? 0;
+      try {
+        n = (this.lookup(index).get(folded) as number | undefined) ?? 0;
+      } catch {
+        // The count only chooses the pieces: without it the search reads the covering ones.
+        return Infinity;
+      }
       this.counts.set(key, n);
     }
     return n;
@@ -105,7 +120,6 @@ class TrigramRows {
   private lookup(index: string): BetterSqlite3.Statement {
     let statement = this.lookups.get(index);
     if (!statement) {
-      this.database.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${index}_vocab USING fts5vocab(main, ${index}, row)`);
       statement = this.database.prepare(`SELECT doc FROM temp.${index}_vocab WHERE term = ?`).pluck();
       this.lookups.set(index, statement);
     }
