@@ -99,7 +99,7 @@ export const DIRECTORY_CHANNEL_COLUMNS = [
 ] as const;
 
 export function toDirectoryChannel(
-  row: Pick<RoomRow, 'id' | 't' | 'name' | 'fname' | 'ts' | 'users_count' | 'topic' | 'description' | 'is_default' | 'featured' | 'archived' | 'last_message'>,
+  row: Pick<RoomRow, (typeof DIRECTORY_CHANNEL_COLUMNS)[number] extends `rooms.${infer C}` ? C : never>,
 ): DirectoryChannel {
   return {
     id: row.id,

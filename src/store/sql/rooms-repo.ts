@@ -11,7 +11,7 @@ import type {
 } from '../store.js';
 import type { ChangeSink } from './change-recorder.js';
 import type { SqlDialect } from './dialect.js';
-import { preparedQuery } from './prepared.js';
+import { preparedQuery, preparedShapes } from './prepared.js';
 import { toRoomRecord } from './room-rows.js';
 import type { Database, SubscriptionsTable } from './schema.js';
 import { caseKey } from './users-repo.js';
@@ -172,14 +172,12 @@ const IDS_PER_QUERY = 500;
  * a `union all` of one subquery per room, built and compiled at every call: 25 rooms of 25 members on SQLite,
  * the statement alone 191 → about 120 µs.
  */
-function memberUsernamesQuery(limit: number) {
-  return preparedQuery(1, (db: Kysely<Database>, dialect, rids: string) => {
-    const names = sql`(select ${dialect.jsonArrayAgg(sql.ref('m.username'))} from (select username from subscriptions where rid = r.value order by ${dialect.binaryText(sql.ref('username'))} limit ${dialect.rowCount(limit)}) as m)`;
-    return sql<{ rid: string; names: string }>`select r.value as rid, ${names} as names from ${dialect.jsonTextRows(rids, 'r')}`;
-  });
+function memberUsernamesQuery(dialect: SqlDialect, rids: string, limit: number) {
+  const names = sql`(select ${dialect.jsonArrayAgg(sql.ref('m.username'))} from (select username from subscriptions where rid = r.value order by ${dialect.binaryText(sql.ref('username'))} limit ${dialect.rowCount(limit)}) as m)`;
+  return sql<{ rid: string; names: string }>`select r.value as rid, ${names} as names from ${dialect.jsonTextRows(rids, 'r')}`;
 }
-/** `memberUsernamesQuery` per limit (the directory asks for one). */
-const MEMBER_USERNAMES = new Map<number, ReturnType<typeof memberUsernamesQuery>>();
+/** `memberUsernamesQuery` prepared per limit (part of its text on SQLite; the directory asks for one). */
+const MEMBER_USERNAMES = preparedShapes<Database, { rid: string; names: string }>(4);
 
 /** Code-point order of ids, the same on every backend (ids mix letter cases). */
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -385,11 +383,10 @@ export class SqlRoomsRepo implements RoomsRepo {
   async memberUsernames(rids: readonly string[], limit: number): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>(rids.map((rid) => [rid, []]));
     if (rids.length === 0) return out;
-    let statement = MEMBER_USERNAMES.get(limit);
-    if (!statement) MEMBER_USERNAMES.set(limit, (statement = memberUsernamesQuery(limit)));
+    const statement = MEMBER_USERNAMES(String(limit), 1, (_db, dialect, rids) => memberUsernamesQuery(dialect, rids as string, limit));
     const rows = await statement(this.db, this.dialect, JSON.stringify([...out.keys()]));
     for (const row of rows) out.get(row.rid)?.push(...(JSON.parse(row.names) as string[]));
-    // Same order on every backend (PostgreSQL's collation may differ from SQLite's binary order).
+    // In code-point order on every backend: the subquery's order reaches `json_agg` in practice, not by contract.
     for (const names of out.values()) names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     return out;
   }

@@ -128,7 +128,7 @@ class TrigramRows {
 }
 
 /** `SqlDialect.searchTerm` on SQLite; `rows`: how many rows of the index hold a trigram (`TrigramRows`). */
-function searchTermOf(term: string, rows?: (trigram: string) => number) {
+function searchTermOf(term: string, rows: (trigram: string) => number) {
   const lower = lowerFunction(term);
   const points = Array.from(term);
   // The trigram tokenizer indexes code points; fewer than 3 cannot use the index (scan).
@@ -136,7 +136,8 @@ function searchTermOf(term: string, rows?: (trigram: string) => number) {
   return { shape: `index ${lower}`, values: [trigramCandidates(points, rows), term.toLowerCase()] };
 }
 
-export const sqliteDialect: SqlDialect = {
+/** The SQLite dialect but for `searchTerm`, which each store adds with its own trigram counts (`openSqliteStore`). */
+const sqliteDialect: Omit<SqlDialect, 'searchTerm'> = {
   backend: 'sqlite',
   nextUpdatedAt: (now) => sql<number>`max(${now}, updated_at + 1)`,
   joinedText: (expr) => sql<string | null>`group_concat(${expr}, ',')`,
@@ -149,9 +150,6 @@ export const sqliteDialect: SqlDialect = {
   async createSearchIndexes(db) {
     await createFtsIndex(db, 'users', searchIndex('users'), SEARCH_COLUMNS.users);
     await createFtsIndex(db, 'rooms', searchIndex('rooms'), SEARCH_COLUMNS.rooms);
-  },
-  searchTerm(_table, _columns, term) {
-    return searchTermOf(term);
   },
   containsSearchTerm(table, columns, shape, values) {
     const [mode, lower] = shape.split(' ') as ['scan' | 'index', string];
@@ -416,7 +414,7 @@ export function openSqliteStore(options: SqliteOptions): SqlStore {
   const db = new Kysely<Database>({ dialect });
   // This database's trigram counts: its searches choose their rarest trigrams.
   const trigramRows = new TrigramRows(database);
-  const storeDialect = extend(sqliteDialect, {
+  const storeDialect: SqlDialect = extend(sqliteDialect, {
     searchTerm: (table: 'users' | 'rooms', _columns: readonly string[], term: string) =>
       searchTermOf(term, (trigram) => trigramRows.of(searchIndex(table), trigram)),
   });
