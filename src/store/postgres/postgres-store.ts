@@ -139,7 +139,7 @@ export function openPostgresStore(options: PostgresOptions): { store: SqlStore; 
   // An idle client losing its connection must not crash the process; the next
   // query on the pool reconnects.
   pool.on('error', () => {});
-  const dialect = wrapDialect(new PostgresDialect({ pool: new NamedStatements().pool(pool) }), { mapError: mapPostgresError });
+  const dialect = wrapDialect(new PostgresDialect({ pool: new NamedStatements().pool(pool) }), { mapError: mapPostgresError, deferBegin: true });
   const db = new Kysely<Database>({ dialect });
   const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
   return { store: new SqlStore(db, postgresDialect, { close: () => db.destroy(), poolStats }), pool };

@@ -1,11 +1,11 @@
-import type {
+import {
   CompiledQuery,
-  DatabaseConnection,
-  Dialect,
-  DialectAdapter,
-  Driver,
-  QueryResult,
-  TransactionSettings,
+  type DatabaseConnection,
+  type Dialect,
+  type DialectAdapter,
+  type Driver,
+  type QueryResult,
+  type TransactionSettings,
 } from 'kysely';
 import { TransientError, UnavailableError } from '../errors.js';
 
@@ -14,6 +14,14 @@ export interface DriverHooks {
   mapError(error: unknown): unknown;
   /** Overrides how a transaction starts (SQLite uses BEGIN IMMEDIATE). */
   beginTransaction?(connection: DatabaseConnection, settings: TransactionSettings): Promise<void>;
+  /**
+   * PostgreSQL: a transaction's BEGIN is not sent on its own but with its first statement, and when that
+   * statement only reads, the statement goes right behind it, in the same write, without waiting for its answer
+   * (one round trip less a transaction). A statement that may write waits for the BEGIN's answer, as before
+   * (`executeBehindBegin`). A transaction that runs no statement sends nothing, not even its COMMIT. Only for
+   * transactions without settings.
+   */
+  deferBegin?: boolean;
   /** Replaces the dialect's adapter (SQLite declares its transactional DDL). */
   createAdapter?(): DialectAdapter;
   /**
@@ -45,6 +53,12 @@ class MappingConnection implements DatabaseConnection {
    * transaction's to retry, and writes count at the commit, not before.
    */
   inTransaction = false;
+  /** A deferred BEGIN (`DriverHooks.deferBegin`) not sent yet: it goes with the next statement. */
+  beginPending = false;
+  /** The answer to the transaction's deferred BEGIN, until it has come (`executeBehindBegin`). */
+  begun: Promise<unknown> | null = null;
+  /** Statements waiting for that answer before they are sent. */
+  private waiting = 0;
 
   constructor(
     readonly inner: DatabaseConnection,
@@ -59,6 +73,18 @@ class MappingConnection implements DatabaseConnection {
    * retries the whole transaction.
    */
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.beginPending) {
+      this.beginPending = false;
+      const begun = this.inner.executeQuery(BEGIN);
+      this.begun = begun;
+      begun.then(
+        () => {
+          if (this.begun === begun) this.begun = null;
+        },
+        () => {},
+      );
+    }
+    if (this.begun) return this.executeBehindBegin(query, this.begun);
     let result: QueryResult<R>;
     try {
       result = await this.inner.executeQuery<R>(query);
@@ -77,6 +103,31 @@ class MappingConnection implements DatabaseConnection {
     return result;
   }
 
+  /**
+   * A statement given before the transaction's deferred BEGIN has answered. Plain reads go at once, right behind
+   * it (given in the same turn, the driver's client writes them to the socket together, `NamedStatements`): were
+   * the BEGIN to fail, they would have run on their own, which changes nothing, and they fail with its error. Any
+   * other statement, and every one after it (their order kept), waits for the answer, and is not sent if the
+   * BEGIN failed: a write must never run, and commit, outside its transaction.
+   */
+  private async executeBehindBegin<R>(query: CompiledQuery, begun: Promise<unknown>): Promise<QueryResult<R>> {
+    if (this.waiting === 0 && plainRead(query)) {
+      const [begin, statement] = await Promise.allSettled([begun, this.inner.executeQuery<R>(query)]);
+      if (begin.status === 'rejected') throw this.hooks.mapError(begin.reason);
+      if (statement.status === 'rejected') throw this.hooks.mapError(statement.reason);
+      return statement.value;
+    }
+    this.waiting++;
+    try {
+      await begun;
+    } catch (error) {
+      throw this.hooks.mapError(error);
+    } finally {
+      this.waiting--;
+    }
+    return this.executeQuery(query);
+  }
+
   streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
     return this.inner.streamQuery<R>(query, chunkSize);
   }
@@ -88,6 +139,16 @@ class MappingConnection implements DatabaseConnection {
  */
 function readsOnly(query: CompiledQuery): boolean {
   return query.query.kind === 'SelectQueryNode' || (query.query.kind === 'RawNode' && /^\s*select\b/i.test(query.sql));
+}
+
+/**
+ * Whether a statement cannot change anything: a query built as a SELECT without CTEs (on PostgreSQL a CTE may
+ * write), or raw SQL that is a plain SELECT. Stricter than `readsOnly`.
+ */
+function plainRead(query: CompiledQuery): boolean {
+  const node = query.query;
+  if (node.kind === 'SelectQueryNode') return node.with === undefined;
+  return node.kind === 'RawNode' && /^\s*select\b/i.test(query.sql);
 }
 
 /** Whether an INSERT, UPDATE or DELETE changed no row (an `ON CONFLICT DO NOTHING` that met its conflict, say). */
@@ -113,6 +174,10 @@ class MappingDriver implements Driver {
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     setInTransaction(connection, true);
+    if (this.hooks.deferBegin && connection instanceof MappingConnection && Object.values(settings).every((v) => v === undefined)) {
+      connection.beginPending = true;
+      return;
+    }
     try {
       if (this.hooks.beginTransaction) await this.hooks.beginTransaction(connection, settings);
       else await this.guard(() => this.inner.beginTransaction(unwrap(connection), settings));
@@ -123,6 +188,7 @@ class MappingDriver implements Driver {
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    if (endsUnbegun(connection)) return;
     try {
       await this.guard(() => this.inner.commitTransaction(unwrap(connection)));
     } finally {
@@ -132,6 +198,7 @@ class MappingDriver implements Driver {
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (endsUnbegun(connection)) return;
     try {
       await this.guard(() => this.inner.rollbackTransaction(unwrap(connection)));
     } finally {
@@ -156,8 +223,20 @@ class MappingDriver implements Driver {
   }
 }
 
+const BEGIN = CompiledQuery.raw('begin');
+
+/** A transaction whose deferred BEGIN was never sent (it ran no statement) ends here, with nothing to send. */
+function endsUnbegun(connection: DatabaseConnection): boolean {
+  if (!(connection instanceof MappingConnection) || !connection.beginPending) return false;
+  connection.beginPending = false;
+  setInTransaction(connection, false);
+  return true;
+}
+
 function setInTransaction(connection: DatabaseConnection, value: boolean): void {
-  if (connection instanceof MappingConnection) connection.inTransaction = value;
+  if (!(connection instanceof MappingConnection)) return;
+  connection.inTransaction = value;
+  connection.begun = null;
 }
 
 function unwrap(connection: DatabaseConnection): DatabaseConnection {
