@@ -1,9 +1,10 @@
 /**
  * Real driver behaviour on the backend of the running project: a real deadlock (the
  * store retries the transaction PostgreSQL aborted, 40P01, so both writers commit),
- * a NaN bound PostgreSQL cannot read (22P02), and statements prepared by name
- * surviving another process's migration. The mapping and retry rules themselves
- * are tested on a scripted driver in driver-errors.unit.test.ts.
+ * a NaN bound PostgreSQL cannot read (22P02), statements prepared by name surviving
+ * another process's migration, and a read sent behind a deferred BEGIN running inside
+ * its transaction. The mapping and retry rules themselves are tested on a scripted
+ * driver in driver-errors.unit.test.ts.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,6 +50,29 @@ describe(`real driver behaviour on ${backend}`, () => {
     for (const r of found) expect(r?.id).toBe(room.id);
     await store.rooms.insert({ id: newId(), t: 'c', name: `plan${newId()}`, fname: 'plan', creator: null, ts: 1 });
     expect(await store.transaction((tx) => tx.rooms.findById(room.id))).toMatchObject({ id: room.id });
+  });
+
+  // Registered only on PostgreSQL: only there does a transaction's BEGIN leave with its first statement (deferBegin).
+  if (backend === 'postgres') it('a transaction\'s first statement, a read sent behind its deferred BEGIN, runs inside it: its row lock lasts until the end', async () => {
+    const room = await store.rooms.insert({ id: newId(), t: 'c', name: `lock${newId()}`, fname: 'lock', creator: null, ts: 1 });
+    const other = db.open() as SqlStore;
+    const lockedElsewhere = () =>
+      other.transaction(async (tx) => {
+        await sql`SET LOCAL lock_timeout = '50ms'`.execute((tx as unknown as SqlStore).db);
+        return sql`SELECT id FROM rooms WHERE id = ${room.id} FOR UPDATE`.execute((tx as unknown as SqlStore).db).then(() => false, () => true);
+      });
+    try {
+      let held: boolean | undefined;
+      await store.transaction(async (tx) => {
+        await tx.rooms.lock(room.id);
+        held = await lockedElsewhere();
+        await tx.rooms.findById(room.id);
+      });
+      expect(held).toBe(true);
+      expect(await lockedElsewhere()).toBe(false);
+    } finally {
+      await other.close();
+    }
   });
 
   it('two transactions locking two users in opposite order both commit (the loser is retried)', async () => {
