@@ -150,7 +150,8 @@ const ROOM_CHANGES_OF_USER = preparedQuery(2, (db: Kysely<Database>, _dialect, u
  * several times what it costs for whole strings (about 190 µs for 500). SQLite's sort is cheaper, and its ordered
  * aggregates (`group_concat(… order by …)`) dearer: the read in process 330-370 µs as before, 470 with ordered
  * aggregates, 200 through the sorted subquery. On PostgreSQL the sort by `collate "C"` cost its CPU more than it
- * saved here (over sockets, 640-830 → 1,600-2,070 µs a `rooms.get` of 500 rooms), so there the caller sorts.
+ * saved here (its CPU per `rooms.get` of 500 rooms over sockets 640-830 → 1,600-2,070 µs), so there the caller
+ * sorts.
  */
 const versionsOfUser = (db: Kysely<Database>, dialect: SqlDialect, userId: string, form: 'csv' | 'json', updatedAfter?: number) => {
   const list = (expr: Expression<unknown>) => (form === 'csv' ? dialect.joinedText(sql<string>`cast(${expr} as text)`) : dialect.jsonArrayAgg(expr));
