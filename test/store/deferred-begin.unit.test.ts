@@ -30,17 +30,27 @@ function recordingDb(fail: (text: string) => boolean = () => false) {
     }
     return turn;
   };
+  // A stream's cursor: one row, then none.
+  class Cursor {
+    private left = 1;
+    constructor(readonly text: string) {}
+    async read() {
+      return this.left-- > 0 ? [{ id: 1 }] : [];
+    }
+    async close() {}
+  }
   const client = {
-    query: async (text: string) => {
+    query: (query: string | Cursor) => {
+      const text = typeof query === 'string' ? query : `cursor: ${query.text}`;
       sent.push({ text, turn: turnOf() });
-      if (fail(text)) throw new Error(`failed: ${text}`);
-      return { command: 'SELECT', rowCount: 1, rows: [{ id: 1 }] };
+      if (typeof query !== 'string') return query;
+      return fail(text) ? Promise.reject(new Error(`failed: ${text}`)) : Promise.resolve({ command: 'SELECT', rowCount: 1, rows: [{ id: 1 }] });
     },
     release: () => {},
   };
   const pool = { connect: async () => client, end: async () => {} };
   const mapError = (error: unknown) => new MappedError((error as Error).message);
-  const db = new Kysely<Scratch>({ dialect: wrapDialect(new PostgresDialect({ pool: pool as never }), { mapError, deferBegin: true }) });
+  const db = new Kysely<Scratch>({ dialect: wrapDialect(new PostgresDialect({ pool: pool as never, cursor: Cursor as never }), { mapError, deferBegin: true }) });
   return { db, sent };
 }
 
@@ -138,6 +148,24 @@ describe('deferred BEGIN', () => {
       ),
     ).rejects.toThrow(new MappedError('failed: begin'));
     expect(sent.map((s) => s.text).filter((t) => t !== 'rollback')).toEqual(['begin', 'select 1']);
+  });
+
+  it('a stream starts only once the BEGIN has answered, and not at all if it failed', async () => {
+    const { db, sent } = recordingDb();
+    await db.transaction().execute(async (trx) => {
+      const rows = [];
+      for await (const row of trx.selectFrom('t').select('id').stream()) rows.push(row);
+      expect(rows).toEqual([{ id: 1 }]);
+    });
+    expect(sent.map((s) => s.text)).toEqual(['begin', 'cursor: select "id" from "t"', 'commit']);
+    expect(sent[1]!.turn).toBeGreaterThan(sent[0]!.turn);
+    const failing = recordingDb((text) => text === 'begin');
+    await expect(
+      failing.db.transaction().execute(async (trx) => {
+        for await (const row of trx.selectFrom('t').select('id').stream()) void row;
+      }),
+    ).rejects.toThrow(new MappedError('failed: begin'));
+    expect(failing.sent.map((s) => s.text).filter((t) => t !== 'rollback')).toEqual(['begin']);
   });
 
   it('a transaction with settings begins at once, as Kysely begins it', async () => {

@@ -73,17 +73,7 @@ class MappingConnection implements DatabaseConnection {
    * retries the whole transaction.
    */
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    if (this.beginPending) {
-      this.beginPending = false;
-      const begun = this.inner.executeQuery(BEGIN);
-      this.begun = begun;
-      begun.then(
-        () => {
-          if (this.begun === begun) this.begun = null;
-        },
-        () => {},
-      );
-    }
+    this.sendPendingBegin();
     if (this.begun) return this.executeBehindBegin(query, this.begun);
     let result: QueryResult<R>;
     try {
@@ -128,8 +118,31 @@ class MappingConnection implements DatabaseConnection {
     return this.executeQuery(query);
   }
 
-  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
-    return this.inner.streamQuery<R>(query, chunkSize);
+  /** Sends the transaction's deferred BEGIN, if it is still to be sent; `begun` holds its answer until it comes. */
+  private sendPendingBegin(): void {
+    if (!this.beginPending) return;
+    this.beginPending = false;
+    const begun = this.inner.executeQuery(BEGIN);
+    this.begun = begun;
+    begun.then(
+      () => {
+        if (this.begun === begun) this.begun = null;
+      },
+      () => {},
+    );
+  }
+
+  /** A stream (a cursor) starts only once the transaction's BEGIN has answered, as a statement that may write. */
+  async *streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    this.sendPendingBegin();
+    if (this.begun) {
+      try {
+        await this.begun;
+      } catch (error) {
+        throw this.hooks.mapError(error);
+      }
+    }
+    yield* this.inner.streamQuery<R>(query, chunkSize);
   }
 }
 
