@@ -132,7 +132,7 @@ class MappingConnection implements DatabaseConnection {
     );
   }
 
-  /** A stream (a cursor) starts only once the transaction's BEGIN has answered, as a statement that may write. */
+  /** A stream (a cursor) starts only once the transaction's BEGIN has answered, and not at all if it failed. */
   async *streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
     this.sendPendingBegin();
     if (this.begun) {
