@@ -151,7 +151,7 @@ class MappingConnection implements DatabaseConnection {
  * statement, so it cannot go on to write). Anything else counts as a write.
  */
 function readsOnly(query: CompiledQuery): boolean {
-  return query.query.kind === 'SelectQueryNode' || (query.query.kind === 'RawNode' && /^\s*select\b/i.test(query.sql));
+  return query.query.kind === 'SelectQueryNode' || rawSelect(query);
 }
 
 /**
@@ -159,9 +159,12 @@ function readsOnly(query: CompiledQuery): boolean {
  * write), or raw SQL that is a plain SELECT. Stricter than `readsOnly`.
  */
 function plainRead(query: CompiledQuery): boolean {
-  const node = query.query;
-  if (node.kind === 'SelectQueryNode') return node.with === undefined;
-  return node.kind === 'RawNode' && /^\s*select\b/i.test(query.sql);
+  return query.query.kind === 'SelectQueryNode' ? query.query.with === undefined : rawSelect(query);
+}
+
+/** Raw SQL that is a plain SELECT (one statement, so it cannot go on to write). */
+function rawSelect(query: CompiledQuery): boolean {
+  return query.query.kind === 'RawNode' && /^\s*select\b/i.test(query.sql);
 }
 
 /** Whether an INSERT, UPDATE or DELETE changed no row (an `ON CONFLICT DO NOTHING` that met its conflict, say). */
