@@ -3,6 +3,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { memoryLocation } from 'wouter/memory-location';
 import { App } from '../src/App.js';
 import { SESSION_KEY } from '../src/auth/session.js';
+import { LIVECHAT_SETTINGS } from '../src/pages/Settings.js';
 import { fakeServer } from './fake-server.js';
 
 const ME = { _id: 'U1', username: 'ann', name: 'Ann Agent', roles: ['user', 'livechat-agent'], status: 'online', statusLivechat: 'available', success: true };
@@ -136,6 +137,54 @@ describe('availability', () => {
     fireEvent.click(toggle);
     await waitFor(() => expect(screen.getByRole('switch').getAttribute('aria-checked')).toBe('false'));
     expect(calls.find((c) => c.path === 'livechat/agent.status')!.body).toEqual({ status: 'not-available' });
+  });
+});
+
+describe('settings', () => {
+  it('shows the form only once every setting has been read, then saves an edit through settings/:_id', async () => {
+    const values: Record<string, unknown> = Object.fromEntries(
+      LIVECHAT_SETTINGS.map((s) => [s.id, s.kind === 'boolean' ? true : s.kind === 'integer' ? 0 : typeof s.kind === 'object' ? s.kind.options[0]![0] : s.kind === 'color' ? '#112233' : 'Text']),
+    );
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const routes: Parameters<typeof fakeServer>[0] = Object.fromEntries(
+      LIVECHAT_SETTINGS.map((s) => [
+        `GET settings/${s.id}`,
+        async () => {
+          // The last setting answers late: the form must not appear, and then grow under the pointer, before it.
+          if (s.id === LIVECHAT_SETTINGS.at(-1)!.id) await held;
+          return { _id: s.id, value: values[s.id], success: true };
+        },
+      ]),
+    );
+    const { calls } = renderApp('/admin/settings', {
+      'GET me': () => ({ ...ME, roles: ['user', 'admin'] }),
+      ...routes,
+      'POST settings/Livechat_Routing_Method': (call) => {
+        values.Livechat_Routing_Method = (call.body as { value: unknown }).value;
+        return { success: true };
+      },
+    });
+    await screen.findByRole('heading', { name: 'Live chat settings' });
+    await waitFor(() => expect(calls.filter((c) => c.path.startsWith('settings/'))).toHaveLength(LIVECHAT_SETTINGS.length));
+    expect(screen.getByText('Loading…').getAttribute('aria-busy')).toBe('true');
+    expect(screen.queryByLabelText('Routing')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Save changes' })).toBeNull();
+
+    release();
+    const routing = (await screen.findByLabelText('Routing')) as HTMLSelectElement;
+    expect(screen.getByLabelText(LIVECHAT_SETTINGS.at(-1)!.label)).toBeTruthy();
+    expect(screen.queryByText('Loading…')).toBeNull();
+    const save = screen.getByRole('button', { name: 'Save changes' }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    fireEvent.change(routing, { target: { value: 'Manual_Selection' } });
+    expect(save.disabled).toBe(false);
+    fireEvent.click(save);
+    await screen.findByText('Saved 1 setting; they are in force now.');
+    expect(calls.filter((c) => c.method === 'POST').map((c) => [c.path, c.body])).toEqual([['settings/Livechat_Routing_Method', { value: 'Manual_Selection' }]]);
+    // Read again after the save, the form stays on screen (no second "Loading…") and shows the stored value.
+    expect(screen.queryByText('Loading…')).toBeNull();
+    expect((screen.getByLabelText('Routing') as HTMLSelectElement).value).toBe('Manual_Selection');
   });
 });
 

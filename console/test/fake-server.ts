@@ -7,6 +7,7 @@ export interface FakeCall {
   body: unknown;
 }
 
+/** A handler answers at once, or later through a promise (a response held back). */
 type Handler = (call: FakeCall) => { status?: number; body: unknown } | unknown;
 
 export function fakeServer(routes: Record<string, Handler>) {
@@ -27,7 +28,7 @@ export function fakeServer(routes: Record<string, Handler>) {
     if (!handler) {
       return new Response(JSON.stringify({ success: false, status: 'error', error: 'API endpoint does not exist' }), { status: 404 });
     }
-    const out = handler(call) as { status?: number; body?: unknown };
+    const out = (await handler(call)) as { status?: number; body?: unknown };
     const status = out && typeof out === 'object' && 'status' in out && typeof out.status === 'number' ? out.status : 200;
     const body = out && typeof out === 'object' && 'body' in out ? out.body : out;
     return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });

@@ -74,6 +74,17 @@ export function SettingsPage() {
     setBusy(false);
   }
 
+  // The form appears once every setting has been read: rows arriving one by one would move the fields and the
+  // Save button under the pointer while the manager is about to click.
+  if (results.some((r) => r.isLoading)) {
+    return (
+      <section className="page" aria-labelledby="settings-title">
+        <h1 id="settings-title">Live chat settings</h1>
+        <p aria-busy="true">Loading…</p>
+      </section>
+    );
+  }
+
   return (
     <section className="page" aria-labelledby="settings-title">
       <h1 id="settings-title">Live chat settings</h1>
