@@ -133,8 +133,8 @@ export interface LivechatRoomsRepo {
    * conditional update picks the one winner), its visitor offline, its inquiry removed, every subscription of
    * it removed (each former member's removal recorded, for `rooms.get`'s `remove`), its `_updatedAt` moved, and
    * the closing `message` (a system message; its `ts` made later than the room's latest, as `messages.insert`
-   * does). In one transaction (the caller's when there is one): on PostgreSQL the close's UPDATE and then one
-   * statement for everything else, on SQLite those steps one by one. Returns the room as closed, the removed inquiry
+   * does). In one transaction (the caller's when there is one): on PostgreSQL the room's row lock and then one
+   * statement for all the rest, on SQLite the close's update and the rest one by one. Returns the room as closed, the removed inquiry
    * (if it had one), the former members' ids and the message as stored; null, with nothing changed, when the
    * room was not open (closed already, absent, or not a livechat room).
    */

@@ -1,4 +1,5 @@
 /** LivechatRoomsRepo (src/store/livechat-rooms-store.ts), and RoomsRepo.lock that its callers use. */
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { ConflictError } from '../../src/store/errors.js';
@@ -26,6 +27,17 @@ async function listed(
 ): Promise<{ ids: string[]; total: number }> {
   const { rooms, total } = await store.livechatRooms.list(filter, sort, offset, count);
   return { ids: rooms.map((r) => r.id), total };
+}
+
+/** PostgreSQL: resolves once a statement of this database waits for a lock (fails after 10 s). */
+async function waitForLockWaiter(store: Store): Promise<void> {
+  for (let i = 0; i < 1_000; i++) {
+    const { rows } = await sql<{ n: string }>`
+      SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(kdb(store));
+    if (Number(rows[0]!.n) > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('no statement came to wait for a lock');
 }
 
 export function livechatRoomsCases(ctx: LivechatCaseContext): void {
@@ -247,6 +259,38 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
     expect(results.filter((r) => r !== null)).toHaveLength(1);
     const rows = await kdb(store).selectFrom('messages').select('id').where('rid', '=', room.id).where('t', '=', 'livechat-close').execute();
     expect(rows).toHaveLength(1);
+  });
+
+  it('closeWithEffects waits for a transaction that holds the room, then removes what it added and closes after its message', async () => {
+    const store = ctx.store();
+    const { room } = await queuedRoom(store);
+    const agent = await insertAgent(store);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let held!: () => void;
+    const holding = new Promise<void>((resolve) => (held = resolve));
+    // An agent served and a visitor's message, by a transaction that held the room's row while the close began.
+    const holder = store.transaction(async (tx) => {
+      await tx.livechatRooms.lockState(room.id);
+      await tx.agents.serveRoom(room, { id: agent.id, username: agent.username! }, newId(), 8_000);
+      await tx.messages.insert(message(room.id, { ts: 9_000, updatedAt: 9_000 }));
+      held();
+      await gate;
+    });
+    await holding;
+    const info = { closedAt: 7_000, closer: 'user' as const, closedBy: { id: agent.id, username: agent.username! } };
+    const closing = store.livechatRooms.closeWithEffects(room.id, info, message(room.id, { t: 'livechat-close', msg: 'bye', ts: 7_000, updatedAt: 7_000 }), 7_000);
+    if (store.backend === 'postgres') await waitForLockWaiter(store);
+    release();
+    await holder;
+    const done = (await closing)!;
+    expect(done.formerMemberIds).toEqual([agent.id]);
+    expect(done.inquiry).toMatchObject({ rid: room.id, status: 'taken', takenBy: agent.id });
+    expect(done.message.ts).toBe(9_001);
+    expect(done.room).toMatchObject({ open: false, servedBy: { id: agent.id } });
+    expect(await kdb(store).selectFrom('subscriptions').select('user_id').where('rid', '=', room.id).execute()).toEqual([]);
+    expect(await kdb(store).selectFrom('room_removals').select('user_id').where('rid', '=', room.id).execute()).toEqual([{ user_id: agent.id }]);
+    expect(await store.inquiries.findByRoom(room.id)).toBeNull();
   });
 
   it('closeWithEffects refuses a message that is not a system message of the room (a caller error, nothing written)', async () => {

@@ -150,35 +150,40 @@ const SET_SERVED_BY = preparedQuery(
       .set({ served_by_id: agentId, served_by_username: agentUsername, served_by_ts: servedTs, updated_at: dialect.nextUpdatedAt(now) })
       .where('id', '=', rid),
 );
-/** Closes the room if it is still open: the one winner gets its id back. */
-const CLOSE_ROOM = preparedQuery(
-  6,
-  (db: Kysely<Database>, dialect, rid: string, closedAt: number, closer: string, closedById: string, closedByUsername: string, now: number) =>
-    db
-      .updateTable('rooms')
-      .set({
-        open: null,
-        closed_at: closedAt,
-        closer,
-        closed_by_id: closedById,
-        closed_by_username: closedByUsername,
-        visitor_status: 'offline',
-        updated_at: dialect.nextUpdatedAt(now),
-      })
-      .where('id', '=', rid)
-      .where('t', '=', sql.lit('l'))
-      .where('open', '=', sql.lit(1))
-      .returningAll(),
-);
+/** Closes the room if it is still open: the one winner gets its row back. */
+const closeRoomQuery = (db: Kysely<Database>, dialect: SqlDialect, rid: string, closedAt: number, closer: string, closedById: string, closedByUsername: string, now: number) =>
+  db
+    .updateTable('rooms')
+    .set({
+      open: null,
+      closed_at: closedAt,
+      closer,
+      closed_by_id: closedById,
+      closed_by_username: closedByUsername,
+      visitor_status: 'offline',
+      updated_at: dialect.nextUpdatedAt(now),
+    })
+    .where('id', '=', rid)
+    .where('t', '=', sql.lit('l'))
+    .where('open', '=', sql.lit(1))
+    .returningAll();
+const CLOSE_ROOM = preparedQuery(6, closeRoomQuery);
+/**
+ * PostgreSQL: a close's lock on the room's row, the lock its UPDATE takes (`FOR NO KEY UPDATE`: rows that only
+ * refer to the room, a message's say, are not held up by it). A plain read: it leaves with the deferred BEGIN.
+ */
+const CLOSE_LOCK = preparedQuery(1, (db: Kysely<Database>, _dialect, id: string) => livechatRoomRow(db, id).select(['id', 'open']).forNoKeyUpdate());
 
 /**
  * PostgreSQL, a CTE's body: a system message of room `rid` whose `ts` is one past the room's latest message when
- * that is not earlier than its own (as `messages.insert` decides it), returning that `ts`.
+ * that is not earlier than its own (as `messages.insert` decides it), returning that `ts`; only when `onlyIf`
+ * holds, if given.
  */
-const insertSystemMessage = (rid: string, id: string, t: string, msg: string, ts: number, uId: string, uUsername: string, uName: string | null) => sql`
+const insertSystemMessage = (rid: string, id: string, t: string, msg: string, ts: number, uId: string, uUsername: string, uName: string | null, onlyIf?: RawBuilder<unknown>) => sql`
   INSERT INTO messages (id, rid, t, msg, ts, updated_at, u_id, u_username, u_name, visitor_token)
   SELECT ${id}, ${rid}, ${t}, ${msg}, next.ts, next.ts, ${uId}, ${uUsername}, ${uName}, NULL
   FROM (SELECT CASE WHEN max(m.ts) >= ${ts} THEN max(m.ts) + 1 ELSE ${ts} END AS ts FROM messages AS m WHERE m.rid = ${rid}) AS next
+  ${onlyIf ? sql`WHERE ${onlyIf}` : sql``}
   RETURNING messages.ts`;
 
 /** A store method's system message must be of the room it writes (a caller's error otherwise). */
@@ -192,31 +197,33 @@ function assertSystemMessageOf(method: string, rid: string, message: MessageReco
 const storedAt = (message: MessageRecord, ts: number | string): MessageRecord => extend(message, { ts: Number(ts), updatedAt: Number(ts) });
 
 /**
- * PostgreSQL: what closing a room writes after the room's own update, in one statement (data-modifying CTEs,
- * prepared): the visitor offline, the inquiry and the subscriptions removed, the former members' removals
- * recorded, and the closing message, its `ts` one past the room's latest message when that is not earlier. It
- * runs after the close's UPDATE took the room's row lock, so its snapshot holds every message whose transaction
- * held that lock before (a separate statement for that reason: one statement's snapshot is taken before it
- * waits for a lock). The parts touch different rows, none the room's.
+ * PostgreSQL: a close in one statement (data-modifying CTEs, prepared): the room closed if it is still open and,
+ * only then, the visitor offline, the inquiry and the subscriptions removed, the former members' removals
+ * recorded, and the closing message, its `ts` one past the room's latest message when that is not earlier. Run
+ * while the transaction holds the room's row (CLOSE_LOCK, an earlier statement): a statement's snapshot is taken
+ * before it waits for a lock, so only then does this one hold every message, subscription and inquiry written
+ * by the transactions that held the room before. The parts besides the room's update touch other rows.
  */
-const CLOSE_EFFECTS = preparedQuery(
-  10,
-  (_db: Kysely<Database>, dialect, rid: string, visitorId: string, now: number,
+const CLOSE = preparedQuery(
+  13,
+  (db: Kysely<Database>, dialect, rid: string, closedAt: number, closer: string, closedById: string, closedByUsername: string, now: number,
     messageId: string, messageType: string, messageMsg: string, messageTs: number, uId: string, uUsername: string, uName: string | null) => {
-    return sql<{ inquiry: Selectable<LivechatInquiriesTable> | null; members: string[] | null; message_ts: number }>`
-      WITH visitor AS (
+    const wasClosed = sql`EXISTS (SELECT 1 FROM closed)`;
+    return sql<{ room: Selectable<RoomsTable> | null; inquiry: Selectable<LivechatInquiriesTable> | null; members: string[] | null; message_ts: number | null }>`
+      WITH closed AS (${closeRoomQuery(db, dialect, rid, closedAt, closer, closedById, closedByUsername, now)}
+      ), visitor AS (
         UPDATE livechat_visitors SET status = 'offline', updated_at = ${dialect.nextUpdatedAt(now)}
-        WHERE id = ${visitorId} AND status <> 'offline'
+        WHERE id = (SELECT visitor_id FROM closed) AND status <> 'offline'
       ), inquiry AS (
-        DELETE FROM livechat_inquiries WHERE rid = ${rid} RETURNING livechat_inquiries.*
+        DELETE FROM livechat_inquiries WHERE rid = ${rid} AND ${wasClosed} RETURNING livechat_inquiries.*
       ), members AS (
-        DELETE FROM subscriptions WHERE rid = ${rid} RETURNING subscriptions.user_id
+        DELETE FROM subscriptions WHERE rid = ${rid} AND ${wasClosed} RETURNING subscriptions.user_id
       ), removals AS (
         INSERT INTO room_removals (user_id, rid, removed_at) SELECT members.user_id, ${rid}, ${now} FROM members
         ON CONFLICT (user_id, rid) DO UPDATE SET removed_at = excluded.removed_at
-      ), message AS (${insertSystemMessage(rid, messageId, messageType, messageMsg, messageTs, uId, uUsername, uName)})
-      SELECT (SELECT row_to_json(inquiry) FROM inquiry) AS inquiry, (SELECT json_agg(members.user_id) FROM members) AS members,
-        (SELECT ts FROM message) AS message_ts`;
+      ), message AS (${insertSystemMessage(rid, messageId, messageType, messageMsg, messageTs, uId, uUsername, uName, wasClosed)})
+      SELECT (SELECT row_to_json(closed) FROM closed) AS room, (SELECT row_to_json(inquiry) FROM inquiry) AS inquiry,
+        (SELECT json_agg(members.user_id) FROM members) AS members, (SELECT ts FROM message) AS message_ts`;
   },
 );
 
@@ -368,26 +375,32 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
 
   /**
    * `closeWithEffects` inside the caller's transaction. On SQLite statement by statement (calls into the
-   * process, not round trips); on PostgreSQL the close, then everything else in one statement (CLOSE_EFFECTS):
-   * with BEGIN and COMMIT four round trips instead of ten. Nothing after the close's UPDATE changes the room's
-   * row, so the row it returns is the room as closed.
+   * process, not round trips); on PostgreSQL the room's row lock (a read that leaves with the deferred BEGIN),
+   * then the whole close in one statement (CLOSE): with the COMMIT three round trips. Nothing after the close's
+   * UPDATE changes the room's row, so the row it returns is the room as closed.
    */
   async closeInTransaction(rid: string, info: CloseInfo, message: MessageRecord, now: number): Promise<ClosedRoom | null> {
-    const closed = await this.closeRow(rid, info, now);
-    if (!closed) return null;
-    const room = toLivechatRoom(closed);
     if (this.dialect.backend !== 'postgres') {
+      const closed = await this.closeRow(rid, info, now);
+      if (!closed) return null;
+      const room = toLivechatRoom(closed);
       await this.related.visitors.setStatus(room.visitor.id, 'offline', now);
       const inquiry = await this.related.inquiries.deleteByRoom(rid);
       const formerMemberIds = await this.related.rooms.removeMembers(rid, now);
       return { room, inquiry, formerMemberIds, message: await this.related.messages.insert(message) };
     }
-    const [row] = await CLOSE_EFFECTS(this.db, this.dialect, rid, room.visitor.id, now, message.id, message.t!, message.msg, message.ts, message.u.id, message.u.username, message.u.name);
+    const [held] = await CLOSE_LOCK(this.db, this.dialect, rid);
+    if (held?.open !== 1) return null;
+    const [row] = await CLOSE(this.db, this.dialect, rid, info.closedAt, info.closer, info.closedBy.id, info.closedBy.username, now,
+      message.id, message.t!, message.msg, message.ts, message.u.id, message.u.username, message.u.name);
+    // The room's row is held and open: the close cannot lose here.
+    if (!row?.room || row.message_ts === null) throw new Error(`livechatRooms.closeInTransaction: room ${rid} held open was not closed`);
+    this.changes.roomChanged(rid);
     return {
-      room,
-      inquiry: row!.inquiry ? toInquiry(row!.inquiry) : null,
-      formerMemberIds: row!.members ?? [],
-      message: storedAt(message, row!.message_ts),
+      room: toLivechatRoom(row.room),
+      inquiry: row.inquiry ? toInquiry(row.inquiry) : null,
+      formerMemberIds: row.members ?? [],
+      message: storedAt(message, row.message_ts),
     };
   }
 
