@@ -8,7 +8,8 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import type { SqlStore } from '../../src/store/sql/sql-store.js';
-import type { ChannelSearch, UserSearch } from '../../src/store/store.js';
+import { SEARCH_BACKLOG_CHUNK } from '../../src/store/sqlite/search-backlog.js';
+import type { ChannelSearch, Store, UserSearch } from '../../src/store/store.js';
 import { genericPlan, member, newRoom, newUser, type StoreGetter } from './core-fixtures.js';
 
 /** A tag of letters only, unique per call (ids may contain digits that other names share). */
@@ -269,6 +270,7 @@ export function directoryCases(getStore: StoreGetter): void {
       const direct = await store.rooms.insert(newRoom({ t: 'd', name: `${t}-direct`, fname: `${t}-direct` }));
       const livechat = await store.rooms.insert(newRoom({ t: 'l', name: null, fname: `${t}-visitor` }));
       const indexed = async (term: string) => {
+        await (store as SqlStore).indexSearchChanges();
         const rows = await sql<{ seq: number }>`SELECT rowid AS seq FROM rooms_search WHERE rooms_search MATCH ${`"${term}"`}`.execute(kdb);
         const seqs = await kdb.selectFrom('rooms').select(['id', 'seq']).where('id', 'in', [channel.id, direct.id, livechat.id]).execute();
         const bySeq = new Map(seqs.map((r) => [Number(r.seq), r.id]));
@@ -282,30 +284,123 @@ export function directoryCases(getStore: StoreGetter): void {
       expect(await indexed(t)).toEqual([]);
     });
 
-    it('SQLite re-indexes a user or a room only when an indexed value changed (an unchanged save writes no index segment)', async () => {
+    it('SQLite re-indexes a user or a room only when an indexed value changed (an unchanged save notes nothing for the index)', async () => {
       const store = getStore();
       if (store.backend !== 'sqlite') return expect(store.backend).toBe('postgres');
       const kdb = (store as SqlStore).db;
-      // Every write to an FTS5 index adds a segment: its blocks are new rows of the index's data table.
-      const segments = async (index: 'users_search' | 'rooms_search') =>
-        (await sql<{ ids: string }>`SELECT group_concat(id) AS ids FROM ${sql.table(`${index}_data`)}`.execute(kdb)).rows[0]!.ids;
+      // A change to re-index is noted in the index's backlog (migration 0017); applying it writes a segment.
+      const noted = async (index: 'users_search' | 'rooms_search') =>
+        (await sql<{ seq: number }>`SELECT seq FROM ${sql.table(`${index}_pending`)}`.execute(kdb)).rows.map((r) => Number(r.seq));
+      const seqOf = async (table: 'users' | 'rooms', id: string) => Number((await kdb.selectFrom(table).select('seq').where('id', '=', id).executeTakeFirstOrThrow()).seq);
       const t = tag();
       const user = await store.users.insert(newUser({ name: `${t} Same` }));
-      const before = await segments('users_search');
+      await (store as SqlStore).indexSearchChanges();
+      expect(await noted('users_search')).toEqual([]);
       await store.users.update(user.id, { name: `${t} Same` }, Date.now());
       await kdb.updateTable('users').set({ bio: null, nickname: null }).where('id', '=', user.id).execute();
-      expect(await segments('users_search')).toBe(before);
+      expect(await noted('users_search')).toEqual([]);
       await store.users.update(user.id, { name: `${t} SAME` }, Date.now()); // a change of case is a change
-      expect(await segments('users_search')).not.toBe(before);
+      expect(await noted('users_search')).toEqual([await seqOf('users', user.id)]);
       expect((await store.directory.searchUsers(users({ text: `${t} SAME` }))).users.map((u) => u.name)).toEqual([`${t} SAME`]);
 
       const channel = await store.rooms.insert(newRoom({ t: 'c', name: `${t}-chan`, fname: `${t}-chan` }));
-      const roomsBefore = await segments('rooms_search');
+      await (store as SqlStore).indexSearchChanges();
       await kdb.updateTable('rooms').set({ name: `${t}-chan`, fname: `${t}-chan` }).where('id', '=', channel.id).execute();
-      expect(await segments('rooms_search')).toBe(roomsBefore);
+      expect(await noted('rooms_search')).toEqual([]);
       await kdb.updateTable('rooms').set({ fname: `${t}-renamed` }).where('id', '=', channel.id).execute();
-      expect(await segments('rooms_search')).not.toBe(roomsBefore);
+      expect(await noted('rooms_search')).toEqual([await seqOf('rooms', channel.id)]);
       expect((await store.directory.searchChannels(channels({ text: `${t}-renamed` }))).rooms.map((r) => r.id)).toEqual([channel.id]);
+    });
+
+    it('SQLite searches find rows as they are before the backlog reaches the index; applied, the index is whole and the backlog empty', async () => {
+      const store = getStore();
+      if (store.backend !== 'sqlite') return expect(store.backend).toBe('postgres');
+      const kdb = (store as SqlStore).db;
+      const t = tag();
+      const noted = async (db: typeof kdb, index: 'users_search' | 'rooms_search') =>
+        Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(`${index}_pending`)}`.execute(db)).rows[0]!.n);
+      const seqOf = async (db: typeof kdb, table: 'users' | 'rooms', id: string) => Number((await db.selectFrom(table).select('seq').where('id', '=', id).executeTakeFirstOrThrow()).seq);
+      // FTS5 checks an index (rank 0: its own structure; 1: also against every row of its table, which only the
+      // users' index holds all of): it throws when they differ.
+      const whole = async (index: 'users_search' | 'rooms_search', rank: 0 | 1) =>
+        sql`INSERT INTO ${sql.table(index)} (${sql.raw(index)}, rank) VALUES ('integrity-check', ${rank})`.execute(kdb);
+      const matched = async (term: string) =>
+        (await sql<{ seq: number }>`SELECT rowid AS seq FROM rooms_search WHERE rooms_search MATCH ${`"${term}"`}`.execute(kdb)).rows.map((r) => Number(r.seq));
+      const expected = async (s: Store) => {
+        const userNames = async (text: string) => (await s.directory.searchUsers(users({ text, sort: { key: 'name', direction: 1 } }))).users.map((u) => u.name);
+        const channelNames = async (text: string) => (await s.directory.searchChannels(channels({ text }))).rooms.map((r) => r.fname);
+        expect(await userNames(t)).toEqual([`${t} fresh renamed`, `${t} old 2`, `${t} reused seat`, `${t} second rename`]);
+        expect(await userNames(`${t} old`)).toEqual([`${t} old 2`]);
+        expect(await userNames(`${t} first`)).toEqual([]);
+        expect(await userNames(`${t} last`)).toEqual([]);
+        expect(await channelNames(t)).toEqual([`${t}-chan-renamed`]);
+        expect(await channelNames(`${t}-gone`)).toEqual([]);
+      };
+
+      // In the index: three users, two channels, and the user with the highest seq.
+      const indexedUsers = await Promise.all([0, 1, 2].map((i) => store.users.insert(newUser({ name: `${t} old ${i}` }))));
+      const chan = await store.rooms.insert(newRoom({ t: 'c', name: `${t}-chan`, fname: `${t}-chan` }));
+      const gone = await store.rooms.insert(newRoom({ t: 'c', name: `${t}-gone`, fname: `${t}-gone` }));
+      const last = await store.users.insert(newUser({ name: `${t} last` }));
+      await (store as SqlStore).indexSearchChanges();
+
+      // The changes, and the searches, in one transaction: the backlog cannot be applied until it ends.
+      await store.transaction(async (tx) => {
+        const txdb = (tx as SqlStore).db;
+        // Users: indexed ones renamed (twice) and deleted, the highest seq deleted and taken again by a new row
+        // (SQLite gives a new row the highest rowid + 1), and a new one renamed before it was ever indexed.
+        await tx.users.update(indexedUsers[0]!.id, { name: `${t} first rename` }, Date.now());
+        await tx.users.update(indexedUsers[0]!.id, { name: `${t} second rename` }, Date.now());
+        await txdb.deleteFrom('users').where('id', '=', indexedUsers[1]!.id).execute();
+        const lastSeq = await seqOf(txdb, 'users', last.id);
+        await txdb.deleteFrom('users').where('id', '=', last.id).execute();
+        const reused = await tx.users.insert(newUser({ name: `${t} reused seat` }));
+        expect(await seqOf(txdb, 'users', reused.id)).toBe(lastSeq);
+        const fresh = await tx.users.insert(newUser({ name: `${t} fresh` }));
+        await tx.users.update(fresh.id, { name: `${t} fresh renamed` }, Date.now());
+        // Channels: one renamed; the highest deleted, its seq taken by a livechat room (which the index never holds).
+        await txdb.updateTable('rooms').set({ fname: `${t}-chan-renamed` }).where('id', '=', chan.id).execute();
+        const goneSeq = await seqOf(txdb, 'rooms', gone.id);
+        await txdb.deleteFrom('rooms').where('id', '=', gone.id).execute();
+        const livechat = await tx.rooms.insert(newRoom({ t: 'l', name: null, fname: `${t}-gone visitor` }));
+        expect(await seqOf(txdb, 'rooms', livechat.id)).toBe(goneSeq);
+
+        expect(await noted(txdb, 'users_search')).toBe(4);
+        expect(await noted(txdb, 'rooms_search')).toBe(2);
+        await expected(tx);
+      });
+
+      await (store as SqlStore).indexSearchChanges();
+      expect([await noted(kdb, 'users_search'), await noted(kdb, 'rooms_search')]).toEqual([0, 0]);
+      await whole('users_search', 1);
+      await whole('rooms_search', 0);
+      // The rooms' index holds the renamed channel by its new name, and nothing of the deleted one or the livechat room.
+      expect(await matched(`${t}-chan-renamed`)).toEqual([await seqOf(kdb, 'rooms', chan.id)]);
+      expect(await matched(`${t}-gone`)).toEqual([]);
+      await expected(store);
+    });
+
+    it('SQLite applies a backlog longer than one step, and applies it on its own after a write', async () => {
+      const store = getStore();
+      if (store.backend !== 'sqlite') return expect(store.backend).toBe('postgres');
+      const kdb = (store as SqlStore).db;
+      const t = tag();
+      const noted = async () => Number((await sql<{ n: number }>`SELECT count(*) AS n FROM users_search_pending`.execute(kdb)).rows[0]!.n);
+      await store.transaction(async (tx) => {
+        for (let i = 0; i < SEARCH_BACKLOG_CHUNK * 2 + 7; i++) await tx.users.insert(newUser({ name: `${t} bulk ${i}` }));
+      });
+      await (store as SqlStore).indexSearchChanges();
+      expect(await noted()).toBe(0);
+      await sql`INSERT INTO users_search (users_search, rank) VALUES ('integrity-check', 1)`.execute(kdb);
+      expect((await store.directory.searchUsers(users({ text: `${t} bulk`, count: 1 }))).total).toBe(SEARCH_BACKLOG_CHUNK * 2 + 7);
+
+      // Nobody asks: the store's own timer applies it (every SEARCH_BACKLOG_MS once the process has written).
+      const user = await store.users.insert(newUser({ name: `${t} alone` }));
+      for (let i = 0; i < 250 && (await noted()) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await noted()).toBe(0);
+      const rows = await sql<{ seq: number }>`SELECT rowid AS seq FROM users_search WHERE users_search MATCH ${`"${t} alone"`}`.execute(kdb);
+      const seq = Number((await kdb.selectFrom('users').select('seq').where('id', '=', user.id).executeTakeFirstOrThrow()).seq);
+      expect(rows.rows.map((r) => Number(r.seq))).toEqual([seq]);
     });
 
     it('PostgreSQL indexes the names of directory rooms only, and the plan it keeps for the channel search uses those indexes', async () => {
@@ -346,6 +441,7 @@ export function directoryCases(getStore: StoreGetter): void {
       const kdb = (store as SqlStore).db;
       const user = await store.users.insert(newUser({ name: 'Zebra_Crossing 100%' }));
       if (store.backend === 'sqlite') {
+        await (store as SqlStore).indexSearchChanges();
         const rows = await sql<{ seq: number }>`SELECT rowid AS seq FROM users_search WHERE users_search MATCH ${'"bra_cro"'}`.execute(kdb);
         const seqs = await kdb.selectFrom('users').select('seq').where('id', '=', user.id).execute();
         expect(rows.rows.map((r) => Number(r.seq))).toContain(Number(seqs[0]!.seq));

@@ -31,6 +31,8 @@ describe('SQLite trigram counts', () => {
       await store.migrate();
       const tag = newId().replace(/[^a-z]/g, '').slice(0, 6);
       const room = await store.rooms.insert(newRoom({ name: `${tag}-qzx`, fname: `${tag}-qzx` }));
+      // Into the index itself (the counts are the index's), not only its backlog.
+      await store.indexSearchChanges();
       await expect(
         store.transaction(async (tx) => {
           expect((await tx.directory.searchChannels(search(`${tag}-qzx`))).rooms.map((r) => r.id)).toEqual([room.id]);

@@ -131,11 +131,14 @@ describe('WalCheckpointer', () => {
 
   it('the thread merges an FTS5 search index of many segments back into one, and searches find the same users', async () => {
     const path = join(dir, 'search.db');
-    // First filled by a store whose thread never merges: every user is a commit of its own, and FTS5 writes a
-    // segment at each (merging only some of them).
+    // First filled by a store whose thread never merges: every user goes into the index on its own (its search
+    // backlog applied at once), and FTS5 writes a segment at each (merging only some of them).
     const filling = openSqliteStore({ path, checkpoints: { intervalMs: 20, searchMergeSegments: 1_000_000 } });
     await filling.migrate();
-    for (let i = 0; i < 300; i++) await filling.users.insert(newUser({ name: i % 50 === 0 ? `Zebra Walker ${i}` : `Person ${i}` }));
+    for (let i = 0; i < 300; i++) {
+      await filling.users.insert(newUser({ name: i % 50 === 0 ? `Zebra Walker ${i}` : `Person ${i}` }));
+      await filling.indexSearchChanges();
+    }
     const segments = async (store: typeof filling) =>
       (await sql<{ n: number }>`select count(distinct segid) as n from users_search_idx`.execute(store.db)).rows[0]!.n;
     const before = await segments(filling);

@@ -20,6 +20,8 @@ export interface BackendHooks {
   close(): Promise<void>;
   poolStats?(): PoolStats | null;
   settle?(): Promise<void> | null;
+  /** SQLite: applies the search indexes' backlog now (`SearchBacklog`). */
+  indexSearchChanges?(): Promise<void>;
 }
 
 /**
@@ -79,6 +81,15 @@ export class SqlStore implements Store {
 
   settle(): Promise<void> | null {
     return this.backendHooks.settle?.() ?? null;
+  }
+
+  /**
+   * Brings the directory's search indexes up to date now (SQLite's backlog, store/sqlite/search-backlog.ts; it is
+   * applied on its own within a fifth of a second); nothing to do on PostgreSQL. Searches never need it: tests that
+   * read an index itself do.
+   */
+  async indexSearchChanges(): Promise<void> {
+    await this.backendHooks.indexSearchChanges?.();
   }
 
   onChange(listener: DataChangeListener): () => void {

@@ -7,6 +7,7 @@ import { CompiledQuery, Kysely, sql, SqliteAdapter, SqliteDialect, type Expressi
 import { ConflictError, InvalidValueError, StoreReferenceError, UnavailableError } from '../errors.js';
 import { nonNegativeInteger, type SqlDialect } from '../sql/dialect.js';
 import { WAL_SIZE_LIMIT, WalCheckpointer, type CheckpointerOptions } from './checkpointer.js';
+import { SearchBacklog, type SearchIndexSpec } from './search-backlog.js';
 import { WalDurability } from './wal-durability.js';
 import { wrapDialect } from '../sql/driver-wrapper.js';
 import type { Database } from '../sql/schema.js';
@@ -28,6 +29,12 @@ const SEARCH_COLUMNS = { users: ['username', 'name', 'bio', 'nickname'], rooms: 
 
 /** The FTS5 index of each searched table. */
 const searchIndex = (table: keyof typeof SEARCH_COLUMNS) => `${table}_search`;
+
+/** The indexes as their backlog applies them (search-backlog.ts): the rooms index holds the directory's rooms only. */
+const SEARCH_INDEXES: SearchIndexSpec[] = [
+  { index: searchIndex('users'), table: 'users', columns: SEARCH_COLUMNS.users, listed: null },
+  { index: searchIndex('rooms'), table: 'rooms', columns: SEARCH_COLUMNS.rooms, listed: "t.t NOT IN ('d', 'l')" },
+];
 
 /**
  * An FTS5 query for the rows that may contain a term of 3+ code points: every row that contains it holds each of
@@ -162,7 +169,10 @@ const sqliteDialect: Omit<SqlDialect, 'searchTerm'> = {
     // A column filter costs FTS5 a second pass over each list (channels' rare term as a phrase: 549 µs with it,
     // 259 without); it is left out when the columns are all those the index has.
     const match = SEARCH_COLUMNS[table].every((c) => columns.includes(c)) ? sql`${values[0]}` : sql`${sql.lit(`{${columns.join(' ')}} : `)} || ${values[0]}`;
-    return sql<SqlBool>`(${sql.ref(`${table}.seq`)} in (select rowid from ${fts} where ${fts} match ${match}) and (${exact}))`;
+    // The rows changed since the index was last brought up to date (its backlog, search-backlog.ts) are candidates
+    // too: the index may hold their old values, or none yet. The exact check decides on the values as they are.
+    const pending = sql.table(`${searchIndex(table)}_pending`);
+    return sql<SqlBool>`(${sql.ref(`${table}.seq`)} in (select rowid from ${fts} where ${fts} match ${match} union all select seq from ${pending}) and (${exact}))`;
   },
   containsTextScan: (column, term) => contains(lowerFunction(term), column, term.toLowerCase()),
   async createAgentLoadTriggers(db) {
@@ -336,6 +346,8 @@ export interface SqliteOptions {
   syncFile?: (fd: number) => Promise<void>;
   /** The checkpoint thread's interval and a callback per checkpoint (tests). */
   checkpoints?: Omit<CheckpointerOptions, 'onFailure'>;
+  /** How often the search indexes' backlog is applied (ms; default SEARCH_BACKLOG_MS; tests). */
+  searchBacklogMs?: number;
 }
 
 /**
@@ -377,6 +389,7 @@ export function openSqliteStore(options: SqliteOptions): SqlStore {
   database.pragma('synchronous = NORMAL');
   const durability = options.path === ':memory:' ? null : new WalDurability(`${options.path}-wal`, options.syncFile);
   let checkpointer: WalCheckpointer | null = null;
+  let searchBacklog: SearchBacklog | null = null;
   if (options.path !== ':memory:') {
     // Checkpoints run in a thread of their own (checkpointer.ts), started at the first write; a WAL a burst made
     // large is cut back to 256 MB.
@@ -404,6 +417,7 @@ export function openSqliteStore(options: SqliteOptions): SqlStore {
     mapError: mapSqliteError,
     onWrite: () => {
       checkpointer?.start();
+      searchBacklog?.start();
       durability?.noteWrite();
     },
     createAdapter: () => new TransactionalDdlSqliteAdapter(),
@@ -412,6 +426,8 @@ export function openSqliteStore(options: SqliteOptions): SqlStore {
     },
   });
   const db = new Kysely<Database>({ dialect });
+  searchBacklog = new SearchBacklog(db, SEARCH_INDEXES, options.searchBacklogMs);
+  const backlog = searchBacklog;
   // This database's trigram counts: its searches choose their rarest trigrams.
   const trigramRows = new TrigramRows(database);
   const storeDialect: SqlDialect = extend(sqliteDialect, {
@@ -420,11 +436,14 @@ export function openSqliteStore(options: SqliteOptions): SqlStore {
   });
   return new SqlStore(db, storeDialect, {
     close: async () => {
-      // The thread's connection first, so that the main one closes last and folds the WAL into the database.
+      // The search backlog applied, then the thread's connection, so that the main one closes last and folds the
+      // WAL into the database.
+      await backlog.close();
       await checkpointer?.close();
       await db.destroy();
       durability?.close();
     },
     ...(durability && { settle: () => durability.settle() }),
+    indexSearchChanges: () => backlog.apply(),
   });
 }

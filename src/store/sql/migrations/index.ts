@@ -16,6 +16,7 @@ import * as inquiriesQueuedIndexes from './0013-inquiries-queued-indexes.js';
 import * as subscriptionsRoomSeq from './0014-subscriptions-room-seq.js';
 import * as subscriptionsRoomSeqPg from './0015-subscriptions-room-seq-pg.js';
 import * as roomSearchFnameDiffersPg from './0016-room-search-fname-differs-pg.js';
+import * as searchBacklog from './0017-search-backlog.js';
 
 /**
  * The one migration history of both backends, in order. Migrations are
@@ -41,6 +42,7 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0014-subscriptions-room-seq': { up: (db) => subscriptionsRoomSeq.up(db, dialect) },
     '0015-subscriptions-room-seq-pg': { up: (db) => subscriptionsRoomSeqPg.up(db, dialect) },
     '0016-room-search-fname-differs-pg': { up: (db) => roomSearchFnameDiffersPg.up(db, dialect) },
+    '0017-search-backlog': { up: (db) => searchBacklog.up(db, dialect) },
   };
   return { getMigrations: async () => all };
 }
