@@ -79,8 +79,8 @@ export function createServices(options: ServicesOptions): Services {
   const limits = new RateLimits(settings, access, options.rateLimit, options.rateLimitCounters);
   const accounts = new AccountsService(store, auth, limits, clock, options.siteUrl);
   const users = new UsersService(store, settings, access, clock, options.siteUrl, events);
-  const routing = new LivechatRouting(store, settings, clock, events);
   const availability = new LivechatAvailability(store, bus, options.onBusError);
+  const routing = new LivechatRouting(store, settings, clock, events, availability);
   const openRooms = new OpenRoomCache(store, bus, options.onBusError);
   const livechat = new LivechatService(store, settings, clock, routing, limits, events, availability, openRooms);
   const livechatAdmin = new LivechatAdminService(store, settings, access, clock, routing, events);

@@ -8,13 +8,16 @@ const MAX_CACHED_DEPARTMENTS = 1000;
 /**
  * The livechat reads behind every widget's `livechat/config`: the enabled
  * departments and whether an agent is available (overall or in one
- * department), from memory. The store reports every committed write that can
+ * department), from memory; and a department by id or name, which a transfer
+ * and a visitor's registration look up before they write. The store reports every committed write that can
  * change them (departments, their agent lists, agents' roles, livechat status,
  * presence, deactivation, deletion: `DataChange.livechat`); the cache is dropped
  * at once here and, through the change bus, in every other process.
  */
 export class LivechatAvailability {
   private departments: DepartmentRecord[] | null = null;
+  /** Every department (enabled or not) by id, and by name the one with the lowest id. */
+  private index: { byId: Map<string, DepartmentRecord>; byName: Map<string, DepartmentRecord> } | null = null;
   /** Department id (or '' for any department) → an agent is available. */
   private available = new Map<string, boolean>();
   /** Moves on every invalidation: a read that raced one is not kept. */
@@ -42,6 +45,28 @@ export class LivechatAvailability {
     return departments;
   }
 
+  /**
+   * `departments.findByIdOrName` from memory: the department with this id, else the one of this name with the
+   * lowest id (in code-point order), enabled or not. Read from the store each time when there are more than
+   * MAX_CACHED_DEPARTMENTS departments.
+   */
+  async departmentByIdOrName(value: string): Promise<DepartmentRecord | null> {
+    if (!this.index) {
+      const generation = this.generation;
+      const { departments, total } = await this.store.departments.list({ offset: 0, count: MAX_CACHED_DEPARTMENTS });
+      if (total > MAX_CACHED_DEPARTMENTS) return this.store.departments.findByIdOrName(value);
+      // Listed by name, then id in code-point order: a name's first department has its lowest id.
+      const index = { byId: new Map<string, DepartmentRecord>(), byName: new Map<string, DepartmentRecord>() };
+      for (const department of departments) {
+        index.byId.set(department.id, department);
+        if (!index.byName.has(department.name)) index.byName.set(department.name, department);
+      }
+      if (generation !== this.generation) return index.byId.get(value) ?? index.byName.get(value) ?? null;
+      this.index = index;
+    }
+    return this.index.byId.get(value) ?? this.index.byName.get(value) ?? null;
+  }
+
   /** Whether an agent is available, in `departmentId` or (null) in any department. */
   async hasAvailable(departmentId: string | null): Promise<boolean> {
     const key = departmentId ?? '';
@@ -58,6 +83,7 @@ export class LivechatAvailability {
   private forget(): void {
     this.generation++;
     this.departments = null;
+    this.index = null;
     this.available = new Map();
   }
 }

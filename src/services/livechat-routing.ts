@@ -10,6 +10,7 @@ import type { Clock } from '../lib/time.js';
 import type { InquiryRecord, LivechatCloser, LivechatRoom, MessageRecord, Store, SystemMessageType, TransferEntry, VisitorRecord } from '../store/store.js';
 import { bareFailure, failure } from './errors.js';
 import { eventInquiry, eventMessage, livechatSnapshot, type DomainEvent, type EventBus } from './events.js';
+import type { LivechatAvailability } from './livechat-availability.js';
 import type { SettingsService } from './settings.service.js';
 
 export interface Actor {
@@ -33,6 +34,8 @@ export class LivechatRouting {
     private readonly settings: SettingsService,
     private readonly clock: Clock,
     private readonly events: EventBus,
+    /** The departments and agent availability from memory, for the checks made before a transfer writes. */
+    private readonly availability: LivechatAvailability,
   ) {}
 
   private systemMessage(rid: string, t: SystemMessageType, msg: string, by: Actor, now: number): MessageRecord {
@@ -83,7 +86,7 @@ export class LivechatRouting {
     const noAgent = () => failure('Sorry, no online agents', 'no-agent-online');
     // Manual selection assigns nobody here: whether anyone could take the chat is this check. Auto_Selection
     // decides as it opens the room (no agent: nothing is written), so its usual case costs no extra statement.
-    if (!acceptWithoutAgent && !auto && !(await this.store.agents.hasAvailable(candidates))) throw noAgent();
+    if (!acceptWithoutAgent && !auto && !(await this.anyAvailable(candidates))) throw noAgent();
 
     const now = this.clock.now();
     const fname = visitor.name ?? visitor.username;
@@ -162,16 +165,17 @@ export class LivechatRouting {
     by: Actor & { type: 'visitor' | 'user' },
     options: { agentId?: string; comment?: string } = {},
   ): Promise<LivechatRoom> {
-    const department = await this.store.departments.findByIdOrName(departmentIdOrName);
+    // From memory (dropped at every committed change of departments or agents, in every process): the transaction
+    // checks again what it decides on.
+    const department = await this.availability.departmentByIdOrName(departmentIdOrName);
     if (!department || !department.enabled) throw bareFailure('error-invalid-department');
     if (room.departmentId === department.id) throw bareFailure('error-forwarding-chat-same-department');
-    const candidates = { departmentId: department.id };
     if (options.agentId) {
       await this.assertAvailable(options.agentId);
       if (!(await this.store.departments.ofAgent(options.agentId)).includes(department.id)) {
         throw bareFailure('error-user-not-belong-to-department');
       }
-    } else if (!this.settings.get('Livechat_accept_chats_with_no_agents') && !(await this.store.agents.hasAvailable(candidates))) {
+    } else if (!this.settings.get('Livechat_accept_chats_with_no_agents') && !(await this.availability.hasAvailable(department.id))) {
       throw bareFailure('error-no-agents-online-in-department');
     }
     return this.transfer(room, by, {
@@ -191,6 +195,11 @@ export class LivechatRouting {
     await this.assertAvailable(agentId);
     if (room.servedBy?.id === agentId) throw bareFailure('error-selected-agent-room-agent-are-same');
     return this.transfer(room, by, { kind: 'agent', department: null, agentId, comment: comment ?? null });
+  }
+
+  /** Whether one of the candidates is available: a department's answer (or any department's) from memory. */
+  private anyAvailable(candidates: { departmentId: string | null; agentId?: string | null }): Promise<boolean> {
+    return candidates.agentId ? this.store.agents.hasAvailable(candidates) : this.availability.hasAvailable(candidates.departmentId);
   }
 
   /** Rocket.Chat's `findOneOnlineAgentById`: an agent that is available (unknown users and non-agents are not). */

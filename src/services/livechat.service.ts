@@ -92,7 +92,7 @@ export class LivechatService {
     if (token.trim() === '') throw failure('Token cannot be empty', 'error-invalid-token');
     let departmentId: string | undefined;
     if (input.department !== undefined && input.department !== '') {
-      const dep = await this.store.departments.findByIdOrName(input.department);
+      const dep = await this.availability.departmentByIdOrName(input.department);
       if (!dep) throw bareFailure('error-invalid-department');
       departmentId = dep.id;
     }

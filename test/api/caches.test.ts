@@ -239,6 +239,60 @@ describe('livechat/config reads, from memory', () => {
   });
 });
 
+describe('departments by id or name, from memory (a visitor\'s registration, a transfer)', () => {
+  const V = '/api/v1/livechat';
+  const register = async (department: string) => (await t.api.post(`${V}/visitor`, { visitor: { token: `tok-lookup-${Date.now()}-${Math.random()}`, department } })).body;
+  const put = (id: string, name: string, enabled = true) =>
+    t.api.put(`${V}/department/${id}`, { department: { name, enabled, showOnRegistration: true, showOnOfflineForm: true, email: 'd@example.org' } }, { auth: t.admin });
+
+  it('a department created, renamed, disabled or deleted is looked up as it is now; of two of one name, the lowest id', async () => {
+    const name = `Lookup ${Date.now()}`;
+    expect(await register(name)).toEqual({ success: false, error: 'error-invalid-department' });
+    const dep = await createDepartment(t, name);
+    // Read through the store once, then from memory; no store read for the next lookups.
+    expect((await register(name)).visitor.department).toBe(dep._id);
+    const reads = vi.spyOn(t.store.departments, 'list');
+    const byStore = vi.spyOn(t.store.departments, 'findByIdOrName');
+    expect((await register(dep._id)).visitor.department).toBe(dep._id);
+    expect((await register(name)).visitor.department).toBe(dep._id);
+    expect([reads.mock.calls.length, byStore.mock.calls.length]).toEqual([0, 0]);
+    reads.mockRestore();
+    byStore.mockRestore();
+
+    expect((await put(dep._id, `${name} renamed`)).status).toBe(200);
+    expect(await register(name)).toEqual({ success: false, error: 'error-invalid-department' });
+    expect((await register(`${name} renamed`)).visitor.department).toBe(dep._id);
+
+    const twin = await createDepartment(t, `${name} renamed`);
+    const lowest = [dep._id, twin._id].sort((x, y) => (x < y ? -1 : 1))[0];
+    expect((await register(`${name} renamed`)).visitor.department).toBe(lowest);
+    expect((await t.store.departments.findByIdOrName(`${name} renamed`))!.id).toBe(lowest);
+
+    expect((await t.api.delete(`${V}/department/${lowest}`, { auth: t.admin })).status).toBe(200);
+    const other = lowest === dep._id ? twin._id : dep._id;
+    expect((await register(`${name} renamed`)).visitor.department).toBe(other);
+    expect(await register(lowest)).toEqual({ success: false, error: 'error-invalid-department' });
+  });
+
+  it('a transfer sees a department disabled, and its only agent becoming available or not, at once', async () => {
+    const agent = await makeAgent(t);
+    const target = await makeAgent(t);
+    await onlyAvailable(t, [agent, target]);
+    const dep = await createDepartment(t, `Transfer lookup ${Date.now()}`, [target]);
+    const { token } = await registerVisitor(t);
+    const room = await openRoom(t, token);
+    const transfer = async () => (await t.api.post(`${V}/room.transfer`, { rid: room._id, token, department: dep.name })).body;
+
+    expect((await put(dep._id, dep.name, false)).status).toBe(200);
+    expect(await transfer()).toEqual({ success: false, error: 'error-invalid-department' });
+    expect((await put(dep._id, dep.name, true)).status).toBe(200);
+    expect((await t.api.post(`${V}/agent.status`, { status: 'not-available' }, { auth: target })).status).toBe(200);
+    expect(await transfer()).toEqual({ success: false, error: 'error-no-agents-online-in-department' });
+    expect((await t.api.post(`${V}/agent.status`, { status: 'available' }, { auth: target })).status).toBe(200);
+    expect(await transfer()).toMatchObject({ success: true, room: { _id: room._id, departmentId: dep._id, servedBy: { _id: target.userId } } });
+  });
+});
+
 describe("livechat/room: the visitor's open room, from memory", () => {
   const V = '/api/v1/livechat';
   /** `livechat/room` for this token, with how many times the store was asked for the visitor's open room. */

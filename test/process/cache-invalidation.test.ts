@@ -172,6 +172,26 @@ describe('livechat/config, cached on two processes', () => {
     expect((await call(a, 'POST', '/api/v1/livechat/agent.status', { status: 'not-available' }, agent.headers)).status).toBe(200);
     await onB('agent not available', async (server) => (await config(server)).online === false);
   });
+  it('a department renamed on one process: the other registers visitors by its new name, and refuses the old', async () => {
+    const created = await call(a, 'POST', '/api/v1/livechat/department', {
+      department: { name: 'Lookup Before', enabled: true, showOnRegistration: true, showOnOfflineForm: true, email: 'lookup@example.org' },
+      agents: [],
+    });
+    expect(created.status).toBe(200);
+    const id = created.body.department._id as string;
+    let n = 0;
+    const register = async (server: ServerProcess, department: string) =>
+      (await call(server, 'POST', '/api/v1/livechat/visitor', { visitor: { token: `lookup-${++n}`, department } }, {})).body;
+    // Both processes look it up (and keep their departments in memory).
+    for (const server of [a, b]) expect((await register(server, 'Lookup Before')).visitor.department).toBe(id);
+    const renamed = await call(a, 'PUT', `/api/v1/livechat/department/${id}`, {
+      department: { name: 'Lookup After', enabled: true, showOnRegistration: true, showOnOfflineForm: true, email: 'lookup@example.org' },
+    });
+    expect(renamed.status).toBe(200);
+    await onB('department renamed', async (server) => (await register(server, 'Lookup After')).visitor?.department === id);
+    expect(await register(b, 'Lookup Before')).toEqual({ success: false, error: 'error-invalid-department' });
+  });
+
   it('a livechat setting changed on one process shows in the other\'s config (kept, serialized, per department)', async () => {
     for (const server of [a, b]) expect((await config(server)).theme.title).toBe('Live chat');
     expect((await call(a, 'POST', '/api/v1/settings/Livechat_title', { value: 'Elsewhere Support' })).status).toBe(200);
