@@ -9,10 +9,11 @@ const MAX_CACHED_DEPARTMENTS = 1000;
  * The livechat reads behind every widget's `livechat/config`: the enabled
  * departments and whether an agent is available (overall or in one
  * department), from memory; and a department by id or name, which a transfer
- * and a visitor's registration look up before they write. The store reports every committed write that can
- * change them (departments, their agent lists, agents' roles, livechat status,
- * presence, deactivation, deletion: `DataChange.livechat`); the cache is dropped
- * at once here and, through the change bus, in every other process.
+ * and a visitor's registration look up before they write. The store reports
+ * every committed write that can change them (departments, their agent lists,
+ * agents' roles, livechat status, presence, deactivation, deletion:
+ * `DataChange.livechat`); the cache is dropped at once here and, through the
+ * change bus, in every other process.
  */
 export class LivechatAvailability {
   private departments: DepartmentRecord[] | null = null;

@@ -34,7 +34,7 @@ export class LivechatRouting {
     private readonly settings: SettingsService,
     private readonly clock: Clock,
     private readonly events: EventBus,
-    /** The departments and agent availability from memory, for the checks made before a transfer writes. */
+    /** The departments and agent availability from memory, for the checks made before a room is opened or transferred. */
     private readonly availability: LivechatAvailability,
   ) {}
 
