@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { byId, inIdOrder, sortById } from '../../src/store/sql/id-order.js';
+import { byId, inIdOrder, KEYED_SORT_MAX, sortById } from '../../src/store/sql/id-order.js';
 
 const items = (ids: string[]) => ids.map((id, i) => ({ id, at: i }));
 const bySort = (ids: string[]) => items(ids).sort(byId);
@@ -43,9 +43,12 @@ describe('sortById', () => {
     expect(sortById(items(shared))).toEqual(bySort(shared));
   });
 
-  it('sorts lists too long for exact keys with byId alone, in the same order', () => {
-    const ids = Array.from({ length: 2 ** 20 + 1 }, (_, i) => String((i * 7_919) % 1_000_003));
-    expect(sortById(items(ids)).map((x) => x.id)).toEqual(bySort(ids).map((x) => x.id));
+  it('keeps its keys exact up to the longest list it sorts by them (ids starting with the highest units), and sorts longer ones with byId alone', () => {
+    // The largest keys: the highest two units, times the power of two above the longest list.
+    const longest = Array.from({ length: KEYED_SORT_MAX }, (_, i) => `${i % 2 === 0 ? '\uFFFF\uFFFF' : '\uFFFF\uFFFE'}${(i * 7_919) % 1_000_003}`);
+    expect(sortById(items(longest))).toEqual(bySort(longest));
+    const longer = Array.from({ length: KEYED_SORT_MAX + 1 }, (_, i) => String((i * 7_919) % 1_000_003));
+    expect(sortById(items(longer)).map((x) => x.id)).toEqual(bySort(longer).map((x) => x.id));
   });
 });
 

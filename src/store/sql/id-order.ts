@@ -13,8 +13,11 @@ export function inIdOrder<T extends { id: string }>(list: T[]): T[] {
   return list;
 }
 
-/** Above this many items `sortById` sorts with `byId` alone: its keys would no longer be exact integers. */
-const KEYED_SORT_MAX = 2 ** 20;
+/**
+ * Above this many items `sortById` sorts with `byId` alone: its keys (two UTF-16 units, about 2^32, times a power
+ * of two above the item count) would no longer be exact integers (below 2^53).
+ */
+export const KEYED_SORT_MAX = 2 ** 19;
 
 /**
  * `list` sorted by `byId`, mostly without comparing strings. Ids split out of one text (PostgreSQL's room
