@@ -12,7 +12,7 @@ import type { ElementHandle, Page } from 'puppeteer-core';
 import { build } from 'vite';
 
 // Page-side code inside page.evaluate/waitForFunction runs in the browser (the root tsconfig has no DOM lib).
-declare const document: any, window: any;
+declare const document: any, window: any, requestAnimationFrame: (callback: () => void) => number;
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -47,10 +47,34 @@ export async function waitForPageText(page: Page, text: string, timeout = 20_000
   await page.waitForFunction((s) => document.body.innerText.includes(s), { timeout, polling: 100 }, text);
 }
 
-/** Clicks the visible button whose text is exactly `label`. */
+/**
+ * Clicks the visible button whose text is exactly `label`, with the mouse, once the button has stopped moving:
+ * puppeteer takes the button's position and then presses there, and content still arriving above it would move
+ * it away in between (the click lands on whatever took its place).
+ */
 export async function clickButton(page: Page, label: string): Promise<void> {
   const handle = await page.waitForSelector(`::-p-xpath(//button[normalize-space(.)=${JSON.stringify(label)}])`, { visible: true });
+  await untilStill(handle!);
   await handle!.click();
+}
+
+/**
+ * Resolves once the element's box is the same in two consecutive animation frames (the check Playwright makes
+ * before it clicks); fails after 10 s of movement.
+ */
+async function untilStill(handle: ElementHandle): Promise<void> {
+  await handle.evaluate(async (el) => {
+    const started = performance.now();
+    let last = '';
+    for (;;) {
+      await new Promise((resolve) => requestAnimationFrame(() => resolve(null)));
+      const r = el.getBoundingClientRect();
+      const box = `${r.x} ${r.y} ${r.width} ${r.height}`;
+      if (box === last) return;
+      if (performance.now() - started > 10_000) throw new Error(`still moving: ${box}`);
+      last = box;
+    }
+  });
 }
 
 /** What the focused element must be: a CSS selector it matches, or its accessible text (aria-label or text content). */
