@@ -226,7 +226,11 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   // committed so far is durable, so nothing acknowledged or shown can be lost by a crash.
   registerWire(app, () => store.settle());
   registerAuth(app, services);
-  const metrics = createMetricsRegistry(requestMetrics, () => store.poolStats());
+  const metrics = createMetricsRegistry(
+    requestMetrics,
+    () => store.poolStats(),
+    store.backend === 'sqlite' ? () => store.searchBacklogRows() : undefined,
+  );
   // DDP on GET /websocket of the same HTTP server; its sockets close before the server waits on connections.
   // The WebSocket upgrade's client address follows the same TRUST_PROXY rule as REST's `request.ip`.
   const trust = trustedProxies(config.trustProxy);

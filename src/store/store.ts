@@ -77,6 +77,11 @@ export interface Store {
   onChange(listener: DataChangeListener): () => void;
   /** Pool occupancy (PostgreSQL), or null for a single-connection backend. */
   poolStats(): PoolStats | null;
+  /**
+   * SQLite: how many rows changed since the directory's search indexes were last brought up to date (their
+   * backlog, applied every fifth of a second; a number that keeps growing means it is not). Null on PostgreSQL.
+   */
+  searchBacklogRows(): number | null;
   /** Closes connections; the store is unusable afterwards. */
   close(): Promise<void>;
 }

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sortedOpenApi } from '../../src/http/plugins/docs.js';
+import type { SqlStore } from '../../src/store/sql/sql-store.js';
+import { newUser } from '../store/core-fixtures.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 let t: TestApp;
@@ -57,6 +59,26 @@ describe('platform endpoints (§9)', () => {
     expect(res.text).not.toContain('unknown-thing-123');
     expect(res.text).not.toContain('%E0');
     expect(res.text).toContain('process_cpu_user_seconds_total');
+  });
+
+  it('metrics show SQLite\'s search index backlog (rows waiting to enter the index), and nothing of it on PostgreSQL', async () => {
+    const backlog = async () => {
+      const text = (await t.api.get('/metrics')).text;
+      const line = text.match(/^search_index_backlog_rows (\d+)$/m);
+      return line ? Number(line[1]) : text.includes('search_index_backlog_rows') ? 'malformed' : null;
+    };
+    if (t.store.backend === 'postgres') {
+      expect(await backlog()).toBeNull();
+      return;
+    }
+    // Inside a transaction the backlog cannot be applied, and the count does not wait for the transaction.
+    await t.store.transaction(async (tx) => {
+      await tx.users.insert(newUser({ name: 'Backlog Probe' }));
+      expect(await backlog()).toBeGreaterThanOrEqual(1);
+      expect(t.store.searchBacklogRows()).toBe(await backlog());
+    });
+    await (t.store as SqlStore).indexSearchChanges();
+    expect(await backlog()).toBe(0);
   });
 
   it('serves the OpenAPI 3.1 document, identical to the committed openapi.json', async () => {

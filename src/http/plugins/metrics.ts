@@ -148,10 +148,16 @@ export class CountingLogController extends LogController {
 
 /**
  * Prometheus metrics (contract §9): requests and latency by route and status
- * (counted by `CountingLogController`), the database pool, and the process. One
- * registry per app, so tests can build many apps in one process.
+ * (counted by `CountingLogController`), the database pool, SQLite's search
+ * index backlog, and the process. One registry per app, so tests can build many
+ * apps in one process.
  */
-export function createMetricsRegistry(requests: RequestMetrics, poolStats: () => PoolStats | null): Registry {
+export function createMetricsRegistry(
+  requests: RequestMetrics,
+  poolStats: () => PoolStats | null,
+  /** SQLite's search index backlog (`Store.searchBacklogRows`); none on PostgreSQL. */
+  searchBacklogRows?: () => number | null,
+): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   for (const metric of requests.metrics()) registry.registerMetric(metric);
@@ -168,5 +174,16 @@ export function createMetricsRegistry(requests: RequestMetrics, poolStats: () =>
       this.set({ state: 'waiting' }, stats.waiting);
     },
   });
+  if (searchBacklogRows) {
+    new Gauge({
+      name: 'search_index_backlog_rows',
+      help: 'Rows changed since the directory search indexes were last brought up to date (SQLite; applied every 200 ms, so a number that keeps growing means they are not)',
+      registers: [registry],
+      collect() {
+        const rows = searchBacklogRows();
+        if (rows !== null) this.set(rows);
+      },
+    });
+  }
   return registry;
 }

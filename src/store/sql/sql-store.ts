@@ -22,6 +22,8 @@ export interface BackendHooks {
   settle?(): Promise<void> | null;
   /** SQLite: applies the search indexes' backlog now (`SearchBacklog`). */
   indexSearchChanges?(): Promise<void>;
+  /** SQLite: the rows in the search indexes' backlog. */
+  searchBacklogRows?(): number;
 }
 
 /**
@@ -81,6 +83,10 @@ export class SqlStore implements Store {
 
   settle(): Promise<void> | null {
     return this.backendHooks.settle?.() ?? null;
+  }
+
+  searchBacklogRows(): number | null {
+    return this.backendHooks.searchBacklogRows?.() ?? null;
   }
 
   /**

@@ -428,6 +428,11 @@ export function openSqliteStore(options: SqliteOptions): SqlStore {
   const db = new Kysely<Database>({ dialect });
   searchBacklog = new SearchBacklog(db, SEARCH_INDEXES, options.searchBacklogMs);
   const backlog = searchBacklog;
+  // The backlog's size, read on the connection itself, not through Kysely: a count must not wait for a transaction
+  // under way. Prepared at the first call (the tables exist once the migrations have run).
+  let backlogRows: BetterSqlite3.Statement | null = null;
+  const countBacklog = () =>
+    (backlogRows ??= database.prepare(`SELECT ${SEARCH_INDEXES.map((i) => `(SELECT count(*) FROM ${i.index}_pending)`).join(' + ')}`).pluck()).get() as number;
   // This database's trigram counts: its searches choose their rarest trigrams.
   const trigramRows = new TrigramRows(database);
   const storeDialect: SqlDialect = extend(sqliteDialect, {
@@ -445,5 +450,6 @@ export function openSqliteStore(options: SqliteOptions): SqlStore {
     },
     ...(durability && { settle: () => durability.settle() }),
     indexSearchChanges: () => backlog.apply(),
+    searchBacklogRows: countBacklog,
   });
 }
