@@ -1,9 +1,13 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../sql/schema.js';
 
+/** The backlog table of an FTS5 index (migration 0017). */
+export const backlogTable = (index: string): string => `${index}_pending`;
+
 /** One FTS5 index of the directory, and the rows of its table it holds. */
 export interface SearchIndexSpec {
-  /** The FTS5 table (`users_search`); its backlog is `<index>_pending` (migration 0017). */
+  /** The FTS5 table (`users_search`); its backlog is `backlogTable(index)`. */
   index: string;
   /** The table it indexes, by `seq` (the rowid). */
   table: string;
@@ -32,12 +36,25 @@ export class SearchBacklog {
   private tail: Promise<unknown> = Promise.resolve();
   private runs = 0;
   private closed = false;
+  private counting: BetterSqlite3.Statement | null = null;
 
   constructor(
     private readonly db: Kysely<Database>,
+    /** The same connection, unwrapped: `rows` reads on it without waiting for a transaction under way. */
+    private readonly database: BetterSqlite3.Database,
     private readonly specs: readonly SearchIndexSpec[],
     private readonly intervalMs = SEARCH_BACKLOG_MS,
   ) {}
+
+  /**
+   * How many rows the backlogs hold now (`/metrics`), read on the connection itself: a count must not wait for a
+   * transaction under way (it sees that transaction's notes). Prepared at the first call, once the migrations have
+   * made the tables.
+   */
+  rows(): number {
+    this.counting ??= this.database.prepare(`SELECT ${this.specs.map((s) => `(SELECT count(*) FROM ${backlogTable(s.index)})`).join(' + ')}`).pluck();
+    return this.counting.get() as number;
+  }
 
   /** Starts looking at the backlog (once; the store calls it at every write). */
   start(): void {
@@ -76,7 +93,7 @@ export class SearchBacklog {
 
   /** Applies up to SEARCH_BACKLOG_CHUNK of the index's noted rows, lowest `seq` first; how many it applied. */
   private async applyChunk(spec: SearchIndexSpec): Promise<number> {
-    const pending = sql.table(`${spec.index}_pending`);
+    const pending = sql.table(backlogTable(spec.index));
     const any = await sql`SELECT 1 FROM ${pending} LIMIT 1`.execute(this.db);
     if (any.rows.length === 0) return 0;
     const index = sql.table(spec.index);

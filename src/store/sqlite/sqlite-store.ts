@@ -7,7 +7,7 @@ import { CompiledQuery, Kysely, sql, SqliteAdapter, SqliteDialect, type Expressi
 import { ConflictError, InvalidValueError, StoreReferenceError, UnavailableError } from '../errors.js';
 import { nonNegativeInteger, type SqlDialect } from '../sql/dialect.js';
 import { WAL_SIZE_LIMIT, WalCheckpointer, type CheckpointerOptions } from './checkpointer.js';
-import { SearchBacklog, type SearchIndexSpec } from './search-backlog.js';
+import { backlogTable, SearchBacklog, type SearchIndexSpec } from './search-backlog.js';
 import { WalDurability } from './wal-durability.js';
 import { wrapDialect } from '../sql/driver-wrapper.js';
 import type { Database } from '../sql/schema.js';
@@ -171,7 +171,7 @@ const sqliteDialect: Omit<SqlDialect, 'searchTerm'> = {
     const match = SEARCH_COLUMNS[table].every((c) => columns.includes(c)) ? sql`${values[0]}` : sql`${sql.lit(`{${columns.join(' ')}} : `)} || ${values[0]}`;
     // The rows changed since the index was last brought up to date (its backlog, search-backlog.ts) are candidates
     // too: the index may hold their old values, or none yet. The exact check decides on the values as they are.
-    const pending = sql.table(`${searchIndex(table)}_pending`);
+    const pending = sql.table(backlogTable(searchIndex(table)));
     return sql<SqlBool>`(${sql.ref(`${table}.seq`)} in (select rowid from ${fts} where ${fts} match ${match} union all select seq from ${pending}) and (${exact}))`;
   },
   containsTextScan: (column, term) => contains(lowerFunction(term), column, term.toLowerCase()),
@@ -426,13 +426,7 @@ export function openSqliteStore(options: SqliteOptions): SqlStore {
     },
   });
   const db = new Kysely<Database>({ dialect });
-  searchBacklog = new SearchBacklog(db, SEARCH_INDEXES, options.searchBacklogMs);
-  const backlog = searchBacklog;
-  // The backlog's size, read on the connection itself, not through Kysely: a count must not wait for a transaction
-  // under way. Prepared at the first call (the tables exist once the migrations have run).
-  let backlogRows: BetterSqlite3.Statement | null = null;
-  const countBacklog = () =>
-    (backlogRows ??= database.prepare(`SELECT ${SEARCH_INDEXES.map((i) => `(SELECT count(*) FROM ${i.index}_pending)`).join(' + ')}`).pluck()).get() as number;
+  const backlog = (searchBacklog = new SearchBacklog(db, database, SEARCH_INDEXES, options.searchBacklogMs));
   // This database's trigram counts: its searches choose their rarest trigrams.
   const trigramRows = new TrigramRows(database);
   const storeDialect: SqlDialect = extend(sqliteDialect, {
@@ -450,6 +444,6 @@ export function openSqliteStore(options: SqliteOptions): SqlStore {
     },
     ...(durability && { settle: () => durability.settle() }),
     indexSearchChanges: () => backlog.apply(),
-    searchBacklogRows: countBacklog,
+    searchBacklogRows: () => backlog.rows(),
   });
 }
