@@ -83,6 +83,12 @@ interface Measurement {
   /** PostgreSQL rows: the CPU time of the machine's PostgreSQL processes per answered request, µs (absent for a remote server). */
   database_cpu_us?: number;
   note?: string;
+  /**
+   * Rows measured beside the bare Fastify route (`pairedWithFastify`): each pair's req/s, the route's run just
+   * before the row's. The row's figures are those of the pair with the median ratio, and its `ratio_fastify` is that
+   * pair's ratio (not the ratio to the run's Fastify reference).
+   */
+  paired_fastify?: Array<{ fastify_rps: number; row_rps: number }>;
 }
 
 function spawnPinned(command: string, argv: string[], env: Record<string, string>, core = '0'): ChildProcess {
@@ -179,6 +185,37 @@ async function load(url: string, spec: RequestSpec, seconds = DURATION): Promise
  * Without it the first row of a server (`/api/info`) and the first reference ran partly on cold code. The
  * pools of rooms and visitors the writes use once each are sized for it.
  */
+/** How many times `pairedWithFastify` alternates the bare Fastify route and the row. */
+const PAIRS = 3;
+
+/**
+ * A row whose target is a ratio to the bare Fastify route (`/api/info`), measured beside it: PAIRS times the route
+ * (a server of its own, started once, pinned as Parley's) and then the row, alternated. The machine's speed drifts
+ * by a tenth or more in the minutes of a run (the references before and after Parley's rows have differed by up to
+ * 37%), and a ratio to references measured many minutes away carries that drift; a pair measured back to back does
+ * not. The row's figures are those of the pair with the median ratio; every pair is kept in the report.
+ */
+async function pairedWithFastify(
+  row: () => Promise<Measurement>,
+  start: (script: string) => Promise<{ child: ChildProcess; url: string }>,
+  measure: (url: string) => Promise<{ rps: number }>,
+): Promise<Measurement> {
+  const fastify = await start('bench/baseline-fastify.mjs');
+  const pairs: Array<{ fastify_rps: number; row: Measurement }> = [];
+  try {
+    for (let i = 0; i < PAIRS; i++) pairs.push({ fastify_rps: (await measure(fastify.url)).rps, row: await row() });
+  } finally {
+    await stop(fastify.child);
+  }
+  const ratio = (p: (typeof pairs)[number]) => p.row.rps / Math.max(p.fastify_rps, 1);
+  const median = [...pairs].sort((a, b) => ratio(a) - ratio(b))[Math.floor(PAIRS / 2)]!;
+  return {
+    ...median.row,
+    ratio_fastify: Math.round(ratio(median) * 100) / 100,
+    paired_fastify: pairs.map((p) => ({ fastify_rps: p.fastify_rps, row_rps: p.row.rps })),
+  };
+}
+
 async function warmUp(url: string, spec: RequestSpec): Promise<void> {
   await load(url, spec, 1);
 }
@@ -359,14 +396,23 @@ async function main(): Promise<void> {
   const coldStart: Record<string, number> = {};
 
   // The references: what the machine serves (bare node:http) and what the framework leaves (a bare Fastify route).
-  const reference = async (script: string) => {
+  const startReference = async (script: string) => {
     const port = await freePort();
     const child = spawnPinned(process.execPath, [script], { PORT: String(port) });
-    await waitReady(`http://127.0.0.1:${port}`, child, '/');
-    await warmUp(`http://127.0.0.1:${port}`, { method: 'GET', path: '/' });
-    const run = await load(`http://127.0.0.1:${port}`, { method: 'GET', path: '/' });
-    await stop(child);
+    const url = `http://127.0.0.1:${port}`;
+    await waitReady(url, child, '/');
+    return { child, url };
+  };
+  const measureReference = async (url: string) => {
+    await warmUp(url, { method: 'GET', path: '/' });
+    const run = await load(url, { method: 'GET', path: '/' });
     return { rps: Math.round(run.requests.average), p99_ms: run.latency.p99 };
+  };
+  const reference = async (script: string) => {
+    const server = await startReference(script);
+    const figures = await measureReference(server.url);
+    await stop(server.child);
+    return figures;
   };
   // Measured before and after Parley's rows: other work on the machine only ever slows a reference down, so the
   // faster of the two is the better estimate of what the machine serves (a reference measured once, in a slow
@@ -406,33 +452,37 @@ async function main(): Promise<void> {
             continue;
           }
           await checkAnswer(server.url, e);
-          await warmUp(server.url, e.spec);
-          const cpuBefore = processCpuMs(server.child.pid!);
-          const databaseBefore = backend === 'postgres' ? postgresCpuMs() : null;
-          const run = await load(server.url, e.spec);
-          const serverCpu = processCpuMs(server.child.pid!) - cpuBefore;
-          const databaseAfter = databaseBefore === null ? null : postgresCpuMs();
-          // Only successful answers count as throughput: a refusal is cheap and would flatter the figure.
-          const rps = Math.round(run['2xx'] / run.duration);
-          const perRequest = (ms: number) => Math.round((ms * 1000) / Math.max(run['2xx'], 1));
-          const serverCpuUs = perRequest(serverCpu);
-          const databaseCpuUs = databaseBefore !== null && databaseAfter !== null ? perRequest(postgresCpuBetween(databaseBefore, databaseAfter)) : null;
-          const refused = run.requests.total - run['2xx'] + run.errors;
-          results.push({
-            endpoint: e.name,
-            backend,
-            processes: workers,
-            rps,
-            p50_ms: run.latency.p50,
-            p99_ms: run.latency.p99,
-            ratio: 0,
-            ratio_fastify: 0,
-            non2xx: refused,
-            rss_after_mb: rssMb(server.child.pid!, 'VmRSS'),
-            server_cpu_us: serverCpuUs,
-            ...(databaseCpuUs !== null && { database_cpu_us: databaseCpuUs }),
-          });
-          console.error(`${backend} x${workers} ${e.name}: ${rps} req/s p99 ${run.latency.p99} ms${refused ? ` (${refused} refused, not counted)` : ''}, CPU/req server ${serverCpuUs} µs${databaseCpuUs !== null ? ` PostgreSQL ${databaseCpuUs} µs` : ''}, RSS after ${rssMb(server.child.pid!, 'VmRSS')} MB (peak so far ${rssMb(server.child.pid!)} MB)`);
+          const row = async (): Promise<Measurement> => {
+            await warmUp(server.url, e.spec);
+            const cpuBefore = processCpuMs(server.child.pid!);
+            const databaseBefore = backend === 'postgres' ? postgresCpuMs() : null;
+            const run = await load(server.url, e.spec);
+            const serverCpu = processCpuMs(server.child.pid!) - cpuBefore;
+            const databaseAfter = databaseBefore === null ? null : postgresCpuMs();
+            // Only successful answers count as throughput: a refusal is cheap and would flatter the figure.
+            const rps = Math.round(run['2xx'] / run.duration);
+            const perRequest = (ms: number) => Math.round((ms * 1000) / Math.max(run['2xx'], 1));
+            const databaseCpuUs = databaseBefore !== null && databaseAfter !== null ? perRequest(postgresCpuBetween(databaseBefore, databaseAfter)) : null;
+            return {
+              endpoint: e.name,
+              backend,
+              processes: workers,
+              rps,
+              p50_ms: run.latency.p50,
+              p99_ms: run.latency.p99,
+              ratio: 0,
+              ratio_fastify: 0,
+              non2xx: run.requests.total - run['2xx'] + run.errors,
+              rss_after_mb: rssMb(server.child.pid!, 'VmRSS'),
+              server_cpu_us: perRequest(serverCpu),
+              ...(databaseCpuUs !== null && { database_cpu_us: databaseCpuUs }),
+            };
+          };
+          const m = e.group === 'platform' ? await pairedWithFastify(row, startReference, measureReference) : await row();
+          results.push(m);
+          console.error(
+            `${backend} x${workers} ${e.name}: ${m.rps} req/s p99 ${m.p99_ms} ms${m.non2xx ? ` (${m.non2xx} refused, not counted)` : ''}, CPU/req server ${m.server_cpu_us} µs${m.database_cpu_us !== undefined ? ` PostgreSQL ${m.database_cpu_us} µs` : ''}, RSS after ${m.rss_after_mb} MB (peak so far ${rssMb(server.child.pid!)} MB)${m.paired_fastify ? `; beside bare Fastify ${m.paired_fastify.map((p) => `${p.row_rps}/${p.fastify_rps}`).join(', ')} req/s` : ''}`,
+          );
         }
         if (workers === 1) rssPeak = Math.max(rssPeak, rssMb(server.child.pid!));
         if (workers === 1 && args['heap-snapshot']) await heapSnapshot(server.child.pid!, args['heap-snapshot']);
@@ -447,9 +497,11 @@ async function main(): Promise<void> {
   const faster = (a: { rps: number; p99_ms: number }, b: { rps: number; p99_ms: number }) => (a.rps >= b.rps ? a : b);
   const baseline = faster(before.nodeHttp, after.nodeHttp);
   const fastifyBaseline = faster(before.fastify, after.fastify);
+  const twoPlaces = (x: number) => Math.round(x * 100) / 100;
   for (const r of results) {
-    r.ratio = Math.round((r.rps / baseline.rps) * 100) / 100;
-    r.ratio_fastify = Math.round((r.rps / fastifyBaseline.rps) * 100) / 100;
+    r.ratio = twoPlaces(r.rps / baseline.rps);
+    // A row measured beside the Fastify route already has its ratio to it (pairedWithFastify).
+    if (!r.paired_fastify) r.ratio_fastify = twoPlaces(r.rps / fastifyBaseline.rps);
   }
   const report = {
     machine: { cores: CORES, node: process.version },
@@ -465,6 +517,13 @@ async function main(): Promise<void> {
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
   if (!ONLY) writeFileSync(join(ROOT, 'bench/results/latest.json'), JSON.stringify(report, null, 2) + '\n');
   console.log(markdown({ ...report, fastifyBaseline }, results));
+}
+
+/** The pairs of the rows measured beside the bare Fastify route (†). */
+function pairedLines(results: Measurement[]): string[] {
+  return results
+    .filter((r) => r.paired_fastify)
+    .map((r) => `† ${r.endpoint} on ${r.backend}, req/s of each pair (the row / bare Fastify just before it): ${r.paired_fastify!.map((p) => `${p.row_rps} / ${p.fastify_rps} (${(p.row_rps / p.fastify_rps).toFixed(2)}×)`).join(', ')}.`);
 }
 
 /** N-process rows against the 1-process rows of the same endpoint and backend. */
@@ -522,16 +581,17 @@ function markdown(report: ReportHead, results: Measurement[]): string {
   const lines = [
     `## Benchmark (${QUICK_MODE ? 'quick' : 'full'}; ${report.machine.cores} cores, Node ${report.machine.node}, ${CONNECTIONS} connections, ${DURATION} s each)`,
     '',
-    `References in the same run, measured before and after Parley's rows, the faster of the two kept: bare node:http **${report.baseline.rps} req/s** (p99 ${report.baseline.p99_ms} ms); a bare Fastify route **${report.fastifyBaseline.rps} req/s** (p99 ${report.fastifyBaseline.p99_ms} ms). req/s counts 2xx answers only; server CPU counts all the server's threads (and workers), PostgreSQL CPU every PostgreSQL process of the machine.`,
+    `References in the same run, measured before and after Parley's rows, the faster of the two kept: bare node:http **${report.baseline.rps} req/s** (p99 ${report.baseline.p99_ms} ms); a bare Fastify route **${report.fastifyBaseline.rps} req/s** (p99 ${report.fastifyBaseline.p99_ms} ms). req/s counts 2xx answers only; server CPU counts all the server's threads (and workers), PostgreSQL CPU every PostgreSQL process of the machine. The /api/info rows (†) are measured ${PAIRS} times, each run just after one of the bare Fastify route, on a server of its own: their figures are the pair with the median ratio, and their × Fastify is that pair's ratio.`,
     '',
     '| endpoint | backend | processes | req/s | p50 ms | p99 ms | × node:http | × Fastify | server CPU µs/req | PostgreSQL CPU µs/req | target: met / MISSED |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
     ...results.map((r) =>
       r.note
         ? `| ${r.endpoint} | ${r.backend} | ${r.processes} | — | — | — | — | — | — | — | ${r.note} |`
-        : `| ${r.endpoint} | ${r.backend} | ${r.processes} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.ratio} | ${r.ratio_fastify} | ${r.server_cpu_us ?? '—'} | ${r.database_cpu_us ?? '—'} | ${verdict(groups.get(r.endpoint), r, results)}${r.non2xx ? ` (${r.non2xx} refused, not counted)` : ''} |`,
+        : `| ${r.endpoint} | ${r.backend} | ${r.processes} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.ratio} | ${r.ratio_fastify}${r.paired_fastify ? ' †' : ''} | ${r.server_cpu_us ?? '—'} | ${r.database_cpu_us ?? '—'} | ${verdict(groups.get(r.endpoint), r, results)}${r.non2xx ? ` (${r.non2xx} refused, not counted)` : ''} |`,
     ),
     '',
+    ...pairedLines(results),
     ...scalingLines(results),
     '',
     `Peak RSS (server, 1 process): **${report.rss_peak_mb} MB** (target ≤ 150 MB: ${report.rss_peak_mb <= 150 ? 'met' : 'MISSED'}).`,
