@@ -523,7 +523,7 @@ async function main(): Promise<void> {
 function pairedLines(results: Measurement[]): string[] {
   return results
     .filter((r) => r.paired_fastify)
-    .map((r) => `† ${r.endpoint} on ${r.backend}, req/s of each pair (the row / bare Fastify just before it): ${r.paired_fastify!.map((p) => `${p.row_rps} / ${p.fastify_rps} (${(p.row_rps / p.fastify_rps).toFixed(2)}×)`).join(', ')}.`);
+    .flatMap((r) => [`† ${r.endpoint} on ${r.backend}, req/s of each pair (the row / bare Fastify just before it): ${r.paired_fastify!.map((p) => `${p.row_rps} / ${p.fastify_rps} (${(p.row_rps / p.fastify_rps).toFixed(2)}×)`).join(', ')}.`, '']);
 }
 
 /** N-process rows against the 1-process rows of the same endpoint and backend. */
