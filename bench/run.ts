@@ -179,12 +179,9 @@ async function load(url: string, spec: RequestSpec, seconds = DURATION): Promise
   return autocannon({ url, connections: CONNECTIONS, duration: seconds, requests: [request] });
 }
 
-/**
- * One second of the same load before each measured one (references and rows alike), neither counted nor in the
- * CPU figures: the measured seconds are the server's steady state, its JIT (and the load generator's) warmed up.
- * Without it the first row of a server (`/api/info`) and the first reference ran partly on cold code. The
- * pools of rooms and visitors the writes use once each are sized for it.
- */
+/** A ratio as the report shows it. */
+const twoPlaces = (x: number): number => Math.round(x * 100) / 100;
+
 /** How many times `pairedWithFastify` alternates the bare Fastify route and the row. */
 const PAIRS = 3;
 
@@ -211,11 +208,17 @@ async function pairedWithFastify(
   const median = [...pairs].sort((a, b) => ratio(a) - ratio(b))[Math.floor(PAIRS / 2)]!;
   return {
     ...median.row,
-    ratio_fastify: Math.round(ratio(median) * 100) / 100,
+    ratio_fastify: twoPlaces(ratio(median)),
     paired_fastify: pairs.map((p) => ({ fastify_rps: p.fastify_rps, row_rps: p.row.rps })),
   };
 }
 
+/**
+ * One second of the same load before each measured one (references and rows alike), neither counted nor in the
+ * CPU figures: the measured seconds are the server's steady state, its JIT (and the load generator's) warmed up.
+ * Without it the first row of a server (`/api/info`) and the first reference ran partly on cold code. The
+ * pools of rooms and visitors the writes use once each are sized for it.
+ */
 async function warmUp(url: string, spec: RequestSpec): Promise<void> {
   await load(url, spec, 1);
 }
@@ -497,7 +500,6 @@ async function main(): Promise<void> {
   const faster = (a: { rps: number; p99_ms: number }, b: { rps: number; p99_ms: number }) => (a.rps >= b.rps ? a : b);
   const baseline = faster(before.nodeHttp, after.nodeHttp);
   const fastifyBaseline = faster(before.fastify, after.fastify);
-  const twoPlaces = (x: number) => Math.round(x * 100) / 100;
   for (const r of results) {
     r.ratio = twoPlaces(r.rps / baseline.rps);
     // A row measured beside the Fastify route already has its ratio to it (pairedWithFastify).
