@@ -8,7 +8,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import type { SqlStore } from '../../src/store/sql/sql-store.js';
-import { SEARCH_BACKLOG_CHUNK } from '../../src/store/sqlite/search-backlog.js';
+import { backlogTable, SEARCH_BACKLOG_CHUNK } from '../../src/store/sqlite/search-backlog.js';
 import type { ChannelSearch, Store, UserSearch } from '../../src/store/store.js';
 import { genericPlan, member, newRoom, newUser, type StoreGetter } from './core-fixtures.js';
 
@@ -19,6 +19,15 @@ function tag(): string {
     .slice(0, 8)
     .toLowerCase();
 }
+
+/** SQLite: the directory's FTS5 indexes. */
+type SearchIndexName = 'users_search' | 'rooms_search';
+/** The `seq` (SQLite's rowid, the index's rowid) of a user's or a room's row. */
+const seqOf = async (db: SqlStore['db'], table: 'users' | 'rooms', id: string) =>
+  Number((await db.selectFrom(table).select('seq').where('id', '=', id).executeTakeFirstOrThrow()).seq);
+/** SQLite: the rows noted in an index's backlog (migration 0017), by `seq`. */
+const notedSeqs = async (db: SqlStore['db'], index: SearchIndexName) =>
+  (await sql<{ seq: number }>`SELECT seq FROM ${sql.table(backlogTable(index))}`.execute(db)).rows.map((r) => Number(r.seq));
 
 const channels = (over: Partial<ChannelSearch>): ChannelSearch => ({
   text: '',
@@ -289,9 +298,7 @@ export function directoryCases(getStore: StoreGetter): void {
       if (store.backend !== 'sqlite') return expect(store.backend).toBe('postgres');
       const kdb = (store as SqlStore).db;
       // A change to re-index is noted in the index's backlog (migration 0017); applying it writes a segment.
-      const noted = async (index: 'users_search' | 'rooms_search') =>
-        (await sql<{ seq: number }>`SELECT seq FROM ${sql.table(`${index}_pending`)}`.execute(kdb)).rows.map((r) => Number(r.seq));
-      const seqOf = async (table: 'users' | 'rooms', id: string) => Number((await kdb.selectFrom(table).select('seq').where('id', '=', id).executeTakeFirstOrThrow()).seq);
+      const noted = (index: SearchIndexName) => notedSeqs(kdb, index);
       const t = tag();
       const user = await store.users.insert(newUser({ name: `${t} Same` }));
       await (store as SqlStore).indexSearchChanges();
@@ -300,7 +307,7 @@ export function directoryCases(getStore: StoreGetter): void {
       await kdb.updateTable('users').set({ bio: null, nickname: null }).where('id', '=', user.id).execute();
       expect(await noted('users_search')).toEqual([]);
       await store.users.update(user.id, { name: `${t} SAME` }, Date.now()); // a change of case is a change
-      expect(await noted('users_search')).toEqual([await seqOf('users', user.id)]);
+      expect(await noted('users_search')).toEqual([await seqOf(kdb, 'users', user.id)]);
       expect((await store.directory.searchUsers(users({ text: `${t} SAME` }))).users.map((u) => u.name)).toEqual([`${t} SAME`]);
 
       const channel = await store.rooms.insert(newRoom({ t: 'c', name: `${t}-chan`, fname: `${t}-chan` }));
@@ -308,7 +315,7 @@ export function directoryCases(getStore: StoreGetter): void {
       await kdb.updateTable('rooms').set({ name: `${t}-chan`, fname: `${t}-chan` }).where('id', '=', channel.id).execute();
       expect(await noted('rooms_search')).toEqual([]);
       await kdb.updateTable('rooms').set({ fname: `${t}-renamed` }).where('id', '=', channel.id).execute();
-      expect(await noted('rooms_search')).toEqual([await seqOf('rooms', channel.id)]);
+      expect(await noted('rooms_search')).toEqual([await seqOf(kdb, 'rooms', channel.id)]);
       expect((await store.directory.searchChannels(channels({ text: `${t}-renamed` }))).rooms.map((r) => r.id)).toEqual([channel.id]);
     });
 
@@ -318,12 +325,10 @@ export function directoryCases(getStore: StoreGetter): void {
       if (store.backend !== 'sqlite') return expect([store.backend, store.searchBacklogRows()]).toEqual(['postgres', null]);
       const kdb = (store as SqlStore).db;
       const t = tag();
-      const noted = async (db: typeof kdb, index: 'users_search' | 'rooms_search') =>
-        Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(`${index}_pending`)}`.execute(db)).rows[0]!.n);
-      const seqOf = async (db: typeof kdb, table: 'users' | 'rooms', id: string) => Number((await db.selectFrom(table).select('seq').where('id', '=', id).executeTakeFirstOrThrow()).seq);
+      const noted = async (db: typeof kdb, index: SearchIndexName) => (await notedSeqs(db, index)).length;
       // FTS5 checks an index (rank 0: its own structure; 1: also against every row of its table, which only the
       // users' index holds all of): it throws when they differ.
-      const whole = async (index: 'users_search' | 'rooms_search', rank: 0 | 1) =>
+      const whole = async (index: SearchIndexName, rank: 0 | 1) =>
         sql`INSERT INTO ${sql.table(index)} (${sql.raw(index)}, rank) VALUES ('integrity-check', ${rank})`.execute(kdb);
       const matched = async (term: string) =>
         (await sql<{ seq: number }>`SELECT rowid AS seq FROM rooms_search WHERE rooms_search MATCH ${`"${term}"`}`.execute(kdb)).rows.map((r) => Number(r.seq));
@@ -388,7 +393,7 @@ export function directoryCases(getStore: StoreGetter): void {
       if (store.backend !== 'sqlite') return expect(store.backend).toBe('postgres');
       const kdb = (store as SqlStore).db;
       const t = tag();
-      const noted = async () => Number((await sql<{ n: number }>`SELECT count(*) AS n FROM users_search_pending`.execute(kdb)).rows[0]!.n);
+      const noted = async () => (await notedSeqs(kdb, 'users_search')).length;
       await store.transaction(async (tx) => {
         for (let i = 0; i < SEARCH_BACKLOG_CHUNK * 2 + 7; i++) await tx.users.insert(newUser({ name: `${t} bulk ${i}` }));
       });
@@ -402,8 +407,7 @@ export function directoryCases(getStore: StoreGetter): void {
       for (let i = 0; i < 250 && (await noted()) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(await noted()).toBe(0);
       const rows = await sql<{ seq: number }>`SELECT rowid AS seq FROM users_search WHERE users_search MATCH ${`"${t} alone"`}`.execute(kdb);
-      const seq = Number((await kdb.selectFrom('users').select('seq').where('id', '=', user.id).executeTakeFirstOrThrow()).seq);
-      expect(rows.rows.map((r) => Number(r.seq))).toEqual([seq]);
+      expect(rows.rows.map((r) => Number(r.seq))).toEqual([await seqOf(kdb, 'users', user.id)]);
     });
 
     it('PostgreSQL indexes the names of directory rooms only, and the plan it keeps for the channel search uses those indexes', async () => {

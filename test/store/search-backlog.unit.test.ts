@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { backlogTable } from '../../src/store/sqlite/search-backlog.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { SqlStore } from '../../src/store/sql/sql-store.js';
 import { newUser } from './core-fixtures.js';
@@ -16,7 +17,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A store whose own timer never applies the backlog within a test: only the calls under test do. */
 const open = (path: string) => openSqliteStore({ path, searchBacklogMs: 600_000, checkpoints: { intervalMs: 20 } });
-const noted = async (store: SqlStore) => Number((await sql<{ n: number }>`SELECT count(*) AS n FROM users_search_pending`.execute(store.db)).rows[0]!.n);
+const noted = async (store: SqlStore) => Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(backlogTable('users_search'))}`.execute(store.db)).rows[0]!.n);
 /** Throws when the users' index differs from the users table (FTS5 compares them row by row). */
 const whole = (store: SqlStore) => sql`INSERT INTO users_search (users_search, rank) VALUES ('integrity-check', 1)`.execute(store.db);
 
