@@ -38,6 +38,7 @@ import { freePort } from '../test/support/server-process.js';
 import { scratchDatabase } from './scratch-database.js';
 import { postgresCpuBetween, postgresCpuMs, processCpuMs } from './proc.js';
 import { serverNodeArgs } from './server-command.js';
+import { verdict, type Group, type Measurement } from './targets.js';
 import { FULL, QUICK, seedBenchData, settleBulkLoad, type Seeded, BENCH_PASSWORD, WRITERS } from './seed.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -62,34 +63,6 @@ const PG_SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0
 
 // Pin this process (the load generator) to the last core; servers go to core 0.
 if (HAS_TASKSET) execFileSync('taskset', ['-p', '-c', String(CORES - 1), String(process.pid)], { stdio: 'ignore' });
-
-interface Measurement {
-  endpoint: string;
-  backend: 'sqlite' | 'postgres' | 'none';
-  processes: number;
-  rps: number;
-  p50_ms: number;
-  p99_ms: number;
-  /** req/s ÷ the bare node:http server's. */
-  ratio: number;
-  /** req/s ÷ the bare Fastify route's. */
-  ratio_fastify: number;
-  /** Answers other than 2xx (and socket errors): not counted in req/s. */
-  non2xx: number;
-  /** Server resident set right after this endpoint's run (MB), to attribute memory peaks. */
-  rss_after_mb?: number;
-  /** The server's CPU time (user + system, all its threads) per answered request, µs: what a busy machine disturbs least. */
-  server_cpu_us?: number;
-  /** PostgreSQL rows: the CPU time of the machine's PostgreSQL processes per answered request, µs (absent for a remote server). */
-  database_cpu_us?: number;
-  note?: string;
-  /**
-   * Rows measured beside the bare Fastify route (`pairedWithFastify`): each pair's req/s, the route's run just
-   * before the row's. The row's figures are those of the pair with the median ratio, and its `ratio_fastify` is that
-   * pair's ratio (not the ratio to the run's Fastify reference).
-   */
-  paired_fastify?: Array<{ fastify_rps: number; row_rps: number }>;
-}
 
 function spawnPinned(command: string, argv: string[], env: Record<string, string>, core = '0'): ChildProcess {
   const [cmd, rest] = HAS_TASKSET ? ['taskset', ['-c', core, command, ...argv]] : [command, argv];
@@ -228,8 +201,6 @@ function cycle<T>(items: T[]): () => T {
   return () => items[i++ % items.length]!;
 }
 
-type Group = 'platform' | 'read' | 'rooms-delta' | 'rooms-full' | 'directory' | 'write' | 'write-one-row' | 'livechat-write' | 'login';
-
 /**
  * Disjoint slices of the seeded open rooms, so that no pass spoils another's: reads of existing rooms never hit a
  * room the close pass closed, transfers never pick a closed room, and closes never repeat (the first WRITERS rooms
@@ -347,29 +318,6 @@ function endpoints(s: Seeded, since: string): Array<{ name: string; path: string
     { group: 'login', name: 'POST login (logins/s, bcrypt cost 10)', path: '/api/v1/login', spec: { method: 'POST', path: '/api/v1/login', body: () => ({ user: s.writer.username, password: BENCH_PASSWORD }) } },
   ];
 }
-
-interface Target {
-  /** Ratio to the bare node:http server, or (platform) to the bare Fastify route. */
-  ratio?: number;
-  p99?: number;
-  rps?: number;
-}
-
-/** The project's performance targets (README, "Performance") for SQLite, one process, 50 connections. */
-const TARGETS: Record<Group, Target | undefined> = {
-  platform: { ratio: 0.8 },
-  read: { ratio: 0.4, p99: 10 },
-  'rooms-delta': { ratio: 0.25, p99: 15 },
-  'rooms-full': { p99: 50 },
-  directory: { ratio: 0.1, p99: 15 },
-  write: { ratio: 0.12, p99: 15 },
-  'write-one-row': undefined,
-  'livechat-write': { rps: 2000, p99: 50 },
-  login: undefined,
-};
-/** PostgreSQL, one process: every row within 2× of SQLite's req/s; writes also ≥ 2,500 req/s with p99 ≤ 30 ms. */
-const PG_WRITE_TARGET = { rps: 2500, p99: 30 };
-const WRITE_GROUPS = new Set<Group>(['write', 'livechat-write']);
 
 async function startParley(databaseUrl: string, workers = 1): Promise<{ child: ChildProcess; url: string; readyMs: number }> {
   const port = await freePort();
@@ -541,31 +489,6 @@ function scalingLines(results: Measurement[]): string[] {
     `Scaling with WORKERS=${CORES} (on ${CORES} cores the N-process server shares its cores with the load generator, so this understates what separate machines give):`,
     ...lines,
   ];
-}
-
-/** Met/missed against the targets: SQLite rows against TARGETS, PostgreSQL rows against SQLite's. */
-function verdict(group: Group | undefined, r: Measurement, results: Measurement[]): string {
-  if (!group || r.processes !== 1) return '';
-  const parts: string[] = [];
-  const check = (label: string, ok: boolean) => parts.push(`${label}: ${ok ? 'met' : 'MISSED'}`);
-  if (r.backend === 'sqlite') {
-    const target = TARGETS[group];
-    if (!target) return '';
-    if (target.ratio !== undefined) {
-      if (group === 'platform') check(`≥ ${target.ratio}× bare Fastify`, r.ratio_fastify >= target.ratio);
-      else check(`≥ ${target.ratio}×`, r.ratio >= target.ratio);
-    }
-    if (target.rps !== undefined) check(`≥ ${target.rps} req/s`, r.rps >= target.rps);
-    if (target.p99 !== undefined) check(`p99 ≤ ${target.p99} ms`, r.p99_ms <= target.p99);
-  } else if (r.backend === 'postgres' && group !== 'platform' && group !== 'login') {
-    const sqlite = results.find((x) => x.endpoint === r.endpoint && x.backend === 'sqlite' && x.processes === 1 && !x.note);
-    if (sqlite) check(`within 2× of SQLite (${sqlite.rps})`, r.rps * 2 >= sqlite.rps);
-    if (WRITE_GROUPS.has(group)) {
-      check(`≥ ${PG_WRITE_TARGET.rps} req/s`, r.rps >= PG_WRITE_TARGET.rps);
-      check(`p99 ≤ ${PG_WRITE_TARGET.p99} ms`, r.p99_ms <= PG_WRITE_TARGET.p99);
-    }
-  }
-  return parts.join('; ');
 }
 
 interface ReportHead {
