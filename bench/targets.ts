@@ -35,7 +35,7 @@ export interface Measurement {
   paired_fastify?: Array<{ fastify_rps: number; row_rps: number }>;
 }
 
-export interface Target {
+interface Target {
   /** Ratio to the bare node:http server, or (platform) to the bare Fastify route. */
   ratio?: number;
   p99?: number;
@@ -43,7 +43,7 @@ export interface Target {
 }
 
 /** The project's performance targets (README, "Performance") for SQLite, one process, 50 connections. */
-export const TARGETS: Record<Group, Target | undefined> = {
+const TARGETS: Record<Group, Target | undefined> = {
   platform: { ratio: 0.8 },
   read: { ratio: 0.4, p99: 10 },
   'rooms-delta': { ratio: 0.25, p99: 15 },
@@ -55,7 +55,7 @@ export const TARGETS: Record<Group, Target | undefined> = {
   login: undefined,
 };
 /** PostgreSQL, one process: every row within 2× of SQLite's req/s; writes also ≥ 2,500 req/s with p99 ≤ 30 ms. */
-export const PG_WRITE_TARGET = { rps: 2500, p99: 30 };
+const PG_WRITE_TARGET = { rps: 2500, p99: 30 };
 const WRITE_GROUPS = new Set<Group>(['write', 'livechat-write']);
 
 /** Met/missed against the targets: SQLite rows against TARGETS, PostgreSQL rows against SQLite's. */
