@@ -281,6 +281,7 @@ export function deliverEvent(ctx: RealtimeContext, event: DomainEvent): void | P
       return;
     case 'inquiryQueued':
     case 'inquiryTaken':
+    case 'inquiryUpdated':
     case 'inquiryRemoved': {
       const inquiry = event.inquiry;
       const department = inquiry.departmentId;
@@ -293,6 +294,11 @@ export function deliverEvent(ctx: RealtimeContext, event: DomainEvent): void | P
         const doc = inquiryDoc(event.inquiry);
         emitQueue({ type: 'added', ...doc });
         streams.emit(STREAM.queue, inquiry.id, [extend(doc, { clientAction: 'inserted' })]);
+      } else if (event.type === 'inquiryUpdated') {
+        const doc = inquiryDoc(event.inquiry);
+        emitQueue({ type: 'changed', ...doc });
+        streams.emit(STREAM.queue, inquiry.id, [extend(doc, { clientAction: 'updated' })]);
+        return;
       } else if (event.type === 'inquiryTaken') {
         const doc = inquiryDoc(event.inquiry);
         emitQueue({ type: 'changed', ...doc });

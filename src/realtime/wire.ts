@@ -40,12 +40,5 @@ export function messageDoc(m: EventMessage) {
 
 /** An inquiry on the queue streams (no token). */
 export function inquiryDoc(q: EventInquiry) {
-  return extend(inquiryWire(q), {
-    ts: new Date(q.ts),
-    _updatedAt: new Date(q.updatedAt),
-    message: q.message,
-    t: 'l' as const,
-    estimatedWaitingTimeQueue: 0,
-    priorityWeight: 0,
-  });
+  return extend(inquiryWire(q, q.message), { ts: new Date(q.ts), _updatedAt: new Date(q.updatedAt) });
 }

@@ -83,6 +83,8 @@ export type DomainEvent =
   | { type: 'inquiryQueued'; inquiry: EventInquiry }
   /** An inquiry was taken (by `livechat/inquiries.take` or routing): `changed`, then it leaves the queue. */
   | { type: 'inquiryTaken'; inquiry: EventInquiry; agentId: string }
+  /** A queued inquiry changed while it waits (its visitor's first message arrived): `changed` on the queue streams. */
+  | { type: 'inquiryUpdated'; inquiry: EventInquiry }
   /** An inquiry was deleted (room closed). */
   | { type: 'inquiryRemoved'; inquiry: { id: string; rid: string; departmentId: string | null } }
   /** An agent now serves the room (routing, take, transfer): `agentData`. */
@@ -220,6 +222,9 @@ export function shrink(event: DomainEvent, maxBytes: number): string | null {
     text = JSON.stringify(extend(event, { message: extend(event.message, { msg: null }) }));
   } else if (event.type === 'agentStatusChanged') {
     text = JSON.stringify(extend(event, { rooms: null }));
+  } else if (event.type === 'inquiryQueued' || event.type === 'inquiryTaken' || event.type === 'inquiryUpdated') {
+    // The queue's preview of a very long first message is cut rather than the whole event dropped.
+    text = JSON.stringify(extend(event, { inquiry: extend(event.inquiry, { message: event.inquiry.message.slice(0, INQUIRY_PREVIEW) }) }));
   } else if (event.type === 'roomClosed') {
     // Former members beyond what fits are notified by nobody; a livechat room has two or three.
     text = JSON.stringify(extend(event, { formerMemberIds: event.formerMemberIds.slice(0, 200) }));
@@ -230,6 +235,9 @@ export function shrink(event: DomainEvent, maxBytes: number): string | null {
 function isDomainEvent(value: unknown): value is DomainEvent {
   return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
+
+/** Characters of an inquiry's message kept when its event must shrink to fit a transport. */
+const INQUIRY_PREVIEW = 1000;
 
 /** Events handed to the transport in one call (one round trip) at most. */
 const BATCH = 200;

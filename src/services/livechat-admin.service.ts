@@ -5,7 +5,7 @@
 import type { Static } from '@sinclair/typebox';
 import { newId } from '../lib/ids.js';
 import type { Clock } from '../lib/time.js';
-import type { AgentLivechatStatus, DepartmentFields, LivechatUser, Store, UserRecord } from '../store/store.js';
+import type { AgentLivechatStatus, DepartmentFields, InquiryRecord, LivechatUser, Store, UserRecord } from '../store/store.js';
 import type { Access } from './access.js';
 import { bareFailure, failure, invalidParams } from './errors.js';
 import { servedRooms, type EventBus } from './events.js';
@@ -243,8 +243,14 @@ export class LivechatAdminService {
   // ── inquiries ──
 
   async getInquiry(roomId: string) {
-    const inquiry = await this.store.inquiries.findByRoom(roomId);
-    return { inquiry: inquiry ? inquiryWire(inquiry) : null };
+    return { inquiry: await this.inquiryView(await this.store.inquiries.findByRoom(roomId)) };
+  }
+
+  /** The inquiry as agents see it, with the visitor's first message. */
+  private async inquiryView(inquiry: InquiryRecord | null) {
+    if (!inquiry) return null;
+    const first = await this.store.messages.firstVisitorMessages([inquiry.rid]);
+    return inquiryWire(inquiry, first.get(inquiry.rid) ?? '');
   }
 
   /**
@@ -257,7 +263,6 @@ export class LivechatAdminService {
     const agent = await this.store.agents.findUser(targetId);
     if (!agent || !agent.roles.includes('livechat-agent')) throw codeOnly('error-invalid-user');
     await this.routing.take(inquiryId, { id: agent.id, username: agent.username });
-    const inquiry = await this.store.inquiries.findById(inquiryId);
-    return { inquiry: inquiry ? inquiryWire(inquiry) : null };
+    return { inquiry: await this.inquiryView(await this.store.inquiries.findById(inquiryId)) };
   }
 }

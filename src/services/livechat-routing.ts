@@ -9,7 +9,7 @@ import { extend } from '../lib/values.js';
 import type { Clock } from '../lib/time.js';
 import type { InquiryRecord, LivechatCloser, LivechatRoom, MessageRecord, Store, SystemMessageType, TransferEntry, VisitorRecord } from '../store/store.js';
 import { bareFailure, failure } from './errors.js';
-import { eventInquiry, eventMessage, livechatSnapshot, type DomainEvent, type EventBus } from './events.js';
+import { eventInquiry, eventMessage, livechatSnapshot, type DomainEvent, type EventBus, type EventInquiry } from './events.js';
 import type { LivechatAvailability } from './livechat-availability.js';
 import type { SettingsService } from './settings.service.js';
 
@@ -313,15 +313,21 @@ export class LivechatRouting {
       ...done.subscriptionEvents,
     ];
     // An inquiry another request has moved on since the commit is that request's to announce.
+    const announced = inquiry && (await this.withFirstMessage(this.store, inquiry));
     if (updated.servedBy) {
       // A room that waited in the queue leaves it (R5 "inquiry taken").
-      if (!done.previousServedById && inquiry?.status === 'taken') events.push({ type: 'inquiryTaken', inquiry: eventInquiry(inquiry), agentId: updated.servedBy.id });
+      if (!done.previousServedById && announced?.status === 'taken') events.push({ type: 'inquiryTaken', inquiry: announced, agentId: updated.servedBy.id });
       events.push({ type: 'agentAssigned', room: snapshot, agentId: updated.servedBy.id });
-    } else if (inquiry?.status === 'queued') {
-      events.push({ type: 'inquiryQueued', inquiry: eventInquiry(inquiry) });
+    } else if (announced?.status === 'queued') {
+      events.push({ type: 'inquiryQueued', inquiry: announced });
     }
     this.events.publish(...events);
     return updated;
+  }
+
+  /** The inquiry as its events carry it: with the visitor's first message (the queue's preview). */
+  private async withFirstMessage(store: Pick<Store, 'messages'>, inquiry: InquiryRecord): Promise<EventInquiry> {
+    return eventInquiry(inquiry, (await store.messages.firstVisitorMessages([inquiry.rid])).get(inquiry.rid) ?? '');
   }
 
   /**
@@ -347,7 +353,7 @@ export class LivechatRouting {
       events.push(...(await this.assign(tx, room, agent, now)));
       const taken = await tx.inquiries.findById(inquiryId);
       const snapshot = livechatSnapshot(extend(room, { servedBy: { id: agent.id } }));
-      if (taken) events.unshift({ type: 'inquiryTaken', inquiry: eventInquiry(taken), agentId: agent.id });
+      if (taken) events.unshift({ type: 'inquiryTaken', inquiry: await this.withFirstMessage(tx, taken), agentId: agent.id });
       events.push({ type: 'agentAssigned', room: snapshot, agentId: agent.id });
       return events;
     });

@@ -95,19 +95,27 @@ export function livechatRoomWire(r: LivechatRoom, withToken: boolean): RoomWire 
   };
 }
 
-/** An inquiry as agents see it: `v` without the token. Also the base of the queue streams' inquiry (R4). */
+/**
+ * An inquiry as agents see it (§8.1): `v` without the token, `message` the visitor's first message ("" before it).
+ * Also the base of the queue streams' inquiry (R4).
+ */
 export function inquiryWire(
   q: Pick<InquiryRecord, 'id' | 'rid' | 'name' | 'status' | 'ts' | 'updatedAt' | 'departmentId'> & { visitor: { id: string; username: string; status: string } },
+  message: string,
 ): Static<typeof Inquiry> {
   return {
     _id: q.id,
     rid: q.rid,
     ...(q.name !== null && { name: q.name }),
+    message,
+    t: 'l',
     status: q.status,
     ts: iso(q.ts),
     _updatedAt: iso(q.updatedAt),
     v: roomVisitorWire(q.visitor),
     ...(q.departmentId !== null && { department: q.departmentId }),
+    estimatedWaitingTimeQueue: 0,
+    priorityWeight: 0,
   };
 }
 

@@ -143,12 +143,9 @@ export class LivechatWorkspaceService {
       count: paging.count,
       direction: direction === 1 ? 'asc' : 'desc',
     });
+    const firstMessages = await this.store.messages.firstVisitorMessages(inquiries.map((q) => q.rid));
     return {
-      inquiries: inquiries.map((q) => {
-        // What the visitor wrote last (Rocket.Chat's inquiry `message`), so the queue says what they wait about.
-        const message = q.lastMessage && q.lastMessage.u.id === q.visitor.id ? q.lastMessage.msg : undefined;
-        return project(message !== undefined ? extend(inquiryWire(q), { message }) : inquiryWire(q), paging.fields);
-      }),
+      inquiries: inquiries.map((q) => project(inquiryWire(q, firstMessages.get(q.rid) ?? ''), paging.fields)),
       count: inquiries.length,
       offset: paging.offset,
       total,

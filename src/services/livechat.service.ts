@@ -4,11 +4,11 @@
  */
 import type { Static } from '@sinclair/typebox';
 import { newId } from '../lib/ids.js';
-import { iso, type Clock } from '../lib/time.js';
+import { iso, parseTimestamp, type Clock } from '../lib/time.js';
 import { deepFreeze, extend } from '../lib/values.js';
 import { ConflictError } from '../store/errors.js';
-import type { LivechatRoom, Store, VisitorRecord } from '../store/store.js';
-import { bareFailure, failure } from './errors.js';
+import type { LivechatRoom, Store, UserRecord, VisitorRecord } from '../store/store.js';
+import { bareFailure, failure, invalidParams } from './errors.js';
 import type { LivechatAvailability } from './livechat-availability.js';
 import type { OpenRoomCache } from './open-rooms.js';
 import type { LivechatRouting } from './livechat-routing.js';
@@ -16,7 +16,7 @@ import type { RateLimitClient, RateLimits } from './rate-limits.js';
 import { codeOnly, departmentWire, livechatRoomWire, visitorFacingAgent, visitorWire } from './livechat-wire.js';
 import { messageWire } from './message-wire.js';
 import { insertOrDuplicate, textMessage } from './messages.service.js';
-import { eventMessage, livechatSnapshot, type EventBus } from './events.js';
+import { eventInquiry, eventMessage, livechatSnapshot, type EventBus } from './events.js';
 import type { SettingsService } from './settings.service.js';
 import type { LivechatConfig, LivechatRoomQuery, SurveyBody, VisitorBody, VisitorMessageBody } from '../wire/livechat.js';
 
@@ -26,14 +26,14 @@ export type VisitorInput = Static<typeof VisitorBody>['visitor'];
 export const SURVEY_ITEMS = ['satisfaction', 'agentKnowledge', 'agentResposiveness', 'agentFriendliness'] as const;
 export const SURVEY_VALUES = ['1', '2', '3', '4', '5'] as const;
 
+/** The most messages one `livechat/messages.history` page holds (§8.8: larger limits are clamped to it). */
+const HISTORY_MAX_LIMIT = 1000;
+
 /**
- * Widget config flags (§8.10, §8.11): the registration form is always shown with name and
- * email, and Parley has no uploads, transcripts or consent form. The rest come from settings.
+ * Widget config flags (§8.10, §8.11) that no setting changes: Parley has no uploads, transcripts or consent form
+ * yet. The rest come from settings.
  */
 const WIDGET_SETTINGS = {
-  registrationForm: true,
-  nameFieldRegistrationForm: true,
-  emailFieldRegistrationForm: true,
   allowSwitchingDepartments: true,
   showConnecting: false,
   fileUpload: false,
@@ -308,20 +308,42 @@ export class LivechatService {
     );
     const stored = await insertOrDuplicate(this.store, message, { waitingResponse: true }, { requireOpen: true });
     this.events.publish({ type: 'messageCreated', room: livechatSnapshot(room), message: eventMessage(stored, true) });
+    // The queue shows what the visitor waits about: the first message of a room nobody serves yet updates its inquiry.
+    if (!room.servedBy && room.msgs === 0) await this.announceFirstMessage(room.id);
     return { message: messageWire(stored, true) };
   }
 
-  async history(rid: string, token: string, offset: number, limit: number) {
+  /** Publishes the room's queued inquiry with the visitor's first message (read back: the one stored first wins). */
+  private async announceFirstMessage(rid: string): Promise<void> {
+    const inquiry = await this.store.inquiries.findByRoom(rid);
+    if (!inquiry || inquiry.status !== 'queued') return;
+    const first = (await this.store.messages.firstVisitorMessages([rid])).get(rid) ?? '';
+    this.events.publish({ type: 'inquiryUpdated', inquiry: eventInquiry(inquiry, first) });
+  }
+
+  /**
+   * The visitor's history, newest first. `limit` above the most a page holds is clamped, not refused (the widget asks
+   * for `loaded + 10` as a chat grows); `end` keeps only messages older than it, so a widget scrolling back moves on.
+   */
+  async history(rid: string, token: string, query: { offset: number; limit: number; end?: string | undefined }) {
+    const end = query.end === undefined || query.end === '' ? undefined : parseTimestamp(query.end);
+    if (end === null) throw invalidParams('The "end" query parameter must be a valid date');
     await this.visitorAndRoom(token, rid);
-    const messages = await this.store.messages.listByRoom(rid, offset, limit);
+    const limit = Math.min(query.limit, HISTORY_MAX_LIMIT);
+    const messages = await this.store.messages.listByRoom(rid, query.offset, limit, end);
     return { messages: messages.map((m) => messageWire(m, true)) };
   }
 
+  /** The serving agent as the visitor may see it (§8.8): the same object as `livechat/config`'s `agent`. */
   async agentInfo(rid: string, token: string) {
     const { room } = await this.visitorAndRoom(token, rid);
-    const agent = room.servedBy ? await this.store.agents.findUser(room.servedBy.id) : null;
-    if (!agent) throw failure('Agent not found', 'agent-not-found');
-    return { agent: { _id: agent.id, username: agent.username, ...(agent.name !== null && { name: agent.name }) } };
+    const agent = room.servedBy ? await this.store.users.findById(room.servedBy.id) : null;
+    if (!agent) throw bareFailure('invalid-agent');
+    return { agent: this.visitorAgent(agent) };
+  }
+
+  private visitorAgent(agent: UserRecord) {
+    return visitorFacingAgent(agent, { info: this.settings.get('Livechat_show_agent_info'), email: this.settings.get('Livechat_show_agent_email') });
   }
 
   // ── §8.10 config ──
@@ -368,6 +390,9 @@ export class LivechatService {
         enabled,
         online,
         settings: extend(WIDGET_SETTINGS, {
+          registrationForm: s.get('Livechat_registration_form'),
+          nameFieldRegistrationForm: s.get('Livechat_name_field_registration_form'),
+          emailFieldRegistrationForm: s.get('Livechat_email_field_registration_form'),
           displayOfflineForm: s.get('Livechat_display_offline_form'),
           limitTextLength: s.get('Livechat_enable_message_character_limit') ? s.get('Livechat_message_character_limit') : (false as const),
           agentHiddenInfo: !s.get('Livechat_show_agent_info'),
@@ -388,9 +413,7 @@ export class LivechatService {
         survey: { items: [...SURVEY_ITEMS], values: [...SURVEY_VALUES] },
         ...(visitor && { guest: visitorWire(visitor) }),
         ...(room && { room: livechatRoomWire(room, true) }),
-        ...(agent && {
-          agent: visitorFacingAgent(agent, { info: s.get('Livechat_show_agent_info'), email: s.get('Livechat_show_agent_email') }),
-        }),
+        ...(agent && { agent: this.visitorAgent(agent) }),
       },
     };
   }

@@ -72,7 +72,8 @@ export function subscriptionView(sub: SubscriptionRecord): SubscriptionView {
     _id: sub.id,
     rid: sub.rid,
     u: { _id: sub.user.id, username: sub.user.username },
-    name: optional(sub.name),
+    // A livechat subscription is named after its visitor, as its `fname` (Rocket.Chat's clients key rooms by `name`).
+    name: optional(sub.name ?? (sub.t === 'l' ? sub.fname : null)),
     fname: optional(sub.fname),
     t: sub.t,
     roles: sub.roles.length > 0 ? sub.roles : undefined,

@@ -42,6 +42,10 @@ export const SETTING_DEFAULTS = {
   Livechat_offline_title: 'Leave a message',
   Livechat_offline_title_color: '#666666',
   Livechat_display_offline_form: true,
+  // The widget's registration form and its two fields (Rocket.Chat's switches, read by `livechat/config`).
+  Livechat_registration_form: true,
+  Livechat_name_field_registration_form: true,
+  Livechat_email_field_registration_form: true,
   Livechat_show_agent_email: false,
   Livechat_show_agent_info: true,
   Livechat_AllowedDomainsList: '',

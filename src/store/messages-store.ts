@@ -36,10 +36,15 @@ export interface MessagesRepo {
    * Throws ConflictError on `messages.id` when the id is taken.
    */
   insert(message: MessageRecord, options?: { waitingResponse?: boolean }): Promise<MessageRecord>;
-  /** Messages of the room, newest first (ties by id in code point order, descending). */
-  listByRoom(rid: string, offset: number, limit: number): Promise<MessageRecord[]>;
+  /**
+   * Messages of the room, newest first (ties by id in code point order, descending); with `before`, only those
+   * older than it.
+   */
+  listByRoom(rid: string, offset: number, limit: number, before?: Millis): Promise<MessageRecord[]>;
   /** The message, or null. */
   findById(id: string): Promise<MessageRecord | null>;
+  /** The text of each room's first plain message written by its visitor, by room id (rooms without one are absent). */
+  firstVisitorMessages(rids: readonly string[]): Promise<Map<string, string>>;
   /**
    * A page of the room's messages (system ones included): `before` keeps those
    * older than it, `text` (non-empty) those whose `msg` contains it (literal,

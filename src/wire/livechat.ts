@@ -100,17 +100,22 @@ export const VisitorRoom = roomSchema(
 /** A livechat room for agents and other users: `v` without `token`. */
 export const AgentRoom = roomSchema(Type.Object({ _id: Type.String(), username: Type.String(), status: VisitorStatus }));
 
+/** The inquiry of §8.1, as agents see it (REST and the queue streams alike). */
 export const Inquiry = Type.Object({
   _id: Type.String(),
   rid: Type.String(),
   name: Opt(Type.String()),
+  /** The visitor's first message ("" until there is one): what the queue says the visitor waits about. */
+  message: Type.String(),
+  t: Type.Literal('l'),
   status: Type.String(),
   ts: Timestamp,
   _updatedAt: Timestamp,
   v: Type.Object({ _id: Type.String(), username: Type.String(), status: Type.String() }),
   department: Opt(Type.String()),
-  /** `livechat/inquiries.queuedForUser`: the visitor's latest message (the queue's preview). */
-  message: Opt(Type.String()),
+  /** Seconds; 0 while Parley has no estimate. */
+  estimatedWaitingTimeQueue: Type.Integer(),
+  priorityWeight: Type.Integer(),
 });
 
 export const Department = Type.Object({
@@ -226,8 +231,16 @@ export const VisitorMessageBody = Type.Object({ ...ridToken, ...NewMessageFields
 /** `livechat/messages.history/:rid` query. */
 export const HistoryQuery = Type.Object({
   token: Text(),
-  limit: Opt(Int({ minimum: 1, maximum: 1000 })),
+  /** Above 1000 is clamped to 1000 (the widget asks for `loaded + 10`). */
+  limit: Opt(Int({ minimum: 1 })),
   offset: Opt(Int()),
+  /** Only messages older than this timestamp. */
+  end: Opt(Text()),
+  /** Sent by Rocket.Chat's clients; accepted and ignored. */
+  ls: Opt(Text()),
+  count: Opt(Text()),
+  sort: Opt(Text()),
+  searchText: Opt(Text()),
 });
 /** `livechat/config` query. */
 export const ConfigQuery = Type.Object({ token: Opt(Text()), department: Opt(Text()) });

@@ -73,10 +73,17 @@ export const RoomRefBody = Type.Object({
   roomName: Opt(Text()),
 });
 
-/** `chat.sendMessage` body (§8.8): a text message to any room the caller may write in. */
-export const SendMessageBody = Type.Object({
-  message: Type.Object({ rid: Text(), ...NewMessageFields }),
-});
+/**
+ * `chat.sendMessage` body (§8.8): a text message to any room the caller may write in. Other keys inside `message`
+ * (the sdk's `roomId`, …) and `previewUrls` are accepted and ignored; any other top-level key is refused.
+ */
+export const SendMessageBody = Type.Object(
+  {
+    message: Type.Object({ rid: Text(), ...NewMessageFields }),
+    previewUrls: Opt(Type.Array(Type.String())),
+  },
+  { additionalProperties: false },
+);
 
 /** `rooms.get` (§7.7): the caller's rooms, or with `updatedSince` the changes since then (query: `UpdatedSinceQuery`). */
 export const RoomsGetResult = Type.Object({

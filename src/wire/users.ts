@@ -169,7 +169,8 @@ export const PreferencesData = Type.Object(
     clockMode: I(),
     masterVolume: I(),
     voipRingerVolume: I(),
-    idleTimeLimit: I(),
+    // Below 60 (negative values included) the service answers `invalid-idle-time-limit-value` (§6.9), not the schema.
+    idleTimeLimit: I({ minimum: -MAX_INT }),
     // Hours from UTC; any finite number within the integer bounds (§6.9 says only "number").
     utcOffset: nullable(Type.Number({ minimum: -MAX_INT, maximum: MAX_INT })),
     useEmojis: B(),

@@ -31,6 +31,28 @@ describe('POST chat.sendMessage', () => {
     expect((await t.api.post(SEND, { message: { rid: 'GENERAL', msg: '' } }, { auth: agent })).body.errorType).toBe('invalid-params');
   });
 
+  it('refuses a missing or empty msg and an unknown top-level key, storing nothing; previewUrls and extra message keys pass', async () => {
+    const { token } = await registerVisitor(t);
+    const room = await openRoom(t, token);
+    const before = await roomRow(t, room._id);
+    const refusals: [unknown, string][] = [
+      [{ message: { rid: room._id } }, "must have required property 'msg'"],
+      [{ message: { rid: room._id, msg: '' } }, 'must NOT have fewer than 1 characters'],
+      [{ message: { rid: room._id, msg: 'x' }, junk: 1 }, 'must NOT have additional properties'],
+    ];
+    for (const [body, message] of refusals) {
+      const res = await t.api.post(SEND, body, { auth: agent });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ success: false, error: `${message} [invalid-params]`, errorType: 'invalid-params' });
+    }
+    expect(await roomRow(t, room._id)).toEqual(before);
+    const count = async () => (await db(t.store).selectFrom('messages').select('id').where('rid', '=', room._id).execute()).length;
+    expect(await count()).toBe(1);
+    const ok = await t.api.post(SEND, { message: { rid: room._id, msg: 'x', roomId: room._id }, previewUrls: [] }, { auth: agent });
+    expect(ok.status).toBe(200);
+    expect(await count()).toBe(2);
+  });
+
   it('unknown room → Room not found', async () => {
     expect((await t.api.post(SEND, { message: { rid: 'nope', msg: 'x' } }, { auth: agent })).body).toEqual({
       success: false,

@@ -398,6 +398,20 @@ describe('the bus', () => {
     expect(shrink({ type: 'roomOpened', room }, 10)).toBeNull();
   });
 
+  it("an inquiry event whose first message is too long for NOTIFY carries the message's first 1000 characters", () => {
+    const inquiry = {
+      id: 'q', rid: 'r', name: 'Ann', status: 'queued' as const, ts: 1, updatedAt: 1,
+      visitor: { id: 'v', username: 'guest-1', status: 'online' }, departmentId: null, message: 'y'.repeat(10_000),
+    };
+    for (const type of ['inquiryQueued', 'inquiryUpdated'] as const) {
+      const text = shrink({ type, inquiry }, 7900);
+      expect(Buffer.byteLength(text!)).toBeLessThanOrEqual(7900);
+      expect(JSON.parse(text!)).toEqual({ type, inquiry: { ...inquiry, message: 'y'.repeat(1000) } });
+    }
+    const short = { ...inquiry, message: 'hello' };
+    expect(JSON.parse(shrink({ type: 'inquiryQueued', inquiry: short }, 7900)!)).toEqual({ type: 'inquiryQueued', inquiry: short });
+  });
+
   it("an agent's room list too long for NOTIFY is dropped and read back as the rooms it serves", async () => {
     const solo = await makeAgent(t);
     await onlyAvailable(t, [solo]);

@@ -90,11 +90,25 @@ describe('GET livechat/config', () => {
     await setSetting(t, 'Livechat_enable_message_character_limit', true);
     await setSetting(t, 'Livechat_message_character_limit', 140);
     await setSetting(t, 'Livechat_show_agent_info', false);
+    await setSetting(t, 'Livechat_registration_form', false);
+    await setSetting(t, 'Livechat_name_field_registration_form', false);
+    await setSetting(t, 'Livechat_email_field_registration_form', false);
     try {
       const { config } = (await t.api.get(CONFIG)).body;
       expect(config.theme).toEqual({ title: 'Talk to ACME', color: '#112233', offlineTitle: 'We are away', offlineColor: 'rgb(1, 2, 3)' });
-      expect(config.settings).toEqual({ ...DEFAULT_SETTINGS, displayOfflineForm: false, limitTextLength: 140, agentHiddenInfo: true });
+      expect(config.settings).toEqual({
+        ...DEFAULT_SETTINGS,
+        displayOfflineForm: false,
+        limitTextLength: 140,
+        agentHiddenInfo: true,
+        registrationForm: false,
+        nameFieldRegistrationForm: false,
+        emailFieldRegistrationForm: false,
+      });
     } finally {
+      for (const id of ['Livechat_registration_form', 'Livechat_name_field_registration_form', 'Livechat_email_field_registration_form']) {
+        await setSetting(t, id, true);
+      }
       await setSetting(t, 'Livechat_title', 'Live chat');
       await setSetting(t, 'Livechat_title_color', '#C1272D');
       await setSetting(t, 'Livechat_offline_title', 'Leave a message');

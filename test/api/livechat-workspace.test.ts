@@ -1,7 +1,7 @@
 /** Contract §8.11: the agent workspace and widget helpers. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.js';
-import { createDepartment, createLivechatApp, ISO, makeAgent, onlyAvailable, openRoom, registerVisitor, setSetting, type Agent } from './livechat-support.js';
+import { createDepartment, createLivechatApp, ID, ISO, makeAgent, onlyAvailable, openRoom, registerVisitor, setSetting, type Agent } from './livechat-support.js';
 
 let t: TestApp;
 let agent: Agent;
@@ -253,16 +253,43 @@ describe('GET livechat/inquiries.queuedForUser', () => {
     for (const r of [[r1, v1], [r2, v2], [r3, v3]] as const) await t.api.post(`${V}/room.close`, { rid: r[0]._id, token: r[1].token });
   });
 
-  it("each inquiry carries the visitor's latest message (none before the first)", async () => {
+  it("each inquiry is the whole §8.1 object, its message the visitor's first ('' before it), never the token", async () => {
     const v = await registerVisitor(t, { name: 'Quinn Queue' });
     const room = await openRoom(t, v.token);
     const find = async () => (await t.api.get(`${V}/inquiries.queuedForUser`, { auth: manager, query: { count: '100' } })).body.inquiries.find((q: any) => q.rid === room._id);
-    expect((await find()).message).toBeUndefined();
+    const before = await find();
+    expect(before).toEqual({
+      _id: expect.stringMatching(ID),
+      rid: room._id,
+      name: 'Quinn Queue',
+      message: '',
+      t: 'l',
+      status: 'queued',
+      ts: expect.stringMatching(ISO),
+      _updatedAt: expect.stringMatching(ISO),
+      v: { _id: v.visitor._id, username: v.visitor.username, status: 'online' },
+      estimatedWaitingTimeQueue: 0,
+      priorityWeight: 0,
+    });
     await t.api.post(`${V}/message`, { token: v.token, rid: room._id, msg: 'first question' });
     await t.api.post(`${V}/message`, { token: v.token, rid: room._id, msg: 'Is anyone there?' });
-    expect(await find()).toMatchObject({ rid: room._id, name: 'Quinn Queue', message: 'Is anyone there?', status: 'queued' });
+    expect(await find()).toEqual({ ...before, message: 'first question' });
+    const one = await t.api.get(`${V}/inquiries.getOne`, { auth: manager, query: { roomId: room._id } });
+    expect(one.body).toEqual({ inquiry: { ...before, message: 'first question' }, success: true });
     const narrowed = await t.api.get(`${V}/inquiries.queuedForUser`, { auth: manager, query: { count: '100', fields: '{"message":1}' } });
-    expect(narrowed.body.inquiries.find((q: any) => q.message === 'Is anyone there?')).toEqual({ _id: expect.any(String), message: 'Is anyone there?' });
+    expect(narrowed.body.inquiries.find((q: any) => q.message === 'first question')).toEqual({ _id: before._id, message: 'first question' });
+    await t.api.post(`${V}/room.close`, { rid: room._id, token: v.token });
+  });
+
+  it("an inquiry of a department carries it; taking answers the taken inquiry with the first message", async () => {
+    const dep = await createDepartment(t, `inq-dep-${Date.now()}`, [agent]);
+    const v = await registerVisitor(t, { department: dep._id });
+    const room = await openRoom(t, v.token);
+    await t.api.post(`${V}/message`, { token: v.token, rid: room._id, msg: 'hello dep' });
+    const inquiry = (await t.api.get(`${V}/inquiries.getOne`, { auth: manager, query: { roomId: room._id } })).body.inquiry;
+    expect(inquiry).toMatchObject({ department: dep._id, message: 'hello dep', status: 'queued' });
+    const taken = await t.api.post(`${V}/inquiries.take`, { inquiryId: inquiry._id }, { auth: agent });
+    expect(taken.body).toEqual({ inquiry: { ...inquiry, status: 'taken', _updatedAt: expect.stringMatching(ISO) }, success: true });
     await t.api.post(`${V}/room.close`, { rid: room._id, token: v.token });
   });
 });

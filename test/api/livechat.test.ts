@@ -32,6 +32,17 @@ beforeEach(async () => {
 const V = '/api/v1/livechat';
 const bare = (error: string) => ({ success: false, error });
 
+/** Stores `n` visitor messages `m1`…`mN` in the room at once (after its start message), oldest first. */
+async function insertMessages(t: TestApp, rid: string, n: number) {
+  const { v } = (await t.api.get(`/api/v1/rooms.info`, { query: { roomId: rid }, auth: t.admin })).body.room;
+  const base = Date.now() + 1000;
+  const rows = Array.from({ length: n }, (_, i) => ({
+    id: `hist-${rid}-${i + 1}`, rid, t: null, msg: `m${i + 1}`, ts: base + i, updated_at: base + i,
+    u_id: v._id, u_username: v.username, u_name: null, visitor_token: null,
+  }));
+  for (let i = 0; i < rows.length; i += 200) await db(t.store).insertInto('messages').values(rows.slice(i, i + 200)).execute();
+}
+
 describe('POST livechat/visitor', () => {
   it('creates a visitor with a guest-N username from the counter', async () => {
     const res = await t.api.post(`${V}/visitor`, { visitor: { token: 'v-create-1', name: 'Ann', email: 'Ann@Example.com', phone: '+1 555' } });
@@ -256,10 +267,14 @@ describe('GET livechat/room', () => {
         _id: expect.stringMatching(ID),
         rid: room._id,
         name: visitor.username,
+        message: '',
+        t: 'l',
         status: 'queued',
         ts: expect.stringMatching(ISO),
         _updatedAt: expect.stringMatching(ISO),
         v: { _id: visitor._id, username: visitor.username, status: 'online' },
+        estimatedWaitingTimeQueue: 0,
+        priorityWeight: 0,
       });
     } finally {
       await setSetting(t, 'Livechat_accept_chats_with_no_agents', false);
@@ -646,16 +661,64 @@ describe('POST livechat/message and GET livechat/messages.history/:rid', () => {
     const page = await t.api.get(`${V}/messages.history/${room._id}`, { query: { token, limit: 2, offset: 1 } });
     expect(page.body).toEqual({ messages: all.body.messages.slice(1, 3), success: true });
   });
+
+  it('history: a limit above 1000 is clamped to 1000, not refused', async () => {
+    const { token } = await registerVisitor(t);
+    const room = await openRoom(t, token);
+    await insertMessages(t, room._id, 1001);
+    const res = await t.api.get(`${V}/messages.history/${room._id}`, { query: { token, limit: 5000 } });
+    expect(res.status).toBe(200);
+    expect(res.body.messages).toHaveLength(1000);
+    // The newest 1000 of the start message and the 1001 stored after it: the start message and m1 are left out.
+    expect(res.body.messages[0].msg).toBe('m1001');
+    expect(res.body.messages[999].msg).toBe('m2');
+  });
+
+  it('history: end keeps only the messages older than it (scrolling back moves on); a bad end is invalid-params', async () => {
+    const { token } = await registerVisitor(t);
+    const room = await openRoom(t, token);
+    for (const msg of ['one', 'two', 'three', 'four']) await t.api.post(`${V}/message`, { rid: room._id, token, msg });
+    const first = (await t.api.get(`${V}/messages.history/${room._id}`, { query: { token, limit: 2 } })).body.messages;
+    expect(first.map((m: any) => m.msg)).toEqual(['four', 'three']);
+    const next = await t.api.get(`${V}/messages.history/${room._id}`, { query: { token, limit: 2, end: first[1].ts } });
+    expect(next.body).toEqual({ messages: [expect.objectContaining({ msg: 'two' }), expect.objectContaining({ msg: 'one' })], success: true });
+    // Rocket.Chat's accepted-and-ignored parameters do not change the answer.
+    const ignored = await t.api.get(`${V}/messages.history/${room._id}`, { query: { token, limit: 2, ls: first[0].ts, count: '5', sort: '{"ts":1}', searchText: 'x' } });
+    expect(ignored.body.messages).toEqual(first);
+    const bad = await t.api.get(`${V}/messages.history/${room._id}`, { query: { token, end: 'yesterday-ish' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ success: false, error: 'The "end" query parameter must be a valid date [invalid-params]', errorType: 'invalid-params' });
+  });
 });
 
 describe('GET livechat/agent.info/:rid/:token', () => {
-  it('returns the serving agent; errors otherwise', async () => {
+  it('returns the serving agent with its status, e-mail only when allowed, only hiddenInfo when agent info is off', async () => {
     const { token } = await registerVisitor(t);
     const room = await openRoom(t, token);
-    expect((await t.api.get(`${V}/agent.info/${room._id}/${token}`)).body).toEqual({
-      agent: { _id: agent.userId, username: agent.username, name: agent.username },
-      success: true,
-    });
+    const info = () => t.api.get(`${V}/agent.info/${room._id}/${token}`);
+    const shown = { _id: agent.userId, username: agent.username, name: agent.username, status: 'online' };
+    expect((await info()).body).toEqual({ agent: shown, success: true });
+    // livechat/config's `agent` is the same object.
+    expect((await t.api.get(`${V}/config`, { query: { token } })).body.config.agent).toEqual(shown);
+    await setSetting(t, 'Livechat_show_agent_email', true);
+    try {
+      const withEmail = { ...shown, emails: [{ address: `${agent.username}@example.com` }] };
+      expect((await info()).body).toEqual({ agent: withEmail, success: true });
+      expect((await t.api.get(`${V}/config`, { query: { token } })).body.config.agent).toEqual(withEmail);
+    } finally {
+      await setSetting(t, 'Livechat_show_agent_email', false);
+    }
+    await setSetting(t, 'Livechat_show_agent_info', false);
+    try {
+      expect((await info()).body).toEqual({ agent: { hiddenInfo: true }, success: true });
+    } finally {
+      await setSetting(t, 'Livechat_show_agent_info', true);
+    }
+  });
+
+  it('refuses an unknown token, another visitor\'s room, and a room no agent serves with the bare words', async () => {
+    const { token } = await registerVisitor(t);
+    const room = await openRoom(t, token);
     expect((await t.api.get(`${V}/agent.info/${room._id}/nobody`)).body).toEqual(bare('invalid-token'));
     const other = await registerVisitor(t);
     expect((await t.api.get(`${V}/agent.info/${room._id}/${other.token}`)).body).toEqual(bare('invalid-room'));
@@ -663,11 +726,9 @@ describe('GET livechat/agent.info/:rid/:token', () => {
     await onlyAvailable(t, []);
     try {
       const unserved = await openRoom(t, other.token);
-      expect((await t.api.get(`${V}/agent.info/${unserved._id}/${other.token}`)).body).toEqual({
-        success: false,
-        error: 'Agent not found [agent-not-found]',
-        errorType: 'agent-not-found',
-      });
+      const res = await t.api.get(`${V}/agent.info/${unserved._id}/${other.token}`);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ success: false, error: 'invalid-agent' });
     } finally {
       await setSetting(t, 'Livechat_accept_chats_with_no_agents', false);
     }

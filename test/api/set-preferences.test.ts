@@ -93,14 +93,19 @@ describe('POST users.setPreferences (§6.9)', () => {
     expect((await stored(user)).language).toBe('zh-Hans');
   });
 
-  it('refuses idleTimeLimit below 60', async () => {
+  it('refuses idleTimeLimit below 60, negative values included, and stores nothing', async () => {
     const user = await t.createUser();
-    const res = await set(user, { data: { idleTimeLimit: 59 } });
-    expect(res.body).toEqual({
-      success: false,
-      error: 'Invalid idleTimeLimit [invalid-idle-time-limit-value]',
-      errorType: 'invalid-idle-time-limit-value',
-    });
+    for (const idleTimeLimit of [59, 0, -1, -2147483647]) {
+      const res = await set(user, { data: { idleTimeLimit, useEmojis: true } });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        success: false,
+        error: 'Invalid idleTimeLimit [invalid-idle-time-limit-value]',
+        errorType: 'invalid-idle-time-limit-value',
+      });
+    }
+    expect(await stored(user)).toEqual({});
+    expect((await set(user, { data: { idleTimeLimit: 60 } })).body.user.settings.preferences).toEqual({ idleTimeLimit: 60 });
   });
 
   it('maps the legacy emailNotificationMode values', async () => {

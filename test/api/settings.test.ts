@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETTING_DEFAULTS } from '../../src/services/settings.service.js';
 import { createTestApp, type TestApp } from '../support/app.js';
@@ -55,6 +56,10 @@ describe('GET settings/:_id', () => {
       Livechat_offline_title: 'Leave a message',
       Livechat_offline_title_color: '#666666',
       Livechat_display_offline_form: true,
+      // The console's settings page asks for the registration form switch on every visit.
+      Livechat_registration_form: true,
+      Livechat_name_field_registration_form: true,
+      Livechat_email_field_registration_form: true,
       Livechat_show_agent_email: false,
       Livechat_show_agent_info: true,
       Livechat_AllowedDomainsList: '',
@@ -63,6 +68,16 @@ describe('GET settings/:_id', () => {
     for (const [id, value] of Object.entries(expected)) {
       const res = await t.api.get(`/api/v1/settings/${id}`, { auth: t.admin });
       expect(res.body).toEqual({ _id: id, value, success: true });
+    }
+  });
+
+  it('answers every setting the console settings page reads (none is an unknown id)', async () => {
+    const page = readFileSync(new URL('../../console/src/pages/Settings.tsx', import.meta.url), 'utf8');
+    const ids = [...page.matchAll(/\{ id: '([A-Za-z_]+)'/g)].map((m) => m[1]!);
+    expect(ids).toContain('Livechat_registration_form');
+    for (const id of ids) {
+      const res = await t.api.get(`/api/v1/settings/${id}`, { auth: t.admin });
+      expect({ id, status: res.status }).toEqual({ id, status: 200 });
     }
   });
 

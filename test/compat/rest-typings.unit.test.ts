@@ -209,11 +209,13 @@ describe('@rocket.chat/rest-typings 8.x', () => {
     expectTypeOf<Body<typeof MessagesHistoryResponse>>().toExtend<Get<'/v1/livechat/messages.history/:rid'>>();
   });
 
-  it('livechat/agent.info: the contract gives {_id, username, name}, not the whole agent', () => {
-    // Contract §8.8: an anonymous visitor learns the agent's id, username and name only;
-    // rest-typings types the whole ILivechatAgent user document.
+  it('livechat/agent.info: the visitor-facing agent, the same object as livechat/config agent', () => {
+    // Contract §8.8: an anonymous visitor learns the agent's id, username, name and status (e-mail only when
+    // allowed), or only {hiddenInfo: true}; rest-typings types the whole ILivechatAgent user document.
     type Agent = Body<typeof AgentInfoResponse>['agent'];
-    expectTypeOf<Agent>().toExtend<Pick<Wire<ILivechatAgent>, '_id' | 'username' | 'name'>>();
+    expectTypeOf<Agent>().toEqualTypeOf<NonNullable<Body<typeof LivechatConfigResponse>['config']['agent']>>();
+    type Shown = AsEnum<Omit<Agent, 'hiddenInfo' | 'emails'>, 'status', UserStatus>;
+    expectTypeOf<Shown>().toExtend<Partial<Pick<Wire<ILivechatAgent>, '_id' | 'username' | 'name' | 'status'>>>();
     expectTypeOf<Body<typeof AgentInfoResponse>>().not.toExtend<Get<'/v1/livechat/agent.info/:rid/:token'>>();
   });
 

@@ -121,7 +121,7 @@ describe('@rocket.chat/sdk Livechat REST client', () => {
     const withId = await lc.sendMessage({ rid, msg: 'Second', _id: 'client-chosen-id-1' });
     expect(withId.message._id).toBe('client-chosen-id-1');
 
-    expect(await lc.agent({ rid })).toEqual({ _id: first.userId, username: first.username, name: first.username });
+    expect(await lc.agent({ rid })).toEqual({ _id: first.userId, username: first.username, name: first.username, status: 'online' });
     const reply = await t.api.post('/api/v1/chat.sendMessage', { message: { rid, msg: 'Hi Vera!' } }, { auth: first });
     expect(reply.status).toBe(200);
 
@@ -146,7 +146,7 @@ describe('@rocket.chat/sdk Livechat REST client', () => {
       },
       success: true,
     });
-    expect(await lc.agent({ rid })).toEqual({ _id: second.userId, username: second.username, name: second.username });
+    expect(await lc.agent({ rid })).toEqual({ _id: second.userId, username: second.username, name: second.username, status: 'online' });
     expect((await lc.loadMessages(rid))[0].t).toBe('livechat_transfer_history');
 
     expect(await lc.closeChat({ rid })).toEqual({ rid, comment: 'Closed by visitor', success: true });

@@ -79,9 +79,9 @@ function streamedMessage(rest: Record<string, unknown>) {
   return streamed(message);
 }
 
-/** An inquiry on the queue streams: the REST inquiry with EJSON dates and the fields the sdk reads. */
+/** An inquiry on the queue streams: the REST inquiry (§8.1, all the fields the sdk reads) with EJSON dates. */
 function queued(rest: Record<string, unknown>) {
-  return { ...streamed(rest), message: '', t: 'l', estimatedWaitingTimeQueue: 0, priorityWeight: 0 };
+  return streamed(rest);
 }
 
 const changedFrame = (collection: string, eventName: string, args: unknown[]) => ({ msg: 'changed', collection, id: 'id', fields: { eventName, args } });
@@ -378,13 +378,20 @@ describe('queue, take and transfer (Manual_Selection)', () => {
     });
     const inserted = await agentWs.next(isChanged('stream-notify-user', `${agent.userId}/subscriptions-changed`));
     expect(inserted.fields.args[0]).toBe('inserted');
-    expect(inserted.fields.args[1]).toMatchObject({
+    // R4's subscription object, `name` included (Rocket.Chat's clients key rooms by it).
+    expect(inserted.fields.args[1]).toEqual({
+      _id: expect.any(String),
       rid: first.room._id,
+      name: first.room.fname,
+      fname: first.room.fname,
       t: 'l',
       open: true,
+      alert: expect.any(Boolean),
+      unread: expect.any(Number),
       u: { _id: agent.userId, username: agent.username },
-      v: { _id: first.visitor._id, username: first.visitor.username },
+      v: { _id: first.visitor._id, username: first.visitor.username, status: 'online' },
       ts: { $date: expect.any(Number) },
+      _updatedAt: { $date: expect.any(Number) },
       userMentions: 0,
       groupMentions: 0,
     });
@@ -436,11 +443,22 @@ describe('queue, take and transfer (Manual_Selection)', () => {
     const added = changedFrame(queue, `department/${dep._id}`, [{ type: 'added', ...queued(inquiry) }]);
     expect(await agentWs.next(isChanged(queue, `department/${dep._id}`))).toEqual(added);
     expect(await managerWs.next(isChanged(queue, `department/${dep._id}`))).toEqual(added);
+    expect(inquiry.message).toBe('');
+
+    // The visitor's first message: `changed` with it on the department and on <inquiryId>; a second one changes nothing.
+    expect(await agentWs.sub(queue, [inquiry._id, opts()])).toEqual(ready);
+    await t.api.post(`${V}/message`, { token: v.token, rid: v.room._id, msg: 'my order is late' });
+    const withMessage = (await t.api.get(`${V}/inquiries.getOne`, { auth: agent, query: { roomId: v.room._id } })).body.inquiry;
+    expect(withMessage).toEqual({ ...inquiry, message: 'my order is late' });
+    expect(await managerWs.next(isChanged(queue, `department/${dep._id}`))).toEqual(
+      changedFrame(queue, `department/${dep._id}`, [{ type: 'changed', ...queued(withMessage) }]),
+    );
+    expect(await agentWs.next(isChanged(queue, inquiry._id))).toEqual(changedFrame(queue, inquiry._id, [{ ...queued(withMessage), clientAction: 'updated' }]));
+    await t.api.post(`${V}/message`, { token: v.token, rid: v.room._id, msg: 'hello?' });
 
     // <inquiryId>: taken → `updated`; agent/<taker>: `changed`; the department: `changed` then `removed`.
-    expect(await agentWs.sub(queue, [inquiry._id, opts()])).toEqual(ready);
     const taken = await agentWs.call('livechat:takeInquiry', [inquiry._id]);
-    expect(taken.result).toMatchObject({ _id: inquiry._id, status: 'taken' });
+    expect(taken.result).toMatchObject({ _id: inquiry._id, status: 'taken', message: 'my order is late' });
     const takenDoc = queued(taken.result);
     expect(await agentWs.next(isChanged(queue, inquiry._id))).toEqual(changedFrame(queue, inquiry._id, [{ ...takenDoc, clientAction: 'updated' }]));
     expect(await agentWs.next(isChanged(queue, `agent/${agent.userId}`))).toEqual(changedFrame(queue, `agent/${agent.userId}`, [{ type: 'changed', ...takenDoc }]));
@@ -454,7 +472,7 @@ describe('queue, take and transfer (Manual_Selection)', () => {
     const moved = await t.api.post(`${V}/visitor/department.transfer`, { rid: v.room._id, token: v.token, department: next._id });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     const requeued = (await t.api.get(`${V}/inquiries.getOne`, { auth: agent, query: { roomId: v.room._id } })).body.inquiry;
-    expect(requeued).toMatchObject({ _id: inquiry._id, status: 'queued', department: next._id });
+    expect(requeued).toMatchObject({ _id: inquiry._id, status: 'queued', department: next._id, message: 'my order is late' });
     expect(await agentWs.next(isChanged(queue, inquiry._id))).toEqual(changedFrame(queue, inquiry._id, [{ ...queued(requeued), clientAction: 'inserted' }]));
     expect((await t.api.post(`${V}/room.close`, { rid: v.room._id, token: v.token })).status).toBe(200);
     expect(await agentWs.next(isChanged(queue, inquiry._id))).toEqual(changedFrame(queue, inquiry._id, [{ _id: inquiry._id, clientAction: 'removed' }]));

@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { rememberingSerializer } from '../plugins/fragments.js';
 import { errorResponses, Success, Text } from '../../wire/common.js';
 import {
-  AgentSummary,
+  VisitorFacingAgent,
   ConfigQuery,
   HistoryQuery,
   LivechatConfig,
@@ -50,7 +50,7 @@ export const RoomTransferResponse = Success({ room: TransferredRoom });
 export const RoomSurveyResponse = Success({ rid: Type.String(), data: Type.Record(Type.String(), Type.String()) });
 export const LivechatMessageResponse = Success({ message: VisitorMessage });
 export const MessagesHistoryResponse = Success({ messages: Type.Array(VisitorMessage) });
-export const AgentInfoResponse = Success({ agent: AgentSummary });
+export const AgentInfoResponse = Success({ agent: VisitorFacingAgent });
 export const LivechatConfigResponse = Success({ config: LivechatConfig });
 const configJson = rememberingSerializer<Static<typeof LivechatConfig>>(LivechatConfig);
 
@@ -206,8 +206,8 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
       },
     },
     async (request) => {
-      const { token, limit = 20, offset = 0 } = request.query;
-      return extend(await livechat.history(request.params.rid, token, offset, limit), { success: true as const });
+      const { token, limit = 20, offset = 0, end } = request.query;
+      return extend(await livechat.history(request.params.rid, token, { offset, limit, end }), { success: true as const });
     },
   );
 

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { extend } from '../../lib/values.js';
+import type { Millis } from '../../lib/time.js';
 import type { MessagePageQuery, MessageRecord, MessagesRepo, SystemMessageType } from '../store.js';
 import type { ChangeSink } from './change-recorder.js';
 import type { SqlDialect } from './dialect.js';
@@ -64,17 +65,43 @@ export class SqlMessagesRepo implements MessagesRepo {
     return m;
   }
 
-  async listByRoom(rid: string, offset: number, limit: number): Promise<MessageRecord[]> {
-    const rows = await this.db
-      .selectFrom('messages')
-      .selectAll()
-      .where('rid', '=', rid)
+  async listByRoom(rid: string, offset: number, limit: number, before?: Millis): Promise<MessageRecord[]> {
+    let q = this.db.selectFrom('messages').selectAll().where('rid', '=', rid);
+    if (before !== undefined) q = q.where('ts', '<', before);
+    const rows = await q
       .orderBy('ts', 'desc')
       .orderBy(this.dialect.binaryText(sql.ref('messages.id')), 'desc')
       .offset(offset)
       .limit(this.dialect.rowCount(limit))
       .execute();
     return rows.map(toMessage);
+  }
+
+  async firstVisitorMessages(rids: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    if (rids.length === 0) return out;
+    // A visitor's messages are the plain ones that carry its token; the first is the one no earlier such message precedes.
+    const rows = await this.db
+      .selectFrom('messages as m')
+      .select(['m.rid', 'm.msg'])
+      .where('m.rid', 'in', [...rids])
+      .where('m.t', 'is', null)
+      .where('m.visitor_token', 'is not', null)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('messages as e')
+              .select('e.id')
+              .whereRef('e.rid', '=', 'm.rid')
+              .where('e.t', 'is', null)
+              .where('e.visitor_token', 'is not', null)
+              .whereRef('e.ts', '<', 'm.ts'),
+          ),
+        ),
+      )
+      .execute();
+    for (const row of rows) out.set(row.rid, row.msg);
+    return out;
   }
 
   async findById(id: string): Promise<MessageRecord | null> {
