@@ -4,10 +4,11 @@ import { servedRooms, type EventBus } from './events.js';
 import { newId } from '../lib/ids.js';
 import type { Clock } from '../lib/time.js';
 import { ConflictError } from '../store/errors.js';
-import type { Store, UserPatch, UserRecord } from '../store/store.js';
+import type { Store, UserListSortKey, UserPatch, UserRecord } from '../store/store.js';
 import type { Access } from './access.js';
 import type { Caller } from './auth.service.js';
 import { bareFailure, failure, type ApiError } from './errors.js';
+import { invalidSort, parsePaging, project } from './paging.js';
 import { assertPasswordPolicy } from './password-policy.js';
 import { hashPassword, sha256Hex, verifyDigest } from './passwords.js';
 import { ROLES } from './permissions.service.js';
@@ -28,13 +29,31 @@ import type {
   RegisteredUser,
   SetPreferencesBody,
   SetStatusBody,
+  UpdateUserBody,
   UserRefQuery,
+  UsersListQuery,
 } from '../wire/users.js';
 
 /** The request types are those of the request schemas (wire/users.ts), written once. */
 export type CreateUserInput = Static<typeof CreateUserBody>;
 export type RegisterInput = Static<typeof RegisterBody>;
 export type BasicInfoInput = Static<typeof BasicInfoBody>;
+export type UpdateUserInput = Static<typeof UpdateUserBody>;
+
+/** `users.list` sort keys → store keys (`status` sorts by active, as Rocket.Chat does). */
+const LIST_SORT: Record<string, UserListSortKey> = {
+  username: 'username',
+  name: 'name',
+  email: 'email',
+  'emails.address': 'email',
+  createdAt: 'createdAt',
+  lastLogin: 'lastLogin',
+  active: 'active',
+  status: 'active',
+};
+
+/** The roles whose holders the livechat tables know (departments, livechat status). */
+const AGENT_ROLE = 'livechat-agent';
 
 /** Password confirmation sent as headers by Rocket.Chat clients' 2FA retry flow. */
 export interface TwoFactorHeaders {
@@ -200,6 +219,139 @@ export class UsersService {
     if (!user) throw invalidUser();
     const full = user.id === caller.user.id || this.access.hasPermission(caller.user, 'view-full-other-user-info');
     return full ? fullUserView(user, this.siteUrl) : publicUserView(user, this.siteUrl);
+  }
+
+  /**
+   * GET users.list (permission `view-d-room`, checked by the route): every user,
+   * a page at a time. The full view (e-mail, roles) only with
+   * `view-full-other-user-info`, as users.info; the public view otherwise.
+   */
+  async list(caller: Caller, query: Static<typeof UsersListQuery>) {
+    const paging = parsePaging(query, this.settings);
+    if (paging.sort.length > 1) throw invalidSort(query.sort);
+    const [key, direction] = paging.sort[0] ?? ['username', 1];
+    const sortKey = Object.hasOwn(LIST_SORT, key) ? LIST_SORT[key] : undefined;
+    if (!sortKey) throw invalidSort(query.sort);
+    const text = (query.text ?? '').trim();
+    // NUL occurs in no stored text (PostgreSQL text cannot even hold it).
+    const { total, users } = text.includes('\0')
+      ? { total: 0, users: [] }
+      : await this.store.users.list({ text, sort: { key: sortKey, direction }, offset: paging.offset, count: paging.count });
+    const full = this.access.hasPermission(caller.user, 'view-full-other-user-info');
+    const result = users.map((user) => project(full ? fullUserView(user, this.siteUrl) : publicUserView(user, this.siteUrl), paging.fields));
+    return { users: result, count: result.length, offset: paging.offset, total };
+  }
+
+  /**
+   * POST users.update (permission `edit-other-user-info`, checked by the route;
+   * §6.11): an administrator edits any user. The same rules as users.create
+   * (username, e-mail, password policy, roles) and updateOwnBasicInfo (name,
+   * bio, nickname); every check runs before any write, and the writes are one
+   * transaction: all of the request is applied or none. A new password or a
+   * deactivation ends the user's sessions (the caller's own session survives a
+   * change of its own password). Removing the livechat-agent role takes the
+   * user out of every department, as `DELETE livechat/users/agent/:id` does.
+   */
+  async update(caller: Caller, input: UpdateUserInput): Promise<FullUserView> {
+    const data = input.data;
+    const user = await this.store.users.findById(input.userId);
+    if (!user) throw invalidUser();
+    if (data.active !== undefined && data.active !== user.active && !this.access.hasPermission(caller.user, 'edit-other-user-active-status')) {
+      throw failure('Editing user is not allowed', 'error-action-not-allowed');
+    }
+
+    const patch: UserPatch = {};
+    const name = data.name?.trim();
+    if (name !== undefined) {
+      if (name === '') throw failure("Name can't be empty", 'error-invalid-name');
+      if (hasInvalidNameCharacters(name)) throw bareFailure('Name contains invalid characters');
+      patch.name = name;
+    }
+    const username = data.username?.trim();
+    if (username !== undefined && username !== user.username) {
+      const caseOnly = username.toLowerCase() === user.username?.toLowerCase();
+      if (!isValidUsername(username, this.settings) || (!caseOnly && RESERVED_USERNAMES.has(username.toLowerCase()))) {
+        throw CREATE_ERRORS.invalidUsername(username);
+      }
+      if (!caseOnly) {
+        const holder = await this.store.users.findByUsername(username);
+        if (holder && holder.id !== user.id) throw CREATE_ERRORS.usernameTaken(username);
+      }
+      patch.username = username;
+    }
+    if (data.email !== undefined) {
+      const { email, valid } = normalizeEmail(data.email);
+      if (!valid) throw failure('Invalid email address', 'error-invalid-email');
+      if (email !== user.email?.address) {
+        const holder = await this.store.users.findByEmail(email);
+        if (holder && holder.id !== user.id) throw CREATE_ERRORS.emailTaken(email);
+        patch.email = { address: email, verified: data.verified ?? false };
+      } else if (data.verified !== undefined) {
+        patch.email = { address: email, verified: data.verified };
+      }
+    } else if (data.verified !== undefined && user.email) {
+      patch.email = { address: user.email.address, verified: data.verified };
+    }
+    let roles: string[] | undefined;
+    if (data.roles !== undefined) {
+      roles = [...new Set(data.roles)].sort();
+      if (roles.some((r) => !(ROLES as readonly string[]).includes(r))) {
+        throw failure('The field Roles consist invalid role id', 'error-action-not-allowed');
+      }
+      if (roles.join() === [...user.roles].sort().join()) roles = undefined;
+    }
+    if (data.password !== undefined) {
+      assertPasswordPolicy(data.password, this.settings);
+      patch.passwordHash = await hashPassword(data.password);
+    }
+    if (data.bio !== undefined) {
+      if ([...data.bio].length > 260) throw failure('Bio size exceeds 260 characters', 'error-bio-size-exceeded');
+      patch.bio = data.bio === '' ? null : data.bio;
+    }
+    if (data.nickname !== undefined) {
+      if ([...data.nickname].length > 120) throw failure('Nickname size exceeds 120 characters', 'error-nickname-size-exceeded');
+      patch.nickname = data.nickname === '' ? null : data.nickname;
+    }
+    if (data.statusText !== undefined) patch.statusText = data.statusText.trim();
+    if (data.requirePasswordChange !== undefined) patch.requirePasswordChange = data.requirePasswordChange;
+    if (data.active !== undefined) patch.active = data.active;
+    const customFieldChanges = data.customFields ?? {};
+
+    try {
+      const updated = await this.store.transaction(async (tx) => {
+        const current = await tx.users.findByIdForUpdate(user.id);
+        if (!current) throw invalidUser();
+        const losesAdmin =
+          current.active && current.roles.includes('admin') && (patch.active === false || (roles !== undefined && !roles.includes('admin')));
+        if (losesAdmin && (await tx.users.countActiveWithRoleLocked('admin')) <= 1) {
+          throw failure('Leaving the app without an active admin is not allowed', 'error-action-not-allowed');
+        }
+        if (Object.keys(customFieldChanges).length > 0) patch.customFields = mergeCustomFields(current.customFields, customFieldChanges);
+        const now = this.clock.now();
+        if (roles !== undefined) {
+          await tx.users.setRoles(user.id, roles);
+          const wasAgent = current.roles.includes(AGENT_ROLE);
+          const isAgent = roles.includes(AGENT_ROLE);
+          // The same bookkeeping as livechat/users/agent (add: starts not-available; remove: out of every department).
+          if (!wasAgent && isAgent) await tx.agents.initStatus(user.id, 'not-available');
+          if (wasAgent && !isAgent) {
+            await tx.departments.removeAgentEverywhere(user.id, now);
+            await tx.agents.setStatus(user.id, null);
+          }
+        }
+        const result = await tx.users.update(user.id, patch, now);
+        if (!result) throw invalidUser();
+        if (patch.passwordHash !== undefined || (patch.active === false && current.active)) {
+          await tx.tokens.removeAllExcept(user.id, user.id === caller.user.id && patch.active !== false ? caller.hashedToken : null);
+        }
+        return result;
+      });
+      return fullUserView(updated, this.siteUrl);
+    } catch (error) {
+      if (error instanceof ConflictError && error.isOn('users', 'username_key')) throw CREATE_ERRORS.usernameTaken(patch.username ?? '');
+      if (error instanceof ConflictError && error.isOn('users', 'email_key')) throw CREATE_ERRORS.emailTaken(patch.email?.address ?? '');
+      throw error;
+    }
   }
 
   /** POST users.delete (permission `delete-user`): the user, its tokens and subscriptions. */

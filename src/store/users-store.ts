@@ -83,6 +83,18 @@ export interface UserPatch {
   requirePasswordChange?: boolean;
 }
 
+/** Sort keys of `UsersRepo.list`. */
+export type UserListSortKey = 'username' | 'name' | 'email' | 'createdAt' | 'lastLogin' | 'active';
+
+/** One page of `users.list`: every user (bots, inactive users included), optionally filtered by a text. */
+export interface UserListQuery {
+  /** Case-insensitive literal substring of the username, the name or the e-mail address; '' = all. */
+  text: string;
+  sort: { key: UserListSortKey; direction: 1 | -1 };
+  offset: number;
+  count: number;
+}
+
 export interface UsersRepo {
   /** Creates the user and its roles. Throws ConflictError on `users.username_key` or `users.email_key`. */
   insert(user: NewUser): Promise<UserRecord>;
@@ -114,6 +126,13 @@ export interface UsersRepo {
    * broken by two concurrent deactivations that each saw the other still active.
    */
   countActiveWithRoleLocked(role: string): Promise<number>;
+  /** A page of users ordered by `sort` then by id, and the number of all matches. */
+  list(query: UserListQuery): Promise<{ total: number; users: UserRecord[] }>;
+  /**
+   * Replaces the user's roles with `roles` (deduplicated). The caller updates the
+   * user in the same transaction (`update`), which reports the change and moves `_updatedAt`.
+   */
+  setRoles(id: string, roles: readonly string[]): Promise<void>;
   /**
    * Deletes the user with its roles, tokens and subscriptions (decrementing the
    * rooms' `usersCount` and moving their `updated_at` to `now`, so the other

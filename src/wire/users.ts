@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Int, MAX_INT, StringEnum, Text, TextRecord, Timestamp } from './common.js';
+import { Int, MAX_INT, PagingQuery, StringEnum, Text, TextRecord, Timestamp } from './common.js';
 
 const Opt = Type.Optional;
 
@@ -233,3 +233,42 @@ export const LoginBody = Type.Object({
 export const LoginData = Type.Object({ userId: Type.String(), authToken: Type.String(), me: MeObject });
 /** The logout response's `data`. */
 export const LogoutData = Type.Object({ message: Type.String() });
+
+/**
+ * `users.list` query (§6.10): paging, `sort` (one of username, name, email,
+ * createdAt, lastLogin, status/active), `fields`; Parley's `text` filters by a
+ * substring of the username, name or e-mail. Rocket.Chat's Mongo `query` is
+ * accepted and ignored (§1.1: Parley has no Mongo queries).
+ */
+export const UsersListQuery = Type.Object({ ...PagingQuery, query: Opt(Text()), text: Opt(Text({ maxLength: 200 })) });
+
+/**
+ * `users.update` body (§6.11), Rocket.Chat's shape: `data` with the fields to
+ * change; unknown keys are refused. `joinDefaultChannels`, `sendWelcomeEmail`
+ * and `setRandomPassword` are accepted and ignored (Parley sends no e-mail; the
+ * console generates a password itself and shows it once).
+ */
+export const UpdateUserBody = Type.Object({
+  userId: Text({ minLength: 1 }),
+  data: Type.Object(
+    {
+      email: Opt(Text()),
+      name: Opt(Text()),
+      username: Opt(Text()),
+      password: Opt(Text({ minLength: 1 })),
+      active: Opt(Type.Boolean()),
+      roles: Opt(Type.Array(Text(), { minItems: 1 })),
+      verified: Opt(Type.Boolean()),
+      requirePasswordChange: Opt(Type.Boolean()),
+      bio: Opt(Text()),
+      nickname: Opt(Text()),
+      statusText: Opt(Text()),
+      customFields: Opt(CustomFields),
+      joinDefaultChannels: Opt(Type.Boolean()),
+      sendWelcomeEmail: Opt(Type.Boolean()),
+      setRandomPassword: Opt(Type.Boolean()),
+    },
+    { additionalProperties: false },
+  ),
+  confirmRelinquish: Opt(Type.Boolean()),
+});

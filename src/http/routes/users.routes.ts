@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { callerOf } from '../plugins/auth.js';
 import { errorResponses, Success } from '../../wire/common.js';
 import {
@@ -14,7 +15,10 @@ import {
   SetPreferencesBody,
   SetStatusBody,
   UserObject,
+  UpdateUserBody,
+  UserObject as ListedUser,
   UserRefQuery,
+  UsersListQuery,
 } from '../../wire/users.js';
 import type { App, RouteGroup } from '../types.js';
 
@@ -86,6 +90,37 @@ export const usersRoutes: RouteGroup = (app, { users }) => {
       await users.delete(callerOf(request), request.body.userId);
       return { success: true as const };
     },
+  );
+
+  app.get(
+    '/users.list',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Every user, a page at a time (view-d-room); e-mails and roles with view-full-other-user-info',
+        querystring: UsersListQuery,
+        response: {
+          200: Success({ users: Type.Array(Type.Partial(ListedUser)), count: Type.Integer(), offset: Type.Integer(), total: Type.Integer() }),
+          ...errorResponses(400, 401, 403),
+        },
+      },
+      config: { permissions: ['view-d-room'] },
+    },
+    async (request) => ({ ...(await users.list(callerOf(request), request.query)), success: true as const }),
+  );
+
+  app.post(
+    '/users.update',
+    {
+      schema: {
+        tags: ['users'],
+        summary: "Edit another user (edit-other-user-info): profile, e-mail, password, roles, active; all or nothing",
+        body: UpdateUserBody,
+        response: { 200: FullUserResult, ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['edit-other-user-info'] },
+    },
+    async (request) => ({ user: await users.update(callerOf(request), request.body), success: true as const }),
   );
 
   app.post(

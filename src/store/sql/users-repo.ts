@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable, type UpdateObject } from 'kysely';
 import { fromJson, toJson } from '../../lib/json.js';
-import type { NewUser, TokensRepo, UserPatch, UserRecord, UsersRepo, UserStatus, UserType } from '../store.js';
+import type { NewUser, TokensRepo, UserListQuery, UserListSortKey, UserPatch, UserRecord, UsersRepo, UserStatus, UserType } from '../store.js';
 import type { ChangeSink } from './change-recorder.js';
 import type { SqlDialect } from './dialect.js';
 import { preparedQuery, preparedShapes } from './prepared.js';
@@ -152,6 +152,58 @@ export class SqlUsersRepo implements UsersRepo {
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     return Number(row.n);
+  }
+
+  async list(query: UserListQuery): Promise<{ total: number; users: UserRecord[] }> {
+    const { dialect } = this;
+    // A scan: the users of one workspace are few, and the e-mail column has no substring index.
+    const filtered = () => {
+      const q = this.db.selectFrom('users');
+      if (query.text === '') return q;
+      return q.where((eb) =>
+        eb.or([
+          dialect.containsTextScan(sql.ref('users.username'), query.text),
+          dialect.containsTextScan(sql.ref('users.name'), query.text),
+          dialect.containsTextScan(sql.ref('users.email'), query.text),
+        ]),
+      );
+    };
+    const order: Record<UserListSortKey, string> = {
+      username: 'users.username_key',
+      name: 'users.name',
+      email: 'users.email_key',
+      createdAt: 'users.created_at',
+      lastLogin: 'users.last_login',
+      active: 'users.active',
+    };
+    const direction = query.sort.direction === 1 ? sql`asc` : sql`desc`;
+    const key = sql.ref<string | null>(order[query.sort.key]);
+    // Text in code-point order on both backends; NULLs (no name, never logged in) last whatever the direction.
+    const sortExpression = query.sort.key === 'createdAt' || query.sort.key === 'lastLogin' || query.sort.key === 'active' ? key : dialect.binaryText(key);
+    const countRow = await filtered()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const rows = await filtered()
+        .selectAll('users')
+        .select(rolesColumn(dialect, 'users.id'))
+        .orderBy(sql`case when ${key} is null then 1 else 0 end`)
+        .orderBy(sql`${sortExpression} ${direction}`)
+        .orderBy(dialect.binaryText(sql.ref('users.id')))
+        .limit(dialect.rowCount(query.count))
+        .offset(query.offset)
+        .execute();
+    return { total: Number(countRow.n), users: rows.map((row) => SqlUsersRepo.fromRow(row)) };
+  }
+
+  async setRoles(id: string, roles: readonly string[]): Promise<void> {
+    await this.db.deleteFrom('user_roles').where('user_id', '=', id).execute();
+    const unique = [...new Set(roles)].sort();
+    if (unique.length > 0) {
+      await this.db
+        .insertInto('user_roles')
+        .values(unique.map((role) => ({ user_id: id, role })))
+        .execute();
+    }
   }
 
   async delete(id: string, now: number): Promise<boolean> {
