@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Redirect, Route, Router, Switch } from 'wouter';
 import type { Credentials } from './api/client.js';
 import { Layout } from './components/Layout.js';
@@ -14,6 +14,11 @@ import { HomeRedirect, SetupPage } from './pages/Setup.js';
 import { LoginPage } from './pages/Login.js';
 import { QueuePage } from './pages/Queue.js';
 import { SettingsPage } from './pages/Settings.js';
+
+// Pages few people open, loaded when first visited (the first screen's script stays small).
+const UsersPage = lazy(() => import('./pages/Users.js').then((m) => ({ default: m.UsersPage })));
+const PermissionsPage = lazy(() => import('./pages/Permissions.js').then((m) => ({ default: m.PermissionsPage })));
+const OpenChatsPage = lazy(() => import('./pages/OpenChats.js').then((m) => ({ default: m.OpenChatsPage })));
 
 export interface AppProps {
   transport?: (creds: Credentials) => TransportFactory;
@@ -60,6 +65,7 @@ function Routes() {
   const manager = isManager(me);
   return (
     <Layout>
+      <Suspense fallback={<p aria-busy="true">Loading…</p>}>
       <Switch>
         <Route path="/" component={HomeRedirect} />
         <Route path="/login">
@@ -76,6 +82,11 @@ function Routes() {
         {manager && <Route path="/admin/departments" component={DepartmentsPage} />}
         {manager && <Route path="/admin/settings" component={SettingsPage} />}
         {manager && <Route path="/admin/embed" component={EmbedPage} />}
+        {/* These check their own permission (an administrator may give it to anyone). */}
+        <Route path="/admin/users" component={UsersPage} />
+        <Route path="/admin/permissions" component={PermissionsPage} />
+        <Route path="/admin/open-chats" component={OpenChatsPage} />
+        <Route path="/admin/open-chats/:rid" component={OpenChatsPage} />
         <Route>
           <section className="page">
             <h1>Page not found</h1>
@@ -83,6 +94,7 @@ function Routes() {
           </section>
         </Route>
       </Switch>
+      </Suspense>
     </Layout>
   );
 }

@@ -218,9 +218,9 @@ describe('POST users.update', () => {
       [{ data: { wizard: true } }, 'must NOT have additional properties [invalid-params]', 'invalid-params'],
       [{ data: { active: 'yes' } }, 'must be boolean [invalid-params]', 'invalid-params'],
       [{}, "must have required property 'data' [invalid-params]", 'invalid-params'],
-    ])('%j', async (body, error, errorType) => {
+    ] as Array<[{ data?: Record<string, unknown> }, string, string]>)('%j', async (body, error, errorType) => {
       const before = (await t.store.users.findById(id))!;
-      const res = await t.api.post('/api/v1/users.update', { userId: id, ...body, ...(body.data ? { data: { name: 'Changed', ...body.data } } : {}) }, { auth: t.admin });
+      const res = await t.api.post('/api/v1/users.update', { userId: id, ...(body.data ? { data: { name: 'Changed', ...body.data } } : {}) }, { auth: t.admin });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ success: false, error, errorType });
       const after = (await t.store.users.findById(id))!;

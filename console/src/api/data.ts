@@ -7,6 +7,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useConsole } from '../context.js';
 import { pollInterval } from '../live/live.js';
+import { isChatGone } from '../lib/errors.js';
 import { ApiError } from './client.js';
 import type { AgentUser, Department, DepartmentAgent, Inquiry, LivechatRoom, Message, Paged, RoomEntry, Visitor } from './types.js';
 import { hasOlder, mergeWindows, readOlder, refreshHistory, refreshQueue, type MessageWindow, type PageReader, type QueueWindow } from './windows.js';
@@ -49,10 +50,13 @@ export function useMyRooms() {
 }
 
 /** One room: `rooms.info` (contract §8.11), or `channels.info` on a server without it. */
-export function useRoom(rid: string) {
+export function useRoom(rid: string, enabled = true) {
   const { api, liveStatus } = useConsole();
   return useQuery({
     queryKey: ['room', rid, 'info'],
+    enabled,
+    // A chat that left the caller does not come back by asking again.
+    retry: (failures, error) => !isChatGone(error) && failures < 1,
     refetchInterval: pollInterval(liveStatus),
     queryFn: async () => {
       try {
@@ -70,7 +74,7 @@ export function useRoom(rid: string) {
  * live update reads only the newest page (and more only after a burst);
  * `loadOlder` adds the page before the oldest loaded message.
  */
-export function useMessages(rid: string) {
+export function useMessages(rid: string, enabled = true) {
   const { api, liveStatus } = useConsole();
   const queryClient = useQueryClient();
   const key = useMemo(() => ['room', rid, 'messages'], [rid]);
@@ -85,6 +89,8 @@ export function useMessages(rid: string) {
   );
   const query = useQuery({
     queryKey: key,
+    enabled,
+    retry: (failures, error) => !isChatGone(error) && failures < 1,
     refetchInterval: pollInterval(liveStatus),
     queryFn: async () => {
       const previous = queryClient.getQueryData<MessageWindow>(key);

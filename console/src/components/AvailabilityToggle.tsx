@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { setAvailability } from '../api/availability.js';
 import { isAgent, useConsole } from '../context.js';
+import { errorText } from '../lib/errors.js';
 
 /** The agent's livechat availability (`livechat/agent.status`), in the top bar on every page. */
 export function AvailabilityToggle() {
@@ -22,7 +23,7 @@ export function AvailabilityToggle() {
       if (me) await setAvailability(api, me, !available);
       await refreshMe();
     } catch (e) {
-      setError((e as Error).message);
+      setError(errorText(e));
     } finally {
       setBusy(false);
     }

@@ -1,12 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { Link } from 'wouter';
 import { isMissingEndpoint, useDepartmentAgents, useDepartments, useMessages, usePermissions, useRoleUsers, useRoom } from '../api/data.js';
 import type { LivechatRoom, Message, TransferEntry } from '../api/types.js';
 import { useConsole } from '../context.js';
-import { clockTime, dateTime, isSendKey, systemText } from '../lib/format.js';
+import { errorText, isChatGone } from '../lib/errors.js';
+import { clockTime, dateTime, isSendKey, systemText, typingLine } from '../lib/format.js';
 import { markSeen } from '../lib/unread.js';
+import { Markdown } from './Markdown.js';
 import { VirtualRow } from './VirtualRow.js';
 import { VisitorPanel } from './VisitorPanel.js';
 
@@ -28,8 +30,10 @@ const MessageItem = memo(function MessageItem({ message, selfId, transfer }: { m
       <span className="msg-meta">
         <span className="msg-author">{message.u.name || message.u.username}</span> <time dateTime={message.ts}>{clockTime(message.ts)}</time>
       </span>
-      {/* Text only: React escapes it, so HTML or script a visitor sends is shown, never run. */}
-      <p className="msg-text">{message.msg}</p>
+      {/* Markdown to React elements, never to HTML: markup or script a visitor sends is shown, never run. */}
+      <p className="msg-text">
+        <Markdown text={message.msg} />
+      </p>
     </div>
   );
 });
@@ -89,7 +93,7 @@ function Composer({ room, onSent }: { room: LivechatRoom; onSent: () => void }) 
       void queryClient.invalidateQueries({ queryKey: ['room', room._id] });
       void queryClient.invalidateQueries({ queryKey: ['rooms'] });
     },
-    onError: (e) => setError((e as Error).message),
+    onError: (e) => setError(errorText(e, 'chat')),
   });
 
   function submit(event?: FormEvent) {
@@ -203,9 +207,10 @@ function TransferForm({ room, onDone }: { room: LivechatRoom; onDone: () => void
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: ['rooms'] });
       void queryClient.invalidateQueries({ queryKey: ['room', room._id] });
+      void queryClient.invalidateQueries({ queryKey: ['open-chats'] });
       onDone();
     },
-    onError: (e) => setError(isMissingEndpoint(e) ? 'This server cannot transfer chats from the console (livechat/room.forward).' : (e as Error).message),
+    onError: (e) => setError(isMissingEndpoint(e) ? 'This server cannot transfer chats from the console (livechat/room.forward).' : errorText(e, 'transfer')),
   });
   const otherAgents = (agents.data?.users ?? []).filter((a) => a._id !== room.servedBy?._id);
   const agentsById = new Map((agents.data?.users ?? []).map((a) => [a._id, a]));
@@ -291,9 +296,10 @@ function CloseForm({ room, onDone }: { room: LivechatRoom; onDone: () => void })
       void queryClient.invalidateQueries({ queryKey: ['rooms'] });
       void queryClient.invalidateQueries({ queryKey: ['room', room._id] });
       void queryClient.invalidateQueries({ queryKey: ['closed'] });
+      void queryClient.invalidateQueries({ queryKey: ['open-chats'] });
       onDone();
     },
-    onError: (e) => setError((e as Error).message),
+    onError: (e) => setError(errorText(e, 'close')),
   });
   return (
     <InlineForm label="Close chat" onSubmit={() => close.mutate()} onCancel={onDone}>
@@ -321,8 +327,23 @@ const ESTIMATED_ROW = 64;
  * It opens at the newest message and follows new ones while the agent is at the
  * bottom; reaching the top reads the previous page, and the view stays where it was.
  */
-function MessageList({ room, selfId, scrollRef }: { room: LivechatRoom; selfId: string | undefined; scrollRef: RefObject<HTMLDivElement | null> }) {
-  const history = useMessages(room._id);
+function MessageList({
+  room,
+  selfId,
+  scrollRef,
+  enabled,
+  onGone,
+}: {
+  room: LivechatRoom;
+  selfId: string | undefined;
+  scrollRef: RefObject<HTMLDivElement | null>;
+  enabled: boolean;
+  onGone: () => void;
+}) {
+  const history = useMessages(room._id, enabled);
+  useEffect(() => {
+    if (isChatGone(history.error)) onGone();
+  }, [history.error, onGone]);
   const messages = useMemo(() => history.data?.messages ?? [], [history.data]);
   const total = history.data?.total ?? 0;
   const older = history.hasOlder;
@@ -365,7 +386,7 @@ function MessageList({ room, selfId, scrollRef }: { room: LivechatRoom; selfId: 
     <>
       {history.error && (
         <p className="error conv-error" role="alert">
-          {isMissingEndpoint(history.error) ? 'This server does not give agents the history (livechat/:rid/messages).' : (history.error as Error).message}
+          {isMissingEndpoint(history.error) ? 'This server does not give agents the history (livechat/:rid/messages).' : errorText(history.error, 'chat')}
         </p>
       )}
       <div className="messages" ref={scrollRef} tabIndex={0} role="region" aria-label={`Messages, ${total} in all, newest at the bottom`} aria-busy={history.isPending}>
@@ -410,7 +431,10 @@ function MessageList({ room, selfId, scrollRef }: { room: LivechatRoom; selfId: 
 export function Conversation({ rid, backHref, focusComposer = false, standalone = false }: { rid: string; backHref: string; focusComposer?: boolean; standalone?: boolean }) {
   const { me } = useConsole();
   const can = usePermissions();
-  const room = useRoom(rid);
+  // A chat that left the caller (transferred away, or no longer readable): said once, and no more polling.
+  const [gone, setGone] = useState(false);
+  const markGone = useCallback(() => setGone(true), []);
+  const room = useRoom(rid, !gone);
   const typing = useTyping(rid, me?.username);
   const [panel, setPanel] = useState<'none' | 'transfer' | 'close'>('none');
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -428,11 +452,25 @@ export function Conversation({ rid, backHref, focusComposer = false, standalone 
     if (focusComposer && data?.open) document.getElementById(`composer-${rid}`)?.focus();
   }, [focusComposer, data?.open, rid]);
 
+  useEffect(() => {
+    if (isChatGone(room.error)) setGone(true);
+  }, [room.error]);
+
+  if (gone) {
+    return (
+      <section className="conversation" aria-labelledby="conv-gone">
+        <h2 id="conv-gone" className="notice">
+          This chat is no longer yours: it was transferred to someone else or closed.
+        </h2>
+        <Link href={backHref}>Back to the list</Link>
+      </section>
+    );
+  }
   if (room.error) {
     return (
       <section className="conversation">
         <p className="error" role="alert">
-          {(room.error as Error).message}
+          {errorText(room.error, 'chat')}
         </p>
         <Link href={backHref}>Back</Link>
       </section>
@@ -488,9 +526,9 @@ export function Conversation({ rid, backHref, focusComposer = false, standalone 
         </header>
         {panel === 'transfer' && <TransferForm room={data} onDone={closePanel(transferButton)} />}
         {panel === 'close' && <CloseForm room={data} onDone={closePanel(closeButton)} />}
-        <MessageList room={data} selfId={me?._id} scrollRef={scrollRef} />
+        <MessageList room={data} selfId={me?._id} scrollRef={scrollRef} enabled={!gone} onGone={markGone} />
         <p className="typing" aria-live="polite">
-          {typing.length > 0 ? `${typing.join(', ')} ${typing.length > 1 ? 'are' : 'is'} typing…` : ''}
+          {typingLine(typing, { username: data.v.username, name: data.fname })}
         </p>
         {open && serving ? (
           <Composer room={data} onSent={() => scrollRef.current?.scrollTo({ top: scrollRef.current.scrollHeight })} />

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
-import { useMyRooms, useQueue } from '../api/data.js';
+import { useMyRooms, usePermissions, useQueue } from '../api/data.js';
 import { isAgent, isManager, useConsole } from '../context.js';
 import { titleWithUnread } from '../lib/format.js';
 import { useSeen } from '../lib/hooks.js';
@@ -42,7 +42,15 @@ const MANAGE_LINKS: Array<[string, string]> = [
 function ManageMenu() {
   const [location] = useLocation();
   const [open, setOpen] = useState(false);
-  const current = MANAGE_LINKS.find(([href]) => location === href || location.startsWith(`${href}/`));
+  const can = usePermissions();
+  const links: Array<[string, string]> = [
+    ...MANAGE_LINKS.slice(0, 2),
+    ...(can('create-user') || can('edit-other-user-info') ? [['/admin/users', 'Users'] as [string, string]] : []),
+    ...MANAGE_LINKS.slice(2, 4),
+    ...(can('access-permissions') ? [['/admin/permissions', 'Permissions'] as [string, string]] : []),
+    ...MANAGE_LINKS.slice(4),
+  ];
+  const current = links.find(([href]) => location === href || location.startsWith(`${href}/`));
   useEffect(() => setOpen(false), [location]);
   return (
     <div className="nav-group">
@@ -53,7 +61,7 @@ function ManageMenu() {
         Manage{current ? `: ${current[1]}` : ''} <span aria-hidden="true">{open ? '▴' : '▾'}</span>
       </button>
       <ul id="nav-manage" className={open ? 'nav-list nav-manage open' : 'nav-list nav-manage'} aria-labelledby="nav-manage-heading">
-        {MANAGE_LINKS.map(([href, label]) => (
+        {links.map(([href, label]) => (
           <li key={href}>
             <NavLink href={href}>{label}</NavLink>
           </li>
@@ -71,6 +79,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const queue = useQueue(agent || manager);
   const rooms = useMyRooms();
   const seen = useSeen();
+  const can = usePermissions();
 
   const queueCount = queue.data?.inquiries.length ?? 0;
   const myOpen = (rooms.data ?? []).filter((r) => r.t === 'l' && r.open === true);
@@ -143,6 +152,11 @@ export function Layout({ children }: { children: ReactNode }) {
               My chats
             </NavLink>
           </li>
+          {can('view-livechat-rooms') && (
+            <li>
+              <NavLink href="/admin/open-chats">All open chats</NavLink>
+            </li>
+          )}
           <li>
             <NavLink href="/closed">Closed</NavLink>
           </li>

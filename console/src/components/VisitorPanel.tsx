@@ -2,6 +2,7 @@ import { Link } from 'wouter';
 import { useDepartmentNames, usePermissions, useVisitor, useVisitorRooms } from '../api/data.js';
 import type { LivechatRoom } from '../api/types.js';
 import { dateTime, SURVEY_LABELS } from '../lib/format.js';
+import { errorText } from '../lib/errors.js';
 
 /** Who the visitor is, where they are, their earlier chats and the survey they gave. */
 export function VisitorPanel({ room }: { room: LivechatRoom }) {
@@ -67,7 +68,7 @@ export function VisitorPanel({ room }: { room: LivechatRoom }) {
           ))}
         </ul>
       ) : (
-        <p className="muted small">{earlier.error ? (earlier.error as Error).message : earlier.data ? (can('view-livechat-rooms') ? 'None.' : 'None that you served.') : 'Loading…'}</p>
+        <p className="muted small">{earlier.error ? errorText(earlier.error) : earlier.data ? (can('view-livechat-rooms') ? 'None.' : 'None that you served.') : 'Loading…'}</p>
       )}
     </aside>
   );

@@ -98,3 +98,14 @@ export function embedSnippet(origin: string): string {
 })(window, document, 'script', '${base}/livechat');
 </script>`;
 }
+
+/**
+ * "Vera Visitor is typing…": the visitor by the name the chat shows (its
+ * internal username such as `guest-1` means nothing to an agent), anyone else
+ * by username. Empty when nobody types.
+ */
+export function typingLine(usernames: string[], visitor: { username: string; name?: string }): string {
+  if (usernames.length === 0) return '';
+  const names = usernames.map((u) => (u === visitor.username ? visitor.name?.trim() || 'The visitor' : u));
+  return `${names.join(', ')} ${names.length > 1 ? 'are' : 'is'} typing…`;
+}

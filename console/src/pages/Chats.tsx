@@ -4,6 +4,7 @@ import { Conversation } from '../components/Conversation.js';
 import { clockTime, preview, sortMyChats } from '../lib/format.js';
 import { useSeen } from '../lib/hooks.js';
 import { unreadOf } from '../lib/unread.js';
+import { errorText } from '../lib/errors.js';
 
 export function ChatsPage() {
   const params = useParams<{ rid?: string }>();
@@ -19,7 +20,7 @@ export function ChatsPage() {
         {rooms.isPending && <p>Loading…</p>}
         {rooms.error && (
           <p className="error" role="alert">
-            {(rooms.error as Error).message}
+            {errorText(rooms.error)}
           </p>
         )}
         {rooms.data && chats.length === 0 && <p className="empty">No open chats. Take one from the queue.</p>}

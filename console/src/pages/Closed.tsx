@@ -3,6 +3,7 @@ import { Link, useParams } from 'wouter';
 import { CLOSED_PAGE, isMissingEndpoint, useClosedRooms, useDepartmentNames, useDepartments, usePermissions, useRoleUsers, type ClosedFilters } from '../api/data.js';
 import { Conversation } from '../components/Conversation.js';
 import { dateTime } from '../lib/format.js';
+import { errorText } from '../lib/errors.js';
 
 export function ClosedPage() {
   const params = useParams<{ rid?: string }>();
@@ -79,7 +80,7 @@ export function ClosedPage() {
       </form>
       {rooms.error && (
         <p className="error" role="alert">
-          {isMissingEndpoint(rooms.error) ? 'This server does not list closed chats yet (livechat/rooms).' : (rooms.error as Error).message}
+          {isMissingEndpoint(rooms.error) ? 'This server does not list closed chats yet (livechat/rooms).' : errorText(rooms.error)}
         </p>
       )}
       {rooms.data && rooms.data.rooms.length === 0 && <p className="empty">No closed chats match.</p>}

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useDepartmentAgents, useDepartments, useRoleUsers } from '../api/data.js';
 import type { Department, DepartmentAgent } from '../api/types.js';
 import { useConsole } from '../context.js';
+import { errorText } from '../lib/errors.js';
 
 interface Draft {
   name: string;
@@ -44,7 +45,7 @@ function DepartmentForm({ initial, id, onDone }: { initial: Draft; id?: string; 
       await queryClient.invalidateQueries({ queryKey: ['department'] });
       onDone();
     },
-    onError: (e) => setError((e as Error).message),
+    onError: (e) => setError(errorText(e)),
   });
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft({ ...draft, [key]: value });
   const prefix = id ?? 'new';
@@ -136,7 +137,7 @@ export function DepartmentsPage() {
   const remove = useMutation({
     mutationFn: (id: string) => api(`livechat/department/${encodeURIComponent(id)}`, { method: 'DELETE' }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['departments'] }),
-    onError: (e) => setError((e as Error).message),
+    onError: (e) => setError(errorText(e)),
   });
 
   return (

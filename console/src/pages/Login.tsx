@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useLocation } from 'wouter';
 import { useConsole } from '../context.js';
 import { login } from '../auth/session.js';
+import { errorText } from '../lib/errors.js';
 
 export function LoginPage() {
   const { api, signIn } = useConsole();
@@ -26,7 +27,7 @@ export function LoginPage() {
       signIn(outcome.creds, outcome.me);
       navigate('/', { replace: true });
     } catch (e) {
-      setError((e as Error).message);
+      setError(errorText(e, 'login'));
     } finally {
       setBusy(false);
     }

@@ -8,6 +8,7 @@ import type { Inquiry } from '../api/types.js';
 import { isAgent, useConsole } from '../context.js';
 import { preview, waitingTime } from '../lib/format.js';
 import { useNow } from '../lib/hooks.js';
+import { errorText } from '../lib/errors.js';
 
 const ROW_HEIGHT = 76;
 
@@ -67,7 +68,7 @@ export function QueuePage() {
       navigate(`/chats/${inquiry.rid}`, { state: { focus: 'composer' } });
     },
     onError: (e) => {
-      setError((e as Error).message);
+      setError(errorText(e));
       void queryClient.invalidateQueries({ queryKey: ['queue'] });
     },
   });
@@ -101,7 +102,7 @@ export function QueuePage() {
       {queue.isPending && <p>Loading…</p>}
       {queue.error && (
         <p className="error" role="alert">
-          {isMissingEndpoint(queue.error) ? 'This server does not list the queue (livechat/inquiries.queuedForUser).' : (queue.error as Error).message}
+          {isMissingEndpoint(queue.error) ? 'This server does not list the queue (livechat/inquiries.queuedForUser).' : errorText(queue.error)}
         </p>
       )}
       {queue.data && inquiries.length === 0 && <p className="empty">No one is waiting. New chats appear here as they arrive.</p>}

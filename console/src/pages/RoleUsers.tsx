@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useRoleUsers } from '../api/data.js';
 import type { Paged } from '../api/types.js';
 import { useConsole } from '../context.js';
+import { errorText } from '../lib/errors.js';
 
 /** Open chats an agent serves (`livechat/rooms?agents[]=&open=true`, its total). */
 function OpenChats({ agentId }: { agentId: string }) {
@@ -35,7 +36,7 @@ function RoleUsersPage({ role }: { role: 'agent' | 'manager' }) {
       setMessage(`${result.user.username} is now ${role === 'agent' ? 'an agent' : 'a manager'}.`);
       await refresh(result.user._id === me?._id);
     },
-    onError: (e) => setError((e as Error).message),
+    onError: (e) => setError(errorText(e, role === 'agent' ? 'agents' : 'managers')),
   });
   const remove = useMutation({
     mutationFn: (id: string) => api(`livechat/users/${role}/${encodeURIComponent(id)}`, { method: 'DELETE' }),
@@ -43,7 +44,7 @@ function RoleUsersPage({ role }: { role: 'agent' | 'manager' }) {
       setMessage('Removed.');
       await refresh(id === me?._id);
     },
-    onError: (e) => setError((e as Error).message),
+    onError: (e) => setError(errorText(e, role === 'agent' ? 'agents' : 'managers')),
   });
 
   function submit(event: FormEvent) {

@@ -2,6 +2,7 @@ import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../api/client.js';
 import { useConsole } from '../context.js';
+import { errorText } from '../lib/errors.js';
 
 type Kind = 'boolean' | 'string' | 'color' | 'integer' | { options: [string, string][] };
 
@@ -64,7 +65,7 @@ export function SettingsPage() {
         await api(`settings/${id}`, { method: 'POST', body: { value } });
         count += 1;
       } catch (e) {
-        nextErrors[id] = (e as Error).message;
+        nextErrors[id] = errorText(e);
       }
     }
     setErrors(nextErrors);

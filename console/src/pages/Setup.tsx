@@ -5,6 +5,7 @@ import { setAvailability } from '../api/availability.js';
 import { useDepartments, useRoleUsers } from '../api/data.js';
 import { isAgent, isManager, useConsole } from '../context.js';
 import { embedSnippet } from '../lib/format.js';
+import { errorText } from '../lib/errors.js';
 
 /** `/`: a manager on a desk without agents starts at the setup steps, everyone else at the queue. */
 export function HomeRedirect() {
@@ -37,7 +38,7 @@ export function SetupPage() {
       await refreshMe();
       await queryClient.invalidateQueries({ queryKey: ['agents'] });
     } catch (e) {
-      setError((e as Error).message);
+      setError(errorText(e));
     } finally {
       setBusy(false);
     }

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { extend } from '../../lib/values.js';
 import { callerOf } from '../plugins/auth.js';
 import { errorResponses, Success } from '../../wire/common.js';
 import {
@@ -106,7 +107,7 @@ export const usersRoutes: RouteGroup = (app, { users }) => {
       },
       config: { permissions: ['view-d-room'] },
     },
-    async (request) => ({ ...(await users.list(callerOf(request), request.query)), success: true as const }),
+    async (request) => extend(await users.list(callerOf(request), request.query), { success: true as const }),
   );
 
   app.post(
