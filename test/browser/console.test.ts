@@ -223,7 +223,8 @@ describe('the agent console in a browser', () => {
       await visitor.next((f) => f.msg === 'ready' && f.subs[0] === 's1');
       // Visitor → console.
       await visitor.call('stream-notify-room', [`${rid}/typing`, username, true, { token }]);
-      await waitForText(`${username} is typing…`);
+      await waitForText(`Vera Visitor is typing…`);
+      expect(await page.evaluate((u) => document.body.innerText.includes(`${u} is typing`), username)).toBe(false);
       // Console → visitor.
       await page.type(`#composer-${rid}`, 'Let me check');
       const typing = await visitor.next((f) => f.msg === 'changed' && f.fields?.eventName === `${rid}/typing` && f.fields.args[1] === true);

@@ -179,6 +179,11 @@ function FormError({ error }: { error: string | null }) {
   ) : null;
 }
 
+/** An agent a chat can be transferred to: available for livechat and not offline (the server refuses it otherwise). */
+function canTakeChats(agent: { statusLivechat?: string; status?: string }): boolean {
+  return agent.statusLivechat === 'available' && agent.status !== 'offline';
+}
+
 function TransferForm({ room, onDone }: { room: LivechatRoom; onDone: () => void }) {
   const { api } = useConsole();
   const queryClient = useQueryClient();
@@ -240,9 +245,9 @@ function TransferForm({ room, onDone }: { room: LivechatRoom; onDone: () => void
         </optgroup>
         <optgroup label="Agents">
           {otherAgents.map((a) => (
-            <option key={a._id} value={`agent:${a._id}`} disabled={a.statusLivechat !== 'available'}>
+            <option key={a._id} value={`agent:${a._id}`} disabled={!canTakeChats(a)}>
               {a.name || a.username}
-              {a.statusLivechat === 'available' ? '' : ' (not available)'}
+              {canTakeChats(a) ? '' : a.statusLivechat === 'available' ? ' (offline)' : ' (not available)'}
             </option>
           ))}
         </optgroup>
@@ -259,7 +264,7 @@ function TransferForm({ room, onDone }: { room: LivechatRoom; onDone: () => void
               .filter((m) => m.agentId !== room.servedBy?._id)
               .map((m) => {
                 const agent = agentsById.get(m.agentId);
-                const available = agent?.statusLivechat === 'available';
+                const available = !!agent && canTakeChats(agent);
                 return (
                   <option key={m.agentId} value={m.agentId} disabled={!available}>
                     {agent?.name || m.username}

@@ -212,7 +212,10 @@ function UserRow({ user, onPassword, onMessage, onError }: { user: ListedUser; o
           {can('edit-other-user-info') &&
             (confirmReset ? (
               <span className="confirm">
-                <span className="small">Reset the password and log {who} out everywhere?</span> {button('reset', 'Reset password', 'danger small')}
+                <span className="small">Reset the password and log {who} out everywhere?</span>{' '}
+                <button type="button" className="danger small" autoFocus disabled={act.isPending} onClick={() => act.mutate('reset')} aria-label={`Reset password: ${who}`}>
+                  Reset password
+                </button>
                 <button type="button" className="ghost small" onClick={() => setConfirmReset(false)}>
                   Cancel
                 </button>
