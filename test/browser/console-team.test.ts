@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'puppeteer-core';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, createTestApp, type TestApp } from '../support/app.js';
 import { launchBrowser, screenshots } from '../support/browser.js';
-import { buildConsole, clickButton, openPage, removeConsole, seriousViolations, signIn, tabTo, waitForPageText, watchPage } from '../support/console-browser.js';
+import { buildConsole, openPage, removeConsole, seriousViolations, signIn, tabTo, waitForPageText, watchPage } from '../support/console-browser.js';
 import { freePort, serverFetch } from '../support/server-process.js';
 
 // Page-side code inside page.evaluate/waitForFunction runs in the browser (the root tsconfig has no DOM lib).
@@ -70,7 +70,11 @@ async function rest(path: string, init: { method?: string; body?: unknown } = {}
 
 /** The new-user form, keyboard only: Tab through the fields, Space on the role boxes, Enter on "Add user". */
 async function addUser(page: Page, user: { name: string; username: string; email: string }, roles: { agent: boolean; manager: boolean }) {
-  await page.focus('#new-name');
+  await page.focus('main');
+  await tabTo(page, { name: 'Add a user' });
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.activeElement?.id === 'new-name');
+  expect(await seriousViolations(page), 'axe on the new-user form').toEqual([]);
   await page.keyboard.type(user.name);
   await page.keyboard.press('Tab');
   await page.keyboard.type(user.username);
@@ -104,10 +108,11 @@ describe('a team set up and rescued in the console (Chromium)', () => {
     admin = await consoleContext();
     await signIn(admin.page, base, ADMIN_USERNAME, ADMIN_PASSWORD);
     await openPage(admin.page, `${base}/admin/users`);
-    await admin.page.waitForSelector('#new-name');
+    await waitForPageText(admin.page, 'admin@localhost');
     await checkPage(admin.page, 'users');
 
     await addUser(admin.page, { name: 'Nora Newhire', username: 'nora', email: 'nora@example.org' }, { agent: true, manager: false });
+    await shots.take(admin.page, 'users-added');
     // The one-time password takes the focus, so a screen reader reads it out.
     await admin.page.waitForSelector('.one-time code.secret');
     expect(await admin.page.evaluate(() => document.activeElement?.classList.contains('one-time'))).toBe(true);

@@ -463,11 +463,13 @@ export function Conversation({ rid, backHref, focusComposer = false, standalone 
 
   if (gone) {
     return (
-      <section className="conversation" aria-labelledby="conv-gone">
-        <h2 id="conv-gone" className="notice">
+      <section className="conversation gone" aria-labelledby="conv-gone">
+        <h2 id="conv-gone" className="notice" role="status">
           This chat is no longer yours: it was transferred to someone else or closed.
         </h2>
-        <Link href={backHref}>Back to the list</Link>
+        <p>
+          <Link href={backHref}>Back to the list</Link>
+        </p>
       </section>
     );
   }

@@ -49,7 +49,7 @@ function OneTimePassword({ username, password, note, onDone }: { username: strin
   );
 }
 
-function NewUserForm({ onCreated }: { onCreated: (username: string, password: string | null) => void }) {
+function NewUserForm({ onCreated, onCancel }: { onCreated: (username: string, password: string | null) => void; onCancel: () => void }) {
   const { api } = useConsole();
   const can = usePermissions();
   const queryClient = useQueryClient();
@@ -85,11 +85,19 @@ function NewUserForm({ onCreated }: { onCreated: (username: string, password: st
     create.mutate({ password: generate ? generatePassword() : password });
   }
   return (
-    <form className="card new-user" onSubmit={submit} aria-labelledby="new-user-title">
+    <form
+      className="card new-user"
+      onSubmit={submit}
+      aria-labelledby="new-user-title"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') onCancel();
+      }}
+    >
       <h2 id="new-user-title">Add a user</h2>
       <div className="form-grid">
         <label htmlFor="new-name">Name</label>
-        <input id="new-name" value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" required />
+        {/* The form opens on request: its first field takes the focus. */}
+        <input id="new-name" value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" required autoFocus />
         <label htmlFor="new-username">Username</label>
         <input id="new-username" value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="off" autoCapitalize="none" spellCheck={false} required />
         <label htmlFor="new-email">E-mail</label>
@@ -136,6 +144,9 @@ function NewUserForm({ onCreated }: { onCreated: (username: string, password: st
       <div className="row">
         <button type="submit" className="primary" disabled={create.isPending}>
           {create.isPending ? 'Adding…' : 'Add user'}
+        </button>
+        <button type="button" className="ghost" onClick={onCancel}>
+          Cancel
         </button>
       </div>
     </form>
@@ -202,7 +213,7 @@ function UserRow({ user, onPassword, onMessage, onError }: { user: ListedUser; o
       <td>
         {user.name || user.username} {user.username && <span className="muted small">@{user.username}</span>}
       </td>
-      <td className="wrap-anywhere">{user.emails?.[0]?.address ?? '—'}</td>
+      <td className="nowrap">{user.emails?.[0]?.address ?? '—'}</td>
       <td>{roleWords(user)}</td>
       <td>{user.active ? 'Active' : 'Deactivated'}</td>
       <td>
@@ -248,6 +259,8 @@ export function UsersPage() {
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const searchId = useId();
+  const [adding, setAdding] = useState(false);
+  const addButton = useRef<HTMLButtonElement>(null);
 
   if (!can.ready) return <p aria-busy="true">Loading…</p>;
   if (!allowed) {
@@ -273,15 +286,25 @@ export function UsersPage() {
           {error}
         </p>
       )}
-      {can('create-user') && (
-        <NewUserForm
-          onCreated={(username, password) => {
-            setError(null);
-            setMessage(`${username} was added.`);
-            if (password) setSecret({ username, password, note: `${username} can log in with it now.` });
-          }}
-        />
-      )}
+      {can('create-user') &&
+        (adding ? (
+          <NewUserForm
+            onCreated={(username, password) => {
+              setError(null);
+              setMessage(`${username} was added.`);
+              setAdding(false);
+              if (password) setSecret({ username, password, note: `${username} can log in with it now.` });
+            }}
+            onCancel={() => {
+              setAdding(false);
+              requestAnimationFrame(() => addButton.current?.focus());
+            }}
+          />
+        ) : (
+          <button ref={addButton} type="button" className="primary" onClick={() => setAdding(true)}>
+            Add a user
+          </button>
+        ))}
       <div className="inline-form horizontal">
         <label htmlFor={searchId}>Find a user</label>
         <input
