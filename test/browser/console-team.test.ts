@@ -253,6 +253,18 @@ describe('a team set up and rescued in the console (Chromium)', () => {
     await max.page.waitForFunction((r) => !document.querySelector(`ul[aria-label="Open chats of everyone"] a[href="/admin/open-chats/${r}"]`), { timeout: 20_000 }, rid);
     await checkPage(max.page, 'all-open-chats-after');
 
+    // On a phone (390 px): no sideways scrolling on the new pages.
+    for (const [p, path, text] of [
+      [max.page, '/admin/open-chats', 'All open chats'],
+      [admin.page, '/admin/users', 'nora@example.org'],
+    ] as const) {
+      await p.setViewport({ width: 390, height: 844 });
+      await openPage(p, `${base}${path}`);
+      await waitForPageText(p, text);
+      expect(await p.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
+      await checkPage(p, `phone${path.replace(/\//g, '-')}`);
+    }
+
     expect(failures).toEqual([]);
     expect(await nora.page.evaluate((s) => document.body.innerText.split(s).length - 1, gone)).toBe(1);
     for (const p of [admin, nora, max]) {

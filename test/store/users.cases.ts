@@ -273,6 +273,50 @@ export function usersCases(getStore: StoreGetter): void {
         expect(await getStore().users.delete('absent', 1)).toBe(false);
       });
     });
+
+    describe('list', () => {
+      it('filters by a literal, case-insensitive substring of username, name or e-mail; pages; sorts with missing values last', async () => {
+        const store = getStore();
+        const tag = uniqueName('lst');
+        const a = await store.users.insert(newUser({ username: `${tag}.a`, name: 'Zoe 100%', email: { address: `first@${tag}.example`, verified: false }, roles: ['admin', 'user'] }));
+        const b = await store.users.insert(newUser({ username: `${tag}.b`, name: null, email: null, active: false, type: 'bot', roles: [] }));
+        const c = await store.users.insert(newUser({ username: `other${tag.slice(3)}`, name: `Ann ${tag.toUpperCase()}`, email: { address: 'c@example.com', verified: true } }));
+        const page = (text: string, key: 'username' | 'name' | 'email' | 'createdAt' | 'lastLogin' | 'active', direction: 1 | -1 = 1, offset = 0, count = 10) =>
+          store.users.list({ text, sort: { key, direction }, offset, count });
+
+        const all = await page(tag, 'username');
+        expect(all.total).toBe(3);
+        expect(all.users.map((u) => u.id)).toEqual([a.id, b.id, c.id]);
+        expect(all.users[0]).toEqual(await store.users.findById(a.id));
+        expect((await page(tag, 'username', -1)).users.map((u) => u.id)).toEqual([c.id, b.id, a.id]);
+        // By e-mail alone, case folded.
+        expect((await page(`FIRST@${tag}`, 'username')).users.map((u) => u.id)).toEqual([a.id]);
+        // Wildcards are literal.
+        expect((await page('100%', 'username')).users.map((u) => u.id)).toEqual([a.id]);
+        expect((await page(`${tag}_`, 'username')).total).toBe(0);
+        // No name: last whatever the direction.
+        expect((await page(tag, 'name', 1)).users.map((u) => u.id)).toEqual([c.id, a.id, b.id]);
+        expect((await page(tag, 'name', -1)).users.map((u) => u.id)).toEqual([a.id, c.id, b.id]);
+        expect((await page(tag, 'active', 1)).users[0]!.id).toBe(b.id);
+        const second = await page(tag, 'username', 1, 1, 1);
+        expect(second).toEqual({ total: 3, users: [await store.users.findById(b.id)] });
+      });
+    });
+
+    describe('setRoles', () => {
+      it('replaces the roles, deduplicated; the next update reports them', async () => {
+        const store = getStore();
+        const user = await store.users.insert(newUser({ roles: ['user'] }));
+        await store.transaction(async (tx) => {
+          await tx.users.setRoles(user.id, ['livechat-agent', 'user', 'livechat-agent']);
+          const updated = await tx.users.update(user.id, {}, 5_000);
+          expect(updated!.roles).toEqual(['livechat-agent', 'user']);
+        });
+        expect((await store.users.findById(user.id))!.roles).toEqual(['livechat-agent', 'user']);
+        await store.users.setRoles(user.id, []);
+        expect((await store.users.findById(user.id))!.roles).toEqual([]);
+      });
+    });
   });
 
   describe('TokensRepo', () => {
