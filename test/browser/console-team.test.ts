@@ -256,12 +256,18 @@ describe('a team set up and rescued in the console (Chromium)', () => {
     // On a phone (390 px): no sideways scrolling on the new pages.
     for (const [p, path, text] of [
       [max.page, '/admin/open-chats', 'All open chats'],
-      [admin.page, '/admin/users', 'nora@example.org'],
+      [admin.page, '/admin/users', '@nora'],
     ] as const) {
       await p.setViewport({ width: 390, height: 844 });
       await openPage(p, `${base}${path}`);
       await waitForPageText(p, text);
-      expect(await p.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
+      const wide = await p.evaluate(() =>
+        [...document.querySelectorAll('body *')]
+          .filter((el: any) => el.getBoundingClientRect().right > 391)
+          .slice(0, 8)
+          .map((el: any) => `${el.tagName}.${el.className} ${Math.round(el.getBoundingClientRect().right)}`),
+      );
+      expect(await p.evaluate(() => document.documentElement.scrollWidth), `${path}: ${wide.join(', ')}`).toBeLessThanOrEqual(390);
       await checkPage(p, `phone${path.replace(/\//g, '-')}`);
     }
 

@@ -212,10 +212,11 @@ function UserRow({ user, onPassword, onMessage, onError }: { user: ListedUser; o
     <tr className={user.active ? undefined : 'inactive'}>
       <td>
         {user.name || user.username} {user.username && <span className="muted small">@{user.username}</span>}
+        {!user.active && <span className="tag inactive-tag">Deactivated</span>}
       </td>
-      <td className="nowrap">{user.emails?.[0]?.address ?? '—'}</td>
+      <td className="nowrap col-optional">{user.emails?.[0]?.address ?? '—'}</td>
       <td>{roleWords(user)}</td>
-      <td>{user.active ? 'Active' : 'Deactivated'}</td>
+      <td className="col-optional">{user.active ? 'Active' : 'Deactivated'}</td>
       <td>
         <div className="row actions">
           {can('manage-livechat-agents') && user.username && (isAgent ? button('agent-off', 'Remove agent') : button('agent-on', 'Make agent'))}
@@ -331,9 +332,13 @@ export function UsersPage() {
             <thead>
               <tr>
                 <th scope="col">User</th>
-                <th scope="col">E-mail</th>
+                <th scope="col" className="col-optional">
+                  E-mail
+                </th>
                 <th scope="col">Roles</th>
-                <th scope="col">Status</th>
+                <th scope="col" className="col-optional">
+                  Status
+                </th>
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
                 </th>
