@@ -66,34 +66,34 @@ function Routes() {
   return (
     <Layout>
       <Suspense fallback={<p aria-busy="true">Loading…</p>}>
-      <Switch>
-        <Route path="/" component={HomeRedirect} />
-        <Route path="/login">
-          <Redirect to="/" replace />
-        </Route>
-        <Route path="/setup" component={SetupPage} />
-        <Route path="/queue" component={QueuePage} />
-        <Route path="/chats" component={ChatsPage} />
-        <Route path="/chats/:rid" component={ChatsPage} />
-        <Route path="/closed" component={ClosedPage} />
-        <Route path="/closed/:rid" component={ClosedPage} />
-        {manager && <Route path="/admin/agents" component={AgentsPage} />}
-        {manager && <Route path="/admin/managers" component={ManagersPage} />}
-        {manager && <Route path="/admin/departments" component={DepartmentsPage} />}
-        {manager && <Route path="/admin/settings" component={SettingsPage} />}
-        {manager && <Route path="/admin/embed" component={EmbedPage} />}
-        {/* These check their own permission (an administrator may give it to anyone). */}
-        <Route path="/admin/users" component={UsersPage} />
-        <Route path="/admin/permissions" component={PermissionsPage} />
-        <Route path="/admin/open-chats" component={OpenChatsPage} />
-        <Route path="/admin/open-chats/:rid" component={OpenChatsPage} />
-        <Route>
-          <section className="page">
-            <h1>Page not found</h1>
-            <p>There is nothing at this address. Use the menu to go on.</p>
-          </section>
-        </Route>
-      </Switch>
+        <Switch>
+          <Route path="/" component={HomeRedirect} />
+          <Route path="/login">
+            <Redirect to="/" replace />
+          </Route>
+          <Route path="/setup" component={SetupPage} />
+          <Route path="/queue" component={QueuePage} />
+          <Route path="/chats" component={ChatsPage} />
+          <Route path="/chats/:rid" component={ChatsPage} />
+          <Route path="/closed" component={ClosedPage} />
+          <Route path="/closed/:rid" component={ClosedPage} />
+          {manager && <Route path="/admin/agents" component={AgentsPage} />}
+          {manager && <Route path="/admin/managers" component={ManagersPage} />}
+          {manager && <Route path="/admin/departments" component={DepartmentsPage} />}
+          {manager && <Route path="/admin/settings" component={SettingsPage} />}
+          {manager && <Route path="/admin/embed" component={EmbedPage} />}
+          {/* These check their own permission (an administrator may give it to anyone). */}
+          <Route path="/admin/users" component={UsersPage} />
+          <Route path="/admin/permissions" component={PermissionsPage} />
+          <Route path="/admin/open-chats" component={OpenChatsPage} />
+          <Route path="/admin/open-chats/:rid" component={OpenChatsPage} />
+          <Route>
+            <section className="page">
+              <h1>Page not found</h1>
+              <p>There is nothing at this address. Use the menu to go on.</p>
+            </section>
+          </Route>
+        </Switch>
       </Suspense>
     </Layout>
   );
