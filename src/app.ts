@@ -13,6 +13,7 @@ import { createServer } from 'node:http';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { registerAuth } from './http/plugins/auth.js';
+import { registerSiteOrigin } from './http/plugins/site.js';
 import { registerDocs } from './http/plugins/docs.js';
 import { handleClientError, handleError, registerErrorFunnel, toApiError } from './http/plugins/errors.js';
 import { CountingLogController, createMetricsRegistry, RequestMetrics } from './http/plugins/metrics.js';
@@ -226,6 +227,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   // committed so far is durable, so nothing acknowledged or shown can be lost by a crash.
   registerWire(app, () => store.settle());
   registerAuth(app, services);
+  registerSiteOrigin(app, config.publicUrl);
   const metrics = createMetricsRegistry(
     requestMetrics,
     () => store.poolStats(),
@@ -253,7 +255,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   await registerDocs(app);
 
   platformRoutes(metrics)(app, services);
-  for (const group of siteGroups(config.siteUrl)) group(app, services);
+  for (const group of siteGroups) group(app, services);
   consoleRoutes(config.consoleDir)(app, services);
   await app.register(
     async (v1) => {

@@ -15,7 +15,10 @@ export interface Config {
   /** Undefined: a random password is generated on first start and printed once. */
   adminPassword: string | undefined;
   adminEmail: string;
+  /** `SITE_URL`, or `http://localhost:PORT` for what no request causes (avatar URLs, the start banner). */
   siteUrl: string;
+  /** `SITE_URL` as set, or null: the widget then follows each request's own origin (R6). */
+  publicUrl: string | null;
   /**
    * `TRUST_PROXY`: trust `X-Forwarded-For` from a reverse proxy (`true`, a hop
    * count, or a comma-separated list of proxy addresses/CIDRs). Off by default:
@@ -114,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.ADMIN_PASS || undefined,
     adminEmail: env.ADMIN_EMAIL || 'admin@localhost',
     siteUrl: (env.SITE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicUrl: env.SITE_URL ? env.SITE_URL.replace(/\/+$/, '') : null,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     rateLimit: (env.RATE_LIMIT ?? 'on').toLowerCase() !== 'off',
     logLevel: env.LOG_LEVEL || 'info',

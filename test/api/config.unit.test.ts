@@ -35,11 +35,14 @@ describe('configuration', () => {
       adminPassword: undefined,
       adminEmail: 'admin@localhost',
       siteUrl: 'http://localhost:3000',
+      publicUrl: null,
       rateLimit: true,
       logLevel: 'info',
       workers: 1,
     });
     expect(loadConfig({ RATE_LIMIT: 'off' }).rateLimit).toBe(false);
+    // SITE_URL set: both the fallback and the public URL, without a trailing slash.
+    expect(loadConfig({ SITE_URL: 'https://chat.example.com/' })).toMatchObject({ siteUrl: 'https://chat.example.com', publicUrl: 'https://chat.example.com' });
   });
 
   it('timeouts are configuration: validated, with defaults', () => {

@@ -19,10 +19,8 @@ import type { RouteGroup } from '../types.js';
 /** Groups mounted under `/api/v1`. */
 export const apiV1Groups: RouteGroup[] = [settingsRoutes, permissionsRoutes, roomsRoutes, directoryRoutes, accountsRoutes, usersRoutes, livechatRoutes, livechatAgentsRoutes, livechatWorkspaceRoutes, chatRoutes];
 
-/** Groups mounted at the site root, outside `/api/v1`: the livechat widget (R6) and avatars (§8.11). */
-export function siteGroups(siteUrl: string): RouteGroup[] {
-  return [widgetRoutes(siteUrl), avatarRoutes];
-}
+/** Groups mounted at the site root, outside `/api/v1`: the livechat widget and its sound (R6, W10) and avatars (§8.11). */
+export const siteGroups: RouteGroup[] = [widgetRoutes, avatarRoutes];
 
 export { platformRoutes } from './platform.routes.js';
 /** The agent console at `/` (static files, outside `/api`). */
