@@ -166,6 +166,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     clock: options.clock,
     bus: options.bus,
     onBusError: (error) => logBusError(error),
+    presenceLeaseMs: config.presenceLeaseMs,
   });
   const seed = await bootstrapServices(services, store, config);
 
@@ -248,9 +249,12 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   ddp.attach(app.server);
   // Parley's methods and streams on it; domain events become pushes (src/realtime/index.ts).
   const stopRealtime = options.realtime === false ? () => {} : registerRealtime(ddp, services, app.log);
+  services.presence.start();
   app.addHook('preClose', async () => {
     stopRealtime();
     await ddp.close();
+    // After the sockets: their sessions are released by the presence service's stop.
+    await services.presence.stop();
   });
   await registerDocs(app);
 

@@ -52,6 +52,11 @@ export interface Config {
    */
   ddpPingIntervalMs: number;
   ddpPingTimeoutMs: number;
+  /**
+   * `PRESENCE_LEASE_MS` (30 s): how long a process's hold on an agent's realtime session counts without renewal; a
+   * process that dies stops counting after it (renewed every third of it while the process runs).
+   */
+  presenceLeaseMs: number;
   /** `OVERWRITE_SETTING_<id>` values, parsed to each setting's type. */
   settingOverrides: Partial<Record<SettingId, unknown>>;
 }
@@ -127,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consoleDir: env.CONSOLE_DIR ? resolve(env.CONSOLE_DIR) : defaultConsoleDir(),
     ddpPingIntervalMs: positiveIntFrom(env, 'DDP_PING_INTERVAL_MS', 30_000),
     ddpPingTimeoutMs: positiveIntFrom(env, 'DDP_PING_TIMEOUT_MS', 30_000),
+    presenceLeaseMs: positiveIntFrom(env, 'PRESENCE_LEASE_MS', 30_000),
     settingOverrides,
   };
 }

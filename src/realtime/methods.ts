@@ -52,14 +52,12 @@ export function defineMethods(ctx: RealtimeContext): void {
     }
     const user = await services.live.user(result.userId);
     if (!user) throw new MeteorError(403, LOGGED_OUT);
-    ctx.state(connection).user = user;
-    connection.userId = user.id;
+    ctx.setUser(connection, user);
     return { id: user.id, token: result.authToken, tokenExpires: new Date(result.tokenExpires), type: resume !== undefined ? 'resume' : 'password' };
   });
 
   ddp.method('logout', (_params, connection) => {
-    ctx.state(connection).user = null;
-    connection.userId = null;
+    ctx.setUser(connection, null);
     return undefined;
   });
 

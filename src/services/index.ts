@@ -1,4 +1,5 @@
 import { systemClock, type Clock } from '../lib/time.js';
+import { PresenceService } from './presence.service.js';
 import type { Store } from '../store/store.js';
 import { Access } from './access.js';
 import { AccountsService } from './accounts.service.js';
@@ -49,6 +50,8 @@ export interface Services {
   live: LiveService;
   messages: MessagesService;
   avatars: AvatarService;
+  /** Agents' presence from their realtime sessions (routing gives no chat to an absent agent). */
+  presence: PresenceService;
 }
 
 export interface ServicesOptions {
@@ -65,6 +68,8 @@ export interface ServicesOptions {
   events?: EventBus;
   /** A change notification that could not be sent to other processes (logged by the composition root). */
   onBusError?: (error: unknown) => void;
+  /** How long a process's hold on a realtime session counts without renewal (`PRESENCE_LEASE_MS`). */
+  presenceLeaseMs?: number;
 }
 
 export function createServices(options: ServicesOptions): Services {
@@ -75,15 +80,16 @@ export function createServices(options: ServicesOptions): Services {
   const settings = new SettingsService(store, clock, bus);
   const permissions = new PermissionsService(store, clock, bus);
   const access = new Access(permissions);
+  const presence = new PresenceService(store, systemClock, { leaseMs: options.presenceLeaseMs ?? 30_000, onError: options.onBusError });
   const auth = new AuthService(store, settings, clock, bus, options.onBusError);
   const limits = new RateLimits(settings, access, options.rateLimit, options.rateLimitCounters);
   const accounts = new AccountsService(store, auth, limits, clock, options.siteUrl);
-  const users = new UsersService(store, settings, access, clock, options.siteUrl, events);
+  const users = new UsersService(store, settings, access, clock, options.siteUrl, events, presence);
   const availability = new LivechatAvailability(store, bus, options.onBusError);
   const routing = new LivechatRouting(store, settings, clock, events, availability);
   const openRooms = new OpenRoomCache(store, bus, options.onBusError);
   const livechat = new LivechatService(store, settings, clock, routing, limits, events, availability, openRooms);
-  const livechatAdmin = new LivechatAdminService(store, settings, access, clock, routing, events);
+  const livechatAdmin = new LivechatAdminService(store, settings, access, clock, routing, events, presence);
   const livechatWorkspace = new LivechatWorkspaceService(store, settings, access, clock, events);
   const live = new LiveService(store, access, settings, clock, events);
   const messages = new MessagesService(store, access, clock, events);
@@ -91,7 +97,7 @@ export function createServices(options: ServicesOptions): Services {
   const directory = new DirectoryService(store, settings, access);
   const avatars = new AvatarService(store);
   const health = new HealthService(store);
-  return { clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars };
+  return { clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, presence };
 }
 
 export interface BootstrapConfig extends SeedConfig {

@@ -11,6 +11,7 @@ import { bareFailure, failure, type ApiError } from './errors.js';
 import { assertPasswordPolicy } from './password-policy.js';
 import { hashPassword, sha256Hex, verifyDigest } from './passwords.js';
 import { ROLES } from './permissions.service.js';
+import type { PresenceService } from './presence.service.js';
 import type { SettingsService } from './settings.service.js';
 import {
   hasInvalidNameCharacters,
@@ -80,6 +81,7 @@ export class UsersService {
     private readonly clock: Clock,
     private readonly siteUrl: string,
     private readonly events: EventBus,
+    private readonly presence: PresenceService,
   ) {}
 
   /** POST users.create (permission `create-user`, checked by the route). */
@@ -246,6 +248,8 @@ export class UsersService {
     if (body.message !== undefined) patch.statusText = body.message.trim();
     const updated = await this.store.users.update(targetId, patch, this.clock.now());
     if (!updated) throw invalidUser();
+    // A user setting herself online over REST claims her presence (REST-only integrations and bots).
+    if (body.status === 'online' && targetId === caller.user.id) await this.presence.claim(targetId);
     if (body.status !== undefined && updated.roles.includes('livechat-agent')) {
       this.events.publish({
         type: 'agentStatusChanged',

@@ -209,7 +209,8 @@ describe('livechat/config reads, from memory', () => {
 
   it('a department created, disabled or deleted shows in the next config', async () => {
     const before = await config();
-    const dep = await createDepartment(t, `Cache dep ${Date.now()}`);
+    // config lists departments that have agents.
+    const dep = await createDepartment(t, `Cache dep ${Date.now()}`, [await makeAgent(t)]);
     const listed = await config();
     expect(listed.departments.map((d: { _id: string }) => d._id)).toContain(dep._id);
     expect(listed.departments).toHaveLength(before.departments.length + 1);

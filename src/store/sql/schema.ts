@@ -148,6 +148,12 @@ export interface RoomRemovalsTable {
   removed_at: number;
 }
 
+export interface PresenceSessionsTable {
+  user_id: string;
+  process_id: string;
+  lease_until: number;
+}
+
 export interface MessagesTable {
   id: string;
   rid: string;
@@ -224,6 +230,7 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   room_removals: RoomRemovalsTable;
   messages: MessagesTable;
+  presence_sessions: PresenceSessionsTable;
   livechat_visitors: LivechatVisitorsTable;
   livechat_inquiries: LivechatInquiriesTable;
   livechat_departments: LivechatDepartmentsTable;

@@ -11,6 +11,7 @@ import { SqlDirectoryRepo } from './directory-repo.js';
 import { SqlInquiriesRepo } from './inquiries-repo.js';
 import { SqlLivechatRoomsRepo } from './livechat-rooms-repo.js';
 import { SqlMessagesRepo } from './messages-repo.js';
+import { SqlPresenceRepo } from './presence-repo.js';
 import { SqlRoomsRepo } from './rooms-repo.js';
 import type { Database } from './schema.js';
 import { SqlTokensRepo, SqlUsersRepo } from './users-repo.js';
@@ -45,6 +46,7 @@ export class SqlStore implements Store {
   readonly inquiries: SqlInquiriesRepo;
   readonly agents: SqlAgentsRepo;
   readonly departments: SqlDepartmentsRepo;
+  readonly presence: SqlPresenceRepo;
 
   constructor(
     readonly db: Kysely<Database>,
@@ -75,6 +77,7 @@ export class SqlStore implements Store {
     );
     this.agents = new SqlAgentsRepo(db, dialect, changes, { rooms: this.rooms, livechatRooms: this.livechatRooms, inquiries: this.inquiries }, (fn) => this.inTransaction(fn));
     this.departments = new SqlDepartmentsRepo(db, dialect, changes);
+    this.presence = new SqlPresenceRepo(db, dialect, changes, (fn) => this.inTransaction((tx) => fn(tx.presence)));
   }
 
   poolStats(): PoolStats | null {
