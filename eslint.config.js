@@ -7,6 +7,7 @@
 // the store read the time from the injected clock, never from Date.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import parley from './eslint-rules/timing-figures.js';
 
 const restrict = (...patterns) => ['error', { patterns }];
 
@@ -47,8 +48,21 @@ const BOUND_ROW_COUNT = [
   },
 ];
 
+/**
+ * Files whose comments still quote timing figures, left to another branch that rewrites them.
+ * TODO(merge of the `docs` branch with the routing rewrite, issue 47): clean these files' comments and empty this list.
+ */
+const TIMING_FIGURES_ALLOWED = [
+  'src/store/sql/agents-repo.ts',
+  'src/store/sql/livechat-rooms-repo.ts',
+  'src/store/sql/inquiries-repo.ts',
+  'src/store/postgres/named-statements.ts',
+  'src/services/livechat-routing.ts',
+  'src/services/livechat-availability.ts',
+];
+
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'data/', '.tmp/'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'data/', '.tmp/', 'console/src/api/openapi.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -61,6 +75,13 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/wire/**'],
     rules: { 'no-restricted-syntax': ['error', ...LEADING_SPREAD] },
+  },
+  {
+    // Comments say why, never how fast (eslint-rules/timing-figures.js); the numbers live in docs/decisions/.
+    files: ['src/**/*.ts'],
+    ignores: TIMING_FIGURES_ALLOWED,
+    plugins: { parley },
+    rules: { 'parley/no-timing-figures': 'error' },
   },
   {
     // Plain Node scripts.

@@ -42,7 +42,7 @@ interface Target {
   rps?: number;
 }
 
-/** The project's performance targets (README, "Performance") for SQLite, one process, 50 connections. */
+/** The project's performance targets (docs/benchmarks.md; the latest run is docs/performance.md) for SQLite, one process, 50 connections. */
 const TARGETS: Record<Group, Target | undefined> = {
   platform: { ratio: 0.8 },
   read: { ratio: 0.4, p99: 10 },

@@ -306,10 +306,10 @@ export class RoomsService {
    *
    * Sync rule for clients: pass as `updatedSince` a time no later than the moment
    * the previous `rooms.get` started, by the server's clock — e.g. the server time
-   * before that request minus 1 ms (or earlier: overlapping windows only repeat
+   * before that request minus one millisecond (or earlier: overlapping windows only repeat
    * entries, and applying `remove` then `update` is idempotent). Do not use the
    * largest `_updatedAt` seen: to stay strictly monotonic per room when a room
-   * changes twice in one millisecond, `_updatedAt` moves 1 ms past the previous
+   * changes twice in one millisecond, `_updatedAt` moves one millisecond past the previous
    * value and may run slightly ahead of the clock, so another room changed in
    * that millisecond could carry a smaller value.
    */

@@ -1,5 +1,5 @@
 /**
- * An acknowledged write is durable (ARCHITECTURE.md, "Storage decisions"), seen
+ * An acknowledged write is durable (docs/decisions/0009-sqlite-group-commit.md), seen
  * from HTTP: on a SQLite file the app answers a write only once a sync of the
  * WAL that covers it has finished, and answers 503 with the contract envelope
  * when that sync fails. The WAL sync is held or failed by the test through the

@@ -154,7 +154,7 @@ export async function startWidgetServer(
   }
 }
 
-/** The embed snippet of R6 (the README shows the same), for a server at `siteUrl`. */
+/** The embed snippet of R6 (docs/widget.md shows the same), for a server at `siteUrl`. */
 export function embedSnippet(siteUrl: string): string {
   return `<script type="text/javascript">
 (function(w, d, s, u) {
@@ -487,7 +487,7 @@ export async function firstWidgetMessage(
 }
 
 /**
- * Known, harmless browser-console noise (see ARCHITECTURE.md, "Browser journeys"): `livechat/config` has
+ * Known, harmless browser-console noise (see docs/widget.md, "Browser journeys"): `livechat/config` has
  * no `resources.sound`, so the widget's notification <audio> has no source. Any other console error, any
  * HTTP answer >= 400 (the widget's `page.visited` before registration included: it must succeed), or any
  * DDP error frame fails the journey.

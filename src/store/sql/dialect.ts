@@ -88,8 +88,7 @@ export interface SqlDialect {
    * A LIMIT value (a non-negative safe integer; anything else throws). SQLite: a literal in the SQL text.
    * SQLite's planner reads the value bound to a LIMIT parameter and marks the statement to be compiled again
    * whenever that parameter is bound anew, which better-sqlite3 does on every run: each execution paid a full
-   * prepare (measured on this project's statements: `rooms.get`'s delta 66 -> 31 µs, Auto_Selection's
-   * availability check 102 -> 15 µs, a directory page about a third less). A literal makes one statement text
+   * prepare (measured: docs/decisions/0006-limit-as-literal-on-sqlite.md). A literal makes one statement text
    * per value, which the statement cache keeps: page sizes are few (bounded by `API_Upper_Count_Limit`). An
    * OFFSET stays a parameter (SQLite does not plan with it; as literals every page would be a statement of its
    * own). PostgreSQL: a bound parameter (one named statement for all).

@@ -152,8 +152,8 @@ export class SqlStore implements Store {
   async migrate(): Promise<void> {
     const provider = migrationProvider(this.dialect);
     if (await this.isMigrated(Object.keys(await provider.getMigrations()))) return;
-    // Kysely's default order is `localeCompare`, whose first call loads ICU's collation data (about 15 ms of
-    // every start); the names are ASCII, so code-point order is the same order.
+    // Kysely's default order is `localeCompare`, whose first call loads ICU's collation data (a noticeable part
+    // of every start); the names are ASCII, so code-point order is the same order.
     const migrator = new Migrator({ db: this.db, provider, nameComparator: (a, b) => (a < b ? -1 : a > b ? 1 : 0) });
     const { error } = await migrator.migrateToLatest();
     if (error) throw error;
@@ -161,7 +161,7 @@ export class SqlStore implements Store {
 
   /**
    * Whether exactly these migrations are recorded as applied: the usual start, answered by one query instead of
-   * the migrator's schema introspection (every table's columns read on SQLite, about 15 ms of a start). Any
+   * the migrator's schema introspection (every table's columns read on SQLite, a noticeable part of a start). Any
    * other state — a new database, a missing migration, one this version does not know — goes to the migrator,
    * which applies or refuses it under its lock.
    */
