@@ -1,11 +1,13 @@
 import { systemClock, type Clock } from '../lib/time.js';
-import type { Store } from '../store/store.js';
+import type { JobRecord, Store } from '../store/store.js';
 import { Access } from './access.js';
 import { AccountsService } from './accounts.service.js';
 import { AuthService } from './auth.service.js';
 import { AvatarService } from './avatar.service.js';
+import { ClockService, type StoredClock } from './clock.service.js';
 import { DirectoryService } from './directory.service.js';
 import { HealthService } from './health.service.js';
+import { JobsService } from './jobs.service.js';
 import { RoomsService } from './rooms.service.js';
 import { LocalChangeBus, type ChangeBus } from '../lib/change-bus.js';
 import { LivechatAdminService } from './livechat-admin.service.js';
@@ -49,6 +51,10 @@ export interface Services {
   live: LiveService;
   messages: MessagesService;
   avatars: AvatarService;
+  /** The job runner (desk contract D0): features register their job kinds on it. */
+  jobs: JobsService;
+  /** The test clock's endpoint (`CLOCK=manual`; disabled otherwise). */
+  clockControl: ClockService;
 }
 
 export interface ServicesOptions {
@@ -65,6 +71,12 @@ export interface ServicesOptions {
   events?: EventBus;
   /** A change notification that could not be sent to other processes (logged by the composition root). */
   onBusError?: (error: unknown) => void;
+  /** `CLOCK=manual`: the stored clock (also given as `clock`). */
+  manualClock?: StoredClock | null;
+  /** The job runner's name in claims (default: a new id). */
+  jobRunnerId?: string;
+  /** A job failed, or the runner could not reach the database (logged by the composition root). */
+  onJobError?: (error: unknown, job: JobRecord | null) => void;
 }
 
 export function createServices(options: ServicesOptions): Services {
@@ -91,7 +103,10 @@ export function createServices(options: ServicesOptions): Services {
   const directory = new DirectoryService(store, settings, access);
   const avatars = new AvatarService(store);
   const health = new HealthService(store);
-  return { clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars };
+  const manualClock = options.manualClock ?? null;
+  const jobs = new JobsService(store, clock, { shared: manualClock, onError: options.onJobError, runnerId: options.jobRunnerId });
+  const clockControl = new ClockService(manualClock, jobs, store);
+  return { clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl };
 }
 
 export interface BootstrapConfig extends SeedConfig {
