@@ -97,22 +97,28 @@ export class SqlJobsRepo implements JobsRepo {
   async claimDue(query: ClaimQuery): Promise<JobRecord[]> {
     if (query.kinds.length === 0 || query.limit <= 0) return [];
     const { now } = query;
-    const candidates = this.dialect.skipLocked(
-      this.db
-        .selectFrom('jobs')
-        .select('id')
-        .where(PENDING)
-        .where('due_at', '<=', now)
-        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
-        .where('kind', 'in', [...query.kinds])
-        .orderBy('due_at')
-        .orderBy(this.dialect.binaryText(sql.ref('id')))
-        .limit(this.dialect.rowCount(query.limit)),
-    );
+    // A materialized CTE picks the rows once: as a plain `IN (subquery)` PostgreSQL may run the subquery again
+    // within the update, and with SKIP LOCKED each run can pick other rows (more than `limit` claimed).
     const rows = await this.db
+      .with(
+        (cte) => cte('picked').materialized(),
+        (db) =>
+          this.dialect.skipLocked(
+            db
+              .selectFrom('jobs')
+              .select('id')
+              .where(PENDING)
+              .where('due_at', '<=', now)
+              .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+              .where('kind', 'in', [...query.kinds])
+              .orderBy('due_at')
+              .orderBy(this.dialect.binaryText(sql.ref('id')))
+              .limit(this.dialect.rowCount(query.limit)),
+          ),
+      )
       .updateTable('jobs')
       .set({ locked_by: query.runner, locked_until: now + query.leaseMs, attempts: sql<number>`attempts + 1` })
-      .where('id', 'in', candidates)
+      .where('id', 'in', (eb) => eb.selectFrom('picked').select('picked.id'))
       // Re-checked by the update itself: PostgreSQL re-reads a row another claimer changed meanwhile.
       .where(PENDING)
       .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
