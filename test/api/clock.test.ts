@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { TEST_JOB_KIND } from '../../src/services/test-jobs.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { createTestDatabase } from '../support/backend.js';
 
 const START = Date.parse('2030-01-01T00:00:00.000Z');
 const NOT_FOUND = { success: false, status: 'error', error: 'API endpoint does not exist', message: 'API endpoint does not exist' };
@@ -200,5 +201,35 @@ describe('with CLOCK=manual', () => {
     expect(await runsSince(first)).toEqual([{ key: `${tag}-moved`, at: base + 5_000 }]);
     expect(await runsOf(`${tag}-gone`)).toBe(0);
     expect(await runsOf(`${tag}-cancelled`)).toBe(0);
+  });
+});
+
+describe('jobs that fell due while no process ran', () => {
+  it('run when the app starts, in dueAt order, each at the start time', async () => {
+    const database = await createTestDatabase({ file: true });
+    const before = database.open();
+    await before.migrate();
+    for (const [key, dueAt] of [['c', START - 1_000], ['a', START - 3_000], ['b', START - 2_000], ['later', START + 1]] as const) {
+      await before.jobs.schedule({ kind: TEST_JOB_KIND, key, dueAt }, START - 10_000);
+    }
+    await before.close();
+    const t = await createTestApp({ database, config: { clock: 'manual', clockStart: START, testJobs: true } });
+    try {
+      await expect.poll(async () => (await t.store.meta.counters(['test-job-runs']))['test-job-runs']).toBe(3);
+      const runs = [];
+      for (let n = 1; n <= 3; n++) {
+        const { key, at } = JSON.parse((await t.store.meta.get(`test-job-run:${n}`))!) as { key: string; at: number };
+        runs.push({ key, at });
+      }
+      expect(runs).toEqual([
+        { key: 'a', at: START },
+        { key: 'b', at: START },
+        { key: 'c', at: START },
+      ]);
+      expect(await t.store.jobs.findPending(TEST_JOB_KIND, 'later')).toMatchObject({ attempts: 0 });
+    } finally {
+      await t.close();
+      await database.drop();
+    }
   });
 });
