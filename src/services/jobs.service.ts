@@ -50,7 +50,7 @@ export const POLL_MS = 1_000;
 const CLAIM_BATCH = 20;
 const MAX_ERROR_TEXT = 1000;
 
-/** Default backoff after `attempts` failed attempts (≥ 1): doubles from ten seconds, at most an hour. */
+/** Default backoff after `attempts` failed attempts (≥ 1): doubles with each attempt, up to a bound. */
 export function retryDelay(attempts: number): Millis {
   const exponent = Math.max(0, Math.min(attempts - 1, 30));
   return Math.min(10_000 * 2 ** exponent, 3_600_000);
