@@ -58,6 +58,7 @@ export interface JobsRepo {
    * Inserts the pending job of `(kind, key)`, or replaces it: its due time and payload change, its attempts go
    * back to 0 and a claim on it is dropped (the claim's holder then cannot complete it). Returns the job's id
    * (a replaced job keeps its id). Call it on a transaction's store to write the job with the change causing it.
+   * A job due already (`dueAt <= now`) is reported to change listeners after the commit (`DataChange.jobs`).
    */
   schedule(job: ScheduleJob, now: Millis): Promise<string>;
   /** Deletes the pending job of `(kind, key)` (claimed or not); false when there was none. */

@@ -226,11 +226,18 @@ export function jobsCases(ctx: JobsCaseContext): void {
     expect(await store.jobs.findPending(kind, 'k')).toMatchObject({ id });
   });
 
-  it('a committed schedule is reported to change listeners (the runner wakes), after the commit only', async () => {
+  it('a committed schedule of a due job is reported to change listeners (the runner wakes), after the commit only', async () => {
     const store = ctx.store();
     const seen: boolean[] = [];
     const off = store.onChange((change) => seen.push(change.jobs === true));
     try {
+      // A job due later is left to the runner's poll.
+      await store.transaction((tx) => tx.jobs.schedule({ kind: newKind(), key: 'k', dueAt: 1_001 }, 1_000));
+      await store.jobs.schedule({ kind: newKind(), key: 'k', dueAt: 1_001 }, 1_000);
+      expect(seen).toEqual([]);
+      await store.jobs.schedule({ kind: newKind(), key: 'k', dueAt: 1_000 }, 1_000);
+      expect(seen).toEqual([true]);
+      seen.length = 0;
       await store.transaction(async (tx) => {
         await tx.jobs.schedule({ kind: newKind(), key: 'k', dueAt: 0 }, 0);
         expect(seen).toEqual([]);

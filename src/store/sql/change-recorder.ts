@@ -10,7 +10,7 @@ export interface ChangeSink {
   changed(userId: string | null, livechat?: boolean, user?: UserRecord): void;
   /** The row of room `rid` changed, or the room was deleted. */
   roomChanged(rid: string): void;
-  /** A job was scheduled. */
+  /** A job that is due already was scheduled. */
   jobScheduled(): void;
 }
 

@@ -62,8 +62,10 @@ export class SqlJobsRepo implements JobsRepo {
       )
       .returning('id')
       .executeTakeFirstOrThrow();
-    // After the commit (or at once outside a transaction), this process's runner looks for due jobs.
-    this.changes.jobScheduled();
+    // A job due already: after the commit (or at once outside a transaction), this process's runner looks for
+    // due jobs instead of waiting for its next poll. Later ones wait for the poll, so the many timers that are
+    // only pushed back cost no extra claim.
+    if (job.dueAt <= now) this.changes.jobScheduled();
     return row.id;
   }
 
