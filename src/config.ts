@@ -57,6 +57,14 @@ export interface Config {
    * process that dies stops counting after it (renewed every third of it while the process runs).
    */
   presenceLeaseMs: number;
+  /**
+   * `CLOCK=manual`: the clock is the test clock of the desk contract (D0), stored in the database and moved only
+   * by `POST /api/v1/clock`; `CLOCK_START` (ISO 8601) is its time when none is stored yet (default: now).
+   */
+  clock: 'system' | 'manual';
+  clockStart: number | undefined;
+  /** `PARLEY_TEST_JOBS=1` (tests only): registers the test job kind `parley.test` (`services/test-jobs.ts`). */
+  testJobs: boolean;
   /** `OVERWRITE_SETTING_<id>` values, parsed to each setting's type. */
   settingOverrides: Partial<Record<SettingId, unknown>>;
 }
@@ -97,6 +105,16 @@ function timeoutsFrom(env: NodeJS.ProcessEnv): Pick<Config, 'requestTimeoutMs' |
   return { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs };
 }
 
+function clockFrom(env: NodeJS.ProcessEnv): Pick<Config, 'clock' | 'clockStart'> {
+  const mode = env.CLOCK || 'system';
+  if (mode !== 'system' && mode !== 'manual') throw new Error(`CLOCK must be "manual" or "system" (got "${mode}")`);
+  const raw = env.CLOCK_START;
+  if (raw === undefined || raw === '') return { clock: mode, clockStart: undefined };
+  const start = Date.parse(raw);
+  if (Number.isNaN(start) || start < 0) throw new Error(`CLOCK_START must be an ISO 8601 date (got "${raw}")`);
+  return { clock: mode, clockStart: start };
+}
+
 function defaultConsoleDir(): string {
   const candidates = [new URL('./console/', import.meta.url), new URL('../dist/console/', import.meta.url)].map((url) => fileURLToPath(url));
   return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? candidates[candidates.length - 1]!;
@@ -133,6 +151,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ddpPingIntervalMs: positiveIntFrom(env, 'DDP_PING_INTERVAL_MS', 30_000),
     ddpPingTimeoutMs: positiveIntFrom(env, 'DDP_PING_TIMEOUT_MS', 30_000),
     presenceLeaseMs: positiveIntFrom(env, 'PRESENCE_LEASE_MS', 30_000),
+    ...clockFrom(env),
+    testJobs: env.PARLEY_TEST_JOBS === '1',
     settingOverrides,
   };
 }

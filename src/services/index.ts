@@ -1,12 +1,14 @@
 import { systemClock, type Clock } from '../lib/time.js';
 import { PresenceService } from './presence.service.js';
-import type { Store } from '../store/store.js';
+import type { JobRecord, Store } from '../store/store.js';
 import { Access } from './access.js';
 import { AccountsService } from './accounts.service.js';
 import { AuthService } from './auth.service.js';
 import { AvatarService } from './avatar.service.js';
+import { ClockService, type StoredClock } from './clock.service.js';
 import { DirectoryService } from './directory.service.js';
 import { HealthService } from './health.service.js';
+import { JobsService } from './jobs.service.js';
 import { RoomsService } from './rooms.service.js';
 import { LocalChangeBus, type ChangeBus } from '../lib/change-bus.js';
 import { LivechatAdminService } from './livechat-admin.service.js';
@@ -52,6 +54,10 @@ export interface Services {
   avatars: AvatarService;
   /** Agents' presence from their realtime sessions (routing gives no chat to an absent agent). */
   presence: PresenceService;
+  /** The job runner (desk contract D0): features register their job kinds on it. */
+  jobs: JobsService;
+  /** The test clock's endpoint (`CLOCK=manual`; disabled otherwise). */
+  clockControl: ClockService;
 }
 
 export interface ServicesOptions {
@@ -70,6 +76,12 @@ export interface ServicesOptions {
   onBusError?: (error: unknown) => void;
   /** How long a process's hold on a realtime session counts without renewal (`PRESENCE_LEASE_MS`). */
   presenceLeaseMs?: number;
+  /** `CLOCK=manual`: the stored clock (also given as `clock`). */
+  manualClock?: StoredClock | null;
+  /** The job runner's name in claims (default: a new id). */
+  jobRunnerId?: string;
+  /** A job failed, or the runner could not reach the database (logged by the composition root). */
+  onJobError?: (error: unknown, job: JobRecord | null) => void;
 }
 
 export function createServices(options: ServicesOptions): Services {
@@ -97,7 +109,10 @@ export function createServices(options: ServicesOptions): Services {
   const directory = new DirectoryService(store, settings, access);
   const avatars = new AvatarService(store);
   const health = new HealthService(store);
-  return { clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, presence };
+  const manualClock = options.manualClock ?? null;
+  const jobs = new JobsService(store, clock, { shared: manualClock, onError: options.onJobError, runnerId: options.jobRunnerId });
+  const clockControl = new ClockService(manualClock, jobs, store);
+  return { clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence };
 }
 
 export interface BootstrapConfig extends SeedConfig {

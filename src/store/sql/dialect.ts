@@ -109,6 +109,13 @@ export interface SqlDialect {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   forUpdate<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q;
   /**
+   * The query, locking the rows it reads and passing over rows another transaction holds (PostgreSQL
+   * `FOR UPDATE SKIP LOCKED`: concurrent job claimers take disjoint rows without waiting on each other); on
+   * SQLite the query as it is (the write lock already serializes claimers).
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  skipLocked<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q;
+  /**
    * Inside a transaction: locks the row of `table` whose `id` is given until the
    * transaction ends (PostgreSQL `SELECT ... FOR UPDATE`; a no-op on SQLite).
    */

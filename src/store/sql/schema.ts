@@ -218,6 +218,32 @@ export interface LivechatDepartmentAgentsTable {
   sort_order: Generated<number>;
 }
 
+/** Durable jobs (migration 0018): one pending row per `(kind, key)` at most. */
+export interface JobsTable {
+  id: string;
+  kind: string;
+  key: string;
+  due_at: number;
+  /** `pending` | `done` | `failed`. */
+  state: string;
+  attempts: Generated<number>;
+  locked_by: string | null;
+  locked_until: number | null;
+  /** JSON text, or null. */
+  payload: string | null;
+  last_error: string | null;
+  created_at: number;
+  done_at: number | null;
+}
+
+/** The shared time of `CLOCK=manual` (migration 0018): one row, id `manual`. */
+export interface ManualClockTable {
+  id: string;
+  now: number;
+  advancing_by: string | null;
+  advancing_until: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   user_roles: UserRolesTable;
@@ -235,4 +261,6 @@ export interface Database {
   livechat_inquiries: LivechatInquiriesTable;
   livechat_departments: LivechatDepartmentsTable;
   livechat_department_agents: LivechatDepartmentAgentsTable;
+  jobs: JobsTable;
+  manual_clock: ManualClockTable;
 }

@@ -9,6 +9,7 @@ import { SqlAgentsRepo } from './agents-repo.js';
 import { SqlDepartmentsRepo } from './departments-repo.js';
 import { SqlDirectoryRepo } from './directory-repo.js';
 import { SqlInquiriesRepo } from './inquiries-repo.js';
+import { SqlJobsRepo, SqlManualClockRepo } from './jobs-repo.js';
 import { SqlLivechatRoomsRepo } from './livechat-rooms-repo.js';
 import { SqlMessagesRepo } from './messages-repo.js';
 import { SqlPresenceRepo } from './presence-repo.js';
@@ -47,6 +48,8 @@ export class SqlStore implements Store {
   readonly agents: SqlAgentsRepo;
   readonly departments: SqlDepartmentsRepo;
   readonly presence: SqlPresenceRepo;
+  readonly jobs: SqlJobsRepo;
+  readonly manualClock: SqlManualClockRepo;
 
   constructor(
     readonly db: Kysely<Database>,
@@ -78,6 +81,8 @@ export class SqlStore implements Store {
     this.agents = new SqlAgentsRepo(db, dialect, changes, { rooms: this.rooms, livechatRooms: this.livechatRooms, inquiries: this.inquiries }, (fn) => this.inTransaction(fn));
     this.departments = new SqlDepartmentsRepo(db, dialect, changes);
     this.presence = new SqlPresenceRepo(db, dialect, changes, (fn) => this.inTransaction((tx) => fn(tx.presence)));
+    this.jobs = new SqlJobsRepo(db, dialect, changes);
+    this.manualClock = new SqlManualClockRepo(db);
   }
 
   poolStats(): PoolStats | null {
