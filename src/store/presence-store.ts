@@ -19,11 +19,13 @@ export interface PresenceRepo {
   sessionClosed(userId: string, processId: string, now: Millis): Promise<boolean>;
   /** Renews the leases of `processId`'s rows of these users. */
   renew(processId: string, userIds: readonly string[], leaseUntil: Millis): Promise<void>;
+  /** The users with a row whose lease ended before `now` (held by a process that died), in code-point order. */
+  expiredHolders(now: Millis): Promise<string[]>;
   /**
-   * Deletes the rows whose lease ended before `now` (their processes died); each user of those rows left with no live
-   * row and still online goes offline. Returns the ids of the users this call set offline.
+   * Deletes the user's rows whose lease ended before `now`; when she is left online with no live row, she goes
+   * offline. Returns true when this call set her offline.
    */
-  sweep(now: Millis): Promise<string[]>;
+  dropExpired(userId: string, now: Millis): Promise<boolean>;
   /**
    * An explicit claim of presence (REST: `livechat/agent.status` available, `users.setStatus` online): the user is
    * online, and rows of dead processes no longer count against the claim (deleted). Returns true when the user was

@@ -23,7 +23,7 @@ export function presenceCases(ctx: LivechatCaseContext): void {
     expect(await store.presence.sessionOpened('no-such-user', 'p1', 10_000)).toBe(false);
   });
 
-  it("a dead process's expired lease does not keep its user online: the last live one closing, or a sweep, sets her offline", async () => {
+  it("a dead process's expired lease does not keep its user online: the last live one closing, or dropping the expired rows, sets her offline", async () => {
     const store = ctx.store();
     const user = await insertUser(store);
     const other = await insertUser(store);
@@ -32,20 +32,24 @@ export function presenceCases(ctx: LivechatCaseContext): void {
     await store.presence.sessionOpened(other.id, 'alive', 1_000);
     // 'alive' renews its leases; 'dead' does not.
     await store.presence.renew('alive', [user.id, other.id], 9_000);
-    expect(await store.presence.sweep(5_000)).toEqual([]);
+    expect(await store.presence.expiredHolders(5_000)).toEqual([user.id]);
     expect(await connection(store, user.id)).toBe('online');
     // The live process's session closes: the dead one's row (expired) does not count.
     expect(await store.presence.sessionClosed(user.id, 'alive', 5_000)).toBe(true);
     expect(await connection(store, user.id)).toBe('offline');
-    // The other user's only process dies: the sweep after its lease sets her offline, once.
-    await store.presence.renew('alive', [], 20_000);
-    expect(await store.presence.sweep(8_000)).toEqual([]);
-    expect(await store.presence.sweep(10_000)).toEqual([other.id]);
+    // The other user's only process dies: once its lease ended, dropping her expired rows sets her offline, once.
+    expect(await store.presence.expiredHolders(8_000)).toEqual([user.id]);
+    expect(await store.presence.dropExpired(user.id, 8_000)).toBe(false);
+    expect(await store.presence.expiredHolders(8_000)).toEqual([]);
+    expect(await store.presence.dropExpired(other.id, 8_000)).toBe(false);
+    expect(await connection(store, other.id)).toBe('online');
+    expect(await store.presence.expiredHolders(10_000)).toEqual([other.id]);
+    expect(await store.presence.dropExpired(other.id, 10_000)).toBe(true);
     expect(await connection(store, other.id)).toBe('offline');
-    expect(await store.presence.sweep(10_000)).toEqual([]);
+    expect(await store.presence.dropExpired(other.id, 10_000)).toBe(false);
   });
 
-  it("an explicit claim sets the user online and drops dead processes' rows, so a later sweep leaves her online", async () => {
+  it("an explicit claim sets the user online and drops dead processes' rows, so nothing later counts them against her", async () => {
     const store = ctx.store();
     const user = await insertUser(store);
     expect(await store.presence.claim(user.id, 1_000)).toBe(true);
@@ -53,7 +57,7 @@ export function presenceCases(ctx: LivechatCaseContext): void {
     expect(await store.presence.claim(user.id, 1_000)).toBe(false);
     await store.presence.sessionOpened(user.id, 'dead', 2_000);
     expect(await store.presence.claim(user.id, 3_000)).toBe(false);
-    expect(await store.presence.sweep(3_000)).toEqual([]);
+    expect(await store.presence.expiredHolders(3_000)).toEqual([]);
     expect(await connection(store, user.id)).toBe('online');
     expect(await store.presence.claim('no-such-user', 1_000)).toBe(false);
   });

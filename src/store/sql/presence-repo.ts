@@ -49,18 +49,17 @@ export class SqlPresenceRepo implements PresenceRepo {
       .execute();
   }
 
-  async sweep(now: Millis): Promise<string[]> {
-    const expired = await this.db.selectFrom('presence_sessions').select('user_id').distinct().where('lease_until', '<', now).execute();
-    const offline: string[] = [];
-    for (const { user_id: userId } of expired) {
-      const wentOffline = await this.inTransaction(async (tx) => {
-        const before = await tx.lockUser(userId);
-        await tx.db.deleteFrom('presence_sessions').where('user_id', '=', userId).where('lease_until', '<', now).execute();
-        return before === 'online' && (await tx.offlineUnlessLive(userId, now));
-      });
-      if (wentOffline) offline.push(userId);
-    }
-    return offline;
+  async expiredHolders(now: Millis): Promise<string[]> {
+    const rows = await this.db.selectFrom('presence_sessions').select('user_id').distinct().where('lease_until', '<', now).execute();
+    return rows.map((r) => r.user_id).sort();
+  }
+
+  async dropExpired(userId: string, now: Millis): Promise<boolean> {
+    return this.inTransaction(async (tx) => {
+      const before = await tx.lockUser(userId);
+      await tx.db.deleteFrom('presence_sessions').where('user_id', '=', userId).where('lease_until', '<', now).execute();
+      return before === 'online' && (await tx.offlineUnlessLive(userId, now));
+    });
   }
 
   async claim(userId: string, now: Millis): Promise<boolean> {
