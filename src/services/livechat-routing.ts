@@ -1,8 +1,8 @@
 /**
- * Routing and the room life cycle (contract §8.3–8.6, §8.9): opening a room
- * (Auto_Selection assigns an agent in the same transaction as the room insert;
- * Manual_Selection queues an inquiry), closing once, transferring, taking an
- * inquiry once.
+ * The room life cycle (contract §8.3–8.6, §8.9): opening a room (Auto_Selection
+ * assigns an agent in the same transaction as the room insert, through the
+ * routing module `routing/`; Manual_Selection queues an inquiry), closing once,
+ * transferring, taking an inquiry once.
  */
 import { newId } from '../lib/ids.js';
 import { extend } from '../lib/values.js';
@@ -12,6 +12,7 @@ import { bareFailure, failure } from './errors.js';
 import { eventInquiry, eventMessage, livechatSnapshot, type DomainEvent, type EventBus } from './events.js';
 import type { LivechatAvailability } from './livechat-availability.js';
 import type { SettingsService } from './settings.service.js';
+import { openAndServe, serveQueued } from './routing/router.js';
 
 export interface Actor {
   id: string;
@@ -68,7 +69,7 @@ export class LivechatRouting {
 
   /**
    * Creates the visitor's room, routed: with Auto_Selection opened and served
-   * atomically (`agents.openAndServe`); queued otherwise, or when no agent is
+   * atomically (`routing/router.ts` `openAndServe`); queued otherwise, or when no agent is
    * available and chats without one are accepted. The room insert may throw
    * ConflictError on `rooms.visitor_id` (another call opened the room first) —
    * the caller re-reads.
@@ -100,7 +101,7 @@ export class LivechatRouting {
     let served: { agentId: string; subscriptionId: string } | null = null;
     if (auto) {
       const subscriptionId = newId();
-      const routed = await this.store.agents.openAndServe(candidates, opening, inquiry, started, subscriptionId, now);
+      const routed = await openAndServe(this.store, candidates, opening, inquiry, started, subscriptionId, now);
       if (routed) {
         room = routed.room;
         served = { agentId: routed.agent.id, subscriptionId };
@@ -252,7 +253,7 @@ export class LivechatRouting {
         ...(target.kind === 'agent' && agent && { transferredTo: { id: agent.id, username: agent.username } }),
         ...(target.comment && { comment: target.comment }),
       };
-      // The entry, the inquiry queued again and the transfer's message; on PostgreSQL one statement.
+      // The entry, the inquiry queued again and the transfer's message.
       const message = await tx.livechatRooms.recordTransferWithEffects(
         room.id,
         entry,
@@ -262,12 +263,11 @@ export class LivechatRouting {
       );
       const previous = current.servedBy;
       const subscriptionEvents: DomainEvent[] = [];
-      // Auto_Selection after every write that does not depend on its choice: on PostgreSQL the routing lock it
-      // takes is held from here to the commit, and the pick and the whole serving (the previous agent's
-      // subscription removed, the new one's added) are one statement, sent with the lock.
+      // Auto_Selection after every write that does not depend on its choice, so that the agent it claims (and
+      // the routing lock a served room's routing takes) is held for as short a time as can be.
       const subscriptionId = newId();
       const routed = pickIn
-        ? await tx.agents.pickAndServe({ departmentId: pickIn.id }, { id: room.id, fname: current.fname, servedById: previous?.id ?? null, created: false }, subscriptionId, now)
+        ? await serveQueued(tx, { departmentId: pickIn.id }, { id: room.id, fname: current.fname, servedById: previous?.id ?? null }, subscriptionId, now)
         : null;
       if (routed) {
         agent = routed.agent;
@@ -286,9 +286,8 @@ export class LivechatRouting {
       }
       return { message, previousServedById: previous?.id ?? null, agent, subscriptionEvents, routedRoom: routed?.room ?? null };
     });
-    // The room and its inquiry as committed, read after the commit (on PostgreSQL the routing lock is held until
-    // then, so nothing more is read under it), side by side. A routed room comes back from the routing's statement,
-    // the last to write it. The inquiry is announced only when the room leaves the queue or goes back to it: it is
+    // The room and its inquiry as committed, read after the commit (the routing lock is held until then, so
+    // nothing more is read under it), side by side. A routed room comes back from the routing, the last to write it. The inquiry is announced only when the room leaves the queue or goes back to it: it is
     // not read when a served room was routed to its next agent.
     const inquiryAnnounced = !(done.routedRoom && done.previousServedById);
     const [updated, inquiry] = await Promise.all([

@@ -85,6 +85,7 @@ export const postgresDialect: SqlDialect = {
     await sql`SELECT pg_advisory_xact_lock(${key})`.execute(db);
   },
   forUpdate: (query) => query.forUpdate() as typeof query,
+  forUpdateSkipLocked: (query) => query.forUpdate().skipLocked() as typeof query,
   async lockRowById(db, table, id) {
     await sql`SELECT 1 FROM ${sql.table(table)} WHERE id = ${id} FOR UPDATE`.execute(db);
   },

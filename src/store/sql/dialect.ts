@@ -110,6 +110,12 @@ export interface SqlDialect {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   forUpdate<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q;
   /**
+   * As `forUpdate`, passing over the rows another transaction holds instead of waiting for them (PostgreSQL
+   * `FOR UPDATE SKIP LOCKED`); on SQLite the query as it is (no other writer can hold a row).
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  forUpdateSkipLocked<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q;
+  /**
    * Inside a transaction: locks the row of `table` whose `id` is given until the
    * transaction ends (PostgreSQL `SELECT ... FOR UPDATE`; a no-op on SQLite).
    */

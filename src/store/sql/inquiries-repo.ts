@@ -21,7 +21,7 @@ export function toInquiry(row: Selectable<LivechatInquiriesTable>): InquiryRecor
 }
 
 /** An inquiry's row (its fields passed straight through, so that a prepared query can build it). */
-export const insertInquiryQuery = (db: QueryCreator<Database>, q: Omit<InquiryRecord, 'status' | 'visitor'> & { status: string; visitor: { id: string; username: string; token: string; status: string } }) =>
+const insertInquiryQuery = (db: QueryCreator<Database>, q: Omit<InquiryRecord, 'status' | 'visitor'> & { status: string; visitor: { id: string; username: string; token: string; status: string } }) =>
   db.insertInto('livechat_inquiries').values({
     id: q.id,
     rid: q.rid,
@@ -45,12 +45,10 @@ const INSERT_INQUIRY = preparedQuery(
 const MARK_TAKEN = preparedQuery(3, (db: Kysely<Database>, dialect, rid: string, agentId: string, now: number) =>
   db.updateTable('livechat_inquiries').set({ status: 'taken', taken_by: agentId, updated_at: dialect.nextUpdatedAt(now) }).where('rid', '=', rid),
 );
-/** The room's inquiry queued again in `departmentId` (`requeue`'s statement; a CTE of PostgreSQL's transfer statement). */
-export const requeueStatement = (dialect: SqlDialect, rid: string, departmentId: string | null, now: number) =>
-  sql`UPDATE livechat_inquiries SET status = 'queued', taken_by = NULL, department_id = cast(${departmentId} as text), ts = ${now},
-    updated_at = ${dialect.nextUpdatedAt(now)} WHERE rid = ${rid}`;
+/** The room's inquiry queued again in `departmentId`. */
 const REQUEUE = preparedQuery(3, (_db: Kysely<Database>, dialect, rid: string, departmentId: string | null, now: number) =>
-  requeueStatement(dialect, rid, departmentId, now),
+  sql`UPDATE livechat_inquiries SET status = 'queued', taken_by = NULL, department_id = cast(${departmentId} as text), ts = ${now},
+    updated_at = ${dialect.nextUpdatedAt(now)} WHERE rid = ${rid}`,
 );
 const INQUIRY_OF_ROOM = preparedQuery(1, (db: Kysely<Database>, _dialect, rid: string) =>
   db.selectFrom('livechat_inquiries').selectAll().where('rid', '=', rid),

@@ -73,7 +73,7 @@ export class SqlStore implements Store {
       { visitors: this.visitors, inquiries: this.inquiries, messages: this.messages, rooms: this.rooms },
       (fn) => this.inTransaction(fn),
     );
-    this.agents = new SqlAgentsRepo(db, dialect, changes, { rooms: this.rooms, livechatRooms: this.livechatRooms, inquiries: this.inquiries }, (fn) => this.inTransaction(fn));
+    this.agents = new SqlAgentsRepo(db, dialect, changes, { rooms: this.rooms, livechatRooms: this.livechatRooms, inquiries: this.inquiries });
     this.departments = new SqlDepartmentsRepo(db, dialect, changes);
   }
 

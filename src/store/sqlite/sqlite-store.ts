@@ -193,6 +193,7 @@ const sqliteDialect: Omit<SqlDialect, 'searchTerm'> = {
   // BEGIN IMMEDIATE already serializes write transactions.
   transactionLock: async () => {},
   forUpdate: (query) => query,
+  forUpdateSkipLocked: (query) => query,
   lockRowById: async () => {},
 };
 
