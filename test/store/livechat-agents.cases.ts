@@ -181,6 +181,18 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     expect(await store.agents.candidates({ departmentId: null, agentId: away.id })).toEqual([]);
   });
 
+  it('the available agents are found by a plain index of the livechat status; no index holds what a routing writes (load, last assignment)', async () => {
+    const db = kdb(ctx.store());
+    const indexes =
+      ctx.store().backend === 'sqlite'
+        ? await sql<{ name: string; sql: string }>`select name, sql from sqlite_master where type = 'index' and tbl_name = 'users' and sql is not null`.execute(db)
+        : await sql<{ name: string; sql: string }>`select indexname as name, indexdef as sql from pg_indexes where tablename = 'users'`.execute(db);
+    const names = indexes.rows.map((r) => r.name);
+    expect(names).toContain('users_status_livechat');
+    expect(names).not.toContain('users_agent_pick');
+    expect(indexes.rows.filter((r) => /livechat_open_rooms|livechat_last_assigned_at/.test(r.sql))).toEqual([]);
+  });
+
   it('claim: stamps the agent only while its row is available and as the choice read it (any-load: whatever its load); only in a transaction', async () => {
     const store = ctx.store();
     const a = await insertAgent(store);

@@ -1,71 +1,14 @@
 import { sql, type Kysely, type QueryCreator, type RawBuilder, type Selectable } from 'kysely';
 import { fromJson, toJson } from '../../lib/json.js';
-import { extend } from '../../lib/values.js';
 import type { ClosedRoom, CloseInfo, InquiryRecord, LivechatRoom, LivechatRoomLock, MessageRecord, VisitorRecord, VisitorStatus, VisitorsRepo, InquiriesRepo, MessagesRepo, LivechatRoomFilter, LivechatRoomSortKey, LivechatRoomsRepo, NewLivechatRoom, TransferEntry } from '../store.js';
 import type { ChangeSink } from './change-recorder.js';
 import type { SqlDialect } from './dialect.js';
 import { preparedQuery, preparedShapes } from './prepared.js';
 import { servedByOf, toLivechatRoom } from './room-rows.js';
-import type { Database, LivechatInquiriesTable, LivechatVisitorsTable, RoomsTable } from './schema.js';
-import { toVisitor } from './visitors-repo.js';
+import type { Database, RoomsTable } from './schema.js';
+import { findLivechatRoom, findOpenRoomOfVisitor, findVisitorAndRoom, listLivechatRooms, livechatRoomById, livechatRoomRow } from './livechat-room-reads.js';
 import type { SqlRoomsRepo } from './rooms-repo.js';
 import type { SqlStore } from './sql-store.js';
-
-/**
- * The visitor's open livechat room (prepared). `t` and `open` are SQL literals,
- * not parameters: only then can SQLite prove the query matches the partial
- * index `rooms_open_livechat_visitor` (WHERE t = 'l' AND open = 1); with bound
- * values it scanned every livechat room through `rooms_t_name`. Every query on
- * `rooms` writes `t` and `open` as literals for a second reason: SQLite
- * compares a bound value with that index's condition, and a statement whose
- * plan depended on a bound value is compiled again each time it is bound.
- */
-const OPEN_ROOM_OF_VISITOR = preparedQuery(1, (db: Kysely<Database>, _dialect, visitorId: string) =>
-  db
-    .selectFrom('rooms')
-    .selectAll()
-    .where('visitor_id', '=', visitorId)
-    .where('t', '=', sql.lit('l'))
-    .where('open', '=', sql.lit(1)),
-);
-
-/** The visitor's columns beside a room's in one row (`rooms.*` has `visitor_id` and the like of its own). */
-const VISITOR_COLUMNS = ['id', 'token', 'username', 'name', 'email', 'phone', 'department_id', 'status', 'ts', 'updated_at', 'livechat_data', 'last_page'] as const;
-const VISITOR_PREFIX = 'lv_';
-const visitorColumns = VISITOR_COLUMNS.map((c) => sql.ref(`livechat_visitors.${c}`).as(`${VISITOR_PREFIX}${c}`));
-
-function splitVisitorRow(row: Record<string, unknown>): { visitor: VisitorRecord; room: LivechatRoom | null } {
-  const visitorRow = Object.fromEntries(VISITOR_COLUMNS.map((c) => [c, row[`${VISITOR_PREFIX}${c}`]])) as unknown as Selectable<LivechatVisitorsTable>;
-  // A row without a room (LEFT JOIN) has every room column null, its id too.
-  return { visitor: toVisitor(visitorRow), room: row.id === null ? null : toLivechatRoom(row as unknown as Selectable<RoomsTable>) };
-}
-
-/**
- * The visitor with this token and their open livechat room, in one statement (prepared): the visitor by its
- * unique token, then its room through the same partial index as above (literals for the same reason).
- */
-const VISITOR_AND_OPEN_ROOM = preparedQuery(1, (db: Kysely<Database>, _dialect, token: string) =>
-  db
-    .selectFrom('livechat_visitors')
-    .leftJoin('rooms', (join) =>
-      join.onRef('rooms.visitor_id', '=', 'livechat_visitors.id').on('rooms.t', '=', sql.lit('l')).on('rooms.open', '=', sql.lit(1)),
-    )
-    .selectAll('rooms')
-    .select(visitorColumns)
-    .where('livechat_visitors.token', '=', token),
-);
-
-/** The visitor with this token and their livechat room with this id, open or closed, in one statement (prepared). */
-const VISITOR_AND_ROOM = preparedQuery(2, (db: Kysely<Database>, _dialect, token: string, rid: string) =>
-  db
-    .selectFrom('livechat_visitors')
-    .leftJoin('rooms', (join) =>
-      join.on('rooms.id', '=', rid).on('rooms.t', '=', sql.lit('l')).onRef('rooms.visitor_id', '=', 'livechat_visitors.id'),
-    )
-    .selectAll('rooms')
-    .select(visitorColumns)
-    .where('livechat_visitors.token', '=', token),
-);
 
 /** A new livechat room's row (open, usersCount 1: the visitor), returned whole. */
 const insertRoom = (db: QueryCreator<Database>, room: NewLivechatRoom) =>
@@ -105,10 +48,6 @@ function roomOf(id: string, fname: string, ts: number, visitorId: string, visito
   return { id, fname, ts, visitor: { id: visitorId, token: visitorToken, username: visitorUsername, status: visitorStatus as VisitorStatus }, departmentId, sourceType: sourceType as 'api' | 'widget' };
 }
 
-/** The livechat room (`t = 'l'`) with this id, columns not yet chosen. */
-const livechatRoomRow = (db: Kysely<Database>, id: string) => db.selectFrom('rooms').where('id', '=', id).where('t', '=', sql.lit('l'));
-const livechatRoomById = (db: Kysely<Database>, id: string) => livechatRoomRow(db, id).selectAll();
-const LIVECHAT_ROOM_BY_ID = preparedQuery(1, (db: Kysely<Database>, _dialect, id: string) => livechatRoomById(db, id));
 // An inquiry's take: the room's row lock and the whole room in one statement.
 const LIVECHAT_ROOM_BY_ID_LOCKED = preparedQuery(1, (db: Kysely<Database>, dialect, id: string) => dialect.forUpdate(livechatRoomById(db, id)));
 // A visitor message's and a transfer's lock: the same lock, eight narrow columns instead of the room's forty.
@@ -155,8 +94,6 @@ const RECORD_TRANSFER = preparedQuery(4, (_db: Kysely<Database>, dialect, rid: s
 );
 
 const MERGE_SURVEY = preparedShapes<Database, { survey_feedback: string | null }>(4);
-
-const SORT_COLUMNS = { ts: 'ts', fname: 'fname', lm: 'lm', closedAt: 'closed_at', msgs: 'msgs', _updatedAt: 'updated_at' } as const satisfies Record<LivechatRoomSortKey, string>;
 
 /**
  * A JSON-array text column (written only as `JSON.stringify` writes arrays, or by this) with one
@@ -211,8 +148,7 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
   }
 
   async findById(id: string): Promise<LivechatRoom | null> {
-    const [row] = await LIVECHAT_ROOM_BY_ID(this.db, this.dialect, id);
-    return row ? toLivechatRoom(row) : null;
+    return findLivechatRoom(this.db, this.dialect, id);
   }
 
   async lockAndFind(id: string): Promise<LivechatRoom | null> {
@@ -226,13 +162,11 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
   }
 
   async findOpenOfVisitor(visitorId: string): Promise<LivechatRoom | null> {
-    const [row] = await OPEN_ROOM_OF_VISITOR(this.db, this.dialect, visitorId);
-    return row ? toLivechatRoom(row) : null;
+    return findOpenRoomOfVisitor(this.db, this.dialect, visitorId);
   }
 
   async findVisitorAndRoom(token: string, rid?: string): Promise<{ visitor: VisitorRecord; room: LivechatRoom | null } | null> {
-    const [row] = rid === undefined ? await VISITOR_AND_OPEN_ROOM(this.db, this.dialect, token) : await VISITOR_AND_ROOM(this.db, this.dialect, token, rid);
-    return row ? splitVisitorRow(row) : null;
+    return findVisitorAndRoom(this.db, this.dialect, token, rid);
   }
 
   async countOpenOfDepartment(departmentId: string): Promise<number> {
@@ -317,37 +251,7 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
     return row ? fromJson<Record<string, string>>(row.survey_feedback, {}) : null;
   }
 
-  async list(
-    filter: LivechatRoomFilter,
-    sort: { key: LivechatRoomSortKey; direction: 1 | -1 },
-    offset: number,
-    count: number,
-  ): Promise<{ rooms: LivechatRoom[]; total: number }> {
-    let q = this.db.selectFrom('rooms').where('t', '=', sql.lit('l'));
-    if (filter.agentIds && filter.agentIds.length > 0) q = q.where('served_by_id', 'in', [...filter.agentIds]);
-    if (filter.departmentIds && filter.departmentIds.length > 0) q = q.where('department_id', 'in', [...filter.departmentIds]);
-    if (filter.visitorId !== undefined) q = q.where('visitor_id', '=', filter.visitorId);
-    if (filter.open === true) q = q.where('open', '=', sql.lit(1));
-    if (filter.open === false) q = q.where('open', 'is', null);
-    if (filter.fnameContains) q = q.where(this.dialect.containsTextScan(sql.ref('rooms.fname'), filter.fnameContains));
-    if (filter.createdAt?.start !== undefined) q = q.where('ts', '>=', filter.createdAt.start);
-    if (filter.createdAt?.end !== undefined) q = q.where('ts', '<=', filter.createdAt.end);
-    if (filter.closedAt?.start !== undefined) q = q.where('closed_at', '>=', filter.closedAt.start);
-    if (filter.closedAt?.end !== undefined) q = q.where('closed_at', '<=', filter.closedAt.end);
-    const ref = sql.ref(`rooms.${SORT_COLUMNS[sort.key]}`);
-    const column = sort.key === 'fname' ? this.dialect.binaryText(sql.ref('rooms.fname')) : ref;
-    const direction = sort.direction === 1 ? 'asc' : 'desc';
-    // The same order on both backends: empty values first ascending (as SQLite and
-    // MongoDB order them; PostgreSQL would put them last), text and ids by code point.
-    const ordered = q
-      .selectAll()
-      .orderBy(sql`${ref} is null`, direction === 'asc' ? 'desc' : 'asc')
-      .orderBy(column, direction)
-      .orderBy(this.dialect.binaryText(sql.ref('rooms.id')), direction);
-    const [rows, total] = await Promise.all([
-      ordered.offset(offset).limit(this.dialect.rowCount(count)).execute(),
-      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
-    ]);
-    return { rooms: rows.map(toLivechatRoom), total: Number(total?.n ?? 0) };
+  list(filter: LivechatRoomFilter, sort: { key: LivechatRoomSortKey; direction: 1 | -1 }, offset: number, count: number): Promise<{ rooms: LivechatRoom[]; total: number }> {
+    return listLivechatRooms(this.db, this.dialect, filter, sort, offset, count);
   }
 }
