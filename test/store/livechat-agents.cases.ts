@@ -1,4 +1,4 @@
-/** AgentsRepo (src/store/agents-store.ts): livechat roles, agent status, availability and Auto_Selection. */
+/** AgentsRepo (src/store/agents-store.ts): livechat roles, agent status, availability, routing candidates and claims; and the routing module over them (src/services/routing), on each backend. */
 import { expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { ConflictError } from '../../src/store/errors.js';
