@@ -18,8 +18,13 @@ import type { AgentCandidates, InquiryRecord, LivechatRoom, MessageRecord, NewLi
 import type { Millis } from '../../lib/time.js';
 import { interchangeable, ranked } from './choice.js';
 
-/** Rounds of reading and claiming before a routing takes the best candidate whatever its load has become. */
-const MAX_ROUNDS = 8;
+/**
+ * Rounds of reading and claiming before a routing takes the best candidate whatever its load has become. A round
+ * is lost only when another routing committed a room to the agent this one chose (or made it unavailable), so
+ * this bound is reached only under many more concurrent routings than agents; it is there so that a routing
+ * always ends while an agent is available. Bursts of new rooms over a few agents lose several rounds each.
+ */
+const MAX_ROUNDS = 64;
 
 export interface Agent {
   id: string;
