@@ -56,14 +56,14 @@ export interface AgentsRepo {
    */
   candidates(candidates: AgentCandidates): Promise<RoutingCandidate[]>;
   /**
-   * In a transaction: assigns the candidate a room — stamps its last assignment (`now`) and holds its row until
-   * the transaction ends — only if it is still available and, unless `mode` is `any-load`, its row still has the
-   * values the choice was made on (`openRooms`, `lastAssignedAt`): one conditional update, true when it won.
-   * `skip-held` does not wait for a row another transaction holds (PostgreSQL `SKIP LOCKED`: false at once);
-   * `wait` and `any-load` wait for it, then check the row as that transaction left it. On SQLite no row is ever
-   * held by another writer, and every mode is the same update.
+   * In a transaction: assigns a room to the first of `candidates` (in their order) that is still available and
+   * whose row still has the values the choice read (`openRooms`, `lastAssignedAt`; any values for `any-load`):
+   * stamps its last assignment (`now`) and holds its row until the transaction ends. One conditional update;
+   * the candidate that won, or null. `skip-held` passes over rows another transaction holds (PostgreSQL `SKIP
+   * LOCKED`); `wait` and `any-load` try the first candidate only, waiting for its row if it is held and then
+   * checking it as that transaction left it. On SQLite no other writer holds a row.
    */
-  claim(candidate: RoutingCandidate, now: Millis, mode: ClaimMode): Promise<boolean>;
+  claim(candidates: readonly RoutingCandidate[], now: Millis, mode: ClaimMode): Promise<RoutingCandidate | null>;
   /**
    * In a transaction: the routing lock, held until the transaction ends (an advisory lock on PostgreSQL; SQLite's
    * writer is alone already). A room routed again holds the agent it leaves as well as the one it claims: routings

@@ -193,27 +193,33 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     expect(indexes.rows.filter((r) => /livechat_open_rooms|livechat_last_assigned_at/.test(r.sql))).toEqual([]);
   });
 
-  it('claim: stamps the agent only while its row is available and as the choice read it (any-load: whatever its load); only in a transaction', async () => {
+  it('claim: stamps the first candidate whose row is available and as the choice read it (any-load: whatever its load); only in a transaction', async () => {
     const store = ctx.store();
     const a = await insertAgent(store);
+    const b = await insertAgent(store);
     const [seen] = await store.agents.candidates({ departmentId: null, agentId: a.id });
+    const [other] = await store.agents.candidates({ departmentId: null, agentId: b.id });
     const stamp = async () => Number((await kdb(store).selectFrom('users').select('livechat_last_assigned_at').where('id', '=', a.id).executeTakeFirstOrThrow()).livechat_last_assigned_at);
-    await expect(store.agents.claim(seen!, 50, 'wait')).rejects.toThrow(/only in a transaction/);
+    await expect(store.agents.claim([seen!], 50, 'wait')).rejects.toThrow(/only in a transaction/);
+    expect(await store.transaction((tx) => tx.agents.claim([], 50, 'skip-held'))).toBeNull();
     // Another routing served the agent a room since: the load the choice read is stale.
     const { room } = await openRoom(store);
     await store.livechatRooms.setServedBy(room.id, { id: a.id, username: a.username!, ts: 1 }, 1);
-    for (const mode of ['skip-held', 'wait'] as const) expect(await store.transaction((tx) => tx.agents.claim(seen!, 100, mode))).toBe(false);
+    for (const mode of ['skip-held', 'wait'] as const) expect(await store.transaction((tx) => tx.agents.claim([seen!], 100, mode))).toBeNull();
+    // skip-held goes on to the next candidate in the caller's order; the others try the first only.
+    expect(await store.transaction((tx) => tx.agents.claim([seen!, other!], 100, 'wait'))).toBeNull();
+    expect(await store.transaction((tx) => tx.agents.claim([seen!, other!], 100, 'skip-held'))).toEqual(other);
     const [now] = await store.agents.candidates({ departmentId: null, agentId: a.id });
     expect(now).toEqual({ ...seen, openRooms: 1 });
-    expect(await store.transaction((tx) => tx.agents.claim(now!, 200, 'skip-held'))).toBe(true);
+    expect(await store.transaction((tx) => tx.agents.claim([now!, { ...other!, lastAssignedAt: 100 }], 200, 'skip-held'))).toEqual(now);
     expect(await stamp()).toBe(200);
     // Stamped since (200): the last assignment the choice read (null) is stale too.
-    expect(await store.transaction((tx) => tx.agents.claim(now!, 300, 'wait'))).toBe(false);
-    expect(await store.transaction((tx) => tx.agents.claim(now!, 300, 'any-load'))).toBe(true);
+    expect(await store.transaction((tx) => tx.agents.claim([now!], 300, 'wait'))).toBeNull();
+    expect(await store.transaction((tx) => tx.agents.claim([now!], 300, 'any-load'))).toEqual(now);
     expect(await stamp()).toBe(300);
     // Not available any more: no mode claims it.
     await store.agents.setStatus(a.id, 'not-available');
-    for (const mode of ['skip-held', 'wait', 'any-load'] as const) expect(await store.transaction((tx) => tx.agents.claim({ ...now!, lastAssignedAt: 300 }, 400, mode))).toBe(false);
+    for (const mode of ['skip-held', 'wait', 'any-load'] as const) expect(await store.transaction((tx) => tx.agents.claim([{ ...now!, lastAssignedAt: 300 }], 400, mode))).toBeNull();
     expect(await stamp()).toBe(300);
   });
 

@@ -45,14 +45,17 @@ export async function claimAgent(tx: Store, candidates: AgentCandidates, now: Mi
     if (!best) return null;
     if (round >= MAX_ROUNDS) {
       // So that a routing always ends while an agent is available, however busy the others keep it.
-      if (await tx.agents.claim(best, now, 'any-load')) return agentOf(best);
+      const claimed = await tx.agents.claim([best], now, 'any-load');
+      if (claimed) return agentOf(claimed);
       continue;
     }
-    for (const candidate of order) {
-      if (!interchangeable(best, candidate)) break;
-      if (await tx.agents.claim(candidate, now, 'skip-held')) return agentOf(candidate);
-    }
-    if (await tx.agents.claim(best, now, 'wait')) return agentOf(best);
+    const claimed =
+      (await tx.agents.claim(
+        order.filter((c) => interchangeable(best, c)),
+        now,
+        'skip-held',
+      )) ?? (await tx.agents.claim([best], now, 'wait'));
+    if (claimed) return agentOf(claimed);
   }
 }
 

@@ -29,7 +29,7 @@ export const postgresDialect: SqlDialect = {
   joinedText: (expr) => sql<string | null>`string_agg(${expr}, ',')`,
   // As text (node-postgres would parse `json` itself, and SQLite's is text): the callers parse it alike.
   jsonArrayAgg: (expr) => sql<string>`coalesce(json_agg(${expr})::text, '[]')`,
-  jsonTextRows: (json, alias) => sql`json_array_elements_text(${json}::json) as ${sql.table(alias)}(value)`,
+  jsonTextRows: (json, alias) => sql`json_array_elements_text(${json}::json) with ordinality as ${sql.table(alias)}(value, key)`,
   seqType: 'bigint',
   seqColumn: (c) => c.generatedByDefaultAsIdentity().primaryKey(),
   async createSearchIndexes(db) {

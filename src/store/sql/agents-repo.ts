@@ -76,32 +76,44 @@ function variantFor<R>(variants: Record<Shape, unknown>, c: AgentCandidates): [V
   return [variants[shape] as Variant<R>, args];
 }
 
+/** The values of an agent's row a choice is made on, as one text (`claim` compares them with what the choice read). */
+const versionOf = (c: RoutingCandidate) => `${c.id}:${c.openRooms}:${c.lastAssignedAt ?? 0}`;
+const versionColumn = sql<string>`held.id || ':' || held.livechat_open_rooms || ':' || coalesce(held.livechat_last_assigned_at, 0)`;
+
+/** The conditions on a row of `users as held` that make it available (its role aside). */
+const heldAvailable = (db: Kysely<Database>) =>
+  db
+    .selectFrom('users as held')
+    .select('held.id')
+    .where('held.status_livechat', '=', sql.lit(AVAILABLE_ROW.statusLivechat))
+    .where('held.status', '<>', sql.lit(AVAILABLE_ROW.statusNot))
+    .where('held.active', '=', sql.lit(AVAILABLE_ROW.active));
+
 /**
- * `claim`'s conditional update: the agent stamped, only while its row is available and (`seen`, but for
- * `any-load`) has the load and last assignment the choice read. An UPDATE waits for a row another transaction
- * holds and then checks its conditions on the row as that transaction left it (PostgreSQL); `skip-held` updates
- * the row only through a `SKIP LOCKED` read of it, so a held row is passed over at once (`forUpdateSkipLocked`).
+ * `claim`'s conditional updates: the agent stamped, only through a read of its row that finds it available and
+ * (but for `any-load`) with the values the choice read (`versionOf`). `skip-held` reads the candidates in the
+ * caller's order and locks the first whose row nobody holds (`forUpdateSkipLocked`, PostgreSQL `SKIP LOCKED`);
+ * `wait` and `any-load` read the one candidate with `FOR UPDATE`, which waits for a row another transaction holds
+ * and then checks it as that transaction left it.
  */
-function claimQuery(db: Kysely<Database>, dialect: SqlDialect, skipHeld: boolean, id: string, now: number, seen?: { openRooms: number; lastAssignedAt: number }) {
-  const target = skipHeld ? dialect.forUpdateSkipLocked(db.selectFrom('users as held').select('held.id').where('held.id', '=', id)) : null;
-  let q = db
-    .updateTable('users')
-    .set({ livechat_last_assigned_at: now })
-    .where('users.id', '=', target ?? id)
-    .where('users.status_livechat', '=', sql.lit(AVAILABLE_ROW.statusLivechat))
-    .where('users.status', '<>', sql.lit(AVAILABLE_ROW.statusNot))
-    .where('users.active', '=', sql.lit(AVAILABLE_ROW.active));
-  if (seen) q = q.where('users.livechat_open_rooms', '=', seen.openRooms).where(sql<boolean>`coalesce(users.livechat_last_assigned_at, 0) = ${seen.lastAssignedAt}`);
-  return q.returning(['users.id']);
-}
-const claimAsSeen = (skipHeld: boolean) =>
-  preparedQuery(4, (db: Kysely<Database>, dialect, id: string, now: number, openRooms: number, lastAssignedAt: number) =>
-    claimQuery(db, dialect, skipHeld, id, now, { openRooms, lastAssignedAt }),
-  );
 const CLAIM = {
-  'skip-held': claimAsSeen(true),
-  wait: claimAsSeen(false),
-  'any-load': preparedQuery(2, (db: Kysely<Database>, dialect, id: string, now: number) => claimQuery(db, dialect, false, id, now)),
+  'skip-held': preparedQuery(2, (db: Kysely<Database>, dialect, versions: string, now: number) => {
+    const first = dialect.forUpdateSkipLocked(
+      heldAvailable(db)
+        .where(sql<boolean>`${versionColumn} in (select k.value from ${dialect.jsonTextRows(versions, 'k')})`)
+        .orderBy(sql`(select k.key from ${dialect.jsonTextRows(versions, 'k')} where k.value = ${versionColumn})`)
+        .limit(sql.lit(1)),
+    );
+    return db.updateTable('users').set({ livechat_last_assigned_at: now }).where('users.id', '=', first).returning('users.id');
+  }),
+  wait: preparedQuery(2, (db: Kysely<Database>, dialect, version: string, now: number) => {
+    const row = dialect.forUpdate(heldAvailable(db).where(versionColumn, '=', version));
+    return db.updateTable('users').set({ livechat_last_assigned_at: now }).where('users.id', '=', row).returning('users.id');
+  }),
+  'any-load': preparedQuery(2, (db: Kysely<Database>, dialect, id: string, now: number) => {
+    const row = dialect.forUpdate(heldAvailable(db).where('held.id', '=', id));
+    return db.updateTable('users').set({ livechat_last_assigned_at: now }).where('users.id', '=', row).returning('users.id');
+  }),
 };
 
 const SAVEPOINT = sql`SAVEPOINT parley_claim`;
@@ -224,24 +236,30 @@ export class SqlAgentsRepo implements AgentsRepo {
   }
 
   /**
-   * The update runs behind a savepoint (sent with it, one pipeline): a claim that loses has still locked the row
-   * it passed over (PostgreSQL keeps a row lock to the end of the transaction even when the update then finds
-   * the row changed), and rolling back to the savepoint releases it, so a routing never holds an agent it did not
-   * take while it goes on to wait for another.
+   * The update runs behind a savepoint (sent with it, one pipeline): a claim that loses may still have locked a
+   * row it then passed over (PostgreSQL keeps a row lock to the end of the transaction even when the row, once
+   * locked, no longer matches), and rolling back to the savepoint releases it, so a routing never holds an agent
+   * it did not take while it goes on to wait for another.
    */
-  async claim(candidate: RoutingCandidate, now: number, mode: ClaimMode): Promise<boolean> {
+  async claim(candidates: readonly RoutingCandidate[], now: number, mode: ClaimMode): Promise<RoutingCandidate | null> {
     if (!this.db.isTransaction) throw new Error('agents.claim: only in a transaction');
+    const [first] = candidates;
+    if (!first) return null;
     const update =
-      mode === 'any-load'
-        ? CLAIM[mode].bind(this.db, this.dialect, candidate.id, now)
-        : CLAIM[mode].bind(this.db, this.dialect, candidate.id, now, candidate.openRooms, candidate.lastAssignedAt ?? 0);
+      mode === 'skip-held'
+        ? CLAIM[mode].bind(this.db, this.dialect, JSON.stringify(candidates.map(versionOf)), now)
+        : mode === 'wait'
+          ? CLAIM[mode].bind(this.db, this.dialect, versionOf(first), now)
+          : CLAIM[mode].bind(this.db, this.dialect, first.id, now);
     const [, result] = await pipelined(this.db as Kysely<unknown>, [SAVEPOINT.compile(this.db), update]);
-    if (result!.rows.length === 0) {
+    const won = (result!.rows[0] as { id: string } | undefined)?.id;
+    const claimed = won === undefined ? undefined : candidates.find((c) => c.id === won);
+    if (!claimed) {
       await ROLLBACK_TO_SAVEPOINT.execute(this.db);
-      return false;
+      return null;
     }
-    this.changes.changed(candidate.id);
-    return true;
+    this.changes.changed(claimed.id);
+    return claimed;
   }
 
   async lockRerouting(): Promise<void> {

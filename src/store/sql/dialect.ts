@@ -28,8 +28,9 @@ export interface SqlDialect {
   jsonArrayAgg(expr: Expression<unknown>): RawBuilder<string>;
   /**
    * A FROM item: the strings of a JSON array of strings (`json`, bound as its text), one row each, in column
-   * `value` of `alias` (`json_each` / `json_array_elements_text`). One statement then takes a list of any
-   * length through one parameter.
+   * `value` of `alias`, and in column `key` a number that ascends in the array's order (`json_each` /
+   * `json_array_elements_text … with ordinality`). One statement then takes a list of any length through one
+   * parameter.
    */
   jsonTextRows(json: string, alias: string): RawBuilder<unknown>;
   /** Column type of the integer `seq` key of users and rooms. */

@@ -3,7 +3,9 @@ import { fromJson, toJson } from '../../lib/json.js';
 import type { ClosedRoom, CloseInfo, InquiryRecord, LivechatRoom, LivechatRoomLock, MessageRecord, VisitorRecord, VisitorStatus, VisitorsRepo, InquiriesRepo, MessagesRepo, LivechatRoomFilter, LivechatRoomSortKey, LivechatRoomsRepo, NewLivechatRoom, TransferEntry } from '../store.js';
 import type { ChangeSink } from './change-recorder.js';
 import type { SqlDialect } from './dialect.js';
-import { preparedQuery, preparedShapes } from './prepared.js';
+import { pipelined, preparedQuery, preparedShapes } from './prepared.js';
+import { insertInquiryStatement } from './inquiries-repo.js';
+import { setVisitorStatusQuery } from './visitors-repo.js';
 import { servedByOf, toLivechatRoom } from './room-rows.js';
 import type { Database, RoomsTable } from './schema.js';
 import { findLivechatRoom, findOpenRoomOfVisitor, findVisitorAndRoom, listLivechatRooms, livechatRoomById, livechatRoomRow } from './livechat-room-reads.js';
@@ -48,6 +50,17 @@ function roomOf(id: string, fname: string, ts: number, visitorId: string, visito
   return { id, fname, ts, visitor: { id: visitorId, token: visitorToken, username: visitorUsername, status: visitorStatus as VisitorStatus }, departmentId, sourceType: sourceType as 'api' | 'widget' };
 }
 
+/** The visitor's status as the new room has it (`visitors.setStatus`'s statement). */
+const SET_VISITOR_STATUS = preparedQuery(3, (db: Kysely<Database>, dialect, id: string, status: string, now: number) => setVisitorStatusQuery(db, dialect, id, status, now));
+/**
+ * A new room's first message, at the room's time: a room has no message before it, so this is the `ts`
+ * `messages.insert` would give it, and a system message moves none of the room's counters.
+ */
+const INSERT_STARTED = preparedQuery(
+  8,
+  (db: Kysely<Database>, _dialect, id: string, rid: string, t: string, msg: string, ts: number, uId: string, uUsername: string, uName: string | null) =>
+    db.insertInto('messages').values({ id, rid, t, msg, ts, updated_at: ts, u_id: uId, u_username: uUsername, u_name: uName, visitor_token: null }),
+);
 // An inquiry's take: the room's row lock and the whole room in one statement.
 const LIVECHAT_ROOM_BY_ID_LOCKED = preparedQuery(1, (db: Kysely<Database>, dialect, id: string) => dialect.forUpdate(livechatRoomById(db, id)));
 // A visitor message's and a transfer's lock: the same lock, eight narrow columns instead of the room's forty.
@@ -132,12 +145,17 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
 
   async open(room: NewLivechatRoom, inquiry: InquiryRecord, started: MessageRecord): Promise<LivechatRoom> {
     assertOpening('livechatRooms.open', room, inquiry, started);
-    return this.transact(async (tx) => {
-      const inserted = await tx.livechatRooms.insert(room);
-      await tx.visitors.setStatus(room.visitor.id, room.visitor.status, room.ts);
-      await tx.inquiries.insert(inquiry);
-      await tx.messages.insert(started);
-      return inserted;
+    const { visitor: v } = room;
+    // One pipeline in one transaction: the statements run one after the other (the room first, which the others
+    // refer to) with no round trip between them on PostgreSQL.
+    return this.transact(async ({ db }) => {
+      const [inserted] = await pipelined(db as Kysely<unknown>, [
+        INSERT_ROOM.bind(db, this.dialect, room.id, room.fname, room.ts, v.id, v.token, v.username, v.status, room.departmentId, room.sourceType),
+        SET_VISITOR_STATUS.bind(db, this.dialect, v.id, v.status, room.ts),
+        insertInquiryStatement(db, this.dialect, inquiry),
+        INSERT_STARTED.bind(db, this.dialect, started.id, started.rid, started.t, started.msg, started.ts, started.u.id, started.u.username, started.u.name),
+      ]);
+      return toLivechatRoom(inserted!.rows[0] as Selectable<RoomsTable>);
     });
   }
 
