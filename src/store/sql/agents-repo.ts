@@ -106,8 +106,8 @@ const CLAIM = {
     );
     return db.updateTable('users').set({ livechat_last_assigned_at: now }).where('users.id', '=', first).returning('users.id');
   }),
-  wait: preparedQuery(2, (db: Kysely<Database>, dialect, version: string, now: number) => {
-    const row = dialect.forUpdate(heldAvailable(db).where(versionColumn, '=', version));
+  wait: preparedQuery(3, (db: Kysely<Database>, dialect, id: string, version: string, now: number) => {
+    const row = dialect.forUpdate(heldAvailable(db).where('held.id', '=', id).where(versionColumn, '=', version));
     return db.updateTable('users').set({ livechat_last_assigned_at: now }).where('users.id', '=', row).returning('users.id');
   }),
   'any-load': preparedQuery(2, (db: Kysely<Database>, dialect, id: string, now: number) => {
@@ -249,7 +249,7 @@ export class SqlAgentsRepo implements AgentsRepo {
       mode === 'skip-held'
         ? CLAIM[mode].bind(this.db, this.dialect, JSON.stringify(candidates.map(versionOf)), now)
         : mode === 'wait'
-          ? CLAIM[mode].bind(this.db, this.dialect, versionOf(first), now)
+          ? CLAIM[mode].bind(this.db, this.dialect, first.id, versionOf(first), now)
           : CLAIM[mode].bind(this.db, this.dialect, first.id, now);
     const [, result] = await pipelined(this.db as Kysely<unknown>, [SAVEPOINT.compile(this.db), update]);
     const won = (result!.rows[0] as { id: string } | undefined)?.id;
