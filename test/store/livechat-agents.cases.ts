@@ -538,6 +538,26 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     return serveQueued(tx, { departmentId: dep }, { id: rid, fname: room.fname, servedById: previous }, newId(), ts);
   }
 
+  it('lockRerouting: held until the transaction ends (PostgreSQL: a second one waits for it; SQLite: transactions are one at a time already)', async () => {
+    const store = ctx.store();
+    const first = heldOpen(store, (tx) => tx.agents.lockRerouting());
+    await first.result;
+    let secondDone = false;
+    const second = store.transaction((tx) => tx.agents.lockRerouting()).then(() => (secondDone = true));
+    if (store.backend === 'postgres') {
+      const waiting = async () =>
+        Number(
+          (await sql<{ n: string }>`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`.execute(kdb(store))).rows[0]!.n,
+        );
+      await expect.poll(waiting).toBe(1);
+    }
+    expect(secondDone).toBe(false);
+    first.release();
+    await first.done;
+    await second;
+    expect(secondDone).toBe(true);
+  });
+
   it('transfers crossing each other (rooms of agent A into B\'s department and of B into A\'s, at once) all complete, none waiting on the other: they are one at a time under the routing lock', async () => {
     const store = ctx.store();
     const a = await insertAgent(store);
