@@ -1,5 +1,6 @@
 import { systemClock, type Clock } from '../lib/time.js';
 import { PresenceService } from './presence.service.js';
+import { registerAgentLeave } from './agent-leave.js';
 import type { JobRecord, Store } from '../store/store.js';
 import { Access } from './access.js';
 import { AccountsService } from './accounts.service.js';
@@ -111,6 +112,7 @@ export function createServices(options: ServicesOptions): Services {
   const health = new HealthService(store);
   const manualClock = options.manualClock ?? null;
   const jobs = new JobsService(store, clock, { shared: manualClock, onError: options.onJobError, runnerId: options.jobRunnerId });
+  registerAgentLeave({ store, settings, clock, jobs, presence, routing });
   const clockControl = new ClockService(manualClock, jobs, store);
   return { clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence };
 }

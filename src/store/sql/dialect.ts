@@ -28,8 +28,9 @@ export interface SqlDialect {
   jsonArrayAgg(expr: Expression<unknown>): RawBuilder<string>;
   /**
    * A FROM item: the strings of a JSON array of strings (`json`, bound as its text), one row each, in column
-   * `value` of `alias` (`json_each` / `json_array_elements_text`). One statement then takes a list of any
-   * length through one parameter.
+   * `value` of `alias`, and in column `key` a number that ascends in the array's order (`json_each` /
+   * `json_array_elements_text … with ordinality`). One statement then takes a list of any length through one
+   * parameter.
    */
   jsonTextRows(json: string, alias: string): RawBuilder<unknown>;
   /** Column type of the integer `seq` key of users and rooms. */
@@ -109,12 +110,12 @@ export interface SqlDialect {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   forUpdate<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q;
   /**
-   * The query, locking the rows it reads and passing over rows another transaction holds (PostgreSQL
-   * `FOR UPDATE SKIP LOCKED`: concurrent job claimers take disjoint rows without waiting on each other); on
-   * SQLite the query as it is (the write lock already serializes claimers).
+   * As `forUpdate`, passing over the rows another transaction holds instead of waiting for them (PostgreSQL
+   * `FOR UPDATE SKIP LOCKED`: concurrent routings and job claimers take disjoint rows without waiting on each
+   * other); on SQLite the query as it is (the write lock already serializes them).
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  skipLocked<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q;
+  forUpdateSkipLocked<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q;
   /**
    * Inside a transaction: locks the row of `table` whose `id` is given until the
    * transaction ends (PostgreSQL `SELECT ... FOR UPDATE`; a no-op on SQLite).

@@ -105,7 +105,7 @@ export class SqlJobsRepo implements JobsRepo {
       .with(
         (cte) => cte('picked').materialized(),
         (db) =>
-          this.dialect.skipLocked(
+          this.dialect.forUpdateSkipLocked(
             db
               .selectFrom('jobs')
               .select('id')

@@ -37,6 +37,7 @@ export interface UsersTable {
   preferences: string | null;
   password_hash: string | null;
   require_password_change: Generated<number>;
+  /** Indexed (migration 0019): routing reads the available agents by it. */
   status_livechat: string | null;
   livechat_last_assigned_at: number | null;
   /** Open livechat rooms the user serves (kept by triggers, migration 0006). */

@@ -78,7 +78,7 @@ export class SqlStore implements Store {
       { visitors: this.visitors, inquiries: this.inquiries, messages: this.messages, rooms: this.rooms },
       (fn) => this.inTransaction(fn),
     );
-    this.agents = new SqlAgentsRepo(db, dialect, changes, { rooms: this.rooms, livechatRooms: this.livechatRooms, inquiries: this.inquiries }, (fn) => this.inTransaction(fn));
+    this.agents = new SqlAgentsRepo(db, dialect, changes, { rooms: this.rooms, livechatRooms: this.livechatRooms, inquiries: this.inquiries });
     this.departments = new SqlDepartmentsRepo(db, dialect, changes);
     this.presence = new SqlPresenceRepo(db, dialect, changes, (fn) => this.inTransaction((tx) => fn(tx.presence)));
     this.jobs = new SqlJobsRepo(db, dialect, changes);

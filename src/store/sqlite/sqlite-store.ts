@@ -190,7 +190,7 @@ const sqliteDialect: Omit<SqlDialect, 'searchTerm'> = {
   // BEGIN IMMEDIATE already serializes write transactions.
   transactionLock: async () => {},
   forUpdate: (query) => query,
-  skipLocked: (query) => query,
+  forUpdateSkipLocked: (query) => query,
   lockRowById: async () => {},
 };
 

@@ -18,6 +18,7 @@ import * as subscriptionsRoomSeqPg from './0015-subscriptions-room-seq-pg.js';
 import * as roomSearchFnameDiffersPg from './0016-room-search-fname-differs-pg.js';
 import * as searchBacklog from './0017-search-backlog.js';
 import * as jobs from './0018-jobs.js';
+import * as routing from './0019-routing.js';
 import * as presence from './0020-presence.js';
 
 /**
@@ -46,6 +47,7 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0016-room-search-fname-differs-pg': { up: (db) => roomSearchFnameDiffersPg.up(db, dialect) },
     '0017-search-backlog': { up: (db) => searchBacklog.up(db, dialect) },
     '0018-jobs': { up: (db) => jobs.up(db) },
+    '0019-routing': { up: (db) => routing.up(db) },
     '0020-presence': { up: (db) => presence.up(db) },
   };
   return { getMigrations: async () => all };
