@@ -29,7 +29,7 @@ export interface DeliveredMessage {
  * delivery can re-check every push. Membership of other rooms is read from the store.
  *
  * Department scope is the one place that says which departments a caller
- * covers: a monitor role (DESK.md D0) adds its monitored departments in
+ * covers: a `livechat-monitor` role (monitors see their departments' rooms) adds its departments in
  * `departmentScope` and, for rooms, one clause in `readsLivechatRoom`.
  */
 export class Access {
@@ -164,7 +164,7 @@ export class Access {
     return ownOnly || this.hasPermission(caller, 'view-livechat-rooms');
   }
 
-  // ── department scope (DESK.md D0) ──
+  // ── department scope ──
 
   /**
    * The departments the caller covers: null for every department and rooms without

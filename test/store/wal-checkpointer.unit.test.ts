@@ -13,6 +13,7 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RESTART_FRAMES, WalCheckpointer, type CheckpointOutcome } from '../../src/store/sqlite/checkpointer.js';
 import { openSqliteStore, PAGE_CACHE_KB, PAGE_SIZE } from '../../src/store/sqlite/sqlite-store.js';
+import { pollUntil } from '../support/poll.js';
 import { newUser } from './core-fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'parley-ckpt-'));
@@ -32,13 +33,7 @@ function walRestarts(walPath: string): number {
   return header.readUInt32BE(12);
 }
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (condition()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const until = (condition: () => boolean, what: string) => pollUntil(condition, what, { limitMs: 5_000, everyMs: 10 });
 
 /** A store on a new file with a fast checkpoint thread, and a scratch table to fill. */
 async function openFilled(name: string, restartFrames?: number) {
