@@ -28,9 +28,11 @@ export interface DeliveredMessage {
  * Livechat room checks answer from the room's facts alone (no database read), so
  * delivery can re-check every push. Membership of other rooms is read from the store.
  *
- * Department scope is the one place that says which departments a caller
- * covers: a `livechat-monitor` role (monitors see their departments' rooms) adds its departments in
- * `departmentScope` and, for rooms, one clause in `readsLivechatRoom`.
+ * Department scope is the one place that says which departments a caller covers.
+ * A `livechat-monitor` role (monitors see their departments' rooms) adds its
+ * departments in `departmentScope`, and to `readsLivechatRoom` a clause "the
+ * room's department is one it monitors" (from a set held with the caller, so
+ * delivery stays free of reads).
  */
 export class Access {
   constructor(
