@@ -48,19 +48,6 @@ const BOUND_ROW_COUNT = [
   },
 ];
 
-/**
- * Files whose comments still quote timing figures, left to another branch that rewrites them.
- * TODO(merge of the `docs` branch with the routing rewrite, issue 47): clean these files' comments and empty this list.
- */
-const TIMING_FIGURES_ALLOWED = [
-  'src/store/sql/agents-repo.ts',
-  'src/store/sql/livechat-rooms-repo.ts',
-  'src/store/sql/inquiries-repo.ts',
-  'src/store/postgres/named-statements.ts',
-  'src/services/livechat-routing.ts',
-  'src/services/livechat-availability.ts',
-];
-
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'data/', '.tmp/', 'console/src/api/openapi.d.ts'] },
   js.configs.recommended,
@@ -79,7 +66,6 @@ export default tseslint.config(
   {
     // Comments say why, never how fast (eslint-rules/timing-figures.js); the numbers live in docs/decisions/.
     files: ['src/**/*.ts'],
-    ignores: TIMING_FIGURES_ALLOWED,
     plugins: { parley },
     rules: { 'parley/no-timing-figures': 'error' },
   },

@@ -1,7 +1,7 @@
 /**
  * The benchmark's targets and its verdicts (`npm run bench`, bench/run.ts): what a measured row is, which
  * target each group of rows has, and whether a row met it. Pure, so that the verdicts are tested
- * (test/lib/bench-targets.unit.test.ts).
+ * (test/unit/lib/bench-targets.test.ts).
  */
 
 /** The kinds of rows, each with its target. */

@@ -92,7 +92,7 @@ export function createServices(options: ServicesOptions): Services {
   const events = options.events ?? new EventBus({ beforePublish: () => store.settle() });
   const settings = new SettingsService(store, clock, bus);
   const permissions = new PermissionsService(store, clock, bus);
-  const access = new Access(permissions);
+  const access = new Access(permissions, store);
   const presence = new PresenceService(store, systemClock, { leaseMs: options.presenceLeaseMs ?? 30_000, onError: options.onBusError });
   const auth = new AuthService(store, settings, clock, bus, options.onBusError);
   const limits = new RateLimits(settings, access, options.rateLimit, options.rateLimitCounters);

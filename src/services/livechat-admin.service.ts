@@ -7,8 +7,8 @@ import { newId } from '../lib/ids.js';
 import type { Clock } from '../lib/time.js';
 import type { AgentLivechatStatus, DepartmentFields, InquiryRecord, LivechatUser, Store, UserRecord } from '../store/store.js';
 import type { Access } from './access.js';
-import { bareFailure, failure, invalidParams } from './errors.js';
-import { servedRooms, type EventBus } from './events.js';
+import { bareFailure, failure, forbidden, invalidParams } from './errors.js';
+import { livechatSnapshot, servedRooms, type EventBus } from './events.js';
 import type { LivechatRouting } from './livechat-routing.js';
 import { codeOnly, departmentAgentWire, departmentWire, inquiryWire } from './livechat-wire.js';
 import { parsePaging, type PagingQuery } from './paging.js';
@@ -56,7 +56,7 @@ export class LivechatAdminService {
   async closeByUser(caller: UserRecord, rid: string, comment: string | undefined): Promise<void> {
     const room = await this.store.livechatRooms.findById(rid);
     if (!room) throw failure('Room not found', 'error-invalid-room');
-    if (room.servedBy?.id !== caller.id) this.access.assert(caller, 'close-others-livechat-room');
+    if (!this.access.canCloseRoom(caller, livechatSnapshot(room))) throw forbidden();
     if (!room.open) throw bareFailure('room-closed');
     await this.routing.close(room, {
       closer: 'user',

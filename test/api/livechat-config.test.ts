@@ -1,7 +1,7 @@
 /** Contract §8.10 and §8.11: the widget's whole `livechat/config`, driven by the livechat settings of §3. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.js';
-import { createDepartment, createLivechatApp, ISO, makeAgent, onlyAvailable, openRoom, registerVisitor, setSetting, type Agent } from './livechat-support.js';
+import { createDepartment, createLivechatApp, ISO, makeAgent, onlyAvailable, openRoom, registerVisitor, setSetting, type Agent } from '../support/livechat.js';
 
 let t: TestApp;
 let agent: Agent;

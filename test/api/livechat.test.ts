@@ -14,7 +14,7 @@ import {
   roomRow,
   setSetting,
   type Agent,
-} from './livechat-support.js';
+} from '../support/livechat.js';
 
 let t: TestApp;
 let agent: Agent;

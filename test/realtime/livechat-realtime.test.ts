@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { DdpSocket, ddpUrl } from '../support/ddp-socket.js';
-import { createDepartment, createLivechatApp, makeAgent, onlyAvailable, registerVisitor, setSetting, type Agent } from '../api/livechat-support.js';
+import { createDepartment, createLivechatApp, makeAgent, onlyAvailable, registerVisitor, setSetting, type Agent } from '../support/livechat.js';
 
 let t: TestApp;
 let url: string;

@@ -46,7 +46,7 @@ const QS_OPTIONS = { depth: 5, arrayLimit: 100, parameterLimit: 1000 } as const;
  * repeated keys become arrays, the empty key and keys that name
  * Object.prototype members are dropped, and more than `arrayLimit` repeats fall
  * back to qs (which makes an object of them). Under 2,000 characters there
- * cannot be more than `parameterLimit` parts. test/property/query-string.test.ts
+ * cannot be more than `parameterLimit` parts. test/unit/property/query-string.test.ts
  * checks the two paths agree.
  */
 export function parseQueryString(text: string): Record<string, unknown> {

@@ -63,7 +63,7 @@ function isWidgetPage(referer: string, origin: string): boolean {
 
 const tags = ['livechat'];
 
-/** 200 bodies, exported for the client-compatibility type test (test/compat/rest-typings.unit.test.ts). */
+/** 200 bodies, exported for the client-compatibility type test (test/unit/compat/rest-typings.test.ts). */
 export const VisitorResponse = Success({ visitor: Visitor });
 export const LivechatRoomResponse = Success({ room: VisitorRoom, newRoom: Type.Boolean() });
 export const RoomCloseResponse = Success({ rid: Type.String(), comment: Type.String() });
