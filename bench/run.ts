@@ -10,14 +10,15 @@
  * load generator to another. Reports req/s, p50, p99, server (and PostgreSQL) CPU
  * time per request and the ratio to the bare
  * server, peak RSS, and the targets beside the figures. Writes a markdown table
- * to stdout and bench/results/latest.json.
+ * to stdout, docs/performance.md (the table under a header naming the run) and
+ * bench/results/latest.json.
  *
  *   npm run bench              full data set, 10 s per endpoint, 1 and N processes
  *   npm run bench -- --quick   small data set, 2 s per endpoint, 1 process (< 2 min)
  *   --backends=sqlite,postgres   BENCH_DATABASE_URL: a PostgreSQL server URL
  *                              (default postgres://postgres@127.0.0.1:5432/test)
  *   --only=a,b                 only the rows whose names contain these substrings, 1 process;
- *                              prints them and leaves bench/results/latest.json alone
+ *                              prints them and leaves docs/performance.md and bench/results/latest.json alone
  *   --profile=DIR              every Parley server of the run writes a CPU profile into DIR
  *                              (with --only: the profile of those rows, plus start-up)
  *   --heap-snapshot=DIR        every one-process Parley server of the run writes a V8 heap snapshot into DIR
@@ -38,6 +39,7 @@ import { freePort } from '../test/support/server-process.js';
 import { scratchDatabase } from './scratch-database.js';
 import { postgresCpuBetween, postgresCpuMs, processCpuMs } from './proc.js';
 import { serverNodeArgs } from './server-command.js';
+import { performancePage } from './performance-page.js';
 import { verdict, type Group, type Measurement } from './targets.js';
 import { FULL, QUICK, seedBenchData, settleBulkLoad, type Seeded, BENCH_PASSWORD, WRITERS } from './seed.js';
 
@@ -465,8 +467,23 @@ async function main(): Promise<void> {
     cold_start_ms: { empty: coldStart.sqlite_empty ?? coldStart.postgres_empty, seeded: coldStart.sqlite_seeded ?? coldStart.postgres_seeded, ...coldStart },
   };
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-  if (!ONLY) writeFileSync(join(ROOT, 'bench/results/latest.json'), JSON.stringify(report, null, 2) + '\n');
-  console.log(markdown({ ...report, fastifyBaseline }, results));
+  const table = markdown({ ...report, fastifyBaseline }, results);
+  if (!ONLY) {
+    writeFileSync(join(ROOT, 'bench/results/latest.json'), JSON.stringify(report, null, 2) + '\n');
+    writeFileSync(join(ROOT, 'docs/performance.md'), performancePage(table, { commit: commitOfRun(), at: new Date().toISOString(), quick: QUICK_MODE }));
+  }
+  console.log(table);
+}
+
+/** The commit the run measured (`-dirty` when the work tree had changes), or `unknown` outside a git checkout. */
+function commitOfRun(): string {
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
+    return dirty ? `${commit}-dirty` : commit;
+  } catch {
+    return 'unknown';
+  }
 }
 
 /** The pairs of the rows measured beside the bare Fastify route (†). */

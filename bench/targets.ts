@@ -1,7 +1,7 @@
 /**
  * The benchmark's targets and its verdicts (`npm run bench`, bench/run.ts): what a measured row is, which
  * target each group of rows has, and whether a row met it. Pure, so that the verdicts are tested
- * (test/lib/bench-targets.unit.test.ts).
+ * (test/unit/lib/bench-targets.test.ts).
  */
 
 /** The kinds of rows, each with its target. */
@@ -42,7 +42,7 @@ interface Target {
   rps?: number;
 }
 
-/** The project's performance targets (README, "Performance") for SQLite, one process, 50 connections. */
+/** The project's performance targets (docs/benchmarks.md; the latest run is docs/performance.md) for SQLite, one process, 50 connections. */
 const TARGETS: Record<Group, Target | undefined> = {
   platform: { ratio: 0.8 },
   read: { ratio: 0.4, p99: 10 },

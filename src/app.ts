@@ -13,6 +13,7 @@ import { createServer } from 'node:http';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { registerAuth } from './http/plugins/auth.js';
+import { registerSiteOrigin } from './http/plugins/site.js';
 import { registerDocs } from './http/plugins/docs.js';
 import { handleClientError, handleError, registerErrorFunnel, toApiError } from './http/plugins/errors.js';
 import { CountingLogController, createMetricsRegistry, RequestMetrics } from './http/plugins/metrics.js';
@@ -29,6 +30,9 @@ import type { MessageBus } from './lib/message-bus.js';
 import { EventBus, storeHydrator } from './services/events.js';
 import { bootstrapServices, createServices, type Services } from './services/index.js';
 import type { CounterStore } from './services/rate-limits.js';
+import { StoredClock } from './services/clock.service.js';
+import { registerTestJobs } from './services/test-jobs.js';
+import { newId } from './lib/ids.js';
 import type { Store } from './store/store.js';
 
 export interface BuildOptions {
@@ -150,6 +154,9 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   // Background failures (event delivery, change notifications) are logged once the app's logger exists.
   let logEventError: (error: unknown) => void = () => {};
   let logBusError: (error: unknown) => void = () => {};
+  let logJobError: (error: unknown, job: { id: string; kind: string } | null) => void = () => {};
+  // CLOCK=manual: the one clock is the time stored in the database, shared by every process (D0).
+  const manualClock = !options.clock && config.clock === 'manual' ? await StoredClock.open(store, config.clockStart ?? Date.now()) : null;
   const events = new EventBus({
     transport: options.eventTransport ?? null,
     hydrate: storeHydrator(store),
@@ -162,10 +169,16 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     siteUrl: config.siteUrl,
     rateLimit: config.rateLimit,
     rateLimitCounters: options.rateLimitCounters ?? (options.redis ? { kind: 'redis', client: options.redis } : { kind: 'memory' }),
-    clock: options.clock,
+    clock: options.clock ?? manualClock ?? undefined,
+    manualClock,
+    // Names the process in job claims, so an operator can tell which one holds a job.
+    jobRunnerId: `${process.pid}.${newId()}`,
     bus: options.bus,
     onBusError: (error) => logBusError(error),
+    presenceLeaseMs: config.presenceLeaseMs,
+    onJobError: (error, job) => logJobError(error, job),
   });
+  if (config.testJobs) registerTestJobs(services.jobs, services.clock);
   const seed = await bootstrapServices(services, store, config);
 
   const requestMetrics = new RequestMetrics();
@@ -219,6 +232,9 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
 
   logEventError = (error) => app.log.error({ err: error }, 'domain event not delivered');
   logBusError = (error) => app.log.error({ err: error }, 'change notification not sent to other processes');
+  logJobError = (error, job) => app.log.error({ err: error, job: job && { id: job.id, kind: job.kind } }, job ? 'job failed' : 'job runner failed');
+  // Every request reads the shared manual time first, so it never sees a time older than the last advance.
+  if (manualClock) app.addHook('onRequest', async () => void (await manualClock.sync()));
   // Fastify's per-request lines are at info: not built at all when the logger would not write them.
   logController.setLogsRequests(writesLevel(app.log, 'info'));
   registerErrorFunnel(app, config.bodyLimitBytes);
@@ -226,6 +242,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   // committed so far is durable, so nothing acknowledged or shown can be lost by a crash.
   registerWire(app, () => store.settle());
   registerAuth(app, services);
+  registerSiteOrigin(app, config.publicUrl);
   const metrics = createMetricsRegistry(
     requestMetrics,
     () => store.poolStats(),
@@ -246,14 +263,18 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   ddp.attach(app.server);
   // Parley's methods and streams on it; domain events become pushes (src/realtime/index.ts).
   const stopRealtime = options.realtime === false ? () => {} : registerRealtime(ddp, services, app.log);
+  services.presence.start();
   app.addHook('preClose', async () => {
     stopRealtime();
+    await services.jobs.stop();
     await ddp.close();
+    // After the sockets: their sessions are released by the presence service's stop.
+    await services.presence.stop();
   });
   await registerDocs(app);
 
   platformRoutes(metrics)(app, services);
-  for (const group of siteGroups(config.siteUrl)) group(app, services);
+  for (const group of siteGroups) group(app, services);
   consoleRoutes(config.consoleDir)(app, services);
   await app.register(
     async (v1) => {
@@ -262,6 +283,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     { prefix: '/api/v1' },
   );
   await app.ready();
+  services.jobs.start();
 
   if (seed.generatedAdminPassword) {
     app.log.warn(

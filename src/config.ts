@@ -15,7 +15,10 @@ export interface Config {
   /** Undefined: a random password is generated on first start and printed once. */
   adminPassword: string | undefined;
   adminEmail: string;
+  /** `SITE_URL`, or `http://localhost:PORT` for what no request causes (avatar URLs, the start banner). */
   siteUrl: string;
+  /** `SITE_URL` as set, or null: the widget then follows each request's own origin (R6). */
+  publicUrl: string | null;
   /**
    * `TRUST_PROXY`: trust `X-Forwarded-For` from a reverse proxy (`true`, a hop
    * count, or a comma-separated list of proxy addresses/CIDRs). Off by default:
@@ -49,6 +52,19 @@ export interface Config {
    */
   ddpPingIntervalMs: number;
   ddpPingTimeoutMs: number;
+  /**
+   * `PRESENCE_LEASE_MS` (30 s): how long a process's hold on an agent's realtime session counts without renewal; a
+   * process that dies stops counting after it (renewed every third of it while the process runs).
+   */
+  presenceLeaseMs: number;
+  /**
+   * `CLOCK=manual`: the clock is the test clock of the desk contract (D0), stored in the database and moved only
+   * by `POST /api/v1/clock`; `CLOCK_START` (ISO 8601) is its time when none is stored yet (default: now).
+   */
+  clock: 'system' | 'manual';
+  clockStart: number | undefined;
+  /** `PARLEY_TEST_JOBS=1` (tests only): registers the test job kind `parley.test` (`services/test-jobs.ts`). */
+  testJobs: boolean;
   /** `OVERWRITE_SETTING_<id>` values, parsed to each setting's type. */
   settingOverrides: Partial<Record<SettingId, unknown>>;
 }
@@ -89,6 +105,16 @@ function timeoutsFrom(env: NodeJS.ProcessEnv): Pick<Config, 'requestTimeoutMs' |
   return { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs };
 }
 
+function clockFrom(env: NodeJS.ProcessEnv): Pick<Config, 'clock' | 'clockStart'> {
+  const mode = env.CLOCK || 'system';
+  if (mode !== 'system' && mode !== 'manual') throw new Error(`CLOCK must be "manual" or "system" (got "${mode}")`);
+  const raw = env.CLOCK_START;
+  if (raw === undefined || raw === '') return { clock: mode, clockStart: undefined };
+  const start = Date.parse(raw);
+  if (Number.isNaN(start) || start < 0) throw new Error(`CLOCK_START must be an ISO 8601 date (got "${raw}")`);
+  return { clock: mode, clockStart: start };
+}
+
 function defaultConsoleDir(): string {
   const candidates = [new URL('./console/', import.meta.url), new URL('../dist/console/', import.meta.url)].map((url) => fileURLToPath(url));
   return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? candidates[candidates.length - 1]!;
@@ -114,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.ADMIN_PASS || undefined,
     adminEmail: env.ADMIN_EMAIL || 'admin@localhost',
     siteUrl: (env.SITE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicUrl: env.SITE_URL ? env.SITE_URL.replace(/\/+$/, '') : null,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     rateLimit: (env.RATE_LIMIT ?? 'on').toLowerCase() !== 'off',
     logLevel: env.LOG_LEVEL || 'info',
@@ -123,6 +150,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consoleDir: env.CONSOLE_DIR ? resolve(env.CONSOLE_DIR) : defaultConsoleDir(),
     ddpPingIntervalMs: positiveIntFrom(env, 'DDP_PING_INTERVAL_MS', 30_000),
     ddpPingTimeoutMs: positiveIntFrom(env, 'DDP_PING_TIMEOUT_MS', 30_000),
+    presenceLeaseMs: positiveIntFrom(env, 'PRESENCE_LEASE_MS', 30_000),
+    ...clockFrom(env),
+    testJobs: env.PARLEY_TEST_JOBS === '1',
     settingOverrides,
   };
 }

@@ -132,8 +132,8 @@ async function runPrimary(config: Config, cluster: Cluster): Promise<void> {
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  // node:cluster (and the child_process module its primary loads) only under WORKERS=N: about 20 ms of a
-  // one-process start.
+  // node:cluster (and the child_process module its primary loads) only under WORKERS=N: loading them is a
+  // noticeable part of a one-process start (docs/decisions/0023-bundled-start.md).
   if (config.workers <= 1) return runServer(config, null);
   const { default: cluster } = await import('node:cluster');
   if (cluster.isPrimary) return runPrimary(config, cluster);

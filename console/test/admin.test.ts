@@ -30,7 +30,7 @@ describe('openChatTiming', () => {
       label: 'waiting for a reply 1m 30s',
       waiting: true,
     });
-    expect(openChatTiming({ ts: '2026-11-23T09:50:00.000Z', lm: '2026-11-23T09:58:30.000Z' }, now)).toEqual({ label: 'open 10m 00s', waiting: false });
+    expect(openChatTiming({ ts: '2026-11-23T09:50:00.000Z', lm: '2026-11-23T09:58:30.000Z', waitingResponse: false }, now)).toEqual({ label: 'open 10m 00s', waiting: false });
   });
 });
 

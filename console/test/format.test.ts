@@ -19,12 +19,12 @@ describe('waiting time', () => {
 
 describe('list order', () => {
   it('lists only open livechat rooms under My chats, most recent activity first', () => {
-    const room = (id: string, extra: Partial<RoomEntry>): RoomEntry => ({ _id: id, t: 'l', open: true, _updatedAt: new Date(T0).toISOString(), ...extra });
+    const room = (id: string, extra: Partial<RoomEntry>): RoomEntry => ({ _id: id, t: 'l', open: true, ts: new Date(T0).toISOString(), _updatedAt: new Date(T0).toISOString(), usersCount: 1, msgs: 0, ...extra });
     const rooms = [
       room('old', { lm: new Date(T0 + 1000).toISOString() }),
       room('new', { lm: new Date(T0 + 9000).toISOString() }),
       room('closed', { open: undefined, lm: new Date(T0 + 99_000).toISOString() }),
-      { _id: 'GENERAL', t: 'c', _updatedAt: new Date(T0 + 50_000).toISOString() } as RoomEntry,
+      { _id: 'GENERAL', t: 'c', ts: new Date(T0).toISOString(), _updatedAt: new Date(T0 + 50_000).toISOString(), usersCount: 1, msgs: 0 } satisfies RoomEntry,
       room('no-lm', { _updatedAt: new Date(T0 + 5000).toISOString() }),
     ];
     expect(sortMyChats(rooms).map((r) => r._id)).toEqual(['new', 'no-lm', 'old']);
@@ -32,7 +32,7 @@ describe('list order', () => {
 });
 
 describe('messages', () => {
-  const message = (t: string | undefined, msg = '', extra: Partial<Message> = {}): Message => ({ _id: 'm', rid: 'r', msg, ts: new Date(T0).toISOString(), t, u: { _id: 'u', username: 'u' }, ...extra });
+  const message = (t: string | undefined, msg = '', extra: Partial<Message> = {}): Message => ({ _id: 'm', rid: 'r', msg, ts: new Date(T0).toISOString(), _updatedAt: new Date(T0).toISOString(), t: t as Message['t'], u: { _id: 'u', username: 'u' }, ...extra });
 
   it('renders the livechat system messages as lines', () => {
     expect(systemText(message(undefined, 'hello'))).toBeNull();

@@ -3,8 +3,8 @@ import type { Inquiry, Message } from '../src/api/types.js';
 import { dropFromQueue, hasOlder, mergeById, PAGE, readOlder, refreshHistory, refreshQueue, type Page } from '../src/api/windows.js';
 
 const T0 = Date.parse('2026-11-23T10:00:00.000Z');
-const message = (i: number): Message => ({ _id: `m${String(i).padStart(5, '0')}`, rid: 'r', msg: `#${i}`, ts: new Date(T0 + i * 1000).toISOString(), u: { _id: 'v', username: 'v' } });
-const inquiry = (id: string, ts: number): Inquiry => ({ _id: id, rid: `r${id}`, name: id, message: '', status: 'queued', ts: new Date(T0 + ts).toISOString(), v: { _id: 'v', username: 'guest-1' } });
+const message = (i: number): Message => ({ _id: `m${String(i).padStart(5, '0')}`, rid: 'r', msg: `#${i}`, ts: new Date(T0 + i * 1000).toISOString(), _updatedAt: new Date(T0 + i * 1000).toISOString(), u: { _id: 'v', username: 'v' } });
+const inquiry = (id: string, ts: number): Inquiry => ({ _id: id, rid: `r${id}`, name: id, message: '', t: 'l', status: 'queued', estimatedWaitingTimeQueue: 0, priorityWeight: 0, ts: new Date(T0 + ts).toISOString(), _updatedAt: new Date(T0 + ts).toISOString(), v: { _id: 'v', username: 'guest-1', status: 'online' } });
 
 /** A server list (oldest first in `all`) read newest first by offset, counting the requests. */
 function server<T extends { ts: string }>(all: () => T[]) {

@@ -80,6 +80,26 @@ export class RealtimeContext {
     return this.bySession.get(session)?.deref();
   }
 
+  /**
+   * The connection's user (null: logged out). A logged-in connection is a session of its user for presence: it counts
+   * from the login until a logout, another login or the socket's close.
+   */
+  setUser(connection: DdpConnection, user: UserRecord | null): void {
+    const state = this.state(connection);
+    const before = state.user;
+    state.user = user;
+    connection.userId = user?.id ?? null;
+    const presence = this.services.presence;
+    const report = (error: unknown) => this.log.error({ err: error }, 'agent presence not updated');
+    if (user && before?.id !== user.id) {
+      presence.sessionOpened(user.id).catch(report);
+      connection.onClose(() => {
+        if (state.user?.id === user.id) presence.sessionClosed(user.id).catch(report);
+      });
+    }
+    if (before && before.id !== user?.id) presence.sessionClosed(before.id).catch(report);
+  }
+
   userOf(connection: DdpConnection): UserRecord | null {
     return this.states.get(connection)?.user ?? null;
   }

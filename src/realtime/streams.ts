@@ -11,6 +11,7 @@
  * No push carries a visitor token: events have none, REST views for agents
  * have none, and typing events are re-emitted as `[username, value]` only.
  */
+import type { DeliveredMessage } from '../services/access.js';
 import type { DomainEvent, RoomSnapshot } from '../services/events.js';
 import { extend } from '../lib/values.js';
 import { isLookupKey, RealtimeContext } from './context.js';
@@ -39,6 +40,10 @@ function roomContext(event: StreamEvent): RoomContext | null {
   return (event.context as RoomContext | undefined) ?? null;
 }
 
+function deliveredMessage(context: RoomContext): DeliveredMessage {
+  return { previousServedById: context.previousServedById, transferMessage: context.messageT === 'livechat_transfer_history' };
+}
+
 /** `<rid>/<activity>` of stream-notify-room. */
 function splitRoomEvent(eventName: string): { rid: string; activity: string } | null {
   const slash = eventName.indexOf('/');
@@ -56,13 +61,9 @@ export function defineStreams(ctx: RealtimeContext): void {
     const room = await live.room(rid);
     if (!room) return false;
     const token = RealtimeContext.extraToken(extra);
-    if (token !== undefined) {
-      if (room.t !== 'l' || (options.openOnly && !room.open)) return false;
-      const visitorId = await ctx.proveVisitor(connection, token);
-      return visitorId !== null && visitorId === room.visitorId;
-    }
+    if (token !== undefined) return access.visitorCanWatch(room, { closedRoom: !options.openOnly }, () => ctx.proveVisitor(connection, token));
     const user = ctx.userOf(connection);
-    return user !== null && (await live.userMayRead(user, room));
+    return user !== null && (await access.canReadRoom(user, room));
   }
 
   /** Delivery-time rule of the room streams, on the room as it was. */
@@ -71,14 +72,10 @@ export function defineStreams(ctx: RealtimeContext): void {
     const token = RealtimeContext.extraToken(subscription.extra);
     if (token !== undefined) {
       const visitorId = ctx.visitorOf(connection, token);
-      return visitorId !== undefined && access.visitorMayRead(visitorId, context.room, { closeMessage: context.messageT === 'livechat-close' });
+      return visitorId !== undefined && access.visitorCanRead(visitorId, context.room, { closeMessage: context.messageT === 'livechat-close' });
     }
     const user = ctx.userOf(connection);
-    if (!user) return false;
-    const options = { previousServedById: context.previousServedById, transferMessage: context.messageT === 'livechat_transfer_history' };
-    // Livechat rooms answer from the snapshot alone (no database read on the hot path).
-    if (context.room.t === 'l') return access.mayReadLivechat(user, context.room, options);
-    return live.userMayRead(user, context.room, options);
+    return user !== null && access.canReadRoom(user, context.room, deliveredMessage(context));
   }
 
   ddp.streams.define(STREAM.roomMessages, {
@@ -90,12 +87,7 @@ export function defineStreams(ctx: RealtimeContext): void {
       const context = roomContext(event);
       if (subscription.eventName !== MY_MESSAGES) return mayReceive(connection, subscription, context);
       const user = ctx.userOf(connection);
-      if (!user || !context) return false;
-      // Only rooms the user is in: livechat rooms it serves (or was transferred away from, for that message).
-      if (context.room.t === 'l') {
-        return context.room.servedById === user.id || (context.messageT === 'livechat_transfer_history' && context.previousServedById === user.id);
-      }
-      return live.isSubscribed(context.room.id, user.id);
+      return user !== null && context !== null && access.isInRoom(user, context.room, deliveredMessage(context));
     },
   });
 
@@ -118,10 +110,10 @@ export function defineStreams(ctx: RealtimeContext): void {
       const token = typeof extra === 'object' && extra !== null ? RealtimeContext.extraToken(extra as Record<string, unknown>) : undefined;
       if (token !== undefined) {
         const visitorId = await ctx.proveVisitor(connection, token);
-        if (visitorId !== null && visitorId === room.visitorId) username = (await live.visitorByToken(token))?.username ?? null;
+        if (visitorId !== null && access.visitorCanRead(visitorId, room)) username = (await live.visitorByToken(token))?.username ?? null;
       } else {
         const user = ctx.userOf(connection);
-        if (user && (await live.userMayRead(user, room))) username = user.username;
+        if (user && (await access.canReadRoom(user, room))) username = user.username;
       }
       if (!username) throw notAllowed();
       const activities = Array.isArray(value)
@@ -143,10 +135,10 @@ export function defineStreams(ctx: RealtimeContext): void {
       const token = RealtimeContext.extraToken(subscription.extra);
       if (token !== undefined) {
         const visitorId = ctx.visitorOf(connection, token);
-        return visitorId !== undefined && access.visitorMayRead(visitorId, context.room);
+        return visitorId !== undefined && access.visitorCanRead(visitorId, context.room);
       }
       const user = ctx.userOf(connection);
-      return user !== null && access.mayReadLivechat(user, context.room);
+      return user !== null && access.canReadRoom(user, context.room);
     },
     onReady: (connection, subscription) => {
       if (RealtimeContext.extraToken(subscription.extra) === undefined) return;
@@ -178,18 +170,11 @@ export function defineStreams(ctx: RealtimeContext): void {
   ddp.streams.define(STREAM.queue, {
     allowSubscribe: async (connection, eventName) => {
       const user = ctx.userOf(connection);
-      if (!user || !access.hasPermission(user, 'view-l-room')) return false;
-      const manager = access.hasPermission(user, 'view-livechat-manager');
-      if (eventName.startsWith('department/')) {
-        const departmentId = eventName.slice('department/'.length);
-        return manager || (isLookupKey(departmentId) && (await live.departmentsOf(user.id)).includes(departmentId));
-      }
-      if (eventName.startsWith('agent/')) return manager || eventName === `agent/${user.id}`;
-      return true;
+      return user !== null && access.canWatchQueue(user, eventName);
     },
     allowDeliver: (connection) => {
       const user = ctx.userOf(connection);
-      return user !== null && access.hasPermission(user, 'view-l-room');
+      return user !== null && access.usesLivechatWorkspace(user);
     },
   });
 }

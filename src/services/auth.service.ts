@@ -34,7 +34,7 @@ const CACHE_TTL_MS = 60_000;
 /**
  * An LRU of at most `limit` entries. Bounded by `maxSize` (each entry counts 1), not `max`: with `max`,
  * lru-cache preallocates its slot arrays and refills all of them whenever its last entry is deleted, so every
- * write of a lone active user cost a 10,000-slot fill (about 50–75 µs). With `maxSize` the arrays grow with use.
+ * write of a lone active user cost a 10,000-slot fill. With `maxSize` the arrays grow with use.
  */
 export function boundedCache<V extends object>(limit: number, ttlMs: number): LRUCache<string, V> {
   return new LRUCache<string, V>({ maxSize: limit, sizeCalculation: () => 1, ttl: ttlMs });
@@ -46,8 +46,8 @@ export class AuthService {
    * Token → caller, from memory. Every write that changes a user's row, roles or
    * tokens is reported by the store after it commits (`Store.onChange`): the
    * user's entry is dropped here at once and, through the change bus, in every
-   * other process (PostgreSQL NOTIFY: milliseconds; a shared SQLite file: one
-   * poll interval, 250 ms). Token expiry is checked on every request against the
+   * other process (PostgreSQL NOTIFY: at once; a shared SQLite file: one
+   * poll interval of the polling change bus). Token expiry is checked on every request against the
    * token's creation time, so it needs no notification.
    */
   private readonly cache = boundedCache<CachedUser>(CACHE_USERS, CACHE_TTL_MS);
@@ -185,8 +185,8 @@ function freezeUser(user: UserRecord): UserRecord {
 
 /**
  * A copy of a user record down to the objects `freezeUser` freezes (preferences' values, JSON from the
- * database, are copied all the way). `structuredClone` did the same at 12 µs of every write of a cached user's
- * row (its serializer), a third of what the write's SQL costs.
+ * database, are copied all the way). `structuredClone` did the same at a third of what the write's SQL costs, on
+ * every write of a cached user's row (its serializer; docs/decisions/0019-caches.md).
  */
 function copyUser(user: UserRecord): UserRecord {
   return extend(user, {

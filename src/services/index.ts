@@ -1,11 +1,15 @@
 import { systemClock, type Clock } from '../lib/time.js';
-import type { Store } from '../store/store.js';
+import { PresenceService } from './presence.service.js';
+import { registerAgentLeave } from './agent-leave.js';
+import type { JobRecord, Store } from '../store/store.js';
 import { Access } from './access.js';
 import { AccountsService } from './accounts.service.js';
 import { AuthService } from './auth.service.js';
 import { AvatarService } from './avatar.service.js';
+import { ClockService, type StoredClock } from './clock.service.js';
 import { DirectoryService } from './directory.service.js';
 import { HealthService } from './health.service.js';
+import { JobsService } from './jobs.service.js';
 import { RoomsService } from './rooms.service.js';
 import { LocalChangeBus, type ChangeBus } from '../lib/change-bus.js';
 import { LivechatAdminService } from './livechat-admin.service.js';
@@ -49,6 +53,12 @@ export interface Services {
   live: LiveService;
   messages: MessagesService;
   avatars: AvatarService;
+  /** Agents' presence from their realtime sessions (routing gives no chat to an absent agent). */
+  presence: PresenceService;
+  /** The job runner (desk contract D0): features register their job kinds on it. */
+  jobs: JobsService;
+  /** The test clock's endpoint (`CLOCK=manual`; disabled otherwise). */
+  clockControl: ClockService;
 }
 
 export interface ServicesOptions {
@@ -65,6 +75,14 @@ export interface ServicesOptions {
   events?: EventBus;
   /** A change notification that could not be sent to other processes (logged by the composition root). */
   onBusError?: (error: unknown) => void;
+  /** How long a process's hold on a realtime session counts without renewal (`PRESENCE_LEASE_MS`). */
+  presenceLeaseMs?: number;
+  /** `CLOCK=manual`: the stored clock (also given as `clock`). */
+  manualClock?: StoredClock | null;
+  /** The job runner's name in claims (default: a new id). */
+  jobRunnerId?: string;
+  /** A job failed, or the runner could not reach the database (logged by the composition root). */
+  onJobError?: (error: unknown, job: JobRecord | null) => void;
 }
 
 export function createServices(options: ServicesOptions): Services {
@@ -74,16 +92,17 @@ export function createServices(options: ServicesOptions): Services {
   const events = options.events ?? new EventBus({ beforePublish: () => store.settle() });
   const settings = new SettingsService(store, clock, bus);
   const permissions = new PermissionsService(store, clock, bus);
-  const access = new Access(permissions);
+  const access = new Access(permissions, store);
+  const presence = new PresenceService(store, systemClock, { leaseMs: options.presenceLeaseMs ?? 30_000, onError: options.onBusError });
   const auth = new AuthService(store, settings, clock, bus, options.onBusError);
   const limits = new RateLimits(settings, access, options.rateLimit, options.rateLimitCounters);
   const accounts = new AccountsService(store, auth, limits, clock, options.siteUrl);
-  const users = new UsersService(store, settings, access, clock, options.siteUrl, events);
+  const users = new UsersService(store, settings, access, clock, options.siteUrl, events, presence);
   const availability = new LivechatAvailability(store, bus, options.onBusError);
   const routing = new LivechatRouting(store, settings, clock, events, availability);
   const openRooms = new OpenRoomCache(store, bus, options.onBusError);
   const livechat = new LivechatService(store, settings, clock, routing, limits, events, availability, openRooms);
-  const livechatAdmin = new LivechatAdminService(store, settings, access, clock, routing, events);
+  const livechatAdmin = new LivechatAdminService(store, settings, access, clock, routing, events, presence);
   const livechatWorkspace = new LivechatWorkspaceService(store, settings, access, clock, events);
   const live = new LiveService(store, access, settings, clock, events);
   const messages = new MessagesService(store, access, clock, events);
@@ -91,7 +110,11 @@ export function createServices(options: ServicesOptions): Services {
   const directory = new DirectoryService(store, settings, access);
   const avatars = new AvatarService(store);
   const health = new HealthService(store);
-  return { clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars };
+  const manualClock = options.manualClock ?? null;
+  const jobs = new JobsService(store, clock, { shared: manualClock, onError: options.onJobError, runnerId: options.jobRunnerId });
+  registerAgentLeave({ store, settings, clock, jobs, presence, routing });
+  const clockControl = new ClockService(manualClock, jobs, store);
+  return { clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence };
 }
 
 export interface BootstrapConfig extends SeedConfig {

@@ -45,25 +45,6 @@ export class LiveService {
     return room ? snapshotOf(room) : null;
   }
 
-  async isSubscribed(rid: string, userId: string): Promise<boolean> {
-    return (await this.store.rooms.findSubscription(rid, userId)) !== null;
-  }
-
-  /**
-   * May this user read the room's messages and activity? Livechat: the serving
-   * agent (or, for one transfer message, the agent transferred away) and
-   * `view-livechat-rooms`; other rooms: members.
-   */
-  async userMayRead(user: UserRecord, room: RoomSnapshot, options: { previousServedById?: string | null; transferMessage?: boolean } = {}): Promise<boolean> {
-    if (room.t === 'l') return this.access.mayReadLivechat(user, room, options);
-    return this.isSubscribed(room.id, user.id);
-  }
-
-  /** Ids of the departments the agent belongs to. */
-  departmentsOf(agentId: string): Promise<string[]> {
-    return this.store.departments.ofAgent(agentId);
-  }
-
   /** The serving agent as R4's `agentData` shows it to the visitor (the `Livechat_show_agent_*` settings apply), or null. */
   async agent(agentId: string) {
     const user = await this.store.users.findById(agentId);
@@ -100,12 +81,12 @@ export class LiveService {
   }
 
   /**
-   * DDP `loadHistory`: messages of a room the user may read, older than `end`
+   * DDP `loadHistory`: messages of a room the user may read (room read), older than `end`
    * (null: the newest), newest first. Not readable or unknown → 403.
    */
   async history(user: UserRecord, rid: string, end: Millis | null, limit: number) {
     const room = await this.room(rid);
-    if (!room || !(await this.userMayRead(user, room))) throw forbidden();
+    if (!room || !(await this.access.canReadRoom(user, room))) throw forbidden();
     const { messages } = await this.store.messages.page(rid, {
       offset: 0,
       limit: Math.max(1, Math.min(limit, 1000)),

@@ -7,11 +7,12 @@ import { newId } from '../lib/ids.js';
 import type { Clock } from '../lib/time.js';
 import type { AgentLivechatStatus, DepartmentFields, InquiryRecord, LivechatUser, Store, UserRecord } from '../store/store.js';
 import type { Access } from './access.js';
-import { bareFailure, failure, invalidParams } from './errors.js';
-import { servedRooms, type EventBus } from './events.js';
+import { bareFailure, failure, forbidden, invalidParams } from './errors.js';
+import { livechatSnapshot, servedRooms, type EventBus } from './events.js';
 import type { LivechatRouting } from './livechat-routing.js';
 import { codeOnly, departmentAgentWire, departmentWire, inquiryWire } from './livechat-wire.js';
 import { parsePaging, type PagingQuery } from './paging.js';
+import type { PresenceService } from './presence.service.js';
 import type { SettingsService } from './settings.service.js';
 import type { DepartmentAgentRef, DepartmentAgentsBody, DepartmentBody, ForwardBody, LivechatUser as LivechatUserSchema } from '../wire/livechat.js';
 
@@ -43,6 +44,7 @@ export class LivechatAdminService {
     private readonly clock: Clock,
     private readonly routing: LivechatRouting,
     private readonly events: EventBus,
+    private readonly presence: PresenceService,
   ) {}
 
   // ── §8.5 close by an agent ──
@@ -54,7 +56,7 @@ export class LivechatAdminService {
   async closeByUser(caller: UserRecord, rid: string, comment: string | undefined): Promise<void> {
     const room = await this.store.livechatRooms.findById(rid);
     if (!room) throw failure('Room not found', 'error-invalid-room');
-    if (room.servedBy?.id !== caller.id) this.access.assert(caller, 'close-others-livechat-room');
+    if (!this.access.canCloseRoom(caller, livechatSnapshot(room))) throw forbidden();
     if (!room.open) throw bareFailure('room-closed');
     await this.routing.close(room, {
       closer: 'user',
@@ -134,6 +136,8 @@ export class LivechatAdminService {
     if (!agent || !agent.roles.includes('livechat-agent')) throw failure('Agent not found', 'agent-not-found');
     const next = status ?? (agent.statusLivechat === 'available' ? 'not-available' : 'available');
     await this.store.agents.setStatus(targetId, next);
+    // An agent making herself available over REST claims her presence (REST-only integrations and bots).
+    if (next === 'available' && targetId === caller.id) await this.presence.claim(targetId);
     // R5: `agentStatus` on the rooms it serves carries the agent's presence (unchanged by this call).
     this.events.publish({ type: 'agentStatusChanged', agentId: targetId, status: agent.status, rooms: await servedRooms(this.store, targetId) });
     return { status: next };

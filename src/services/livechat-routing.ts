@@ -1,17 +1,18 @@
 /**
- * Routing and the room life cycle (contract §8.3–8.6, §8.9): opening a room
- * (Auto_Selection assigns an agent in the same transaction as the room insert;
- * Manual_Selection queues an inquiry), closing once, transferring, taking an
- * inquiry once.
+ * The room life cycle (contract §8.3–8.6, §8.9): opening a room (Auto_Selection
+ * assigns an agent in the same transaction as the room insert, through the
+ * routing module `routing/`; Manual_Selection queues an inquiry), closing once,
+ * transferring, taking an inquiry once.
  */
 import { newId } from '../lib/ids.js';
 import { extend } from '../lib/values.js';
 import type { Clock } from '../lib/time.js';
 import type { InquiryRecord, LivechatCloser, LivechatRoom, MessageRecord, Store, SystemMessageType, TransferEntry, VisitorRecord } from '../store/store.js';
-import { bareFailure, failure } from './errors.js';
+import { ApiError, bareFailure, failure } from './errors.js';
 import { eventInquiry, eventMessage, livechatSnapshot, type DomainEvent, type EventBus, type EventInquiry } from './events.js';
 import type { LivechatAvailability } from './livechat-availability.js';
 import type { SettingsService } from './settings.service.js';
+import { openAndServe, serveQueued } from './routing/router.js';
 
 export interface Actor {
   id: string;
@@ -68,7 +69,7 @@ export class LivechatRouting {
 
   /**
    * Creates the visitor's room, routed: with Auto_Selection opened and served
-   * atomically (`agents.openAndServe`); queued otherwise, or when no agent is
+   * atomically (`routing/router.ts` `openAndServe`); queued otherwise, or when no agent is
    * available and chats without one are accepted. The room insert may throw
    * ConflictError on `rooms.visitor_id` (another call opened the room first) —
    * the caller re-reads.
@@ -100,7 +101,7 @@ export class LivechatRouting {
     let served: { agentId: string; subscriptionId: string } | null = null;
     if (auto) {
       const subscriptionId = newId();
-      const routed = await this.store.agents.openAndServe(candidates, opening, inquiry, started, subscriptionId, now);
+      const routed = await openAndServe(this.store, candidates, opening, inquiry, started, subscriptionId, now);
       if (routed) {
         room = routed.room;
         served = { agentId: routed.agent.id, subscriptionId };
@@ -150,6 +151,47 @@ export class LivechatRouting {
         ? [{ type: 'inquiryRemoved', inquiry: { id: done.inquiry.id, rid: room.id, departmentId: done.inquiry.departmentId } } as const]
         : []),
     );
+  }
+
+  /**
+   * The leave action's close (`Livechat_agent_leave_action` `close`): closes the room only while `agentId` still
+   * serves it; false when she no longer does or it is closed already.
+   */
+  async closeServedBy(room: LivechatRoom, agentId: string, options: { closer: LivechatCloser; by: Actor; comment: string }): Promise<boolean> {
+    const current = await this.store.livechatRooms.findById(room.id);
+    if (!current?.open || current.servedBy?.id !== agentId) return false;
+    try {
+      await this.close(current, options);
+      return true;
+    } catch (error) {
+      if (error instanceof ApiError && error.body.error === 'room-closed') return false;
+      throw error;
+    }
+  }
+
+  /**
+   * The leave action's forward (`Livechat_agent_leave_action` `forward`): a room `agentId` still serves goes back to
+   * routing in its own department (or among every agent when it has none) — another present agent, or the queue when
+   * there is none, whatever `Livechat_accept_chats_with_no_agents` says (an absent agent's chat must not stay hers) —
+   * with a transfer line both sides see. False when she no longer serves it.
+   */
+  async returnToRouting(room: LivechatRoom, agentId: string, by: Actor & { type: 'user' }): Promise<boolean> {
+    const current = await this.store.livechatRooms.findById(room.id);
+    if (!current?.open || current.servedBy?.id !== agentId) return false;
+    const department = current.departmentId ? await this.availability.departmentByIdOrName(current.departmentId) : null;
+    try {
+      await this.transfer(current, by, {
+        kind: 'department',
+        department: department ? { id: department.id, name: department.name } : null,
+        agentId: null,
+        comment: null,
+        returnFrom: agentId,
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof ApiError && error.body.error === 'This_conversation_is_already_closed') return false;
+      throw error;
+    }
   }
 
   /**
@@ -216,7 +258,14 @@ export class LivechatRouting {
   private async transfer(
     room: LivechatRoom,
     by: Actor & { type: 'visitor' | 'user' },
-    target: { kind: 'department' | 'agent'; department: { id: string; name: string } | null; agentId: string | null; comment: string | null },
+    target: {
+      kind: 'department' | 'agent';
+      department: { id: string; name: string } | null;
+      agentId: string | null;
+      comment: string | null;
+      /** Back to routing from this agent (the leave action): the same department, the queue when nobody can take it. */
+      returnFrom?: string;
+    },
   ): Promise<LivechatRoom> {
     const acceptWithoutAgent = this.settings.get('Livechat_accept_chats_with_no_agents');
     const auto = this.settings.get('Livechat_Routing_Method') === 'Auto_Selection';
@@ -227,10 +276,13 @@ export class LivechatRouting {
       const current = await tx.livechatRooms.lockState(room.id);
       if (!current?.open) throw bareFailure('This_conversation_is_already_closed');
       const department = target.department;
-      if (department && current.departmentId === department.id) throw bareFailure('error-forwarding-chat-same-department');
+      const returning = target.returnFrom !== undefined;
+      if (returning && current.servedBy?.id !== target.returnFrom) throw bareFailure('This_conversation_is_already_closed');
+      if (!returning && department && current.departmentId === department.id) throw bareFailure('error-forwarding-chat-same-department');
       let agent: { id: string; username: string } | null = null;
-      // Auto_Selection's department, when it picks the agent (below, after the writes that do not depend on it).
-      const pickIn = !target.agentId && auto ? department : null;
+      // Auto_Selection's department, when it picks the agent (below, after the writes that do not depend on it); a
+      // room returned to routing without a department is routed among every agent.
+      const pickIn = !target.agentId && auto ? (department ?? (returning ? { id: null } : null)) : null;
       if (target.agentId) {
         // Chosen by the caller: still available now that the room is held?
         const chosen = await tx.agents.findUser(target.agentId);
@@ -252,7 +304,7 @@ export class LivechatRouting {
         ...(target.kind === 'agent' && agent && { transferredTo: { id: agent.id, username: agent.username } }),
         ...(target.comment && { comment: target.comment }),
       };
-      // The entry, the inquiry queued again and the transfer's message; on PostgreSQL one statement.
+      // The entry, the inquiry queued again and the transfer's message.
       const message = await tx.livechatRooms.recordTransferWithEffects(
         room.id,
         entry,
@@ -262,19 +314,18 @@ export class LivechatRouting {
       );
       const previous = current.servedBy;
       const subscriptionEvents: DomainEvent[] = [];
-      // Auto_Selection after every write that does not depend on its choice: on PostgreSQL the routing lock it
-      // takes is held from here to the commit, and the pick and the whole serving (the previous agent's
-      // subscription removed, the new one's added) are one statement, sent with the lock.
+      // Auto_Selection after every write that does not depend on its choice, so that the agent it claims (and
+      // the routing lock a served room's routing takes) is held for as short a time as can be.
       const subscriptionId = newId();
       const routed = pickIn
-        ? await tx.agents.pickAndServe({ departmentId: pickIn.id }, { id: room.id, fname: current.fname, servedById: previous?.id ?? null, created: false }, subscriptionId, now)
+        ? await serveQueued(tx, { departmentId: pickIn.id }, { id: room.id, fname: current.fname, servedById: previous?.id ?? null }, subscriptionId, now)
         : null;
       if (routed) {
         agent = routed.agent;
         if (routed.unsubscribed !== null) subscriptionEvents.push(subscriptionRemoved(previous!.id, room.id, routed.unsubscribed));
         if (routed.subscribed) subscriptionEvents.push(subscriptionInserted(agent.id, room.id, subscriptionId));
       } else {
-        if (pickIn && !acceptWithoutAgent) throw noAgents();
+        if (pickIn && !acceptWithoutAgent && !returning) throw noAgents();
         if (previous && previous.id !== agent?.id) subscriptionEvents.push(...(await this.unassign(tx, room.id, previous.id, now)));
         if (agent && previous?.id !== agent.id) {
           subscriptionEvents.push(...(await this.assign(tx, current, agent, now)));
@@ -286,9 +337,8 @@ export class LivechatRouting {
       }
       return { message, previousServedById: previous?.id ?? null, agent, subscriptionEvents, routedRoom: routed?.room ?? null };
     });
-    // The room and its inquiry as committed, read after the commit (on PostgreSQL the routing lock is held until
-    // then, so nothing more is read under it), side by side. A routed room comes back from the routing's statement,
-    // the last to write it. The inquiry is announced only when the room leaves the queue or goes back to it: it is
+    // The room and its inquiry as committed, read after the commit (the routing lock is held until then, so
+    // nothing more is read under it), side by side. A routed room comes back from the routing, the last to write it. The inquiry is announced only when the room leaves the queue or goes back to it: it is
     // not read when a served room was routed to its next agent.
     const inquiryAnnounced = !(done.routedRoom && done.previousServedById);
     const [updated, inquiry] = await Promise.all([

@@ -10,7 +10,7 @@ import { parseTimestamp, type Clock, type Millis } from '../lib/time.js';
 import type { LivechatRoomFilter, LivechatRoomSortKey, RoomRecord, Store, UserRecord, VisitorRecord, VisitorStatus } from '../store/store.js';
 import type { Access } from './access.js';
 import { bareFailure, failure, forbidden, invalidParams } from './errors.js';
-import { eventMessage, livechatSnapshot, type EventBus } from './events.js';
+import { eventMessage, livechatSnapshot, snapshotOf, type EventBus } from './events.js';
 import { inquiryWire, livechatRoomWire, visitorWire } from './livechat-wire.js';
 import { messageWire } from './message-wire.js';
 import { insertOrDuplicate } from './messages.service.js';
@@ -74,8 +74,7 @@ export class LivechatWorkspaceService {
    * allows — anything else is the 403 permission envelope.
    */
   async listRooms(caller: UserRecord, query: LivechatRoomsQuery) {
-    const ownOnly = query.agents?.length === 1 && query.agents[0] === caller.id;
-    if (!ownOnly && !this.access.hasPermission(caller, 'view-livechat-rooms')) throw forbidden();
+    if (!this.access.canListLivechatRooms(caller, query.agents)) throw forbidden();
     const paging = parsePaging(query, this.settings);
     if (paging.sort.length > 1) throw failure('This method support only one "sort" parameter', 'error-invalid-sort');
     const [sortKey, direction] = paging.sort[0] ?? ['ts', -1];
@@ -101,16 +100,11 @@ export class LivechatWorkspaceService {
     };
   }
 
-  /** May this user read the livechat room (the serving agent, or `view-livechat-rooms`)? */
-  private canReadLivechat(caller: UserRecord, room: { servedBy: { id: string } | null }): boolean {
-    return room.servedBy?.id === caller.id || this.access.hasPermission(caller, 'view-livechat-rooms');
-  }
-
   /** `GET livechat/:rid/messages` (route: `view-l-room`); unknown or not readable → 403. */
   async roomMessages(caller: UserRecord, rid: string, query: Static<typeof RoomMessagesQuery>) {
     const paging = parsePaging(query, this.settings);
     const room = await this.store.livechatRooms.findById(rid);
-    if (!room || !this.canReadLivechat(caller, room)) throw forbidden();
+    if (!room || !(await this.access.canReadRoom(caller, livechatSnapshot(room)))) throw forbidden();
     const [sortKey, direction] = paging.sort[0] ?? ['ts', -1];
     if (sortKey !== 'ts' || paging.sort.length > 1) throw invalidSort(query.sort);
     const { messages, total } = await this.store.messages.page(rid, {
@@ -131,8 +125,7 @@ export class LivechatWorkspaceService {
     const paging = parsePaging(query, this.settings);
     const [sortKey, direction] = paging.sort[0] ?? ['ts', 1];
     if (sortKey !== 'ts' || paging.sort.length > 1) throw invalidSort(query.sort);
-    const manager = this.access.hasPermission(caller, 'view-livechat-manager');
-    const own = manager ? null : await this.store.departments.ofAgent(caller.id);
+    const own = await this.access.departmentScope(caller);
     if (department && own && !own.includes(department)) {
       return { inquiries: [], count: 0, offset: paging.offset, total: 0 };
     }
@@ -153,7 +146,8 @@ export class LivechatWorkspaceService {
   }
 
   /** `GET livechat/visitors.info` (route: `view-l-room`). */
-  async visitorInfo(visitorId: string) {
+  async visitorInfo(caller: UserRecord, visitorId: string) {
+    if (!this.access.canReadVisitor(caller)) throw forbidden();
     const visitor = await this.store.visitors.findById(visitorId);
     if (!visitor) throw bareFailure('visitor-not-found');
     return { visitor: visitorForAgents(visitor) };
@@ -167,14 +161,8 @@ export class LivechatWorkspaceService {
   async roomInfo(caller: UserRecord, ref: RoomRef) {
     if (!ref.roomId && !ref.roomName) throw failure('The parameter "roomId" or "roomName" is required', 'error-roomid-param-not-provided');
     const room: RoomRecord | null = ref.roomId ? await this.store.rooms.findById(ref.roomId) : await this.store.rooms.findByName(ref.roomName ?? '');
-    if (!room || !(await this.canRead(caller, room))) throw roomNotFound();
+    if (!room || !(await this.access.canSeeRoom(caller, snapshotOf(room)))) throw roomNotFound();
     return roomView(room);
-  }
-
-  private async canRead(caller: UserRecord, room: RoomRecord): Promise<boolean> {
-    if (room.t === 'l') return this.canReadLivechat(caller, { servedBy: room.livechat?.servedBy ?? null });
-    if (room.t === 'c' && this.access.hasPermission(caller, 'view-c-room')) return true;
-    return (await this.store.rooms.findSubscription(room.id, caller.id)) !== null;
   }
 
   /** `POST livechat/visitor.status`. */

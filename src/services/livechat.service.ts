@@ -26,6 +26,9 @@ export type VisitorInput = Static<typeof VisitorBody>['visitor'];
 export const SURVEY_ITEMS = ['satisfaction', 'agentKnowledge', 'agentResposiveness', 'agentFriendliness'] as const;
 export const SURVEY_VALUES = ['1', '2', '3', '4', '5'] as const;
 
+/** Visitor-less widget configurations kept at most (per site origin and department). */
+const KEPT_CONFIGS = 64;
+
 /** The most messages one `livechat/messages.history` page holds (§8.8: larger limits are clamped to it). */
 const HISTORY_MAX_LIMIT = 1000;
 
@@ -354,11 +357,11 @@ export class LivechatService {
    * livechat is disabled. `settings.agentHiddenInfo` (Rocket.Chat's name, contract silent) is
    * `!Livechat_show_agent_info`: the widget reads it to hide the agent of streamed messages.
    */
-  async config(token: string | undefined, department: string | undefined): Promise<WidgetConfig> {
-    if (token) return this.buildConfig(token, department);
-    // Without a visitor the configuration is the same for every widget: kept (frozen) per
+  async config(token: string | undefined, department: string | undefined, origin: string): Promise<WidgetConfig> {
+    if (token) return this.buildConfig(token, department, origin);
+    // Without a visitor the configuration is the same for every widget of a site origin: kept (frozen) per origin and
     // department until a setting or a livechat read behind it changes.
-    const key = department || '';
+    const key = `${origin} ${department || ''}`;
     const settingsRevision = this.settings.revision;
     const availabilityRevision = this.availability.revision;
     const kept = this.widgetConfigs;
@@ -368,23 +371,29 @@ export class LivechatService {
     } else {
       this.widgetConfigs = { settingsRevision, availabilityRevision, byDepartment: new Map() };
     }
-    const config = await this.buildConfig(undefined, department);
+    const config = await this.buildConfig(undefined, department, origin);
     const unchanged = this.settings.revision === settingsRevision && this.availability.revision === availabilityRevision;
-    // Kept only for no department or an enabled one, so a client cannot grow the map at will.
-    if (unchanged && (key === '' || config.config.departments.some((d) => d._id === key))) {
+    // Kept only for no department or a listed one, and for a bounded number of origins (a client chooses its Host),
+    // so a client cannot grow the map at will.
+    const known = !department || config.config.departments.some((d) => d._id === department);
+    if (unchanged && known && this.widgetConfigs.byDepartment.size < KEPT_CONFIGS) {
       this.widgetConfigs.byDepartment.set(key, deepFreeze(config));
     }
     return config;
   }
 
-  private async buildConfig(token: string | undefined, department: string | undefined): Promise<WidgetConfig> {
+  private async buildConfig(token: string | undefined, department: string | undefined, origin: string): Promise<WidgetConfig> {
     const s = this.settings;
     const enabled = s.get('Livechat_enabled');
-    const departments = await this.availability.enabledDepartments();
-    const online = enabled && (await this.availability.hasAvailable(department || null));
+    // Rocket.Chat lists only enabled departments that have agents: the widget offers no department nobody staffs.
+    const departments = (await this.availability.enabledDepartments()).filter((d) => d.numAgents > 0);
     const visitor = token ? await this.store.visitors.findByToken(token) : null;
     const room = visitor ? await this.store.livechatRooms.findOpenOfVisitor(visitor.id) : null;
     const agent = room?.servedBy ? await this.store.users.findById(room.servedBy.id) : null;
+    // Online: a chat can start now — an agent is available, or chats wait for one (Livechat_accept_chats_with_no_agents);
+    // and, as a Parley rule (W1), while the visitor has an open room, whose chat the offline form would otherwise hide.
+    const online =
+      enabled && (room !== null || s.get('Livechat_accept_chats_with_no_agents') || (await this.availability.hasAvailable(department || null)));
     return {
       config: {
         enabled,
@@ -405,7 +414,7 @@ export class LivechatService {
         },
         messages: {},
         triggers: [],
-        resources: {},
+        resources: { sound: `${origin}/sounds/chime.mp3` },
         departments: departments.map((d) => {
           const w = departmentWire(d);
           return { _id: w._id, name: w.name, showOnRegistration: w.showOnRegistration, showOnOfflineForm: w.showOnOfflineForm };

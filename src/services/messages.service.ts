@@ -32,13 +32,8 @@ export class MessagesService {
     const room = await this.store.rooms.findById(input.rid);
     if (!room) throw failure('Room not found', 'error-invalid-room');
     const livechat = room.t === 'l';
-    if (livechat) {
-      const serving = room.livechat?.servedBy?.id === caller.id;
-      if (!serving && !this.access.hasAll(caller, ['view-l-room', 'close-others-livechat-room'])) throw forbidden();
-      if (!room.livechat?.open) throw bareFailure('room-closed');
-    } else if (!(await this.store.rooms.findSubscription(room.id, caller.id))) {
-      throw forbidden();
-    }
+    if (!(await this.access.canWriteRoom(caller, snapshotOf(room)))) throw forbidden();
+    if (livechat && !room.livechat?.open) throw bareFailure('room-closed');
     const message = textMessage(
       extend(input, { rid: room.id }),
       { id: caller.id, username: caller.username ?? '', name: caller.name },

@@ -54,6 +54,6 @@ export function verifyDigest(digestHex: string, storedHash: string | null): Prom
 
 /** Login tokens are stored as base64(sha256(token)), Meteor's `hashedToken`. */
 export function hashLoginToken(token: string): string {
-  // The one-shot digest: on every authenticated request, and a Hash object per call cost about 1 µs more.
+  // The one-shot digest: this runs on every authenticated request, and a Hash object per call costs more.
   return digest('sha256', token, 'base64');
 }

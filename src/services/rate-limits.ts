@@ -8,7 +8,7 @@
 import type { Redis } from 'ioredis';
 import { extend } from '../lib/values.js';
 // The classes from their own files: the package's index also loads every other store it supports, and its
-// cluster store loads node:cluster (about 20 ms of a start); a cluster worker is handed that class (CounterStore).
+// cluster store loads node:cluster (a noticeable part of a start); a cluster worker is handed that class (CounterStore).
 import type { RateLimiterAbstract, RateLimiterCluster } from 'rate-limiter-flexible';
 import RateLimiterMemory from 'rate-limiter-flexible/lib/RateLimiterMemory.js';
 import RateLimiterRedis from 'rate-limiter-flexible/lib/RateLimiterRedis.js';

@@ -10,6 +10,7 @@ import { LRUCache } from 'lru-cache';
 import type { RoomRecord, RoomVersion, Store, SubscriptionRecord, UserRecord } from '../store/store.js';
 import type { Access } from './access.js';
 import { bareFailure, failure, forbidden } from './errors.js';
+import { snapshotOf } from './events.js';
 import { livechatRoomWire } from './livechat-wire.js';
 import { messageWire } from './message-wire.js';
 import type { SettingsService } from './settings.service.js';
@@ -230,13 +231,11 @@ export class RoomsService {
     const room = await this.findRoom(ref);
     if (!room) throw roomNotFound();
     if (room.t === 'c') {
-      if (!this.access.hasPermission(caller, 'view-c-room') && !(await this.store.rooms.findSubscription(room.id, caller.id))) {
-        throw forbidden();
-      }
+      if (!(await this.access.canSeeRoom(caller, snapshotOf(room)))) throw forbidden();
       return roomView(room);
     }
-    if (room.t === 'p' && (await this.store.rooms.findSubscription(room.id, caller.id))) return roomView(room);
-    if (room.t === 'l' && this.access.hasPermission(caller, 'view-l-room')) return roomView(room);
+    if (room.t === 'p' && (await this.access.canSeeRoom(caller, snapshotOf(room)))) return roomView(room);
+    if (room.t === 'l' && this.access.usesLivechatWorkspace(caller)) return roomView(room);
     throw roomNotFound();
   }
 
@@ -245,7 +244,7 @@ export class RoomsService {
     const room = await this.findRoom(ref);
     if (!room || (room.t !== 'c' && room.t !== 'p')) throw roomNotFound();
     if (room.t === 'p') {
-      if (!(await this.store.rooms.findSubscription(room.id, caller.id))) throw roomNotFound();
+      if (!(await this.access.canSeeRoom(caller, snapshotOf(room)))) throw roomNotFound();
       return roomView(room);
     }
     this.access.assert(caller, 'view-c-room');
@@ -283,10 +282,9 @@ export class RoomsService {
   async delete(caller: UserRecord, ref: RoomRef): Promise<void> {
     const room = await this.findRoom(ref);
     if (!room || (room.t !== 'c' && room.t !== 'p')) throw roomNotFound();
-    const sub = await this.store.rooms.findSubscription(room.id, caller.id);
-    if (room.t === 'p' && !sub && !this.access.hasPermission(caller, 'view-all-p-room')) throw roomNotFound();
-    const roles = [...caller.roles, ...(sub?.roles ?? [])];
-    if (!this.access.hasPermission({ roles }, room.t === 'c' ? 'delete-c' : 'delete-p')) throw forbidden();
+    const verdict = await this.access.roomDeletion(caller, snapshotOf(room));
+    if (verdict === 'hidden') throw roomNotFound();
+    if (verdict === 'denied') throw forbidden();
     await this.store.transaction((tx) => tx.rooms.delete(room.id, this.clock.now()));
   }
 
@@ -306,10 +304,10 @@ export class RoomsService {
    *
    * Sync rule for clients: pass as `updatedSince` a time no later than the moment
    * the previous `rooms.get` started, by the server's clock — e.g. the server time
-   * before that request minus 1 ms (or earlier: overlapping windows only repeat
+   * before that request minus one millisecond (or earlier: overlapping windows only repeat
    * entries, and applying `remove` then `update` is idempotent). Do not use the
    * largest `_updatedAt` seen: to stay strictly monotonic per room when a room
-   * changes twice in one millisecond, `_updatedAt` moves 1 ms past the previous
+   * changes twice in one millisecond, `_updatedAt` moves one millisecond past the previous
    * value and may run slightly ahead of the clock, so another room changed in
    * that millisecond could carry a smaller value.
    */

@@ -49,6 +49,11 @@ export const SETTING_DEFAULTS = {
   Livechat_show_agent_email: false,
   Livechat_show_agent_info: true,
   Livechat_AllowedDomainsList: '',
+  // What happens to an agent's open chats once she has been absent (no realtime session) this many seconds:
+  // Rocket.Chat's settings; Parley's default action is `forward` (back to routing), Rocket.Chat's `none`.
+  Livechat_agent_leave_action: 'forward' as 'none' | 'forward' | 'close',
+  Livechat_agent_leave_action_timeout: 60,
+  Livechat_agent_leave_comment: 'The agent left the chat',
   Livechat_Visitor_navigation_as_a_message: false,
 };
 
@@ -58,6 +63,7 @@ export type SettingValues = typeof SETTING_DEFAULTS;
 const ENUMS: Partial<Record<SettingId, readonly string[]>> = {
   Livechat_Routing_Method: ['Auto_Selection', 'Manual_Selection'],
   Accounts_RegistrationForm: ['Public', 'Disabled'],
+  Livechat_agent_leave_action: ['none', 'forward', 'close'],
 };
 
 /** Settings whose string value is a regular expression source (must compile). */

@@ -12,6 +12,7 @@ import { invalidSort, parsePaging, project } from './paging.js';
 import { assertPasswordPolicy } from './password-policy.js';
 import { hashPassword, sha256Hex, verifyDigest } from './passwords.js';
 import { ROLES } from './permissions.service.js';
+import type { PresenceService } from './presence.service.js';
 import type { SettingsService } from './settings.service.js';
 import {
   hasInvalidNameCharacters,
@@ -99,6 +100,7 @@ export class UsersService {
     private readonly clock: Clock,
     private readonly siteUrl: string,
     private readonly events: EventBus,
+    private readonly presence: PresenceService,
   ) {}
 
   /** POST users.create (permission `create-user`, checked by the route). */
@@ -398,6 +400,8 @@ export class UsersService {
     if (body.message !== undefined) patch.statusText = body.message.trim();
     const updated = await this.store.users.update(targetId, patch, this.clock.now());
     if (!updated) throw invalidUser();
+    // A user setting herself online over REST claims her presence (REST-only integrations and bots).
+    if (body.status === 'online' && targetId === caller.user.id) await this.presence.claim(targetId);
     if (body.status !== undefined && updated.roles.includes('livechat-agent')) {
       this.events.publish({
         type: 'agentStatusChanged',

@@ -19,6 +19,8 @@ export interface DataChange {
   livechat: boolean;
   /** Rooms whose row changed or that were deleted (a new room is not reported: nothing can have kept it). */
   rooms: readonly string[];
+  /** A job that is due already was scheduled (this process's job runner looks for due jobs). */
+  jobs?: boolean;
 }
 
 export type DataChangeListener = (change: DataChange) => void;

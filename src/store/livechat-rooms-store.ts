@@ -97,9 +97,8 @@ export interface LivechatRoomsRepo {
   insert(room: NewLivechatRoom): Promise<LivechatRoom>;
   /**
    * What opening a room writes before routing, all or nothing. The room (`insert`), its visitor's status set to
-   * the room's `visitor.status`, its queued inquiry and its first message (`started`, at the room's `ts`): one
-   * statement on PostgreSQL, one by one in a transaction (the caller's, if any) on SQLite. Throws ConflictError as
-   * `insert` does.
+   * the room's `visitor.status`, its queued inquiry and its first message (`started`, at the room's `ts`), in one
+   * transaction (the caller's, if any). Throws ConflictError as `insert` does.
    */
   open(room: NewLivechatRoom, inquiry: InquiryRecord, started: MessageRecord): Promise<LivechatRoom>;
   /** The livechat room (`t = 'l'`), open or closed, or null. */
@@ -113,6 +112,8 @@ export interface LivechatRoomsRepo {
   lockState(id: string): Promise<LivechatRoomLock | null>;
   /** The visitor's open livechat room, or null. */
   findOpenOfVisitor(visitorId: string): Promise<LivechatRoom | null>;
+  /** The open livechat rooms the agent serves, oldest first (ties by id in code-point order). */
+  openServedBy(agentId: string): Promise<LivechatRoom[]>;
   /**
    * The visitor with this token and, read in the same statement, a livechat room of theirs: the one with id
    * `rid` (open or closed; null when it is not theirs or does not exist), or without `rid` their open room (null
@@ -133,8 +134,7 @@ export interface LivechatRoomsRepo {
    * conditional update picks the one winner), its visitor offline, its inquiry removed, every subscription of
    * it removed (each former member's removal recorded, for `rooms.get`'s `remove`), its `_updatedAt` moved, and
    * the closing `message` (a system message; its `ts` made later than the room's latest, as `messages.insert`
-   * does). In one transaction (the caller's when there is one): on PostgreSQL the room's row lock and then one
-   * statement for all the rest, on SQLite the close's update and the rest one by one. Returns the room as closed, the removed inquiry
+   * does). In one transaction (the caller's when there is one), the close's conditional update first. Returns the room as closed, the removed inquiry
    * (if it had one), the former members' ids and the message as stored; null, with nothing changed, when the
    * room was not open (closed already, absent, or not a livechat room).
    */
@@ -150,8 +150,7 @@ export interface LivechatRoomsRepo {
    * In a transaction that holds the room's row (`lockState`): what every transfer writes before it routes the
    * room. The entry appended as `recordTransfer` appends it, the room's inquiry queued again in `departmentId`
    * (`inquiries.requeue`), and the transfer's `message` (a system message of the room, its `ts` made later than
-   * the room's latest, as `messages.insert` does), which comes back as stored. One statement on PostgreSQL;
-   * one by one on SQLite.
+   * the room's latest, as `messages.insert` does), which comes back as stored.
    */
   recordTransferWithEffects(
     rid: string,

@@ -9,18 +9,22 @@ import type { DepartmentsRepo } from './departments-store.js';
 import type { InquiriesRepo } from './inquiries-store.js';
 import type { LivechatRoomsRepo } from './livechat-rooms-store.js';
 import type { MessagesRepo } from './messages-store.js';
+import type { PresenceRepo } from './presence-store.js';
 import type { DirectoryRepo, RoomsRepo } from './rooms-store.js';
 import type { TokensRepo, UsersRepo } from './users-store.js';
 import type { VisitorsRepo } from './visitors-store.js';
 import type { DataChangeListener } from './changes-store.js';
+import type { JobsRepo, ManualClockRepo } from './jobs-store.js';
 
 export type * from './agents-store.js';
 export type * from './changes-store.js';
 export type * from './config-store.js';
 export type * from './departments-store.js';
 export type * from './inquiries-store.js';
+export type * from './jobs-store.js';
 export type * from './livechat-rooms-store.js';
 export type * from './messages-store.js';
+export type * from './presence-store.js';
 export type * from './rooms-store.js';
 export type * from './users-store.js';
 export type * from './visitors-store.js';
@@ -51,6 +55,11 @@ export interface Store {
   readonly inquiries: InquiriesRepo;
   readonly agents: AgentsRepo;
   readonly departments: DepartmentsRepo;
+  /** Agents' presence (`statusConnection`) from their realtime sessions in every process. */
+  readonly presence: PresenceRepo;
+  /** Durable jobs (desk contract D0) and the shared time of `CLOCK=manual`. */
+  readonly jobs: JobsRepo;
+  readonly manualClock: ManualClockRepo;
   /**
    * Runs `fn` in one database transaction: every write it makes through `tx`
    * commits together or not at all. Nested calls join the outer transaction.

@@ -191,7 +191,8 @@ export const LivechatConfig = Type.Object({
   theme: Type.Object({ title: Type.String(), color: Type.String(), offlineTitle: Type.String(), offlineColor: Type.String() }),
   messages: Type.Object({}),
   triggers: Type.Array(Type.Unknown(), { maxItems: 0 }),
-  resources: Type.Object({}),
+  /** `sound`: the notification sound the widget plays for agents' messages (W10). */
+  resources: Type.Object({ sound: Type.String() }),
   departments: Type.Array(Type.Pick(Department, ['_id', 'name', 'showOnRegistration', 'showOnOfflineForm'])),
   survey: Type.Object({ items: Type.Array(Type.String()), values: Type.Array(Type.String()) }),
   guest: Opt(Visitor),

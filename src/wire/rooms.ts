@@ -80,7 +80,7 @@ export const RoomRefBody = Type.Object({
 export const SendMessageBody = Type.Object(
   {
     message: Type.Object({ rid: Text(), ...NewMessageFields }),
-    previewUrls: Opt(Type.Array(Type.String())),
+    previewUrls: Opt(Type.Array(Text())),
   },
   { additionalProperties: false },
 );

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { ManualClock } from '../support/clock.js';
 import type { Credentials } from '../support/client.js';
-import { createDepartment, makeAgent, onlyAvailable, openRoom, registerVisitor, setSetting } from './livechat-support.js';
+import { createDepartment, makeAgent, onlyAvailable, openRoom, registerVisitor, setSetting } from '../support/livechat.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const UNAUTHORIZED = { success: false, status: 'error', error: 'You must be logged in to do this.', message: 'You must be logged in to do this.' };
@@ -209,7 +209,8 @@ describe('livechat/config reads, from memory', () => {
 
   it('a department created, disabled or deleted shows in the next config', async () => {
     const before = await config();
-    const dep = await createDepartment(t, `Cache dep ${Date.now()}`);
+    // config lists departments that have agents.
+    const dep = await createDepartment(t, `Cache dep ${Date.now()}`, [await makeAgent(t)]);
     const listed = await config();
     expect(listed.departments.map((d: { _id: string }) => d._id)).toContain(dep._id);
     expect(listed.departments).toHaveLength(before.departments.length + 1);

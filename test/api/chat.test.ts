@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import type { TestApp } from '../support/app.js';
-import { createLivechatApp, db, ISO, makeAgent, onlyAvailable, openRoom, registerVisitor, roomRow, type Agent } from './livechat-support.js';
+import { createLivechatApp, db, ISO, makeAgent, onlyAvailable, openRoom, registerVisitor, roomRow, type Agent } from '../support/livechat.js';
 
 let t: TestApp;
 let agent: Agent;

@@ -10,7 +10,7 @@ import type { MessageBus } from '../../src/lib/message-bus.js';
 import { RedisMessageBus } from '../../src/lib/redis-message-bus.js';
 import { Redis } from 'ioredis';
 import type { TestApp } from '../support/app.js';
-import { createDepartment, createLivechatApp, makeAgent, onlyAvailable, openRoom, registerVisitor, setSetting, type Agent } from './livechat-support.js';
+import { createDepartment, createLivechatApp, makeAgent, onlyAvailable, openRoom, registerVisitor, setSetting, type Agent } from '../support/livechat.js';
 
 let t: TestApp;
 let seen: DomainEvent[] = [];

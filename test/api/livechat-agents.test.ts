@@ -13,7 +13,7 @@ import {
   registerVisitor,
   setSetting,
   setUserStatus,
-} from './livechat-support.js';
+} from '../support/livechat.js';
 
 let t: TestApp;
 let plain: Awaited<ReturnType<TestApp['createUser']>>;

@@ -13,7 +13,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.js';
 import { backend, createTestDatabase, type TestDatabase } from '../support/backend.js';
-import { createLivechatApp, db, makeAgent, onlyAvailable, openRoom, registerVisitor, setSetting, type Agent } from './livechat-support.js';
+import { createLivechatApp, db, makeAgent, onlyAvailable, openRoom, registerVisitor, setSetting, type Agent } from '../support/livechat.js';
 
 let database: TestDatabase;
 let t1: TestApp;

@@ -1,7 +1,7 @@
 /** Contract §8.10 and §8.11: the widget's whole `livechat/config`, driven by the livechat settings of §3. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.js';
-import { createDepartment, createLivechatApp, ISO, makeAgent, onlyAvailable, openRoom, registerVisitor, setSetting, type Agent } from './livechat-support.js';
+import { createDepartment, createLivechatApp, ISO, makeAgent, onlyAvailable, openRoom, registerVisitor, setSetting, type Agent } from '../support/livechat.js';
 
 let t: TestApp;
 let agent: Agent;
@@ -56,7 +56,7 @@ describe('GET livechat/config', () => {
         theme: DEFAULT_THEME,
         messages: {},
         triggers: [],
-        resources: {},
+        resources: { sound: 'http://localhost:80/sounds/chime.mp3' },
         departments: expect.any(Array),
         survey: SURVEY,
       },
@@ -75,7 +75,7 @@ describe('GET livechat/config', () => {
       theme: DEFAULT_THEME,
       messages: {},
       triggers: [],
-      resources: {},
+      resources: { sound: 'http://localhost:80/sounds/chime.mp3' },
     });
   });
 
@@ -121,14 +121,35 @@ describe('GET livechat/config', () => {
     expect((await t.api.get(CONFIG)).body.config.settings).toEqual(DEFAULT_SETTINGS);
   });
 
-  it('lists enabled departments with showOnRegistration and showOnOfflineForm', async () => {
-    const shown = await createDepartment(t, 'config-dep');
-    const offlineOnly = await createDepartment(t, 'config-offline', [], { showOnRegistration: false, showOnOfflineForm: true });
-    const disabled = await createDepartment(t, 'config-disabled', [], { enabled: false });
+  it('lists the enabled departments that have agents, with showOnRegistration and showOnOfflineForm', async () => {
+    const shown = await createDepartment(t, 'config-dep', [agent]);
+    const offlineOnly = await createDepartment(t, 'config-offline', [agent], { showOnRegistration: false, showOnOfflineForm: true });
+    const disabled = await createDepartment(t, 'config-disabled', [agent], { enabled: false });
+    // Rocket.Chat lists only departments with agents: the widget must not offer one nobody staffs.
+    const empty = await createDepartment(t, 'config-empty', []);
     const { departments } = (await t.api.get(CONFIG)).body.config;
     expect(departments).toContainEqual({ _id: shown._id, name: 'config-dep', showOnRegistration: true, showOnOfflineForm: true });
     expect(departments).toContainEqual({ _id: offlineOnly._id, name: 'config-offline', showOnRegistration: false, showOnOfflineForm: true });
     expect(departments.map((d: { _id: string }) => d._id)).not.toContain(disabled._id);
+    expect(departments.map((d: { _id: string }) => d._id)).not.toContain(empty._id);
+  });
+
+  it('online: an agent available, or chats accepted without agents, or the visitor has an open room', async () => {
+    const { token } = await registerVisitor(t);
+    await onlyAvailable(t, []);
+    expect((await t.api.get(CONFIG)).body.config.online).toBe(false);
+    expect((await t.api.get(CONFIG, { query: { token } })).body.config.online).toBe(false);
+    // Livechat_accept_chats_with_no_agents: the chat waits in the queue, so the widget offers it (Rocket.Chat does).
+    await withSetting('Livechat_accept_chats_with_no_agents', true, async () => {
+      expect((await t.api.get(CONFIG)).body.config.online).toBe(true);
+      await openRoom(t, token);
+    });
+    expect((await t.api.get(CONFIG)).body.config.online).toBe(false);
+    // Parley rule (W1): the widget re-routes on `online` at each load; an open chat is never hidden behind the offline form.
+    expect((await t.api.get(CONFIG, { query: { token } })).body.config.online).toBe(true);
+    // Livechat disabled: offline whatever else holds.
+    const disabled = await withSetting('Livechat_enabled', false, async () => (await t.api.get(CONFIG, { query: { token } })).body.config);
+    expect(disabled.online).toBe(false);
   });
 
   it('with a token: guest, open room and the agent as agent.info shows it', async () => {

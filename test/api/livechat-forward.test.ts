@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.js';
-import { createDepartment, createLivechatApp, makeAgent, onlyAvailable, openRoom, registerVisitor, roomRow, setSetting, setUserStatus, type Agent } from './livechat-support.js';
+import { createDepartment, createLivechatApp, makeAgent, onlyAvailable, openRoom, registerVisitor, roomRow, setSetting, setUserStatus, type Agent } from '../support/livechat.js';
 
 let t: TestApp;
 let smith: Agent;

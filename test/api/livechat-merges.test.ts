@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.js';
-import { createLivechatApp, makeAgent, onlyAvailable, openRoom, registerVisitor } from './livechat-support.js';
+import { createLivechatApp, makeAgent, onlyAvailable, openRoom, registerVisitor } from '../support/livechat.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 /** Contract §8.11: the agent workspace and widget helpers. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.js';
-import { createDepartment, createLivechatApp, ID, ISO, makeAgent, onlyAvailable, openRoom, registerVisitor, setSetting, type Agent } from './livechat-support.js';
+import { createDepartment, createLivechatApp, ID, ISO, makeAgent, onlyAvailable, openRoom, registerVisitor, setSetting, type Agent } from '../support/livechat.js';
 
 let t: TestApp;
 let agent: Agent;

@@ -14,7 +14,7 @@ import {
   roomRow,
   setSetting,
   type Agent,
-} from './livechat-support.js';
+} from '../support/livechat.js';
 
 let t: TestApp;
 let agent: Agent;
@@ -222,6 +222,22 @@ describe('GET livechat/room', () => {
     const half = await registerVisitor(t);
     const other = await t.api.get(`${V}/room`, { query: { token: half.token }, headers: { cookie: 'rc_is_widget=t' } });
     expect(other.body.room.source).toEqual({ type: 'api' });
+  });
+
+  it("a request from the widget's page is a widget chat without cookies (a third-party frame's cookies never arrive)", async () => {
+    const open = async (headers: Record<string, string>) => {
+      const { token } = await registerVisitor(t);
+      const res = await t.api.get(`${V}/room`, { query: { token }, headers });
+      await t.api.post(`${V}/room.close`, { rid: res.body.room._id, token });
+      return res.body.room.source;
+    };
+    // The test app has no SITE_URL: the widget's page is on the request's own origin.
+    expect(await open({ host: 'chat.example.org', referer: 'http://chat.example.org/livechat?mode=popout' })).toEqual({ type: 'widget' });
+    expect(await open({ host: 'chat.example.org', referer: 'http://chat.example.org/livechat' })).toEqual({ type: 'widget' });
+    // Another page of the site, or the widget page of another origin, is not the widget.
+    expect(await open({ host: 'chat.example.org', referer: 'http://chat.example.org/console' })).toEqual({ type: 'api' });
+    expect(await open({ host: 'chat.example.org', referer: 'http://evil.example/livechat' })).toEqual({ type: 'api' });
+    expect(await open({ host: 'chat.example.org', referer: 'not a url' })).toEqual({ type: 'api' });
   });
 
   it('Livechat_enabled=false → error-omnichannel-is-disabled (an open room is still returned)', async () => {

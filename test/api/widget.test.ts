@@ -14,7 +14,7 @@ const SERVER_URL_SCRIPT = `<script>SERVER_URL = '${SITE}';</script>`;
 let t: TestApp;
 beforeAll(async () => {
   // A trailing slash in SITE_URL never reaches SERVER_URL.
-  t = await createTestApp({ config: { siteUrl: `${SITE}/` } });
+  t = await createTestApp({ config: { siteUrl: SITE, publicUrl: `${SITE}/` } });
 });
 afterAll(async () => {
   await t.close();
@@ -135,5 +135,74 @@ describe('GET /livechat/<file>', () => {
       expect([404, 405]).toContain(res.statusCode);
       expect(JSON.parse(res.body).success).toBe(false);
     }
+  });
+});
+
+describe('SITE_URL unset: the widget follows the request (R6)', () => {
+  let open: TestApp;
+  let proxied: TestApp;
+  beforeAll(async () => {
+    open = await createTestApp({ config: { publicUrl: null } });
+    proxied = await createTestApp({ config: { publicUrl: null, trustProxy: '127.0.0.1' } });
+  });
+  afterAll(async () => {
+    await open.close();
+    await proxied.close();
+  });
+  const page = (app: TestApp, headers: Record<string, string>, remoteAddress = '127.0.0.1') =>
+    app.app.inject({ method: 'GET', url: '/livechat', headers, remoteAddress });
+  const serverUrl = (body: string) => /<script>SERVER_URL = '([^']*)';<\/script>/.exec(body)?.[1];
+
+  it("injects the request's own origin as SERVER_URL, whatever name the server was reached by", async () => {
+    for (const host of ['127.0.0.2:3000', 'chat.example.org', 'Support.Example.ORG:8443', '[::1]:3000']) {
+      const res = await page(open, { host });
+      expect(res.statusCode).toBe(200);
+      expect(serverUrl(res.body)).toBe(`http://${host.toLowerCase()}`);
+    }
+  });
+
+  it('ignores X-Forwarded-Proto and -Host unless TRUST_PROXY trusts the sender', async () => {
+    const forwarded = { host: 'internal:3000', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'chat.example.org' };
+    expect(serverUrl((await page(open, forwarded)).body)).toBe('http://internal:3000');
+    expect(serverUrl((await page(proxied, forwarded)).body)).toBe('https://chat.example.org');
+    // A sender the setting does not name is not trusted either.
+    expect(serverUrl((await page(proxied, forwarded, '10.9.9.9')).body)).toBe('http://internal:3000');
+  });
+
+  it('refuses a Host that is not a valid host[:port] with 400, writing nothing of it into a page', async () => {
+    for (const host of ["evil.com';alert(1);'", 'a b', 'x.test:99999', 'x.test/path', '<script>', 'x..test']) {
+      const res = await page(open, { host });
+      expect(res.statusCode, host).toBe(400);
+      expect(JSON.parse(res.body)).toEqual({
+        success: false,
+        error: 'The request has no valid Host header [invalid-params]',
+        errorType: 'invalid-params',
+      });
+    }
+  });
+
+  it("livechat/config's notification sound is on the same origin, and it is served as audio/mpeg", async () => {
+    const config = await open.app.inject({ method: 'GET', url: '/api/v1/livechat/config', headers: { host: '127.0.0.2:3000' } });
+    expect(JSON.parse(config.body).config.resources).toEqual({ sound: 'http://127.0.0.2:3000/sounds/chime.mp3' });
+    // Another origin gets its own (the visitor-less config is kept per origin).
+    const other = await open.app.inject({ method: 'GET', url: '/api/v1/livechat/config', headers: { host: 'chat.example.org' } });
+    expect(JSON.parse(other.body).config.resources).toEqual({ sound: 'http://chat.example.org/sounds/chime.mp3' });
+    const sound = await open.app.inject({ method: 'GET', url: '/sounds/chime.mp3' });
+    expect(sound.statusCode).toBe(200);
+    expect(sound.headers['content-type']).toBe('audio/mpeg');
+    expect(sound.headers['cache-control']).toBe('public, max-age=86400');
+    // An MPEG audio frame header: 11 sync bits, then layer III.
+    expect(sound.rawPayload[0]).toBe(0xff);
+    expect(sound.rawPayload[1]! & 0xe0).toBe(0xe0);
+    expect(sound.rawPayload.length).toBeGreaterThan(1000);
+  });
+});
+
+describe('SITE_URL set', () => {
+  it('is SERVER_URL and the sound origin whatever Host the request names', async () => {
+    const res = await get('/livechat', { host: 'internal:3000' });
+    expect(res.body).toContain(SERVER_URL_SCRIPT);
+    const config = await t.app.inject({ method: 'GET', url: '/api/v1/livechat/config', headers: { host: 'internal:3000' } });
+    expect(JSON.parse(config.body).config.resources).toEqual({ sound: `${SITE}/sounds/chime.mp3` });
   });
 });

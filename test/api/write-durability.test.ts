@@ -1,5 +1,5 @@
 /**
- * An acknowledged write is durable (ARCHITECTURE.md, "Storage decisions"), seen
+ * An acknowledged write is durable (docs/decisions/0009-sqlite-group-commit.md), seen
  * from HTTP: on a SQLite file the app answers a write only once a sync of the
  * WAL that covers it has finished, and answers 503 with the contract envelope
  * when that sync fails. The WAL sync is held or failed by the test through the
@@ -13,15 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiResponse } from '../support/client.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { backend, createTestDatabase, type TestDatabase } from '../support/backend.js';
+import { pollUntil } from '../support/poll.js';
 import { syncControl } from '../support/sync-control.js';
 
 const tick = () => new Promise((r) => setImmediate(r));
 
 /** Turns of the event loop until `condition` holds; a bound only against a hang. */
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 10_000 && !condition(); i++) await tick();
-  if (!condition()) throw new Error(`never happened: ${what}`);
-}
+const until = (condition: () => boolean, what: string) => pollUntil(condition, what, { everyMs: 0 });
 
 const control = syncControl({ held: false });
 let database: TestDatabase;

@@ -46,7 +46,7 @@ beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   // Rate limits off: the long-list step opens 500 chats from one address.
-  t = await createTestApp({ config: { consoleDir: out, siteUrl: base, rateLimit: false } });
+  t = await createTestApp({ config: { consoleDir: out, siteUrl: base, publicUrl: base, rateLimit: false } });
   await t.app.listen({ port, host: '127.0.0.1' });
   mkdirSync(SHOTS, { recursive: true });
   browser = await puppeteer.launch({

@@ -9,7 +9,7 @@ import RocketchatModule from '@rocket.chat/sdk/lib/clients/Rocketchat.js';
 import { DDPSDK } from '@rocket.chat/ddp-client';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeAgent, onlyAvailable, setSetting, type Agent } from '../api/livechat-support.js';
+import { makeAgent, onlyAvailable, setSetting, type Agent } from '../support/livechat.js';
 import { Collector } from '../support/collector.js';
 import { DdpSocket } from '../support/ddp-socket.js';
 import { startLiveApp, type LiveApp } from './support.js';

@@ -9,7 +9,7 @@
 import LivechatModule from '@rocket.chat/sdk/lib/api/Livechat.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
-import { createDepartment, ID, ISO, makeAgent, type Agent } from '../api/livechat-support.js';
+import { createDepartment, ID, ISO, makeAgent, type Agent } from '../support/livechat.js';
 import { startLiveApp, type LiveApp } from './support.js';
 
 type LivechatClient = {

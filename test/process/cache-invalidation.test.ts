@@ -12,9 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashLoginToken } from '../../src/services/passwords.js';
 import type { SqlStore } from '../../src/store/sql/sql-store.js';
 import { createTestDatabase, type TestDatabase } from '../support/backend.js';
-import { serverFetch, startServer, type ServerProcess } from '../support/server-process.js';
+import { pollUntil } from '../support/poll.js';
+import { ADMIN, call as callUrl, login as loginUrl } from '../support/server-api.js';
+import { startServer, type ServerProcess } from '../support/server-process.js';
 
-const ADMIN = { user: 'admin', password: 'admin-Secret-1' };
 const BOUND_MS = 15_000;
 let db: TestDatabase;
 let a: ServerProcess;
@@ -22,32 +23,15 @@ let b: ServerProcess;
 let admin: Record<string, string>;
 const took: Record<string, number> = {};
 
-async function call(server: ServerProcess, method: string, path: string, body?: unknown, headers: Record<string, string> = admin) {
-  return serverFetch(`${server.url}${path}`, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const call = (server: ServerProcess, method: string, path: string, body?: unknown, headers: Record<string, string> = admin) =>
+  callUrl(server.url, method, path, body, headers);
 
 /** Polls `check` on process B until it holds; records how long that took under `name`. */
 async function onB(name: string, check: (server: ServerProcess) => Promise<boolean>): Promise<void> {
-  const started = Date.now();
-  for (;;) {
-    if (await check(b)) {
-      took[name] = Date.now() - started;
-      return;
-    }
-    if (Date.now() - started > BOUND_MS) throw new Error(`${name}: not in force on the other process within ${BOUND_MS} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  took[name] = await pollUntil(() => check(b), `${name}: in force on the other process`, { limitMs: BOUND_MS, everyMs: 10 });
 }
 
-async function login(server: ServerProcess, user: string, password: string) {
-  const res = await call(server, 'POST', '/api/v1/login', { user, password }, {});
-  expect(res.status).toBe(200);
-  return { 'x-user-id': res.body.data.userId as string, 'x-auth-token': res.body.data.authToken as string };
-}
+const login = (server: ServerProcess, user: string, password: string) => loginUrl(server.url, user, password);
 
 /** A new user logged in, whose caller both processes have cached. */
 async function cachedUser(name: string, roles: string[] = ['user']) {

@@ -14,9 +14,9 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backend, createTestDatabase, type TestDatabase } from '../support/backend.js';
 import { DdpSocket } from '../support/ddp-socket.js';
-import { scanned, serverFetch, startServer, type ServerProcess } from '../support/server-process.js';
-
-const ADMIN = { user: 'admin', password: 'admin-Secret-1' };
+import { pollUntil } from '../support/poll.js';
+import { ADMIN, call as callUrl, login as loginUrl } from '../support/server-api.js';
+import { scanned, startServer, type ServerProcess } from '../support/server-process.js';
 
 interface Pair {
   /** Where the visitor talks (REST and socket). */
@@ -27,26 +27,13 @@ interface Pair {
   db: TestDatabase;
 }
 
-async function call(server: ServerProcess, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await serverFetch(`${server.url}${path}`, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: res.body as any };
-}
+const call = (server: ServerProcess, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+  callUrl(server.url, method, path, body, headers);
 
 const wsUrl = (server: ServerProcess) => `${server.url.replace('http://', 'ws://')}/websocket`;
 const opts = (extra?: Record<string, unknown>) => ({ useCollection: false, args: extra ? [extra] : [] });
 const isChanged = (collection: string, eventName: string) => (f: any) => f.msg === 'changed' && f.collection === collection && f.fields.eventName === eventName;
 
-async function until(check: () => Promise<boolean>, what: string, limitMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > limitMs) throw new Error(`not within ${limitMs} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function startPair(mode: 'postgres' | 'workers' | 'redis'): Promise<Pair> {
   const db = await createTestDatabase({ file: true });
@@ -72,9 +59,8 @@ async function stopPair(pair: Pair | undefined): Promise<void> {
 type Auth = { 'x-user-id': string; 'x-auth-token': string };
 
 async function login(server: ServerProcess, user: string, password: string): Promise<{ id: string; auth: Auth }> {
-  const res = await call(server, 'POST', '/api/v1/login', { user, password });
-  expect(res.status).toBe(200);
-  return { id: res.body.data.userId, auth: { 'x-user-id': res.body.data.userId, 'x-auth-token': res.body.data.authToken } };
+  const auth = (await loginUrl(server.url, user, password)) as Auth;
+  return { id: auth['x-user-id'], auth };
 }
 
 /** A livechat agent, online and available, in a new department of its own. */
@@ -134,7 +120,7 @@ async function setRouting(pair: Pair, admin: Auth, method: 'Auto_Selection' | 'M
   for (const server of pair.servers) {
     // In force when several answers in a row, each from a new connection (so from every worker), say so.
     let inARow = 0;
-    await until(async () => {
+    await pollUntil(async () => {
       const value = (await freshGet(server, '/api/v1/settings/Livechat_Routing_Method', admin)).value;
       inARow = value === method ? inARow + 1 : 0;
       return inARow >= 6;
@@ -346,14 +332,14 @@ async function presenceAcross(pair: Pair): Promise<void> {
 
     // The first tab closes: its process writes offline, the other writes online back.
     one.close();
-    await until(async () => {
+    await pollUntil(async () => {
       const now = await visitor();
       return Date.parse(now._updatedAt) > Date.parse(before._updatedAt) && now.status === 'online';
     }, 'offline written by the first process, then online again by the second');
 
     // The last tab closes: offline.
     two!.close();
-    await until(async () => (await visitor()).status === 'offline', 'offline once no process holds a socket');
+    await pollUntil(async () => (await visitor()).status === 'offline', 'offline once no process holds a socket');
   } finally {
     for (const s of sockets) s.close();
   }

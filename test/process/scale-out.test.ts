@@ -8,20 +8,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/backend.js';
-import { serverFetch, startServer, type ServerProcess } from '../support/server-process.js';
+import { pollUntil } from '../support/poll.js';
+import { ADMIN, call as callUrl, login } from '../support/server-api.js';
+import { startServer, type ServerProcess } from '../support/server-process.js';
 
-const ADMIN = { user: 'admin', password: 'admin-Secret-1' };
 let db: TestDatabase;
 let servers: ServerProcess[] = [];
 let auth: Record<string, string>;
 
-async function call(server: ServerProcess, method: string, path: string, body?: unknown, headers: Record<string, string> = auth) {
-  return serverFetch(`${server.url}${path}`, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const call = (server: ServerProcess, method: string, path: string, body?: unknown, headers: Record<string, string> = auth) =>
+  callUrl(server.url, method, path, body, headers);
 
 /**
  * A change made through one process reaches the others through the change bus
@@ -33,13 +29,12 @@ const PROPAGATION_LIMIT_MS = 15_000;
 
 /** Polls until `check` passes on every server; returns the time it took. */
 async function everywhere(check: (server: ServerProcess) => Promise<boolean>, limitMs = PROPAGATION_LIMIT_MS): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    const results = await Promise.all(servers.map(check));
-    if (results.every(Boolean)) return Date.now() - started;
-    if (Date.now() - started > limitMs) throw new Error(`not in force on every process within ${limitMs} ms: ${results}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  let results: boolean[] = [];
+  return pollUntil(
+    async () => (results = await Promise.all(servers.map(check))).every(Boolean),
+    () => `in force on every process: ${results}`,
+    { limitMs },
+  );
 }
 
 beforeAll(async () => {
@@ -49,8 +44,7 @@ beforeAll(async () => {
   const env = { DATABASE_URL: db.url, RATE_LIMIT: 'off' };
   servers.push(await startServer(env));
   servers.push(...(await Promise.all([startServer(env), startServer(env)])));
-  const login = await call(servers[0]!, 'POST', '/api/v1/login', ADMIN, {});
-  auth = { 'x-user-id': login.body.data.userId, 'x-auth-token': login.body.data.authToken };
+  auth = await login(servers[0]!.url, ADMIN.user, ADMIN.password);
 }, 90_000);
 
 afterAll(async () => {
@@ -62,8 +56,7 @@ afterAll(async () => {
 
 describe('three processes on one database', () => {
   it('a token issued by one process works on the others, and logout on one is seen by all', async () => {
-    const login = await call(servers[1]!, 'POST', '/api/v1/login', ADMIN, {});
-    const headers = { 'x-user-id': login.body.data.userId, 'x-auth-token': login.body.data.authToken };
+    const headers = await login(servers[1]!.url, ADMIN.user, ADMIN.password);
     for (const server of servers) expect((await call(server, 'GET', '/api/v1/me', undefined, headers)).status).toBe(200);
     expect((await call(servers[2]!, 'POST', '/api/v1/logout', undefined, headers)).status).toBe(200);
     expect((await call(servers[2]!, 'GET', '/api/v1/me', undefined, headers)).status).toBe(401);
@@ -84,8 +77,7 @@ describe('three processes on one database', () => {
   it('a permission changed through one process is in force on every process (polled)', async () => {
     const created = await call(servers[0]!, 'POST', '/api/v1/users.create', { username: 'viewer', email: 'viewer@example.org', name: 'V', password: 'pw-Viewer-1' });
     expect(created.status).toBe(200);
-    const login = await call(servers[1]!, 'POST', '/api/v1/login', { user: 'viewer', password: 'pw-Viewer-1' }, {});
-    const viewer = { 'x-user-id': login.body.data.userId, 'x-auth-token': login.body.data.authToken };
+    const viewer = await login(servers[1]!.url, 'viewer', 'pw-Viewer-1');
     for (const server of servers) expect((await call(server, 'GET', '/api/v1/settings/Language', undefined, viewer)).status).toBe(403);
     const update = await call(servers[2]!, 'POST', '/api/v1/permissions.update', { permissions: [{ _id: 'view-privileged-setting', roles: ['admin', 'user'] }] });
     expect(update.status).toBe(200);
@@ -148,19 +140,19 @@ describe('WORKERS=2', () => {
   it('serves from two worker processes that see each other\'s changes, and stops cleanly', { timeout: 60_000 }, async () => {
     const clustered = await startServer({ DATABASE_URL: db.url, WORKERS: '2', RATE_LIMIT: 'off' });
     try {
-      const login = await call(clustered, 'POST', '/api/v1/login', ADMIN, {});
-      const headers = { 'x-user-id': login.body.data.userId, 'x-auth-token': login.body.data.authToken };
+      const headers = await login(clustered.url, ADMIN.user, ADMIN.password);
       expect((await call(clustered, 'POST', '/api/v1/settings/API_Default_Count', { value: 42 }, headers)).status).toBe(200);
-      const started = Date.now();
       // New connections are spread over the workers; every one must see the change soon.
-      for (;;) {
-        const reads = await Promise.all(
-          Array.from({ length: 10 }, () => call(clustered, 'GET', '/api/v1/settings/API_Default_Count', undefined, { ...headers, connection: 'close' })),
-        );
-        if (reads.every((r) => r.body.value === 42)) break;
-        expect(Date.now() - started).toBeLessThan(PROPAGATION_LIMIT_MS);
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await pollUntil(
+        async () => {
+          const reads = await Promise.all(
+            Array.from({ length: 10 }, () => call(clustered, 'GET', '/api/v1/settings/API_Default_Count', undefined, { ...headers, connection: 'close' })),
+          );
+          return reads.every((r) => r.body.value === 42);
+        },
+        'every worker sees the new API_Default_Count',
+        { limitMs: PROPAGATION_LIMIT_MS },
+      );
     } finally {
       clustered.child.kill('SIGTERM');
       expect(await clustered.exited).toBe(0);

@@ -43,6 +43,10 @@ beforeAll(async () => {
   ddp.method('when', () => ({ at: new Date(1_700_000_000_123), nested: [{ ts: new Date(5) }] }));
   ddp.method('isDate', ([value]) => ({ isDate: value instanceof Date, ms: value instanceof Date ? value.getTime() : null, back: value }));
   ddp.method('typed', ([name, count]) => `${name}:${count}`, { params: Type.Tuple([Type.String(), Type.Integer({ minimum: 0 })]) });
+  ddp.method('leading', (params) => ({ params, count: params.length, second: params[1] ?? 'absent' }), {
+    params: Type.Tuple([Type.String(), Type.Union([Type.Integer(), Type.Undefined()])]),
+    leading: true,
+  });
   ddp.method('domainCoded', () => {
     throw failure('Inquiry already taken', 'error-inquiry-taken');
   });
@@ -197,6 +201,13 @@ describe('methods (R2)', () => {
     expect((await socket.call('typed', ['a', 2])).result).toBe('a:2');
     for (const params of [[], ['a'], ['a', -1], [1, 2], ['a', 1.5], ['a', 2, 3]]) {
       expect((await socket.call('typed', params)).error).toEqual(meteorError(400, 'Match failed'));
+    }
+    // `leading`: the schema checks the first params only; missing ones are undefined, further ones dropped.
+    expect((await socket.call('leading', ['a', 2])).result).toEqual({ params: ['a', 2], count: 2, second: 2 });
+    expect((await socket.call('leading', ['a'])).result).toEqual({ params: ['a', null], count: 2, second: 'absent' });
+    expect((await socket.call('leading', ['a', 2, 'extra', { $date: 5 }])).result).toEqual({ params: ['a', 2], count: 2, second: 2 });
+    for (const params of [[], [1], ['a', 'b'], ['a', 1.5, 'extra']]) {
+      expect((await socket.call('leading', params)).error, JSON.stringify(params)).toEqual(meteorError(400, 'Match failed'));
     }
     socket.send({ msg: 'method', method: 'echo', params: { not: 'an array' }, id: 'obj' });
     expect(await socket.next()).toEqual({ msg: 'result', id: 'obj', error: meteorError(400, 'Match failed') });

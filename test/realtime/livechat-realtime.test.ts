@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { DdpSocket, ddpUrl } from '../support/ddp-socket.js';
-import { createDepartment, createLivechatApp, makeAgent, onlyAvailable, registerVisitor, setSetting, type Agent } from '../api/livechat-support.js';
+import { createDepartment, createLivechatApp, makeAgent, onlyAvailable, registerVisitor, setSetting, type Agent } from '../support/livechat.js';
 
 let t: TestApp;
 let url: string;
@@ -113,6 +113,33 @@ describe('login and logout (R3)', () => {
     expect((await socket.call('login', [{ user: { username: 'nobody-at-all' }, password: { digest, algorithm: 'sha-256' } }])).error).toEqual(
       meteorError(403, 'User not found'),
     );
+  });
+
+  it('password login: a string username decides, else the email; malformed credentials are 400 before any lookup', async () => {
+    const user = await t.createUser({ password: 'pw-Email-1' });
+    const email = `${user.username}@example.com`;
+    const socket = await connect();
+    const digest = createHash('sha256').update('pw-Email-1').digest('hex');
+    const byEmail = await socket.call('login', [{ user: { username: 5, email }, password: { digest, algorithm: 'sha-256' } }, 'ignored']);
+    expect(byEmail.result).toEqual({ id: user.userId, token: expect.any(String), tokenExpires: { $date: expect.any(Number) }, type: 'password' });
+    // A plain password works as it does on REST.
+    expect((await socket.call('login', [{ user: { username: user.username }, password: 'pw-Email-1' }])).result.id).toBe(user.userId);
+    for (const input of [
+      {},
+      { resume: 7, user: { username: user.username }, password: 'pw-Email-1' },
+      { user: { username: user.username } },
+      { user: user.username, password: 'pw-Email-1' },
+      { user: {}, password: 'pw-Email-1' },
+      { user: { username: `${user.username}\u0000` }, password: 'pw-Email-1' },
+      { user: { username: 5, email: `${email}\u0000` }, password: 'pw-Email-1' },
+      { user: { username: user.username }, password: { digest } },
+      { user: { username: user.username }, password: { digest, algorithm: 1 } },
+      { user: { username: user.username }, password: 7 },
+    ]) {
+      expect((await socket.call('login', [input])).error, JSON.stringify(input)).toEqual(meteorError(400, 'Match failed'));
+    }
+    expect((await socket.call('login', [])).error).toEqual(meteorError(400, 'Match failed'));
+    expect((await socket.call('login', [null])).error).toEqual(meteorError(400, 'Match failed'));
   });
 
   it('logout forgets the user on the connection (the token stays valid)', async () => {
@@ -609,6 +636,20 @@ describe('hostile input', () => {
     expect((await agentWs.call('sendMessage', [{ rid: v.room._id, msg: 'a\u0000b' }])).error).toEqual(meteorError(400, 'Match failed'));
     expect((await agentWs.call('loadHistory', [v.room._id, 'yesterday', 10])).error).toEqual(meteorError(400, 'Match failed'));
     expect((await agentWs.call('loadHistory', [v.room._id, null, -1])).error).toEqual(meteorError(400, 'Match failed'));
+    expect((await agentWs.call('loadHistory', [v.room._id, null, 1.5])).error).toEqual(meteorError(400, 'Match failed'));
+    expect((await agentWs.call('loadHistory', [])).error).toEqual(meteorError(400, 'Match failed'));
+    expect((await agentWs.call('sendMessage', [{ rid: v.room._id, msg: 'x', _id: '' }])).error).toEqual(meteorError(400, 'Match failed'));
+    expect((await agentWs.call('sendMessage', [{ rid: v.room._id, msg: 7 }])).error).toEqual(meteorError(400, 'Match failed'));
+    expect((await agentWs.call('sendMessage', ['text'])).error).toEqual(meteorError(400, 'Match failed'));
+    expect((await agentWs.call('livechat:takeInquiry', [])).error).toEqual(meteorError(400, 'Match failed'));
+    expect((await agentWs.call('livechat:takeInquiry', [''])).error).toEqual(meteorError(400, 'Match failed'));
+    expect((await v.socket.call('livechat:setUpConnection', [])).error).toEqual(meteorError(400, 'Match failed'));
+    expect((await v.socket.call('livechat:setUpConnection', [{ token: 5 }])).error).toEqual(meteorError(400, 'Match failed'));
+    // Rocket.Chat's clients send loadHistory's optional trailing arguments (last seen, threads): ignored.
+    const trailing = await agentWs.call('loadHistory', [v.room._id, null, 10, { $date: 0 }, false]);
+    expect(trailing.result.messages.map((m: any) => m.t)).toEqual(['livechat-started']);
+    // No limit (or 0) is the default page.
+    expect((await agentWs.call('loadHistory', [v.room._id])).result.messages.map((m: any) => m.t)).toEqual(['livechat-started']);
     // EJSON dates outside a JS Date's range (±8.64e15 ms) are not dates: refused before any lookup
     for (const $date of [1e17, -1e17, 8.64e15 + 1, -8.64e15 - 1, Number.MAX_VALUE]) {
       expect((await agentWs.call('loadHistory', [v.room._id, { $date }, 10])).error, String($date)).toEqual(meteorError(400, 'Match failed'));

@@ -25,6 +25,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/backend.js';
 import type { ServerProcess } from '../support/server-process.js';
+import { pollUntil } from '../support/poll.js';
 import { ADMIN, call, killAll, login, sleep, spawnServer, withDb } from './support.js';
 
 const CYCLES = Number(process.env.RELIABILITY_CYCLES ?? 8);
@@ -214,14 +215,6 @@ async function worker(url: string, cycle: number, w: number, acked: Acked, stop:
   return n;
 }
 
-/** Polls `done` every 20 ms until it holds; `boundMs` only guards against a hang. */
-async function until(done: () => boolean, boundMs: number, what: () => string): Promise<void> {
-  const end = Date.now() + boundMs;
-  while (!done()) {
-    if (Date.now() > end) throw new Error(`not within ${boundMs} ms: ${what()}`);
-    await sleep(20);
-  }
-}
 
 const newAcked = (): Acked => ({ users: [], visitors: [], rooms: new Map(), messages: new Map(), closed: new Set() });
 
@@ -340,10 +333,10 @@ describe('crash durability under a stream of writes', () => {
           ...Array.from({ length: WORKERS }, (_, w) => worker(server!.url, cycle, w, cycleAcked, stop)),
           ...Array.from({ length: SAME_RECORD_WRITERS }, (_, k) => sameRecordWriter(server!.url, cycle, k, stop)),
         ];
-        await until(
+        await pollUntil(
           () => cycleAcks.workers >= 10 && cycleAcks.kinds.size === KINDS.length,
-          60_000,
           () => `cycle ${cycle} acknowledged only ${[...cycleAcks.kinds].join(', ')}`,
+          { limitMs: 60_000 },
         );
         await sleep(Math.random() * 300);
         server.child.kill('SIGKILL');

@@ -1,15 +1,14 @@
 /**
  * Helpers for the reliability suite: real server processes that are always
- * cleaned up (SIGKILL of whatever is left, also when a test failed), a small
- * JSON client (its bodies go through the secrets scan), and direct database
- * reads for invariant checks.
+ * cleaned up (SIGKILL of whatever is left, also when a test failed), the JSON
+ * client of test/support/server-api.ts, and direct database reads for invariant checks.
  */
 import { createHash } from 'node:crypto';
 import type { SqlStore } from '../../src/store/sql/sql-store.js';
 import type { TestDatabase } from '../support/backend.js';
-import { serverFetch, startServer, type ServerProcess } from '../support/server-process.js';
+import { startServer, type ServerProcess } from '../support/server-process.js';
 
-export const ADMIN = { user: 'admin', password: 'admin-Secret-1' };
+export { ADMIN, call, login, type JsonResponse } from '../support/server-api.js';
 
 /** Every server started through `spawnServer` that has not exited yet. */
 const running = new Set<ServerProcess>();
@@ -39,35 +38,6 @@ export async function killAll(): Promise<void> {
   const left = [...running];
   for (const s of left) s.child.kill('SIGKILL');
   await Promise.all(left.map((s) => s.exited));
-}
-
-export interface JsonResponse {
-  status: number;
-  body: any;
-  text: string;
-}
-
-export async function call(
-  url: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-  signal?: AbortSignal,
-): Promise<JsonResponse> {
-  const { status, body: parsed, text } = await serverFetch(`${url}${path}`, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal,
-  });
-  return { status, body: parsed, text };
-}
-
-export async function login(url: string, user: string, password: string): Promise<Record<string, string>> {
-  const res = await call(url, 'POST', '/api/v1/login', { user, password });
-  if (res.status !== 200) throw new Error(`login ${user}: ${res.status} ${res.text}`);
-  return { 'x-user-id': res.body.data.userId, 'x-auth-token': res.body.data.authToken };
 }
 
 /** Meteor's hashedToken: base64(sha256(token)). */

@@ -8,6 +8,7 @@ import type { ChangeBus, ChangeKeys } from '../../src/lib/change-bus.js';
 import { PollingChangeBus } from '../../src/services/polling-change-bus.js';
 import type { Store } from '../../src/store/store.js';
 import { backend, createTestDatabase, type TestDatabase } from '../support/backend.js';
+import { pollUntil } from '../support/poll.js';
 
 let database: TestDatabase;
 const stores: Store[] = [];
@@ -40,14 +41,8 @@ afterAll(async () => {
   await database.drop();
 });
 
-/** Resolves when `predicate` holds, polling every 10 ms (fails after 5 s). */
-async function eventually(predicate: () => boolean): Promise<void> {
-  const until = Date.now() + 5_000;
-  while (!predicate()) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+/** Resolves when `predicate` holds (fails after 5 s). */
+const eventually = (predicate: () => boolean) => pollUntil(predicate, 'the bus delivered', { limitMs: 5_000, everyMs: 10 });
 
 describe(`change bus (${backend})`, () => {
   it('a publish runs this process at once and reaches the other once; with `others`, only the other', async () => {

@@ -81,7 +81,8 @@ export function changesCases(getStore: StoreGetter): void {
       expect(await reportedBy(() => store.agents.initStatus(u.id, 'not-available'))).toEqual([user(u.id, true)]);
       expect(await reportedBy(() => store.agents.setStatus(u.id, 'available'))).toEqual([user(u.id, true)]);
       await store.users.update(u.id, { status: 'online' }, 2_000);
-      const picked = await reportedBy(() => store.transaction((tx) => tx.agents.pick({ agentId: u.id, departmentId: null }, 3_000)));
+      const [candidate] = await store.agents.candidates({ agentId: u.id, departmentId: null });
+      const picked = await reportedBy(() => store.transaction((tx) => tx.agents.claim([candidate!], 3_000, 'wait')));
       expect(picked).toEqual([user(u.id)]);
       expect(await reportedBy(() => store.agents.removeRole(u.id, 'livechat-agent'))).toEqual([user(u.id, true)]);
       expect(await reportedBy(() => store.agents.addRole(newId(), 'livechat-agent'))).toEqual([]);

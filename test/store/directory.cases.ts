@@ -3,6 +3,7 @@
  * their documented contract. Each case searches for a tag unique to it, so
  * rows of other cases in the shared database never match.
  */
+import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +11,8 @@ import { newId } from '../../src/lib/ids.js';
 import type { SqlStore } from '../../src/store/sql/sql-store.js';
 import { backlogTable, SEARCH_BACKLOG_CHUNK } from '../../src/store/sqlite/search-backlog.js';
 import type { ChannelSearch, Store, UserSearch } from '../../src/store/store.js';
-import { genericPlan, member, newRoom, newUser, type StoreGetter } from './core-fixtures.js';
+import { pollUntil } from '../support/poll.js';
+import { genericPlan, member, newRoom, newUser, planOf, type StoreGetter } from './core-fixtures.js';
 
 /** A tag of letters only, unique per call (ids may contain digits that other names share). */
 function tag(): string {
@@ -270,35 +272,53 @@ export function directoryCases(getStore: StoreGetter): void {
   });
 
   describe('search indexes', () => {
-    it('SQLite indexes the names of directory rooms only: a livechat or direct room never enters rooms_search, a channel does, and a rename moves it', async () => {
+    it('the name index holds directory rooms only: a livechat or direct room never enters it, a channel does, and a rename moves it', async () => {
       const store = getStore();
-      if (store.backend !== 'sqlite') return expect(store.backend).toBe('postgres');
       const kdb = (store as SqlStore).db;
       const t = tag();
       const channel = await store.rooms.insert(newRoom({ t: 'c', name: `${t}-chan`, fname: `${t}-chan` }));
       const direct = await store.rooms.insert(newRoom({ t: 'd', name: `${t}-direct`, fname: `${t}-direct` }));
       const livechat = await store.rooms.insert(newRoom({ t: 'l', name: null, fname: `${t}-visitor` }));
+      const ids = [channel.id, direct.id, livechat.id];
+      // PostgreSQL: the rows its partial trigram indexes cover (their own predicate, read from the catalog) with the term.
+      const predicate = async (index: string) =>
+        (await sql<{ pred: string }>`SELECT pg_get_expr(indpred, indrelid) AS pred FROM pg_index WHERE indexrelid = ${index}::regclass`.execute(kdb)).rows[0]!.pred;
       const indexed = async (term: string) => {
+        if (store.backend === 'postgres') {
+          const [byName, byFname] = [await predicate('rooms_name_trgm'), await predicate('rooms_fname_differs_trgm')];
+          const rows = await sql<{ id: string }>`SELECT id FROM rooms WHERE id IN (${sql.join(ids)})
+            AND ((${sql.raw(byName!)}) AND name LIKE ${`%${term}%`} OR (${sql.raw(byFname!)}) AND NULLIF(fname, name) LIKE ${`%${term}%`})`.execute(kdb);
+          return rows.rows.map((r) => r.id);
+        }
         await (store as SqlStore).indexSearchChanges();
         const rows = await sql<{ seq: number }>`SELECT rowid AS seq FROM rooms_search WHERE rooms_search MATCH ${`"${term}"`}`.execute(kdb);
-        const seqs = await kdb.selectFrom('rooms').select(['id', 'seq']).where('id', 'in', [channel.id, direct.id, livechat.id]).execute();
+        const seqs = await kdb.selectFrom('rooms').select(['id', 'seq']).where('id', 'in', ids).execute();
         const bySeq = new Map(seqs.map((r) => [Number(r.seq), r.id]));
         return rows.rows.map((r) => bySeq.get(Number(r.seq))).filter(Boolean);
       };
+      const found = async (text: string) => (await store.directory.searchChannels(channels({ text }))).rooms.map((r) => r.id);
       expect(await indexed(t)).toEqual([channel.id]);
+      expect(await found(t)).toEqual([channel.id]);
       await kdb.updateTable('rooms').set({ fname: `${t}-renamed` }).where('id', 'in', [livechat.id, channel.id]).execute();
       expect(await indexed(`${t}-renamed`)).toEqual([channel.id]);
       expect(await indexed(`${t}-chan`)).toEqual([channel.id]); // by its unchanged name
-      await kdb.deleteFrom('rooms').where('id', 'in', [channel.id, direct.id, livechat.id]).execute();
+      expect(await found(`${t}-renamed`)).toEqual([channel.id]);
+      await kdb.deleteFrom('rooms').where('id', 'in', ids).execute();
       expect(await indexed(t)).toEqual([]);
+      expect(await found(t)).toEqual([]);
     });
 
-    it('SQLite re-indexes a user or a room only when an indexed value changed (an unchanged save notes nothing for the index)', async () => {
+    it('a user or a room is re-indexed only when an indexed value changed, and searches follow every change', async () => {
       const store = getStore();
-      if (store.backend !== 'sqlite') return expect(store.backend).toBe('postgres');
       const kdb = (store as SqlStore).db;
-      // A change to re-index is noted in the index's backlog (migration 0017); applying it writes a segment.
-      const noted = (index: SearchIndexName) => notedSeqs(kdb, index);
+      // SQLite notes a change to re-index in the index's backlog (migration 0017; applying it writes a segment).
+      // PostgreSQL has no backlog (its GIN indexes follow each row), so there the searches alone say it.
+      const sqlite = store.backend === 'sqlite';
+      const noted = async (index: SearchIndexName) => (sqlite ? notedSeqs(kdb, index) : []);
+      const seq = async (table: 'users' | 'rooms', id: string) => (sqlite ? [await seqOf(kdb, table, id)] : []);
+      const userNames = async (text: string) => (await store.directory.searchUsers(users({ text }))).users.map((u) => u.name);
+      const channelIds = async (text: string) => (await store.directory.searchChannels(channels({ text }))).rooms.map((r) => r.id);
+      if (!sqlite) expect(store.searchBacklogRows()).toBeNull();
       const t = tag();
       const user = await store.users.insert(newUser({ name: `${t} Same` }));
       await (store as SqlStore).indexSearchChanges();
@@ -306,23 +326,26 @@ export function directoryCases(getStore: StoreGetter): void {
       await store.users.update(user.id, { name: `${t} Same` }, Date.now());
       await kdb.updateTable('users').set({ bio: null, nickname: null }).where('id', '=', user.id).execute();
       expect(await noted('users_search')).toEqual([]);
+      expect(await userNames(`${t} Same`)).toEqual([`${t} Same`]);
       await store.users.update(user.id, { name: `${t} SAME` }, Date.now()); // a change of case is a change
-      expect(await noted('users_search')).toEqual([await seqOf(kdb, 'users', user.id)]);
-      expect((await store.directory.searchUsers(users({ text: `${t} SAME` }))).users.map((u) => u.name)).toEqual([`${t} SAME`]);
+      expect(await noted('users_search')).toEqual(await seq('users', user.id));
+      expect(await userNames(`${t} SAME`)).toEqual([`${t} SAME`]);
 
       const channel = await store.rooms.insert(newRoom({ t: 'c', name: `${t}-chan`, fname: `${t}-chan` }));
       await (store as SqlStore).indexSearchChanges();
       await kdb.updateTable('rooms').set({ name: `${t}-chan`, fname: `${t}-chan` }).where('id', '=', channel.id).execute();
       expect(await noted('rooms_search')).toEqual([]);
+      expect(await channelIds(`${t}-chan`)).toEqual([channel.id]);
       await kdb.updateTable('rooms').set({ fname: `${t}-renamed` }).where('id', '=', channel.id).execute();
-      expect(await noted('rooms_search')).toEqual([await seqOf(kdb, 'rooms', channel.id)]);
-      expect((await store.directory.searchChannels(channels({ text: `${t}-renamed` }))).rooms.map((r) => r.id)).toEqual([channel.id]);
+      expect(await noted('rooms_search')).toEqual(await seq('rooms', channel.id));
+      expect(await channelIds(`${t}-renamed`)).toEqual([channel.id]);
     });
 
-    it('SQLite searches find rows as they are before the backlog reaches the index; applied, the index is whole and the backlog empty', async () => {
+    it('searches find rows as they are inside the writing transaction and after it; SQLite: before the backlog reaches the index, and applied the index is whole and the backlog empty', async () => {
       const store = getStore();
-      // PostgreSQL has no backlog (its GIN indexes keep their own pending list).
-      if (store.backend !== 'sqlite') return expect([store.backend, store.searchBacklogRows()]).toEqual(['postgres', null]);
+      // PostgreSQL has no backlog (its GIN indexes keep their own pending list): there the searches and renames alone are checked.
+      const sqlite = store.backend === 'sqlite';
+      if (!sqlite) expect(store.searchBacklogRows()).toBeNull();
       const kdb = (store as SqlStore).db;
       const t = tag();
       const noted = async (db: typeof kdb, index: SearchIndexName) => (await notedSeqs(db, index)).length;
@@ -361,7 +384,7 @@ export function directoryCases(getStore: StoreGetter): void {
         const lastSeq = await seqOf(txdb, 'users', last.id);
         await txdb.deleteFrom('users').where('id', '=', last.id).execute();
         const reused = await tx.users.insert(newUser({ name: `${t} reused seat` }));
-        expect(await seqOf(txdb, 'users', reused.id)).toBe(lastSeq);
+        if (sqlite) expect(await seqOf(txdb, 'users', reused.id)).toBe(lastSeq);
         const fresh = await tx.users.insert(newUser({ name: `${t} fresh` }));
         await tx.users.update(fresh.id, { name: `${t} fresh renamed` }, Date.now());
         // Channels: one renamed; the highest deleted, its seq taken by a livechat room (which the index never holds).
@@ -369,16 +392,18 @@ export function directoryCases(getStore: StoreGetter): void {
         const goneSeq = await seqOf(txdb, 'rooms', gone.id);
         await txdb.deleteFrom('rooms').where('id', '=', gone.id).execute();
         const livechat = await tx.rooms.insert(newRoom({ t: 'l', name: null, fname: `${t}-gone visitor` }));
-        expect(await seqOf(txdb, 'rooms', livechat.id)).toBe(goneSeq);
-
-        expect(await noted(txdb, 'users_search')).toBe(4);
-        expect(await noted(txdb, 'rooms_search')).toBe(2);
-        // The count /metrics shows, read on the connection: it does not wait for this transaction, and sees its notes.
-        expect(store.searchBacklogRows()).toBe(6);
+        if (sqlite) {
+          expect(await seqOf(txdb, 'rooms', livechat.id)).toBe(goneSeq);
+          expect(await noted(txdb, 'users_search')).toBe(4);
+          expect(await noted(txdb, 'rooms_search')).toBe(2);
+          // The count /metrics shows, read on the connection: it does not wait for this transaction, and sees its notes.
+          expect(store.searchBacklogRows()).toBe(6);
+        }
         await expected(tx);
       });
 
       await (store as SqlStore).indexSearchChanges();
+      if (!sqlite) return expected(store);
       expect([await noted(kdb, 'users_search'), await noted(kdb, 'rooms_search'), store.searchBacklogRows()]).toEqual([0, 0, 0]);
       await whole('users_search', 1);
       await whole('rooms_search', 0);
@@ -388,32 +413,64 @@ export function directoryCases(getStore: StoreGetter): void {
       await expected(store);
     });
 
-    it('SQLite applies a backlog longer than one step, and applies it on its own after a write', async () => {
+    it('a transaction writing more rows than one backlog step is searchable whole, and a lone write is found without anyone applying it', async () => {
       const store = getStore();
-      if (store.backend !== 'sqlite') return expect(store.backend).toBe('postgres');
       const kdb = (store as SqlStore).db;
+      const sqlite = store.backend === 'sqlite';
       const t = tag();
       const noted = async () => (await notedSeqs(kdb, 'users_search')).length;
+      const bulk = SEARCH_BACKLOG_CHUNK * 2 + 7;
       await store.transaction(async (tx) => {
-        for (let i = 0; i < SEARCH_BACKLOG_CHUNK * 2 + 7; i++) await tx.users.insert(newUser({ name: `${t} bulk ${i}` }));
+        for (let i = 0; i < bulk; i++) await tx.users.insert(newUser({ name: `${t} bulk ${i}` }));
       });
       await (store as SqlStore).indexSearchChanges();
-      expect(await noted()).toBe(0);
-      await sql`INSERT INTO users_search (users_search, rank) VALUES ('integrity-check', 1)`.execute(kdb);
-      expect((await store.directory.searchUsers(users({ text: `${t} bulk`, count: 1 }))).total).toBe(SEARCH_BACKLOG_CHUNK * 2 + 7);
+      if (sqlite) {
+        expect(await noted()).toBe(0);
+        await sql`INSERT INTO users_search (users_search, rank) VALUES ('integrity-check', 1)`.execute(kdb);
+      }
+      expect((await store.directory.searchUsers(users({ text: `${t} bulk`, count: 1 }))).total).toBe(bulk);
 
-      // Nobody asks: the store's own timer applies it (every SEARCH_BACKLOG_MS once the process has written).
       const user = await store.users.insert(newUser({ name: `${t} alone` }));
-      for (let i = 0; i < 250 && (await noted()) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(await noted()).toBe(0);
-      const rows = await sql<{ seq: number }>`SELECT rowid AS seq FROM users_search WHERE users_search MATCH ${`"${t} alone"`}`.execute(kdb);
-      expect(rows.rows.map((r) => Number(r.seq))).toEqual([await seqOf(kdb, 'users', user.id)]);
+      if (sqlite) {
+        // Nobody asks: SQLite's own timer applies the backlog (every SEARCH_BACKLOG_MS once the process has written).
+        await pollUntil(async () => (await noted()) === 0, 'the backlog applied by the store itself', { limitMs: 5_000 });
+        const rows = await sql<{ seq: number }>`SELECT rowid AS seq FROM users_search WHERE users_search MATCH ${`"${t} alone"`}`.execute(kdb);
+        expect(rows.rows.map((r) => Number(r.seq))).toEqual([await seqOf(kdb, 'users', user.id)]);
+      } else {
+        // PostgreSQL has no backlog: its GIN index follows the row itself.
+        expect(store.searchBacklogRows()).toBeNull();
+      }
+      expect((await store.directory.searchUsers(users({ text: `${t} alone` }))).users.map((u) => u.id)).toEqual([user.id]);
     });
 
-    it('PostgreSQL indexes the names of directory rooms only, and the plan it keeps for the channel search uses those indexes', async () => {
+    it('the channel search starts from its backend\'s substring index (SQLite: FTS5 rooms_search; PostgreSQL: the partial trigram indexes, in the plan it keeps)', async () => {
       const store = getStore();
-      if (store.backend !== 'postgres') return expect(store.backend).toBe('sqlite');
       const kdb = (store as SqlStore).db;
+      if (store.backend === 'sqlite') {
+        const t = tag();
+        const channel = await store.rooms.insert(newRoom({ t: 'c', name: `${t}-chan`, fname: `${t}-chan` }));
+        // The statement as the store prepares it: a page size no other case asks for makes its text new to the
+        // statement cache (the LIMIT is written into it), so it is prepared here.
+        const sent: string[] = [];
+        const prototype = BetterSqlite3.prototype as unknown as { prepare: (source: string) => unknown };
+        const prepare = prototype.prepare;
+        prototype.prepare = function (this: unknown, source: string) {
+          if (source.includes('"matches"')) sent.push(source);
+          return prepare.call(this, source);
+        };
+        try {
+          expect((await store.directory.searchChannels(channels({ text: `${t}-chan`, count: 37 }))).rooms.map((r) => r.id)).toEqual([channel.id]);
+        } finally {
+          prototype.prepare = prepare;
+        }
+        expect(sent).toHaveLength(1);
+        // The plan does not depend on the values (none changes which index can serve it).
+        const plan = await planOf(kdb, 'sqlite', sent[0]!, new Array<null>(sent[0]!.split('?').length - 1).fill(null));
+        expect(plan).toContain('SCAN rooms_search VIRTUAL TABLE INDEX');
+        expect(plan).toContain('SEARCH rooms USING INTEGER PRIMARY KEY');
+        expect(plan).not.toMatch(/SCAN rooms\b(?!_search)/);
+        return;
+      }
       const defs = await sql<{ indexdef: string }>`SELECT indexdef FROM pg_indexes WHERE tablename = 'rooms' AND indexname LIKE '%trgm' ORDER BY indexname`.execute(kdb);
       expect(defs.rows.map((r) => r.indexdef)).toEqual([
         expect.stringMatching(/^CREATE INDEX rooms_fname_differs_trgm ON public\.rooms USING gin \(NULLIF\(fname, name\) gin_trgm_ops\) WHERE \(t <> ALL \(ARRAY\['d'::text, 'l'::text\]\)\)$/),

@@ -4,7 +4,7 @@
  * a NaN bound PostgreSQL cannot read (22P02), statements prepared by name surviving
  * another process's migration, and a read sent behind a deferred BEGIN running inside
  * its transaction. The mapping and retry rules themselves are tested on a scripted
- * driver in driver-errors.unit.test.ts.
+ * driver in test/unit/store/driver-errors.test.ts.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

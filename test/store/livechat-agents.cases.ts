@@ -1,10 +1,9 @@
-/** AgentsRepo (src/store/agents-store.ts): livechat roles, agent status, availability and Auto_Selection. */
+/** AgentsRepo (src/store/agents-store.ts): livechat roles, agent status, availability, routing candidates and claims; and the routing module over them (src/services/routing), on each backend. */
 import { expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { ConflictError } from '../../src/store/errors.js';
 import { sql } from 'kysely';
-import { pickQuery } from '../../src/store/sql/agents-repo.js';
-import type { SqlStore } from '../../src/store/sql/sql-store.js';
+import { claimAgent, openAndServe, serveQueued } from '../../src/services/routing/router.js';
 import type { Store } from '../../src/store/store.js';
 import { backend } from '../support/backend.js';
 import { concurrently, departmentFields, insertAgent, insertUser, insertVisitor, kdb, newRoom, openingOf, openRoom, queuedRoom, type LivechatCaseContext } from './livechat-fixtures.js';
@@ -42,7 +41,7 @@ async function picksWaitingForALock(store: Store): Promise<number> {
   return Number(rows[0]!.n);
 }
 
-/** A new room with its queued inquiry, as pickAndServe finds it. */
+/** A new room with its queued inquiry, as serveQueued finds it. */
 async function roomWithInquiry(store: Store): Promise<{ rid: string; fname: string | null; inquiryId: string }> {
   const { room, inquiry } = await queuedRoom(store);
   return { rid: room.id, fname: room.fname, inquiryId: inquiry.id };
@@ -120,15 +119,18 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     expect((await store.agents.findUser(user.id))!.statusLivechat).toBeNull();
   });
 
-  it('hasAvailable: agent role, statusLivechat available, not offline, active; by department or by agent', async () => {
+  it('hasAvailable: agent role, statusLivechat available, not offline, present, active; by department or by agent', async () => {
     const store = ctx.store();
     const ok = await insertAgent(store);
     const offline = await insertAgent(store, { status: 'offline' });
     const away = await insertAgent(store, { livechat: 'not-available' });
     const inactive = await insertAgent(store, { active: false });
+    // Available, but her last realtime session closed (statusConnection offline): gets no new chat.
+    const absent = await insertAgent(store, { connection: 'offline' });
     const notAgent = await insertUser(store);
-    await kdb(store).updateTable('users').set({ status: 'online', status_livechat: 'available' }).where('id', '=', notAgent.id).execute();
-    for (const u of [offline, away, inactive, notAgent]) {
+    await kdb(store).updateTable('users').set({ status: 'online', status_livechat: 'available', status_connection: 'online' }).where('id', '=', notAgent.id).execute();
+    for (const u of [offline, away, inactive, absent, notAgent]) {
+      expect((await store.agents.candidates({ departmentId: null, agentId: u.id })).map((c) => c.id)).toEqual([]);
       expect(await store.agents.hasAvailable({ departmentId: null, agentId: u.id })).toBe(false);
       expect(await store.agents.hasAvailable({ departmentId: await departmentOf(store, [u]) })).toBe(false);
     }
@@ -137,13 +139,13 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     expect(await store.agents.hasAvailable({ departmentId: null })).toBe(true);
   });
 
-  it('pick: fewest open served rooms, ties by the oldest assignment, stamps it; null when none', async () => {
+  it('claimAgent: fewest open served rooms, ties by the oldest assignment, stamps it; null when none', async () => {
     const store = ctx.store();
     const a = await insertAgent(store);
     const b = await insertAgent(store);
     const c = await insertAgent(store, { livechat: 'not-available' });
     const dep = await departmentOf(store, [a, b, c]);
-    const pick = (now: number) => store.transaction((tx) => tx.agents.pick({ departmentId: dep }, now));
+    const pick = (now: number) => store.transaction((tx) => claimAgent(tx, { departmentId: dep }, now));
     // a serves one open room: b has fewer
     const { room } = await openRoom(store);
     await store.livechatRooms.setServedBy(room.id, { id: a.id, username: a.username!, ts: 1 }, 1);
@@ -158,30 +160,73 @@ export function agentsCases(ctx: LivechatCaseContext): void {
       [b.id]: 300,
       [c.id]: null,
     });
-    expect(await store.transaction((tx) => tx.agents.pick({ departmentId: null, agentId: c.id }, 400))).toBeNull();
-    expect(await store.transaction((tx) => tx.agents.pick({ departmentId: null, agentId: a.id }, 400))).toEqual({ id: a.id, username: a.username });
+    expect(await store.transaction((tx) => claimAgent(tx, { departmentId: null, agentId: c.id }, 400))).toBeNull();
+    expect(await store.transaction((tx) => claimAgent(tx, { departmentId: null, agentId: a.id }, 400))).toEqual({ id: a.id, username: a.username });
   });
 
-  it('pick walks the partial index of available agents in its own order (SQLite plan; the index on both backends)', async () => {
+  it('candidates: the available agents (of the department, or the one agent) with their load and last assignment, unordered', async () => {
     const store = ctx.store();
-    const db = kdb(store);
-    const { dialect } = store as unknown as SqlStore;
-    for (const [agentId, departmentId] of [[undefined, undefined], [undefined, 'some-department']] as const) {
-      const query = pickQuery(db, dialect, 1, agentId, departmentId).compile();
-      if (store.backend === 'sqlite') {
-        const plan = (await db.executeQuery<{ detail: string }>({ ...query, sql: `explain query plan ${query.sql}` })).rows.map((r) => r.detail);
-        expect(plan.join(' | ')).toContain('SCAN users USING INDEX users_agent_pick');
-        expect(plan.join(' | ')).not.toContain('TEMP B-TREE');
-      }
-    }
-    const indexes =
-      store.backend === 'sqlite'
-        ? await sql<{ sql: string }>`select sql from sqlite_master where name = 'users_agent_pick'`.execute(db)
-        : await sql<{ sql: string }>`select indexdef as sql from pg_indexes where indexname = 'users_agent_pick'`.execute(db);
-    expect(indexes.rows[0]?.sql).toMatch(/livechat_open_rooms.*coalesce.*livechat_last_assigned_at.*WHERE/is);
+    const a = await insertAgent(store);
+    const b = await insertAgent(store);
+    const away = await insertAgent(store, { livechat: 'not-available' });
+    const dep = await departmentOf(store, [a, b, away]);
+    const { room } = await openRoom(store);
+    await store.livechatRooms.setServedBy(room.id, { id: a.id, username: a.username!, ts: 1 }, 1);
+    await kdb(store).updateTable('users').set({ livechat_last_assigned_at: 700 }).where('id', '=', b.id).execute();
+    const found = await store.agents.candidates({ departmentId: dep });
+    expect(found.sort((x, y) => (x.id < y.id ? -1 : 1))).toEqual(
+      [
+        { id: a.id, username: a.username, openRooms: 1, lastAssignedAt: null },
+        { id: b.id, username: b.username, openRooms: 0, lastAssignedAt: 700 },
+      ].sort((x, y) => (x.id < y.id ? -1 : 1)),
+    );
+    expect(await store.agents.candidates({ departmentId: dep, agentId: b.id })).toEqual([{ id: b.id, username: b.username, openRooms: 0, lastAssignedAt: 700 }]);
+    expect(await store.agents.candidates({ departmentId: null, agentId: away.id })).toEqual([]);
   });
 
-  it('pick reads each agent\'s load from a count the database keeps: serving, moving, closing and deleting rooms all move it', async () => {
+  it('the available agents are found by a plain index of the livechat status; no index holds what a routing writes (load, last assignment)', async () => {
+    const db = kdb(ctx.store());
+    const indexes =
+      ctx.store().backend === 'sqlite'
+        ? await sql<{ name: string; sql: string }>`select name, sql from sqlite_master where type = 'index' and tbl_name = 'users' and sql is not null`.execute(db)
+        : await sql<{ name: string; sql: string }>`select indexname as name, indexdef as sql from pg_indexes where tablename = 'users'`.execute(db);
+    const names = indexes.rows.map((r) => r.name);
+    expect(names).toContain('users_status_livechat');
+    expect(names).not.toContain('users_agent_pick');
+    expect(indexes.rows.filter((r) => /livechat_open_rooms|livechat_last_assigned_at/.test(r.sql))).toEqual([]);
+  });
+
+  it('claim: stamps the first candidate whose row is available and as the choice read it (any-load: whatever its load); only in a transaction', async () => {
+    const store = ctx.store();
+    const a = await insertAgent(store);
+    const b = await insertAgent(store);
+    const [seen] = await store.agents.candidates({ departmentId: null, agentId: a.id });
+    const [other] = await store.agents.candidates({ departmentId: null, agentId: b.id });
+    const stamp = async () => Number((await kdb(store).selectFrom('users').select('livechat_last_assigned_at').where('id', '=', a.id).executeTakeFirstOrThrow()).livechat_last_assigned_at);
+    await expect(store.agents.claim([seen!], 50, 'wait')).rejects.toThrow(/only in a transaction/);
+    expect(await store.transaction((tx) => tx.agents.claim([], 50, 'skip-held'))).toBeNull();
+    // Another routing served the agent a room since: the load the choice read is stale.
+    const { room } = await openRoom(store);
+    await store.livechatRooms.setServedBy(room.id, { id: a.id, username: a.username!, ts: 1 }, 1);
+    for (const mode of ['skip-held', 'wait'] as const) expect(await store.transaction((tx) => tx.agents.claim([seen!], 100, mode))).toBeNull();
+    // skip-held goes on to the next candidate in the caller's order; the others try the first only.
+    expect(await store.transaction((tx) => tx.agents.claim([seen!, other!], 100, 'wait'))).toBeNull();
+    expect(await store.transaction((tx) => tx.agents.claim([seen!, other!], 100, 'skip-held'))).toEqual(other);
+    const [now] = await store.agents.candidates({ departmentId: null, agentId: a.id });
+    expect(now).toEqual({ ...seen, openRooms: 1 });
+    expect(await store.transaction((tx) => tx.agents.claim([now!, { ...other!, lastAssignedAt: 100 }], 200, 'skip-held'))).toEqual(now);
+    expect(await stamp()).toBe(200);
+    // Stamped since (200): the last assignment the choice read (null) is stale too.
+    expect(await store.transaction((tx) => tx.agents.claim([now!], 300, 'wait'))).toBeNull();
+    expect(await store.transaction((tx) => tx.agents.claim([now!], 300, 'any-load'))).toEqual(now);
+    expect(await stamp()).toBe(300);
+    // Not available any more: no mode claims it.
+    await store.agents.setStatus(a.id, 'not-available');
+    for (const mode of ['skip-held', 'wait', 'any-load'] as const) expect(await store.transaction((tx) => tx.agents.claim([{ ...now!, lastAssignedAt: 300 }], 400, mode))).toBeNull();
+    expect(await stamp()).toBe(300);
+  });
+
+  it('routing reads each agent\'s load from a count the database keeps: serving, moving, closing and deleting rooms all move it', async () => {
     const store = ctx.store();
     const a = await insertAgent(store);
     const b = await insertAgent(store);
@@ -223,21 +268,21 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     expect(await load()).toEqual([0, 0]);
   });
 
-  it('pick: equal load and equal last assignment → the lowest id by code point, whatever the collation', async () => {
+  it('claimAgent: equal load and equal last assignment → the lowest id by code point, whatever the collation', async () => {
     const store = ctx.store();
     const tag = newId().slice(1);
     const lower = await insertAgent(store, { id: `a${tag}` });
     const upper = await insertAgent(store, { id: `B${tag}` });
     const dep = await departmentOf(store, [lower, upper]);
-    expect(await store.transaction((tx) => tx.agents.pick({ departmentId: dep }, 500))).toEqual({ id: upper.id, username: upper.username });
-    expect(await store.transaction((tx) => tx.agents.pick({ departmentId: dep }, 600))).toEqual({ id: lower.id, username: lower.username });
+    expect(await store.transaction((tx) => claimAgent(tx, { departmentId: dep }, 500))).toEqual({ id: upper.id, username: upper.username });
+    expect(await store.transaction((tx) => claimAgent(tx, { departmentId: dep }, 600))).toEqual({ id: lower.id, username: lower.username });
   });
 
-  it('pick: concurrent picks in transactions choose as if one after another (each sees the previous stamp)', async () => {
+  it('claimAgent: concurrent claims in transactions choose as if one after another (each sees the previous stamp)', async () => {
     const store = ctx.store();
     const agents = [await insertAgent(store), await insertAgent(store), await insertAgent(store)];
     const dep = await departmentOf(store, agents);
-    const picked = await concurrently(3, (i) => store.transaction((tx) => tx.agents.pick({ departmentId: dep }, 1_000 + i)));
+    const picked = await concurrently(3, (i) => store.transaction((tx) => claimAgent(tx, { departmentId: dep }, 1_000 + i)));
     expect(new Set(picked.map((p) => p!.id)).size).toBe(3);
   });
 
@@ -257,7 +302,7 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     expect((await store.rooms.findSubscription(room.id, agent.id))!.id).toBe(subscriptionId);
   });
 
-  it('pickAndServe: picks as pick does and serves the room — servedBy, one more user, the agent\'s subscription, the inquiry taken, the load counted', async () => {
+  it('serveQueued: picks as pick does and serves the room — servedBy, one more user, the agent\'s subscription, the inquiry taken, the load counted', async () => {
     const store = ctx.store();
     const a = await insertAgent(store);
     const b = await insertAgent(store);
@@ -267,7 +312,7 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     const fresh = await roomWithInquiry(store);
     const before = (await store.livechatRooms.findById(fresh.rid))!;
     const subscriptionId = newId();
-    const served = await store.transaction((tx) => tx.agents.pickAndServe({ departmentId: dep }, { id: fresh.rid, fname: fresh.fname, servedById: null, created: true }, subscriptionId, 5_000));
+    const served = await store.transaction((tx) => serveQueued(tx, { departmentId: dep }, { id: fresh.rid, fname: fresh.fname, servedById: null }, subscriptionId, 5_000));
     const after = (await store.livechatRooms.findById(fresh.rid))!;
     // The room as served comes back (what the caller answers with, read in the same transaction).
     expect(served).toEqual({ agent: { id: b.id, username: b.username }, subscribed: true, unsubscribed: null, room: after });
@@ -284,13 +329,13 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     });
   });
 
-  it('pickAndServe: null and nothing changed when no candidate is available', async () => {
+  it('serveQueued: null and nothing changed when no candidate is available', async () => {
     const store = ctx.store();
     const off = await insertAgent(store, { livechat: 'not-available' });
     const dep = await departmentOf(store, [off]);
     const fresh = await roomWithInquiry(store);
     const before = (await store.livechatRooms.findById(fresh.rid))!;
-    expect(await store.transaction((tx) => tx.agents.pickAndServe({ departmentId: dep }, { id: fresh.rid, fname: fresh.fname, servedById: null, created: true }, newId(), 6_000))).toBeNull();
+    expect(await store.transaction((tx) => serveQueued(tx, { departmentId: dep }, { id: fresh.rid, fname: fresh.fname, servedById: null }, newId(), 6_000))).toBeNull();
     expect(await store.livechatRooms.findById(fresh.rid)).toEqual(before);
     expect(await store.inquiries.findById(fresh.inquiryId)).toMatchObject({ status: 'queued', takenBy: null });
     expect(await kdb(store).selectFrom('subscriptions').select('id').where('rid', '=', fresh.rid).execute()).toEqual([]);
@@ -306,25 +351,25 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     return { agents, served, perAgent: [...perAgent.values()] };
   }
 
-  it('pickAndServe: concurrent new rooms in transactions are spread evenly (each sees the rooms served before it)', async () => {
+  it('serveQueued: concurrent new rooms in transactions are spread evenly (each sees the rooms served before it)', async () => {
     const store = ctx.store();
     const rooms = await Promise.all(Array.from({ length: 9 }, () => roomWithInquiry(store)));
     const { agents, perAgent } = await nineRoutedAtOnce(store, (tx, i, dep) =>
-      tx.agents.pickAndServe({ departmentId: dep }, { id: rooms[i]!.rid, fname: rooms[i]!.fname, servedById: null, created: true }, newId(), 7_000 + i),
+      serveQueued(tx, { departmentId: dep }, { id: rooms[i]!.rid, fname: rooms[i]!.fname, servedById: null }, newId(), 7_000 + i),
     );
     expect(perAgent).toEqual([3, 3, 3]);
     const load = await kdb(store).selectFrom('users').select('livechat_open_rooms').where('id', 'in', agents.map((a) => a.id)).execute();
     expect(load.map((r) => Number(r.livechat_open_rooms))).toEqual([3, 3, 3]);
   });
 
-  it('open, then pickAndServe: concurrent new rooms are spread evenly, and each comes back as stored', async () => {
+  it('open, then serveQueued: concurrent new rooms are spread evenly, and each comes back as stored', async () => {
     const store = ctx.store();
     const visitors = await Promise.all(Array.from({ length: 9 }, () => insertVisitor(store)));
     const { served, perAgent } = await nineRoutedAtOnce(store, async (tx, i, dep) => {
       const input = newRoom(visitors[i]!, { departmentId: dep, ts: 7_000 + i });
       const { inquiry, started } = openingOf(input);
       const room = await tx.livechatRooms.open(input, inquiry, started);
-      return tx.agents.pickAndServe({ departmentId: dep }, { id: room.id, fname: room.fname, servedById: null, created: true }, newId(), 7_000 + i);
+      return serveQueued(tx, { departmentId: dep }, { id: room.id, fname: room.fname, servedById: null }, newId(), 7_000 + i);
     });
     expect(perAgent).toEqual([3, 3, 3]);
     for (const s of served) expect(s!.room).toEqual(await store.livechatRooms.findById(s!.room.id));
@@ -349,7 +394,7 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     };
   }
 
-  it('openAndServe: writes what open and then pickAndServe write (the room served, the inquiry taken, the message, the subscription, the visitor online, the load)', async () => {
+  it('openAndServe: writes what open and then serveQueued write (the room served, the inquiry taken, the message, the subscription, the visitor online, the load)', async () => {
     const store = ctx.store();
     const a = await insertAgent(store);
     const b = await insertAgent(store);
@@ -361,12 +406,12 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     const viaSteps = await store.transaction(async (tx) => {
       const { inquiry, started } = openingOf(stepwise);
       const room = await tx.livechatRooms.open(stepwise, inquiry, started);
-      return tx.agents.pickAndServe({ departmentId: dep }, { id: room.id, fname: room.fname, servedById: null, created: true }, newId(), 9_000);
+      return serveQueued(tx, { departmentId: dep }, { id: room.id, fname: room.fname, servedById: null }, newId(), 9_000);
     });
     const atOnce = newRoom(two, { departmentId: dep, ts: 9_000 });
     const { inquiry, started } = openingOf(atOnce);
     const subscriptionId = newId();
-    const routed = await store.agents.openAndServe({ departmentId: dep }, atOnce, inquiry, started, subscriptionId, 9_000);
+    const routed = await openAndServe(store, { departmentId: dep }, atOnce, inquiry, started, subscriptionId, 9_000);
     // The pick is pick's: the second agent (the first has a room now), stamped.
     expect(routed).toEqual({ agent: { id: viaSteps!.agent.id === a.id ? b.id : a.id, username: viaSteps!.agent.id === a.id ? b.username : a.username }, room: await store.livechatRooms.findById(atOnce.id) });
     expect((await store.rooms.findSubscription(atOnce.id, routed!.agent.id))!.id).toBe(subscriptionId);
@@ -383,7 +428,7 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     const visitor = await insertVisitor(store);
     const input = newRoom(visitor, { departmentId: dep });
     const { inquiry, started } = openingOf(input);
-    expect(await store.agents.openAndServe({ departmentId: dep }, input, inquiry, started, newId(), 3_000)).toBeNull();
+    expect(await openAndServe(store, { departmentId: dep }, input, inquiry, started, newId(), 3_000)).toBeNull();
     expect(await store.livechatRooms.findById(input.id)).toBeNull();
     expect(await store.inquiries.findByRoom(input.id)).toBeNull();
     expect(await kdb(store).selectFrom('messages').select('id').where('rid', '=', input.id).execute()).toEqual([]);
@@ -393,7 +438,7 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     const open = await store.livechatRooms.insert(newRoom(visitor));
     const again = newRoom(visitor, { departmentId: other });
     const opening = openingOf(again);
-    await expect(store.agents.openAndServe({ departmentId: other }, again, opening.inquiry, opening.started, newId(), 3_000)).rejects.toBeInstanceOf(ConflictError);
+    await expect(openAndServe(store, { departmentId: other }, again, opening.inquiry, opening.started, newId(), 3_000)).rejects.toBeInstanceOf(ConflictError);
     expect(await store.livechatRooms.findById(again.id)).toBeNull();
     expect((await store.livechatRooms.findOpenOfVisitor(visitor.id))!.id).toBe(open.id);
     expect(await loads(store, [on.id])).toEqual({ [on.id]: 0 });
@@ -408,7 +453,7 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     const routed = await concurrently(9, (i) => {
       const input = newRoom(visitors[i]!, { departmentId: dep, ts: 7_000 + i });
       const { inquiry, started } = openingOf(input);
-      return store.agents.openAndServe({ departmentId: dep }, input, inquiry, started, newId(), 7_000 + i);
+      return openAndServe(store, { departmentId: dep }, input, inquiry, started, newId(), 7_000 + i);
     });
     const perAgent = new Map<string, number>();
     for (const r of routed) perAgent.set(r!.agent.id, (perAgent.get(r!.agent.id) ?? 0) + 1);
@@ -428,7 +473,7 @@ export function agentsCases(ctx: LivechatCaseContext): void {
       const input = newRoom(visitors[i - 4]!, { departmentId: dep, ts: 7_000 + i });
       const { inquiry, started } = openingOf(input);
       const room = await tx.livechatRooms.open(input, inquiry, started);
-      return tx.agents.pickAndServe({ departmentId: dep }, { id: room.id, fname: room.fname, servedById: null, created: true }, newId(), 7_000 + i);
+      return serveQueued(tx, { departmentId: dep }, { id: room.id, fname: room.fname, servedById: null }, newId(), 7_000 + i);
     });
     expect(perAgent).toEqual([3, 3, 3]);
     expect(await loads(store, [elsewhere.id, ...agents.map((a) => a.id)])).toEqual(Object.fromEntries([[elsewhere.id, 0], ...agents.map((a) => [a.id, 3])]));
@@ -439,10 +484,10 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     const a = await insertAgent(store);
     const b = await insertAgent(store);
     const dep = await departmentOf(store, [a, b]);
-    const first = heldOpen(store, (tx) => tx.agents.pick({ departmentId: dep }, 1_000));
+    const first = heldOpen(store, (tx) => claimAgent(tx, { departmentId: dep }, 1_000));
     const firstAgent = await first.result;
     let released = false;
-    const second = store.transaction(async (tx) => ({ releasedBefore: released, agent: await tx.agents.pick({ departmentId: dep }, 2_000) }));
+    const second = store.transaction(async (tx) => ({ releasedBefore: released, agent: await claimAgent(tx, { departmentId: dep }, 2_000) }));
     if (store.backend === 'postgres') {
       // Were the second pick to wait for the first transaction, this would never settle.
       expect((await second).releasedBefore).toBe(false);
@@ -463,7 +508,7 @@ export function agentsCases(ctx: LivechatCaseContext): void {
       const dep = await departmentOf(store, [a, b]);
       const rooms = await Promise.all(Array.from({ length: 3 }, () => roomWithInquiry(store)));
       const route = (tx: Store, i: number) =>
-        tx.agents.pickAndServe({ departmentId: dep }, { id: rooms[i]!.rid, fname: rooms[i]!.fname, servedById: null, created: true }, newId(), 1_000 * (i + 1));
+        serveQueued(tx, { departmentId: dep }, { id: rooms[i]!.rid, fname: rooms[i]!.fname, servedById: null }, newId(), 1_000 * (i + 1));
       const first = heldOpen(store, (tx) => route(tx, 0));
       const second = heldOpen(store, (tx) => route(tx, 1));
       const [one, two] = [(await first.result)!.agent, (await second.result)!.agent];
@@ -493,8 +538,28 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     const entry = { type: 'department' as const, scope: 'department' as const, ts, transferredBy: { id: 'v', username: 'v', type: 'visitor' as const }, previousDepartment: room.departmentId, nextDepartment: { id: dep, name: 'dep' } };
     const note = { id: newId(), rid, t: 'livechat_transfer_history' as const, msg: '', ts, updatedAt: ts, u: { id: 'v', username: 'v', name: null }, visitorToken: null };
     await tx.livechatRooms.recordTransferWithEffects(rid, entry, dep, note, ts);
-    return tx.agents.pickAndServe({ departmentId: dep }, { id: rid, fname: room.fname, servedById: previous, created: false }, newId(), ts);
+    return serveQueued(tx, { departmentId: dep }, { id: rid, fname: room.fname, servedById: previous }, newId(), ts);
   }
+
+  it('lockRerouting: held until the transaction ends (PostgreSQL: a second one waits for it; SQLite: transactions are one at a time already)', async () => {
+    const store = ctx.store();
+    const first = heldOpen(store, (tx) => tx.agents.lockRerouting());
+    await first.result;
+    let secondDone = false;
+    const second = store.transaction((tx) => tx.agents.lockRerouting()).then(() => (secondDone = true));
+    if (store.backend === 'postgres') {
+      const waiting = async () =>
+        Number(
+          (await sql<{ n: string }>`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`.execute(kdb(store))).rows[0]!.n,
+        );
+      await expect.poll(waiting).toBe(1);
+    }
+    expect(secondDone).toBe(false);
+    first.release();
+    await first.done;
+    await second;
+    expect(secondDone).toBe(true);
+  });
 
   it('transfers crossing each other (rooms of agent A into B\'s department and of B into A\'s, at once) all complete, none waiting on the other: they are one at a time under the routing lock', async () => {
     const store = ctx.store();
@@ -527,7 +592,7 @@ export function agentsCases(ctx: LivechatCaseContext): void {
       const [early, late] = [await servedAndRequeued(store, elsewhere, other), await servedAndRequeued(store, elsewhere, other)];
       const rooms = await Promise.all(Array.from({ length: 2 }, () => roomWithInquiry(store)));
       const newRoomPick = (i: number) => (tx: Store) =>
-        tx.agents.pickAndServe({ departmentId: dep }, { id: rooms[i]!.rid, fname: rooms[i]!.fname, servedById: null, created: true }, newId(), 8_000 + i);
+        serveQueued(tx, { departmentId: dep }, { id: rooms[i]!.rid, fname: rooms[i]!.fname, servedById: null }, newId(), 8_000 + i);
       // A new room's pick holds the first agent (the lower id), uncommitted: the transfer takes the other at once.
       const first = heldOpen(store, newRoomPick(0));
       expect((await first.result)!.agent.id).toBe(a.id);
@@ -544,7 +609,7 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     });
   }
 
-  it('recordTransferWithEffects, then pickAndServe: concurrent transfers are spread evenly (the pick takes the routing lock in the pipeline it is sent in)', async () => {
+  it('recordTransferWithEffects, then serveQueued: concurrent transfers are spread evenly (the pick takes the routing lock in the pipeline it is sent in)', async () => {
     const store = ctx.store();
     const rooms = await Promise.all(Array.from({ length: 9 }, () => roomWithInquiry(store)));
     const { perAgent } = await nineRoutedAtOnce(store, (tx, i, dep) => transferInto(tx, rooms[i]!.rid, null, dep, 7_000 + i));
@@ -564,7 +629,7 @@ export function agentsCases(ctx: LivechatCaseContext): void {
       (await kdb(store).selectFrom('users').select(['id', 'livechat_open_rooms']).where('id', 'in', ids).execute()).map((u) => [u.id, Number(u.livechat_open_rooms)]),
     );
 
-  it("pickAndServe for a served room: the previous agent's subscription goes (removal recorded), the new one's comes (its earlier removal cancelled)", async () => {
+  it("serveQueued for a served room: the previous agent's subscription goes (removal recorded), the new one's comes (its earlier removal cancelled)", async () => {
     const store = ctx.store();
     const a = await insertAgent(store);
     const b = await insertAgent(store);
@@ -573,7 +638,7 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     await kdb(store).insertInto('room_removals').values({ user_id: b.id, rid, removed_at: 4_000 }).execute();
     expect(await loads(store, [a.id, b.id])).toEqual({ [a.id]: 1, [b.id]: 0 });
     const subscriptionId = newId();
-    const routed = await store.transaction((tx) => tx.agents.pickAndServe({ departmentId: dep }, { id: rid, fname, servedById: a.id, created: false }, subscriptionId, 8_000));
+    const routed = await store.transaction((tx) => serveQueued(tx, { departmentId: dep }, { id: rid, fname, servedById: a.id }, subscriptionId, 8_000));
     const after = (await store.livechatRooms.findById(rid))!;
     expect(routed).toEqual({ agent: { id: b.id, username: b.username }, subscribed: true, unsubscribed: subscription.id, room: after });
     expect(after.servedBy).toEqual({ id: b.id, username: b.username, ts: 8_000 });
@@ -587,12 +652,12 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     expect(await loads(store, [a.id, b.id])).toEqual({ [a.id]: 0, [b.id]: 1 });
   });
 
-  it('pickAndServe for a served room picking the same agent: it keeps its subscription and first-served time; the inquiry is taken', async () => {
+  it('serveQueued for a served room picking the same agent: it keeps its subscription and first-served time; the inquiry is taken', async () => {
     const store = ctx.store();
     const a = await insertAgent(store);
     const dep = await departmentOf(store, [a]);
     const { rid, fname, inquiryId, served, subscription } = await servedAndRequeued(store, a, dep);
-    const routed = await store.transaction((tx) => tx.agents.pickAndServe({ departmentId: dep }, { id: rid, fname, servedById: a.id, created: false }, newId(), 8_000));
+    const routed = await store.transaction((tx) => serveQueued(tx, { departmentId: dep }, { id: rid, fname, servedById: a.id }, newId(), 8_000));
     const after = (await store.livechatRooms.findById(rid))!;
     expect(routed).toEqual({ agent: { id: a.id, username: a.username }, subscribed: false, unsubscribed: null, room: after });
     expect(after.servedBy).toEqual({ id: a.id, username: a.username, ts: 5_000 });

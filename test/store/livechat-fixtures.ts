@@ -115,12 +115,17 @@ export async function insertUser(store: Store, overrides: Partial<NewUser> = {})
 /** A livechat agent (role added through the agents repository), with presence and livechat status set. */
 export async function insertAgent(
   store: Store,
-  options: { id?: string; status?: string; livechat?: 'available' | 'not-available'; active?: boolean } = {},
+  options: { id?: string; status?: string; livechat?: 'available' | 'not-available'; active?: boolean; connection?: 'online' | 'offline' } = {},
 ): Promise<UserRecord> {
   const user = await insertUser(store, { active: options.active ?? true, ...(options.id && { id: options.id }) });
   await store.agents.addRole(user.id, 'livechat-agent');
   await store.agents.setStatus(user.id, options.livechat ?? 'available');
-  await kdb(store).updateTable('users').set({ status: options.status ?? 'online' }).where('id', '=', user.id).execute();
+  // Present unless asked (a realtime session somewhere, or her own REST claim).
+  await kdb(store)
+    .updateTable('users')
+    .set({ status: options.status ?? 'online', status_connection: options.connection ?? 'online' })
+    .where('id', '=', user.id)
+    .execute();
   return user;
 }
 

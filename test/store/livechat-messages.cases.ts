@@ -18,6 +18,23 @@ async function insertRow(store: Store, m: MessageRecord): Promise<MessageRecord>
 }
 
 export function messagesCases(ctx: LivechatCaseContext): void {
+  it("firstVisitorMessages: each room's first plain message by its visitor; system and agent messages and other rooms left out", async () => {
+    const store = ctx.store();
+    const a = await openRoom(store);
+    const b = await openRoom(store);
+    const c = await openRoom(store);
+    const byVisitor = (v: { id: string; username: string; token: string }) => ({ u: { id: v.id, username: v.username, name: null }, visitorToken: v.token });
+    await store.messages.insert(message(a.room.id, { t: 'livechat-started', msg: '', ts: 1_000 }));
+    await store.messages.insert(message(a.room.id, { msg: 'agent first', ts: 1_500 }));
+    await store.messages.insert(message(a.room.id, { msg: 'my first', ts: 2_000, ...byVisitor(a.visitor) }));
+    await store.messages.insert(message(a.room.id, { msg: 'my second', ts: 3_000, ...byVisitor(a.visitor) }));
+    await store.messages.insert(message(b.room.id, { msg: 'b only', ts: 4_000, ...byVisitor(b.visitor) }));
+    await store.messages.insert(message(c.room.id, { msg: 'agent only', ts: 5_000 }));
+    const first = await store.messages.firstVisitorMessages([a.room.id, b.room.id, c.room.id, 'no-such-room']);
+    expect([...first.entries()].sort()).toEqual([[a.room.id, 'my first'], [b.room.id, 'b only']].sort());
+    expect((await store.messages.firstVisitorMessages([])).size).toBe(0);
+  });
+
   it('insert of a plain message: msgs +1, lm, lastMessage (a record without token), _updatedAt, waitingResponse when given', async () => {
     const store = ctx.store();
     const { room, visitor } = await openRoom(store);

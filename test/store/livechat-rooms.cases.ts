@@ -41,6 +41,24 @@ async function waitForLockWaiter(store: Store): Promise<void> {
 }
 
 export function livechatRoomsCases(ctx: LivechatCaseContext): void {
+  it('openServedBy: the open livechat rooms the agent serves, oldest first; closed ones and other agents\' left out', async () => {
+    const store = ctx.store();
+    const agent = await insertAgent(store);
+    const other = await insertAgent(store);
+    const serve = async (rid: string, a: { id: string; username: string | null }) =>
+      kdb(store).updateTable('rooms').set({ served_by_id: a.id, served_by_username: a.username, served_by_ts: 1 }).where('id', '=', rid).execute();
+    const later = (await openRoom(store, { ts: 2_000 })).room;
+    const earlier = (await openRoom(store, { ts: 1_000 })).room;
+    const closed = (await openRoom(store, { ts: 500 })).room;
+    const theirs = (await openRoom(store, { ts: 100 })).room;
+    for (const r of [later, earlier, closed]) await serve(r.id, agent);
+    await serve(theirs.id, other);
+    await store.livechatRooms.close(closed.id, { closedAt: 3_000, closer: 'user', closedBy: { id: agent.id, username: agent.username! } }, 3_000);
+    expect((await store.livechatRooms.openServedBy(agent.id)).map((r) => r.id)).toEqual([earlier.id, later.id]);
+    expect((await store.livechatRooms.openServedBy(other.id)).map((r) => r.id)).toEqual([theirs.id]);
+    expect(await store.livechatRooms.openServedBy('nobody')).toEqual([]);
+  });
+
   it('insert: an open room with usersCount 1, waitingResponse, lm = ts; findById reads it back', async () => {
     const store = ctx.store();
     const visitor = await insertVisitor(store, { name: 'Vi' });

@@ -12,6 +12,7 @@ import { departmentsCases } from './livechat-departments.cases.js';
 import type { LivechatCaseContext } from './livechat-fixtures.js';
 import { inquiriesCases } from './livechat-inquiries.cases.js';
 import { messagesCases } from './livechat-messages.cases.js';
+import { presenceCases } from './presence.cases.js';
 import { livechatRoomsCases } from './livechat-rooms.cases.js';
 import { visitorsCases } from './livechat-visitors.cases.js';
 
@@ -22,6 +23,7 @@ function allCases(ctx: LivechatCaseContext): void {
   describe('inquiries', () => inquiriesCases(ctx));
   describe('agents', () => agentsCases(ctx));
   describe('departments', () => departmentsCases(ctx));
+  describe('presence', () => presenceCases(ctx));
 }
 
 describe(`livechat store on ${backend}`, () => {

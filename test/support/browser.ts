@@ -109,18 +109,24 @@ function freePort(): Promise<number> {
  * `SITE_URL` = its own address. The port is chosen first (SITE_URL is part of the
  * configuration the app is built with); if another process takes it in between, a new one is tried.
  */
-export async function startWidgetServer(overrides: Partial<Config> = {}): Promise<WidgetServer> {
+export async function startWidgetServer(
+  overrides: Partial<Config> = {},
+  /** `listenHost`: the loopback address to listen on; `siteUrl: false` leaves SITE_URL unset (the widget follows the request). */
+  options: { listenHost?: string; siteUrl?: boolean } = {},
+): Promise<WidgetServer> {
+  const listenHost = options.listenHost ?? '127.0.0.1';
   const database: TestDatabase = await createTestDatabase();
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
+    const url = `http://${listenHost}:${port}`;
     const store = database.open();
-    const config = testConfig({ rateLimit: false, ...overrides, siteUrl: url, port, host: '127.0.0.1' });
+    const siteUrl = options.siteUrl === false ? { siteUrl: `http://localhost:${port}`, publicUrl: null } : { siteUrl: url, publicUrl: url };
+    const config = testConfig({ rateLimit: false, ...overrides, ...siteUrl, port, host: listenHost });
     const log: WidgetServer['log'] = [];
     const logger = { level: 'warn', stream: { write: (line: string) => void log.push(JSON.parse(line)) } };
     const { app, services, ddp } = await buildApp({ config, store, logger });
     try {
-      await app.listen({ port, host: '127.0.0.1' });
+      await app.listen({ port, host: listenHost });
     } catch (error) {
       await app.close();
       await store.close();
@@ -148,7 +154,7 @@ export async function startWidgetServer(overrides: Partial<Config> = {}): Promis
   }
 }
 
-/** The embed snippet of R6 (the README shows the same), for a server at `siteUrl`. */
+/** The embed snippet of R6 (docs/widget.md shows the same), for a server at `siteUrl`. */
 export function embedSnippet(siteUrl: string): string {
   return `<script type="text/javascript">
 (function(w, d, s, u) {
@@ -481,7 +487,7 @@ export async function firstWidgetMessage(
 }
 
 /**
- * Known, harmless browser-console noise (see ARCHITECTURE.md, "Browser journeys"): `livechat/config` has
+ * Known, harmless browser-console noise (see docs/widget.md, "Browser journeys"): `livechat/config` has
  * no `resources.sound`, so the widget's notification <audio> has no source. Any other console error, any
  * HTTP answer >= 400 (the widget's `page.visited` before registration included: it must succeed), or any
  * DDP error frame fails the journey.

@@ -1,145 +1,59 @@
-/** The REST shapes the console reads (contract §5, §6.1, §8.1, §8.8, §8.9, §8.11). Dates are ISO strings. */
-export interface Me {
-  _id: string;
-  username: string;
-  name?: string;
-  email?: string;
-  roles: string[];
-  status?: string;
-  statusLivechat?: 'available' | 'not-available';
-}
+/**
+ * The REST shapes the console reads (contract §5, §6.1, §8.1, §8.8, §8.9, §8.11), named from the types generated
+ * out of openapi.json (`openapi.d.ts`, `npm run openapi`): the server's route schemas are the one definition, so a
+ * change there that the console does not follow fails `npm run typecheck`. Dates are ISO strings.
+ */
+import type { paths } from './openapi.js';
 
-export interface LoginResult {
-  status: 'success';
-  data: { userId: string; authToken: string; me: Me };
+/** The JSON body of an endpoint's 200 answer. */
+type Ok<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends {
+  responses: { 200: { content: { 'application/json': infer Body } } };
 }
+  ? Body
+  : never;
 
-export interface VisitorRef {
-  _id: string;
-  username: string;
-  status?: string;
+/** The JSON body an endpoint takes. */
+type In<P extends keyof paths, M extends 'post' | 'put'> = paths[P][M] extends {
+  requestBody?: { content: { 'application/json': infer Body } };
 }
+  ? Body
+  : never;
 
-export interface LastMessage {
-  _id: string;
-  msg: string;
-  ts: string;
-  t?: string;
-  u?: { _id: string; username: string; name?: string };
-}
+type Item<List> = List extends ReadonlyArray<infer T> ? T : never;
 
-export interface LivechatRoom {
-  _id: string;
-  t: 'l';
-  fname?: string;
-  msgs?: number;
-  ts: string;
-  lm?: string;
-  _updatedAt: string;
-  open?: boolean;
-  v: VisitorRef;
-  servedBy?: { _id: string; username: string; ts?: string };
-  departmentId?: string;
-  waitingResponse?: boolean;
-  source?: { type: 'api' | 'widget' };
-  closedAt?: string;
-  closer?: 'visitor' | 'user';
-  closedBy?: { _id: string; username: string };
-  surveyFeedback?: Record<string, string>;
-  lastMessage?: LastMessage;
-  transferHistory?: TransferEntry[];
-}
+/** What `login` answers. */
+export type LoginResult = Ok<'/api/v1/login', 'post'>;
+/** The caller as `me` and `login` give it (the console keeps it without the envelope's `success`). */
+export type Me = Omit<Ok<'/api/v1/me', 'get'>, 'success'>;
 
+/**
+ * A livechat room (§8.1): the `t: 'l'` branch of `rooms.info`'s room. `livechat/rooms` lists the same object, its
+ * fields all optional in the schema because a `fields` projection may leave any out; the console never sends one.
+ */
+export type LivechatRoom = Extract<Ok<'/api/v1/rooms.info', 'get'>['room'], { t: 'l' }>;
 /** One entry of a room's `transferHistory` (to a department, or to an agent). */
-export interface TransferEntry {
-  type: 'department' | 'agent';
-  scope: string;
-  ts: string;
-  transferredBy: { _id: string; username: string; type: string };
-  previousDepartment?: string;
-  nextDepartment?: { _id: string; name: string };
-  transferredTo?: { _id: string; username: string };
-  comment?: string;
-}
-
+export type TransferEntry = Item<NonNullable<LivechatRoom['transferHistory']>>;
 /** A room as `rooms.get` lists it (any type; the console keeps the livechat ones). */
-export type RoomEntry = Partial<LivechatRoom> & { _id: string; t: string; _updatedAt: string };
-
-export interface Subscription {
-  _id: string;
-  rid: string;
-  unread: number;
-  alert?: boolean;
-  ls?: string;
-}
-
-export interface Inquiry {
-  _id: string;
-  rid: string;
-  name: string;
-  /** The visitor's latest message (absent before the first). */
-  message?: string;
-  status: 'queued' | 'taken';
-  ts: string;
-  v: VisitorRef;
-  department?: string;
-}
-
-export interface Message {
-  _id: string;
-  rid: string;
-  msg: string;
-  ts: string;
-  t?: string;
-  u: { _id: string; username: string; name?: string };
+export type RoomEntry = Item<Ok<'/api/v1/rooms.get', 'get'>['update']>;
+/** A queued inquiry, whole as `inquiries.getOne` gives it (`queuedForUser` lists it; the console sends no `fields`). */
+export type Inquiry = NonNullable<Ok<'/api/v1/livechat/inquiries.getOne', 'get'>['inquiry']>;
+/**
+ * A message as REST gives it, plus the `transferData` a stream copy of a transfer line carries (realtime R5; DDP
+ * shapes are not in the OpenAPI document, so this one console-side field is typed here).
+ */
+export type Message = Item<Ok<'/api/v1/livechat/{rid}/messages', 'get'>['messages']> & {
   transferData?: {
     transferredBy?: { username?: string; name?: string };
     transferredTo?: { username?: string; name?: string };
     nextDepartment?: { _id?: string; name?: string };
     scope?: string;
   };
-}
-
-export interface Visitor {
-  _id: string;
-  username: string;
-  name?: string;
-  visitorEmails?: { address: string }[];
-  phone?: { phoneNumber: string }[];
-  department?: string;
-  status?: string;
-  ts?: string;
-  lastPage?: { title?: string; href?: string; ts?: string };
-  livechatData?: Record<string, unknown>;
-}
-
-export interface Department {
-  _id: string;
-  name: string;
-  enabled: boolean;
-  showOnRegistration: boolean;
-  showOnOfflineForm: boolean;
-  email: string;
-  description?: string;
-  numAgents?: number;
-}
-
-export interface DepartmentAgent {
-  agentId: string;
-  username: string;
-}
-
-export interface AgentUser {
-  _id: string;
-  username: string;
-  name?: string;
-  status?: string;
-  statusLivechat?: 'available' | 'not-available';
-  emails?: { address: string }[];
-}
-
-export interface Paged {
-  count: number;
-  offset: number;
-  total: number;
-}
+};
+export type Visitor = Ok<'/api/v1/livechat/visitors.info', 'get'>['visitor'];
+export type Department = Item<Ok<'/api/v1/livechat/department', 'get'>['departments']>;
+export type DepartmentAgent = Item<Ok<'/api/v1/livechat/department/{_id}', 'get'>['agents']>;
+/** An agent of a department as `livechat/department` takes it when creating or changing one. */
+export type DepartmentAgentInput = Item<NonNullable<In<'/api/v1/livechat/department', 'post'>['agents']>>;
+export type AgentUser = Item<Ok<'/api/v1/livechat/users/agent', 'get'>['users']>;
+/** The paging fields of a list answer. */
+export type Paged = Pick<Ok<'/api/v1/livechat/rooms', 'get'>, 'count' | 'offset' | 'total'>;

@@ -79,7 +79,7 @@ function Composer({ room, onSent }: { room: LivechatRoom; onSent: () => void }) 
   const idle = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   const setTypingState = (value: boolean) => {
-    if (!me || typingSent.current === value) return;
+    if (!me?.username || typingSent.current === value) return;
     typingSent.current = value;
     live?.sendTyping(room._id, me.username, value);
   };

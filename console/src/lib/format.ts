@@ -43,7 +43,8 @@ export function dateTime(iso: string | undefined): string {
  * history read over REST, from the room's `transferHistory` entry of that moment.
  */
 export function systemText(message: Message, transfer?: TransferEntry): string | null {
-  switch (message.t) {
+  // A type the schema does not list (an empty one included) is shown as its text, never trusted blindly.
+  switch (message.t as string | undefined) {
     case undefined:
     case '':
       return null;

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useDepartmentAgents, useDepartments, useRoleUsers } from '../api/data.js';
-import type { Department, DepartmentAgent } from '../api/types.js';
+import type { Department, DepartmentAgentInput } from '../api/types.js';
 import { useConsole } from '../context.js';
 import { errorText } from '../lib/errors.js';
 
@@ -34,7 +34,7 @@ function DepartmentForm({ initial, id, onDone }: { initial: Draft; id?: string; 
         showOnOfflineForm: draft.showOnOfflineForm,
       };
       const byId = new Map((agents.data?.users ?? []).map((a) => [a._id, a.username]));
-      const chosen: DepartmentAgent[] = draft.agents.map((agentId) => ({ agentId, username: byId.get(agentId) ?? '' }));
+      const chosen: DepartmentAgentInput[] = draft.agents.map((agentId) => ({ agentId, username: byId.get(agentId) ?? '' }));
       if (!id) return api('livechat/department', { method: 'POST', body: { department, agents: chosen } });
       await api(`livechat/department/${encodeURIComponent(id)}`, { method: 'PUT', body: { department } });
       const removed = initial.agents.filter((a) => !draft.agents.includes(a)).map((agentId) => ({ agentId }));
@@ -116,7 +116,7 @@ function EditDepartment({ department, onDone }: { department: Department; onDone
       id={department._id}
       initial={{
         name: department.name,
-        email: department.email,
+        email: department.email ?? '',
         description: department.description ?? '',
         enabled: department.enabled,
         showOnRegistration: department.showOnRegistration,

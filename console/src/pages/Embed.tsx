@@ -1,17 +1,13 @@
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { embedSnippet } from '../lib/format.js';
+import { SiteUrlNotice, useWidgetServer } from '../lib/widget-server.js';
 
 export function EmbedPage() {
-  const snippet = embedSnippet(window.location.origin);
   const [copied, setCopied] = useState<string | null>(null);
   const [previewKey, setPreviewKey] = useState(0);
   // The preview frames `/livechat`; a server that does not serve the widget gets a sentence, not a JSON 404 in a frame.
-  const widget = useQuery({
-    queryKey: ['widget-served', previewKey],
-    queryFn: async () => (await fetch('/livechat', { method: 'HEAD' })).ok,
-    retry: false,
-  });
+  const widget = useWidgetServer(previewKey);
+  const snippet = embedSnippet(widget.data?.serverUrl ?? window.location.origin);
 
   async function copy() {
     try {
@@ -27,6 +23,7 @@ export function EmbedPage() {
       <h1 id="embed-title">Embed the widget</h1>
       <p>Paste this before the closing &lt;/body&gt; tag of every page where visitors should be able to chat with you.</p>
       <label htmlFor="embed-snippet">Embed snippet</label>
+      <SiteUrlNotice serverUrl={widget.data?.serverUrl} />
       <textarea id="embed-snippet" className="code" readOnly rows={9} value={snippet} onFocus={(e) => e.currentTarget.select()} />
       <div className="row">
         <button type="button" className="primary small" onClick={() => void copy()}>
@@ -44,8 +41,8 @@ export function EmbedPage() {
         </button>
       </p>
       {/* Popout mode: the widget renders standalone (without the embed script's host page around it). */}
-      {widget.data === true && <iframe key={previewKey} className="widget-preview" title="Live chat widget preview" src="/livechat?mode=popout" />}
-      {widget.data === false && <p className="notice">This server does not serve the widget at /livechat, so there is nothing to preview.</p>}
+      {widget.data?.served === true && <iframe key={previewKey} className="widget-preview" title="Live chat widget preview" src="/livechat?mode=popout" />}
+      {widget.data?.served === false && <p className="notice">This server does not serve the widget at /livechat, so there is nothing to preview.</p>}
     </section>
   );
 }

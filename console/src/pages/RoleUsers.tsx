@@ -64,8 +64,8 @@ function RoleUsersPage({ role }: { role: 'agent' | 'manager' }) {
           Add
         </button>
       </form>
-      {me && role === 'agent' && !(users.data?.users ?? []).some((u) => u._id === me._id) && (
-        <button type="button" className="ghost small" onClick={() => add.mutate(me.username)}>
+      {me?.username && role === 'agent' && !(users.data?.users ?? []).some((u) => u._id === me._id) && (
+        <button type="button" className="ghost small" onClick={() => add.mutate(me.username!)}>
           Make me an agent
         </button>
       )}

@@ -6,6 +6,7 @@ import { useDepartments, useRoleUsers } from '../api/data.js';
 import { isAgent, isManager, useConsole } from '../context.js';
 import { embedSnippet } from '../lib/format.js';
 import { errorText } from '../lib/errors.js';
+import { SiteUrlNotice, useWidgetServer } from '../lib/widget-server.js';
 
 /** `/`: a manager on a desk without agents starts at the setup steps, everyone else at the queue. */
 export function HomeRedirect() {
@@ -26,7 +27,8 @@ export function SetupPage() {
   const [copied, setCopied] = useState<string | null>(null);
   const agent = isAgent(me);
   const available = agent && me?.statusLivechat === 'available';
-  const snippet = embedSnippet(window.location.origin);
+  const widget = useWidgetServer();
+  const snippet = embedSnippet(widget.data?.serverUrl ?? window.location.origin);
 
   async function becomeAvailableAgent() {
     if (!me) return;
@@ -83,6 +85,7 @@ export function SetupPage() {
         <li className="step">
           <h2>3. Put the widget on your site</h2>
           <p>Copy this snippet into your pages, before &lt;/body&gt;.</p>
+          <SiteUrlNotice serverUrl={widget.data?.serverUrl} />
           <label htmlFor="setup-snippet" className="visually-hidden">
             Embed snippet
           </label>

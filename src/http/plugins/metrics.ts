@@ -117,8 +117,8 @@ export class RequestMetrics {
  * Fastify's log controller, with the request metrics: Fastify calls its `requestCompleted` once for every request
  * a route or the not-found handler answered, when the answer has been sent (or its connection failed), where it
  * runs a route's onResponse hooks. Each request is counted there, under its route's pattern, or `unmatched` for
- * the not-found handler's 404 and 405 (bounded cardinality): no request pays for an onResponse hook (with the
- * log lines below: 14.5 → 14.0 µs of server CPU per `/api/info` request, docs/performance-history.md, the fifteenth round).
+ * the not-found handler's 404 and 405 (bounded cardinality): no request pays for an onResponse hook (measured with the
+ * log lines below: docs/decisions/0021-lean-request-path.md).
  *
  * Fastify's per-request log lines ("incoming request", "request completed") are written at `info`; when the
  * logger does not write `info` (`setLogsRequests(false)`, from the logger's level), they are not built at all.

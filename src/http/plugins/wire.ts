@@ -16,7 +16,7 @@ let idAt = idBytes.length;
 /**
  * A new request id: 128 random bits as 32 lowercase hex digits, cut from a pool of random bytes refilled every
  * 256 ids. One native call where `crypto.randomUUID()` joins its 36 characters piece by piece, and node then checks
- * every character of each header value it sends: about 0.5 µs less per request (`/api/info` over sockets).
+ * every character of each header value it sends (docs/decisions/0021-lean-request-path.md).
  */
 export function newRequestId(): string {
   if (idAt === idBytes.length) {
@@ -46,7 +46,7 @@ const QS_OPTIONS = { depth: 5, arrayLimit: 100, parameterLimit: 1000 } as const;
  * repeated keys become arrays, the empty key and keys that name
  * Object.prototype members are dropped, and more than `arrayLimit` repeats fall
  * back to qs (which makes an object of them). Under 2,000 characters there
- * cannot be more than `parameterLimit` parts. test/property/query-string.test.ts
+ * cannot be more than `parameterLimit` parts. test/unit/property/query-string.test.ts
  * checks the two paths agree.
  */
 export function parseQueryString(text: string): Record<string, unknown> {

@@ -6,7 +6,7 @@ import { LoginBody, LoginData, LogoutData, MeObject } from '../../wire/users.js'
 import type { Caller } from '../../services/auth.service.js';
 import type { RouteGroup } from '../types.js';
 
-/** 200 bodies, exported for the client-compatibility type test (test/compat/rest-typings.unit.test.ts). */
+/** 200 bodies, exported for the client-compatibility type test (test/unit/compat/rest-typings.test.ts). */
 export const LoginResponse = Success({
   status: Type.Literal('success'),
   data: LoginData,

@@ -5,6 +5,7 @@
 import { accountsRoutes } from './accounts.routes.js';
 import { avatarRoutes } from './avatar.routes.js';
 import { chatRoutes } from './chat.routes.js';
+import { clockRoutes } from './clock.routes.js';
 import { directoryRoutes } from './directory.routes.js';
 import { livechatAgentsRoutes } from './livechat-agents.routes.js';
 import { livechatRoutes } from './livechat.routes.js';
@@ -17,12 +18,10 @@ import { widgetRoutes } from './widget.routes.js';
 import type { RouteGroup } from '../types.js';
 
 /** Groups mounted under `/api/v1`. */
-export const apiV1Groups: RouteGroup[] = [settingsRoutes, permissionsRoutes, roomsRoutes, directoryRoutes, accountsRoutes, usersRoutes, livechatRoutes, livechatAgentsRoutes, livechatWorkspaceRoutes, chatRoutes];
+export const apiV1Groups: RouteGroup[] = [settingsRoutes, permissionsRoutes, roomsRoutes, directoryRoutes, accountsRoutes, usersRoutes, livechatRoutes, livechatAgentsRoutes, livechatWorkspaceRoutes, chatRoutes, clockRoutes];
 
-/** Groups mounted at the site root, outside `/api/v1`: the livechat widget (R6) and avatars (§8.11). */
-export function siteGroups(siteUrl: string): RouteGroup[] {
-  return [widgetRoutes(siteUrl), avatarRoutes];
-}
+/** Groups mounted at the site root, outside `/api/v1`: the livechat widget and its sound (R6, W10) and avatars (§8.11). */
+export const siteGroups: RouteGroup[] = [widgetRoutes, avatarRoutes];
 
 export { platformRoutes } from './platform.routes.js';
 /** The agent console at `/` (static files, outside `/api`). */

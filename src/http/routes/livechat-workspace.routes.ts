@@ -87,7 +87,7 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
       },
       config: { permissions: ['view-l-room'] },
     },
-    async (request) => extend(await livechatWorkspace.visitorInfo(request.query.visitorId), { success: true as const }),
+    async (request) => extend(await livechatWorkspace.visitorInfo(callerOf(request).user, request.query.visitorId), { success: true as const }),
   );
 
   app.get(

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { extend } from '../../lib/values.js';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { rememberingSerializer } from '../plugins/fragments.js';
 import { errorResponses, Success, Text } from '../../wire/common.js';
 import {
@@ -23,10 +23,13 @@ import {
 import type { RouteGroup } from '../types.js';
 
 /**
- * True when the request carries the widget's cookies `rc_room_type=l` and
- * `rc_is_widget=t` (contract §8.3 → `source.type: "widget"`).
+ * True when the request comes from the widget (contract §8.3 → `source.type: "widget"`): it carries the widget's
+ * cookies `rc_room_type=l` and `rc_is_widget=t`, or it was made by the widget's page (`Referer` = `<origin>/livechat`,
+ * that page's own origin). Browsers do not send the cookies a widget set inside a customer's page (a third-party
+ * frame), so on a real site only the page's address says where the chat started.
  */
-export function isWidgetRequest(cookieHeader: string | undefined): boolean {
+export function isWidgetRequest(cookieHeader: string | undefined, referer?: string, origin?: string): boolean {
+  if (referer !== undefined && origin !== undefined && isWidgetPage(referer, origin)) return true;
   if (!cookieHeader) return false;
   const cookies = new Map<string, string>();
   for (const part of cookieHeader.split(';')) {
@@ -40,9 +43,27 @@ export function isWidgetRequest(cookieHeader: string | undefined): boolean {
   return cookies.get('rc_room_type') === 'l' && cookies.get('rc_is_widget') === 't';
 }
 
+/** The origin the widget's page is served from (SERVER_URL), or undefined for a request with no valid Host. */
+function widgetOrigin(request: FastifyRequest): string | undefined {
+  try {
+    return request.server.siteOrigin(request);
+  } catch {
+    return undefined;
+  }
+}
+
+function isWidgetPage(referer: string, origin: string): boolean {
+  try {
+    const url = new URL(referer);
+    return url.origin === origin && (url.pathname === '/livechat' || url.pathname === '/livechat/index.html');
+  } catch {
+    return false;
+  }
+}
+
 const tags = ['livechat'];
 
-/** 200 bodies, exported for the client-compatibility type test (test/compat/rest-typings.unit.test.ts). */
+/** 200 bodies, exported for the client-compatibility type test (test/unit/compat/rest-typings.test.ts). */
 export const VisitorResponse = Success({ visitor: Visitor });
 export const LivechatRoomResponse = Success({ room: VisitorRoom, newRoom: Type.Boolean() });
 export const RoomCloseResponse = Success({ rid: Type.String(), comment: Type.String() });
@@ -111,7 +132,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
     async (request) =>
       extend(
         await livechat.getRoom(request.query, {
-          widget: isWidgetRequest(request.headers.cookie),
+          widget: isWidgetRequest(request.headers.cookie, request.headers.referer, widgetOrigin(request)),
           client: { ip: request.ip, user: request.caller?.user ?? null },
         }),
         { success: true as const },
@@ -237,7 +258,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
     },
     // The visitor-less configuration is the service's frozen, kept object: serialized once per change.
     async (request, reply) => {
-      const { config } = await livechat.config(request.query.token, request.query.department);
+      const { config } = await livechat.config(request.query.token, request.query.department, app.siteOrigin(request));
       // A string body is sent as it is (the typed reply expects the object it would serialize).
       return (reply as unknown as FastifyReply).type('application/json').send(`{"config":${configJson(config)},"success":true}`);
     },

@@ -3,8 +3,9 @@
  * its package's `build/` folder (contract R6).
  *
  * - `GET /livechat` (any query, e.g. `?mode=popout`) and `/livechat/index.html`:
- *   the package's `index.html` with `<script>SERVER_URL = '<SITE_URL>';</script>`
- *   right after `<body>` — the widget reads its server from that global.
+ *   the package's `index.html` with `<script>SERVER_URL = '<origin>';</script>`
+ *   right after `<body>` — the widget reads its server from that global. The origin is
+ *   `SITE_URL`, or with it unset the request's own (`app.siteOrigin`, R6).
  *   `text/html; charset=utf-8`, `no-cache`. No redirect: the page's script
  *   paths (`livechat/bundle…js`) are relative to `/livechat` without a slash.
  *   `/livechat/` (with the slash) would resolve them to `/livechat/livechat/…`,
@@ -25,7 +26,8 @@ import { extend } from '../../lib/values.js';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CHIME_MP3_BASE64 } from '../assets/chime.js';
 import { endpointNotFound } from '../../services/errors.js';
 import { allowedDomains, type SettingsService } from '../../services/settings.service.js';
 import { sendError } from '../plugins/errors.js';
@@ -60,18 +62,20 @@ function frameAncestors(reply: FastifyReply, settings: SettingsService): void {
   if (domains.length > 0) reply.header('content-security-policy', `frame-ancestors ${domains.join(' ')}`);
 }
 
-/** The widget group; needs the public URL it injects as SERVER_URL. */
-export function widgetRoutes(siteUrl: string): RouteGroup {
-  return (app: App, { settings }) => {
+/** The widget group: its page (SERVER_URL = the site's origin, `app.siteOrigin`), its files and its sound. */
+export const widgetRoutes: RouteGroup = (app: App, { settings }) => {
     const buildDir = widgetBuildDir();
-    // Read on the first request (not at start-up), then kept: the package does not change while running.
-    let page: Promise<string> | undefined;
-    const pageHandler = async (request: { url: string }, reply: FastifyReply) => {
+    // Read on the first request (not at start-up), then kept: the package does not change while running. With
+    // SITE_URL unset each origin gets its own SERVER_URL, so the page is built per request from the kept file.
+    let indexHtml: Promise<string> | undefined;
+    const pageHandler = async (request: FastifyRequest, reply: FastifyReply) => {
       const [path, query] = request.url.split(/\?(.*)/s, 2) as [string, string | undefined];
       if (path.endsWith('/')) return reply.redirect(`/livechat${query !== undefined ? `?${query}` : ''}`, 308);
-      page ??= readFile(join(buildDir, 'index.html'), 'utf8').then((html) => widgetPage(html, siteUrl));
+      const origin = app.siteOrigin(request);
+      indexHtml ??= readFile(join(buildDir, 'index.html'), 'utf8');
+      const page = widgetPage(await indexHtml, origin);
       frameAncestors(reply, settings);
-      return reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-cache').send(await page);
+      return reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
     };
     const schema = { tags: ['widget'], summary: 'The livechat widget page (R6)' };
     app.get('/livechat', { schema }, pageHandler);
@@ -104,5 +108,10 @@ export function widgetRoutes(siteUrl: string): RouteGroup {
       },
       { prefix: '/livechat' },
     );
-  };
-}
+
+    // The notification sound the widget plays for agents' messages (`config.resources.sound`, W10).
+    const chime = Buffer.from(CHIME_MP3_BASE64, 'base64');
+    app.get('/sounds/chime.mp3', { schema: { tags: ['widget'], summary: "The widget's notification sound (W10)" } }, async (_request, reply) =>
+      reply.header('content-type', 'audio/mpeg').header('cache-control', 'public, max-age=86400').send(chime),
+    );
+};

@@ -38,7 +38,7 @@
  * `streams.ts` (stream registry, subscription index, delivery), `errors.ts` (Meteor errors),
  * `ejson.ts` (dates).
  */
-export { DdpServer, type DdpLogger, type DdpServerOptions, type MethodHandler } from './server.js';
+export { DdpServer, type DdpLogger, type DdpServerOptions, type MethodHandler, type MethodOptions } from './server.js';
 export { DdpConnection, type CloseHook, type DdpSubscription } from './connection.js';
 export {
   StreamRegistry,

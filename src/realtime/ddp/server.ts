@@ -69,6 +69,21 @@ interface MethodEntry {
   handler: MethodHandler<never>;
   schema: TSchema | undefined;
   check: TypeCheck<TSchema> | undefined;
+  /** With a `Type.Tuple` schema: how many leading params it checks (the rest are dropped), else undefined. */
+  leading: number | undefined;
+}
+
+/** Options of `DdpServer.method`. */
+export interface MethodOptions<S extends TSchema> {
+  /** A TypeBox schema of the params array (e.g. a `Type.Tuple`); a mismatch is `400 Match failed`. */
+  params: S;
+  /**
+   * The schema, a `Type.Tuple`, describes the *leading* params only, as Meteor methods take positional
+   * arguments: the params are cut or padded (with `undefined`) to the tuple's length before the check, so a
+   * client's extra trailing arguments (e.g. `loadHistory`'s last-seen date) are ignored and a missing optional
+   * one is `undefined`. Without it the params must match the schema exactly.
+   */
+  leading?: boolean;
 }
 
 type Frame = Record<string, unknown>;
@@ -144,16 +159,23 @@ export class DdpServer implements ConnectionOwner {
   // ----- the integrator's API -------------------------------------------------------------------------
 
   /**
-   * Declares a method. With `options.params` (a TypeBox schema of the params array, e.g. a `Type.Tuple`)
-   * calls whose params do not match are answered `400 Match failed` before the handler runs. The
+   * Declares a method. With `options.params` (a TypeBox schema of the params array, e.g. a `Type.Tuple`;
+   * `options.leading` for the leading params only, see `MethodOptions`) calls whose params do not match are
+   * answered `400 Match failed` before the handler runs. The
    * handler's return value is the `result` (omitted when undefined; Dates become `{$date}`); a thrown
    * `MeteorError`/`ApiError` is the error the client receives; anything else is logged and sent as 500.
    */
-  method<S extends TSchema>(name: string, handler: MethodHandler<Static<S>>, options: { params: S }): void;
+  method<S extends TSchema>(name: string, handler: MethodHandler<Static<S>>, options: MethodOptions<S>): void;
   method(name: string, handler: MethodHandler<unknown[]>): void;
-  method(name: string, handler: MethodHandler<never>, options?: { params: TSchema }): void {
+  method(name: string, handler: MethodHandler<never>, options?: MethodOptions<TSchema>): void {
     if (this.#methods.has(name)) throw new Error(`DDP method ${name} is already defined`);
-    this.#methods.set(name, { handler, schema: options?.params, check: undefined });
+    let leading: number | undefined;
+    if (options?.leading) {
+      const items = (options.params as { items?: unknown }).items;
+      if (!Array.isArray(items)) throw new Error(`DDP method ${name}: \`leading\` needs a Type.Tuple params schema`);
+      leading = items.length;
+    }
+    this.#methods.set(name, { handler, schema: options?.params, check: undefined, leading });
   }
 
   /** Open connections in this process that proved `token` (0 → the visitor has no live connection here). */
@@ -357,6 +379,10 @@ export class DdpServer implements ConnectionOwner {
 
   async #run(connection: DdpConnection, id: string, name: string, entry: MethodEntry, params: unknown): Promise<void> {
     try {
+      if (entry.leading !== undefined) {
+        const given = params as unknown[];
+        params = Array.from({ length: entry.leading }, (_, i) => given[i]);
+      }
       if (entry.schema) {
         entry.check ??= TypeCompiler.Compile(entry.schema);
         if (!entry.check.Check(params)) throw matchFailed();

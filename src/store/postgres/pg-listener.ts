@@ -3,7 +3,7 @@ import pg from 'pg';
 /**
  * One dedicated PostgreSQL connection that LISTENs on a channel and NOTIFYs on
  * it (so one process's notifications keep their order). When the connection
- * drops it reconnects every 500 ms until it succeeds, then calls `onReconnect`:
+ * drops it reconnects every half second until it succeeds, then calls `onReconnect`:
  * notifications sent meanwhile were lost.
  */
 export class PgListener {

@@ -29,7 +29,7 @@ export const postgresDialect: SqlDialect = {
   joinedText: (expr) => sql<string | null>`string_agg(${expr}, ',')`,
   // As text (node-postgres would parse `json` itself, and SQLite's is text): the callers parse it alike.
   jsonArrayAgg: (expr) => sql<string>`coalesce(json_agg(${expr})::text, '[]')`,
-  jsonTextRows: (json, alias) => sql`json_array_elements_text(${json}::json) as ${sql.table(alias)}(value)`,
+  jsonTextRows: (json, alias) => sql`json_array_elements_text(${json}::json) with ordinality as ${sql.table(alias)}(value, key)`,
   seqType: 'bigint',
   seqColumn: (c) => c.generatedByDefaultAsIdentity().primaryKey(),
   async createSearchIndexes(db) {
@@ -85,6 +85,7 @@ export const postgresDialect: SqlDialect = {
     await sql`SELECT pg_advisory_xact_lock(${key})`.execute(db);
   },
   forUpdate: (query) => query.forUpdate() as typeof query,
+  forUpdateSkipLocked: (query) => query.forUpdate().skipLocked() as typeof query,
   async lockRowById(db, table, id) {
     await sql`SELECT 1 FROM ${sql.table(table)} WHERE id = ${id} FOR UPDATE`.execute(db);
   },

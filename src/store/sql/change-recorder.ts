@@ -10,6 +10,8 @@ export interface ChangeSink {
   changed(userId: string | null, livechat?: boolean, user?: UserRecord): void;
   /** The row of room `rid` changed, or the room was deleted. */
   roomChanged(rid: string): void;
+  /** A job that is due already was scheduled. */
+  jobScheduled(): void;
 }
 
 /** The listeners of one store; outside a transaction each write is reported at once. */
@@ -35,6 +37,10 @@ export class ChangeListeners implements ChangeSink {
   roomChanged(rid: string): void {
     this.emit({ users: [], livechat: false, rooms: [rid] });
   }
+
+  jobScheduled(): void {
+    this.emit({ users: [], livechat: false, rooms: [], jobs: true });
+  }
 }
 
 /** Inside a transaction: collects, and reports once the transaction committed. */
@@ -42,6 +48,7 @@ export class TransactionChanges implements ChangeSink {
   private readonly users = new Set<string>();
   private livechat = false;
   private readonly rooms = new Set<string>();
+  private jobs = false;
 
   /** A returned row is not kept: a later statement of the transaction may change the user again. */
   changed(userId: string | null, livechat = false): void {
@@ -53,10 +60,14 @@ export class TransactionChanges implements ChangeSink {
     this.rooms.add(rid);
   }
 
+  jobScheduled(): void {
+    this.jobs = true;
+  }
+
   /** After COMMIT: one report of everything the transaction changed. */
   committed(to: ChangeListeners): void {
-    if (this.users.size > 0 || this.livechat || this.rooms.size > 0) {
-      to.emit({ users: [...this.users], livechat: this.livechat, rooms: [...this.rooms] });
+    if (this.users.size > 0 || this.livechat || this.rooms.size > 0 || this.jobs) {
+      to.emit({ users: [...this.users], livechat: this.livechat, rooms: [...this.rooms], ...(this.jobs && { jobs: true }) });
     }
   }
 }

@@ -28,8 +28,9 @@ export interface SqlDialect {
   jsonArrayAgg(expr: Expression<unknown>): RawBuilder<string>;
   /**
    * A FROM item: the strings of a JSON array of strings (`json`, bound as its text), one row each, in column
-   * `value` of `alias` (`json_each` / `json_array_elements_text`). One statement then takes a list of any
-   * length through one parameter.
+   * `value` of `alias`, and in column `key` a number that ascends in the array's order (`json_each` /
+   * `json_array_elements_text … with ordinality`). One statement then takes a list of any length through one
+   * parameter.
    */
   jsonTextRows(json: string, alias: string): RawBuilder<unknown>;
   /** Column type of the integer `seq` key of users and rooms. */
@@ -88,8 +89,7 @@ export interface SqlDialect {
    * A LIMIT value (a non-negative safe integer; anything else throws). SQLite: a literal in the SQL text.
    * SQLite's planner reads the value bound to a LIMIT parameter and marks the statement to be compiled again
    * whenever that parameter is bound anew, which better-sqlite3 does on every run: each execution paid a full
-   * prepare (measured on this project's statements: `rooms.get`'s delta 66 -> 31 µs, Auto_Selection's
-   * availability check 102 -> 15 µs, a directory page about a third less). A literal makes one statement text
+   * prepare (measured: docs/decisions/0006-limit-as-literal-on-sqlite.md). A literal makes one statement text
    * per value, which the statement cache keeps: page sizes are few (bounded by `API_Upper_Count_Limit`). An
    * OFFSET stays a parameter (SQLite does not plan with it; as literals every page would be a statement of its
    * own). PostgreSQL: a bound parameter (one named statement for all).
@@ -109,6 +109,13 @@ export interface SqlDialect {
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   forUpdate<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q;
+  /**
+   * As `forUpdate`, passing over the rows another transaction holds instead of waiting for them (PostgreSQL
+   * `FOR UPDATE SKIP LOCKED`: concurrent routings and job claimers take disjoint rows without waiting on each
+   * other); on SQLite the query as it is (the write lock already serializes them).
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  forUpdateSkipLocked<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q;
   /**
    * Inside a transaction: locks the row of `table` whose `id` is given until the
    * transaction ends (PostgreSQL `SELECT ... FOR UPDATE`; a no-op on SQLite).

@@ -136,7 +136,7 @@ export class SqlDirectoryRepo implements DirectoryRepo {
    * The matches are found once, into a materialized CTE of their row number, sort key and id: `count(*)` over it
    * is `total`, the page is sorted out of it keeping only its rows (a top-N sort), and only the page's rows are
    * read with `columns`. `count(*) over ()` beside the page's rows, as before, made the database sort every
-   * match with all its columns (a frequent term, 1,000 of 10k users on SQLite: 1,130 µs against 797).
+   * match with all its columns (docs/decisions/0018-directory-page-in-one-statement.md).
    *
    * The statement is compiled once for each `shape` (with the sort, direction and page size, everything that
    * changes its text), with stand-ins for `values` and the offset, and later searches of that shape only bind

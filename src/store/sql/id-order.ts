@@ -5,7 +5,7 @@ export const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 
 
 /**
  * `list` in `byId` order: the lists the statements already return in that order (`binaryText`, which differs
- * from JavaScript's UTF-16 order only past U+FFFF) are checked in one pass (about 6 µs for 500) and kept; others
+ * from JavaScript's UTF-16 order only past U+FFFF) are checked in one pass and kept; others
  * are sorted (`sortById`).
  */
 export function inIdOrder<T extends { id: string }>(list: T[]): T[] {
@@ -21,11 +21,11 @@ export const KEYED_SORT_MAX = 2 ** 19;
 
 /**
  * `list` sorted by `byId`, mostly without comparing strings. Ids split out of one text (PostgreSQL's room
- * versions) are each a slice of it, and JavaScript compares such strings several times slower than whole ones:
- * sorting a user's 500 room ids with `byId` cost about 175 µs. Here each item gets a number, its id's first two
+ * versions) are each a slice of it, and JavaScript compares such strings several times slower than whole ones
+ * (docs/decisions/0008-rooms-get-reads.md). Here each item gets a number, its id's first two
  * UTF-16 units (each one up, so that an id that ends sooner comes first) times a power of two, plus its index; the
  * numbers are sorted as numbers, and only the items whose ids share those two units are then ordered by `byId`
- * among themselves. For 500 random ids about 40 µs; ids that all share their first two units cost one `byId` sort,
+ * among themselves. Ids that all share their first two units cost one `byId` sort,
  * as before.
  */
 export function sortById<T extends { id: string }>(list: T[]): T[] {

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type QueryCreator, type Selectable } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type QueryCreator, type Selectable } from 'kysely';
 import { extend } from '../../lib/values.js';
 import type { InquiriesRepo, InquiryRecord, InquiryStatus, QueuedInquiry } from '../store.js';
 import { lastMessageOf } from './room-rows.js';
@@ -21,7 +21,7 @@ export function toInquiry(row: Selectable<LivechatInquiriesTable>): InquiryRecor
 }
 
 /** An inquiry's row (its fields passed straight through, so that a prepared query can build it). */
-export const insertInquiryQuery = (db: QueryCreator<Database>, q: Omit<InquiryRecord, 'status' | 'visitor'> & { status: string; visitor: { id: string; username: string; token: string; status: string } }) =>
+const insertInquiryQuery = (db: QueryCreator<Database>, q: Omit<InquiryRecord, 'status' | 'visitor'> & { status: string; visitor: { id: string; username: string; token: string; status: string } }) =>
   db.insertInto('livechat_inquiries').values({
     id: q.id,
     rid: q.rid,
@@ -42,15 +42,18 @@ const INSERT_INQUIRY = preparedQuery(
   (db: Kysely<Database>, _dialect, id: string, rid: string, name: string | null, status: string, ts: number, updatedAt: number, visitorId: string, visitorUsername: string, visitorToken: string, visitorStatus: string, departmentId: string | null, takenBy: string | null) =>
     insertInquiryQuery(db, { id, rid, name, status, ts, updatedAt, visitor: { id: visitorId, username: visitorUsername, token: visitorToken, status: visitorStatus }, departmentId, takenBy }),
 );
+/** `insert`'s statement, not run (a new room's writes go as one pipeline, `livechatRooms.open`). */
+export function insertInquiryStatement(db: Kysely<Database>, dialect: SqlDialect, q: InquiryRecord): CompiledQuery {
+  const v = q.visitor;
+  return INSERT_INQUIRY.bind(db, dialect, q.id, q.rid, q.name, q.status, q.ts, q.updatedAt, v.id, v.username, v.token, v.status, q.departmentId, q.takenBy);
+}
 const MARK_TAKEN = preparedQuery(3, (db: Kysely<Database>, dialect, rid: string, agentId: string, now: number) =>
   db.updateTable('livechat_inquiries').set({ status: 'taken', taken_by: agentId, updated_at: dialect.nextUpdatedAt(now) }).where('rid', '=', rid),
 );
-/** The room's inquiry queued again in `departmentId` (`requeue`'s statement; a CTE of PostgreSQL's transfer statement). */
-export const requeueStatement = (dialect: SqlDialect, rid: string, departmentId: string | null, now: number) =>
-  sql`UPDATE livechat_inquiries SET status = 'queued', taken_by = NULL, department_id = cast(${departmentId} as text), ts = ${now},
-    updated_at = ${dialect.nextUpdatedAt(now)} WHERE rid = ${rid}`;
+/** The room's inquiry queued again in `departmentId`. */
 const REQUEUE = preparedQuery(3, (_db: Kysely<Database>, dialect, rid: string, departmentId: string | null, now: number) =>
-  requeueStatement(dialect, rid, departmentId, now),
+  sql`UPDATE livechat_inquiries SET status = 'queued', taken_by = NULL, department_id = cast(${departmentId} as text), ts = ${now},
+    updated_at = ${dialect.nextUpdatedAt(now)} WHERE rid = ${rid}`,
 );
 const INQUIRY_OF_ROOM = preparedQuery(1, (db: Kysely<Database>, _dialect, rid: string) =>
   db.selectFrom('livechat_inquiries').selectAll().where('rid', '=', rid),
@@ -72,8 +75,7 @@ export class SqlInquiriesRepo implements InquiriesRepo {
   }
 
   async insert(q: InquiryRecord): Promise<void> {
-    const v = q.visitor;
-    await INSERT_INQUIRY(this.db, this.dialect, q.id, q.rid, q.name, q.status, q.ts, q.updatedAt, v.id, v.username, v.token, v.status, q.departmentId, q.takenBy);
+    await this.db.executeQuery(insertInquiryStatement(this.db, this.dialect, q));
   }
 
   async findById(id: string): Promise<InquiryRecord | null> {

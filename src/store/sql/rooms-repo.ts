@@ -106,9 +106,9 @@ const REMOVALS_SINCE = preparedQuery(2, (db: Kysely<Database>, _dialect, userId:
  *
  * Written so that PostgreSQL's plan for the named statement is the same whatever `since` is, and is kept: the
  * bound is a scalar subquery, whose value no plan knows, and membership a scalar subquery with LIMIT 1, which
- * is always a probe. With `updated_at > $2` and EXISTS, each call was planned anew for its value (about
- * 0.2 ms, more than running it), and the plan kept for any value hashed all the user's subscriptions first
- * (500 of them: 0.39 ms against 0.06 now). SQLite evaluates both the same way as before: the bound once, a
+ * is always a probe. With `updated_at > $2` and EXISTS, each call was planned anew for its value (planning
+ * cost more than running it), and the plan kept for any value hashed all the user's subscriptions first
+ * (docs/decisions/0008-rooms-get-reads.md). SQLite evaluates both the same way as before: the bound once, a
  * probe per room. Exported for the store case that checks both plans.
  */
 export const roomChangesQuery = (db: Kysely<Database>, userId: string, since: number) => {
@@ -139,8 +139,8 @@ const ROOM_CHANGES_OF_USER = preparedQuery(2, (db: Kysely<Database>, _dialect, u
  * its subscription keeps (`room_seq`, index subscriptions_user_room_seq; migrations 0014, 0015): on SQLite the
  * rowid, one B-tree search a room; on PostgreSQL the integer primary key, where `rooms.id`'s index is text.
  * They come back as one row: the ids, and their update times in the same order, each list joined with commas (and
- * their count). Read as a row each, they cost the drivers a row object each (500 versions in process on SQLite:
- * 635 µs as rows, 285 µs as lists; node-postgres spent less than half the CPU). Commas, not JSON arrays, because
+ * their count). Read as a row each, they cost the drivers a row object each (as lists,
+ * less than half: docs/decisions/0008-rooms-get-reads.md). Commas, not JSON arrays, because
  * PostgreSQL builds `json_agg` at about twice the cost of sending the rows, and `string_agg` at about the same
  * cost. An id holding a comma would split into more pieces than the count: then the read is made again as JSON
  * arrays, which any text survives. The caller puts them in id order (`inIdOrder`).
@@ -148,11 +148,9 @@ const ROOM_CHANGES_OF_USER = preparedQuery(2, (db: Kysely<Database>, _dialect, u
  * On SQLite the rows reach the aggregates in id order (a sorted subquery; SQLite's aggregates take rows in the
  * order they come, though it promises no order without an ordered aggregate), so the caller's check passes
  * without a sort: splitting 500 ids out of one text makes each a slice of it, and sorting slices costs JavaScript
- * several times what it costs for whole strings (about 190 µs for 500). SQLite's sort is cheaper, and its ordered
- * aggregates (`group_concat(… order by …)`) dearer: the read in process 330-370 µs as before, 470 with ordered
- * aggregates, 200 through the sorted subquery. On PostgreSQL the sort by `collate "C"` cost its CPU more than it
- * saved here (its CPU per `rooms.get` of 500 rooms over sockets 640-830 → 1,600-2,070 µs), so there the caller
- * sorts.
+ * several times what it costs for whole strings. SQLite's sort is cheaper, and its ordered aggregates
+ * (`group_concat(… order by …)`) dearer than the sorted subquery. On PostgreSQL the sort by `collate "C"` cost
+ * its CPU more than it saved here, so there the caller sorts (docs/decisions/0008-rooms-get-reads.md).
  */
 const versionsOfUser = (db: Kysely<Database>, dialect: SqlDialect, userId: string, form: 'csv' | 'json', updatedAfter?: number) => {
   const list = (expr: Expression<unknown>) => (form === 'csv' ? dialect.joinedText(sql<string>`cast(${expr} as text)`) : dialect.jsonArrayAgg(expr));
@@ -184,8 +182,7 @@ const IDS_PER_QUERY = 500;
  * code-point order) stopping at `limit`, returned as one JSON array (a row per room, not per member: the
  * drivers' cost is per row, `versionsOfUser` above). Code-point order (binaryText) decides which members are
  * "the first `limit`": under PostgreSQL's collation (en-US…) they would be others than on SQLite. It replaces
- * a `union all` of one subquery per room, built and compiled at every call: 25 rooms of 25 members on SQLite,
- * the statement alone 191 → about 120 µs.
+ * a `union all` of one subquery per room, built and compiled at every call (docs/decisions/0018-directory-page-in-one-statement.md).
  */
 function memberUsernamesQuery(dialect: SqlDialect, rids: string, limit: number) {
   const names = sql`(select ${dialect.jsonArrayAgg(sql.ref('m.username'))} from (select username from subscriptions where rid = r.value order by ${dialect.binaryText(sql.ref('username'))} limit ${dialect.rowCount(limit)}) as m)`;

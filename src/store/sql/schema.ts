@@ -37,6 +37,7 @@ export interface UsersTable {
   preferences: string | null;
   password_hash: string | null;
   require_password_change: Generated<number>;
+  /** Indexed (migration 0019): routing reads the available agents by it. */
   status_livechat: string | null;
   livechat_last_assigned_at: number | null;
   /** Open livechat rooms the user serves (kept by triggers, migration 0006). */
@@ -148,6 +149,12 @@ export interface RoomRemovalsTable {
   removed_at: number;
 }
 
+export interface PresenceSessionsTable {
+  user_id: string;
+  process_id: string;
+  lease_until: number;
+}
+
 export interface MessagesTable {
   id: string;
   rid: string;
@@ -212,6 +219,32 @@ export interface LivechatDepartmentAgentsTable {
   sort_order: Generated<number>;
 }
 
+/** Durable jobs (migration 0018): one pending row per `(kind, key)` at most. */
+export interface JobsTable {
+  id: string;
+  kind: string;
+  key: string;
+  due_at: number;
+  /** `pending` | `done` | `failed`. */
+  state: string;
+  attempts: Generated<number>;
+  locked_by: string | null;
+  locked_until: number | null;
+  /** JSON text, or null. */
+  payload: string | null;
+  last_error: string | null;
+  created_at: number;
+  done_at: number | null;
+}
+
+/** The shared time of `CLOCK=manual` (migration 0018): one row, id `manual`. */
+export interface ManualClockTable {
+  id: string;
+  now: number;
+  advancing_by: string | null;
+  advancing_until: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   user_roles: UserRolesTable;
@@ -224,8 +257,11 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   room_removals: RoomRemovalsTable;
   messages: MessagesTable;
+  presence_sessions: PresenceSessionsTable;
   livechat_visitors: LivechatVisitorsTable;
   livechat_inquiries: LivechatInquiriesTable;
   livechat_departments: LivechatDepartmentsTable;
   livechat_department_agents: LivechatDepartmentAgentsTable;
+  jobs: JobsTable;
+  manual_clock: ManualClockTable;
 }

@@ -9,8 +9,10 @@ import { SqlAgentsRepo } from './agents-repo.js';
 import { SqlDepartmentsRepo } from './departments-repo.js';
 import { SqlDirectoryRepo } from './directory-repo.js';
 import { SqlInquiriesRepo } from './inquiries-repo.js';
+import { SqlJobsRepo, SqlManualClockRepo } from './jobs-repo.js';
 import { SqlLivechatRoomsRepo } from './livechat-rooms-repo.js';
 import { SqlMessagesRepo } from './messages-repo.js';
+import { SqlPresenceRepo } from './presence-repo.js';
 import { SqlRoomsRepo } from './rooms-repo.js';
 import type { Database } from './schema.js';
 import { SqlTokensRepo, SqlUsersRepo } from './users-repo.js';
@@ -45,6 +47,9 @@ export class SqlStore implements Store {
   readonly inquiries: SqlInquiriesRepo;
   readonly agents: SqlAgentsRepo;
   readonly departments: SqlDepartmentsRepo;
+  readonly presence: SqlPresenceRepo;
+  readonly jobs: SqlJobsRepo;
+  readonly manualClock: SqlManualClockRepo;
 
   constructor(
     readonly db: Kysely<Database>,
@@ -73,8 +78,11 @@ export class SqlStore implements Store {
       { visitors: this.visitors, inquiries: this.inquiries, messages: this.messages, rooms: this.rooms },
       (fn) => this.inTransaction(fn),
     );
-    this.agents = new SqlAgentsRepo(db, dialect, changes, { rooms: this.rooms, livechatRooms: this.livechatRooms, inquiries: this.inquiries }, (fn) => this.inTransaction(fn));
+    this.agents = new SqlAgentsRepo(db, dialect, changes, { rooms: this.rooms, livechatRooms: this.livechatRooms, inquiries: this.inquiries });
     this.departments = new SqlDepartmentsRepo(db, dialect, changes);
+    this.presence = new SqlPresenceRepo(db, dialect, changes, (fn) => this.inTransaction((tx) => fn(tx.presence)));
+    this.jobs = new SqlJobsRepo(db, dialect, changes);
+    this.manualClock = new SqlManualClockRepo(db);
   }
 
   poolStats(): PoolStats | null {
@@ -149,8 +157,8 @@ export class SqlStore implements Store {
   async migrate(): Promise<void> {
     const provider = migrationProvider(this.dialect);
     if (await this.isMigrated(Object.keys(await provider.getMigrations()))) return;
-    // Kysely's default order is `localeCompare`, whose first call loads ICU's collation data (about 15 ms of
-    // every start); the names are ASCII, so code-point order is the same order.
+    // Kysely's default order is `localeCompare`, whose first call loads ICU's collation data (a noticeable part
+    // of every start); the names are ASCII, so code-point order is the same order.
     const migrator = new Migrator({ db: this.db, provider, nameComparator: (a, b) => (a < b ? -1 : a > b ? 1 : 0) });
     const { error } = await migrator.migrateToLatest();
     if (error) throw error;
@@ -158,7 +166,7 @@ export class SqlStore implements Store {
 
   /**
    * Whether exactly these migrations are recorded as applied: the usual start, answered by one query instead of
-   * the migrator's schema introspection (every table's columns read on SQLite, about 15 ms of a start). Any
+   * the migrator's schema introspection (every table's columns read on SQLite, a noticeable part of a start). Any
    * other state — a new database, a missing migration, one this version does not know — goes to the migrator,
    * which applies or refuses it under its lock.
    */

@@ -25,16 +25,15 @@ import { Worker } from 'node:worker_threads';
  * store names them in `searchIndexes`).
  * FTS5 writes a new segment at every commit that changes an index and merges
  * them only in groups, so an index gathers segments at every level, and every
- * search looks each of its trigrams up in every segment: on the benchmark's
- * 10k users, 7 segments against 1 took a rare term's MATCH from about 45 to
- * 10-14 µs. At most every `searchMergeMs`, an index of `searchMergeSegments` or
+ * search looks each of its trigrams up in every segment
+ * (docs/decisions/0016-directory-search.md). At most every `searchMergeMs`, an index of `searchMergeSegments` or
  * more segments is merged back into one, in steps of FTS5's `merge` command
  * with a negative page budget (each step its own short write transaction, a
  * few of them per tick), so the write lock is never held for long.
  *
  * The thread starts at the connection's first write, not when the store opens:
  * until then there is nothing of this process's to checkpoint, and starting a
- * thread (a second V8 isolate loading better-sqlite3) costs about 170 ms of CPU
+ * thread (a second V8 isolate loading better-sqlite3) costs CPU
  * that, on a one-core start, the server's own start would wait behind.
  */
 const WORKER_SOURCE = `
@@ -142,8 +141,7 @@ export interface CheckpointOutcome {
 }
 
 /**
- * How often the thread looks at the FTS5 indexes' segments: every ten minutes. A merge rewrites the whole index
- * (about 14 ms of steps for the benchmark's 10k users and 2k channels), so an index that keeps changing is merged
+ * How often the thread looks at the FTS5 indexes' segments: every ten minutes. A merge rewrites the whole index, so an index that keeps changing is merged
  * at most this often.
  */
 export const SEARCH_MERGE_MS = 10 * 60 * 1000;
@@ -154,8 +152,8 @@ export const SEARCH_MERGE_SEGMENTS = 4;
 /**
  * The size `journal_size_limit` cuts a WAL back to when it starts over: 256 MB. With 64 MB, a WAL restarted
  * under livechat writes could be cut back inside the main connection's next commit (it passed 64 MB while the
- * thread copied), and was restarted four times as often; each restart holds the write lock while it copies and syncs (up to 60 ms on the benchmark's
- * disk), and writers wait for it.
+ * thread copied), and was restarted four times as often; each restart holds the write lock while it copies and syncs, and
+ * writers wait for it (docs/decisions/0010-sqlite-checkpoint-thread.md).
  */
 export const WAL_SIZE_LIMIT = 256 * 1024 * 1024;
 

@@ -40,9 +40,7 @@ const SEARCH_INDEXES: SearchIndexSpec[] = [
  * An FTS5 query for the rows that may contain a term of 3+ code points: every row that contains it holds each of
  * its consecutive 3-point pieces (and its last 3 points), so those pieces joined by AND find a superset, which
  * the exact check narrows. The term as one phrase would make FTS5 read the row list of each of its overlapping
- * trigrams and compare their positions. The `MATCH` alone, medians of eleven alternated rounds (with the column
- * filter also left out, below): a term with a common prefix ("channel-1999", every channel holds "channel-")
- * 378 → 94 µs, a frequent term's 1,000 users 184 → 88 µs. Given `rows` (how many rows of the index hold a
+ * trigrams and compare their positions. Measured: docs/decisions/0016-directory-search.md. Given `rows` (how many rows of the index hold a
  * trigram), a term with rare trigrams is matched on the rarest one or two instead (`rarestTrigrams`).
  */
 export function trigramCandidates(points: readonly string[], rows?: (trigram: string) => number): string {
@@ -66,8 +64,8 @@ const RANKED_TRIGRAMS = 24;
  * they are rare, else none. Any of a term's trigrams finds a superset of the rows that contain the term, so
  * these two alone are a valid candidate set, and reading two short row lists costs FTS5 less than intersecting
  * the covering pieces, which share the term's common parts: "channel-1999" among 2,000 channels, whose
- * "cha", "nne" and "l-1" lists hold 2,000, 2,000 and 1,111 rows, is "999" AND "199" (2 and 12 rows), the
- * `MATCH` alone 158 → 41 µs; a bio's "zebracrossing" among 10k users 127 → 49 µs. A term with no rare trigram
+ * "cha", "nne" and "l-1" lists hold 2,000, 2,000 and 1,111 rows, is "999" AND "199" (2 and 12 rows;
+ * measured: docs/decisions/0016-directory-search.md). A term with no rare trigram
  * (`alpha`, 1,000 users) keeps the covering pieces.
  */
 function rarestTrigrams(points: readonly string[], rows: (trigram: string) => number): string[] {
@@ -166,8 +164,7 @@ const sqliteDialect: Omit<SqlDialect, 'searchTerm'> = {
     );
     if (mode === 'scan') return sql<SqlBool>`(${exact})`;
     const fts = sql.table(searchIndex(table));
-    // A column filter costs FTS5 a second pass over each list (channels' rare term as a phrase: 549 µs with it,
-    // 259 without); it is left out when the columns are all those the index has.
+    // A column filter costs FTS5 a second pass over each list (docs/decisions/0016-directory-search.md); it is left out when the columns are all those the index has.
     const match = SEARCH_COLUMNS[table].every((c) => columns.includes(c)) ? sql`${values[0]}` : sql`${sql.lit(`{${columns.join(' ')}} : `)} || ${values[0]}`;
     // The rows changed since the index was last brought up to date (its backlog, search-backlog.ts) are candidates
     // too: the index may hold their old values, or none yet. The exact check decides on the values as they are.
@@ -193,6 +190,7 @@ const sqliteDialect: Omit<SqlDialect, 'searchTerm'> = {
   // BEGIN IMMEDIATE already serializes write transactions.
   transactionLock: async () => {},
   forUpdate: (query) => query,
+  forUpdateSkipLocked: (query) => query,
   lockRowById: async () => {},
 };
 
@@ -285,8 +283,9 @@ type SqliteStatement = ReturnType<SqliteDatabase['prepare']>;
 /**
  * A statement that returns rows, as Kysely's driver uses it (`reader`, `all`, `iterate`), with each row built
  * in JavaScript from better-sqlite3's raw arrays by a function made for the statement's columns (an object
- * literal of a fixed shape). better-sqlite3 builds row objects property by property through V8's C++ API:
- * a room row (40 columns) cost 12–18 µs to read that way and 7 µs raw with the literal. Properties are set in
+ * literal of a fixed shape). better-sqlite3 builds row objects property by property through V8's C++ API,
+ * which costs a wide row (a room's 40 columns) about twice what the literal does
+ * (docs/decisions/0012-prepared-statements-and-rows.md). Properties are set in
  * column order, a later column of the same name winning, as better-sqlite3 does. Should a statement's row
  * width change (SQLite prepares a `select *` again after another process added a column), the builder is
  * made anew. A statement that returns no rows is handed over as it is.
@@ -326,10 +325,9 @@ export const STATEMENT_CACHE_SIZE = 1000;
 /**
  * The page size of a new database file: 2 KiB instead of SQLite's 4 KiB. Every page a transaction changes is one
  * WAL frame of that size, written, synced by the group commit and copied back by the checkpoint thread, and a
- * livechat write changes 25-30 pages (mostly one leaf of each index it touches), each with a few bytes of news.
- * Measured on the benchmark's livechat writes (two alternated runs each): new room 1,920-1,977 -> 2,355-2,468
- * req/s, close 2,150-2,216 -> 2,632-2,727, transfer 1,780-1,839 -> 1,876-1,893, with less server CPU per request
- * and no consistent change on the read rows. A database created with another page size keeps it (SQLite changes it
+ * livechat write changes 25-30 pages (mostly one leaf of each index it touches), each with a few bytes of news;
+ * halving the frames made the livechat writes faster and left the reads alone
+ * (docs/decisions/0011-sqlite-page-size-and-cache.md). A database created with another page size keeps it (SQLite changes it
  * only by a VACUUM outside WAL mode).
  */
 export const PAGE_SIZE = 2048;
@@ -354,7 +352,7 @@ export interface SqliteOptions {
  * `PRAGMA journal_mode = WAL`, tried again while another process holds the file: two processes that open one new
  * file at the same moment both switch it, and SQLite may answer one of them `SQLITE_BUSY` at once, without waiting
  * through the busy timeout (its deadlock rule, when both hold the file's shared lock and want more). The switch is
- * tried again every 5-25 ms (a jittered wait, so that two racers part) until `timeoutMs` has passed. It blocks the
+ * tried again after a short jittered wait (so that two racers part) until `timeoutMs` has passed. It blocks the
  * thread, as the rest of opening does; nothing else runs before the store is open.
  */
 export function switchToWal(database: Pick<BetterSqlite3.Database, 'pragma'>, timeoutMs: number): void {

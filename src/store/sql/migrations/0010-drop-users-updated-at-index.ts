@@ -5,9 +5,8 @@ import { sql, type Kysely } from 'kysely';
  * time), yet every write of a user paid it: one more B-tree entry on both
  * backends, and on PostgreSQL it kept every update from being a HOT update
  * (an update that changes no indexed column stays on its page and writes no
- * index entry at all). With it, one user's preferences written from 10
- * connections ran at 1,363 updates/s with no HOT update; without it at 1,910/s,
- * nearly all HOT (pgbench, the benchmark's data set). Dropping an index is safe
+ * index entry at all). Without it nearly every preferences write is HOT
+ * (measured: docs/decisions/0015-indexes-a-write-pays-for.md). Dropping an index is safe
  * while older processes still serve: none of their statements needs it.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -7,10 +7,8 @@ import type { SqlDialect } from '../dialect.js';
  * migration 0007. The directory's channel search writes its type condition as
  * a literal, so the planner sees it implies the indexes' condition in the plan
  * it keeps for the named statement too (with a bound type it could use them
- * only in a plan made for each call). On the benchmark's data (2,000 channels,
- * 70,000 livechat rooms) a rare-term channel search went from 0.4–0.6 ms of
- * planning and 0.6–1.8 ms of execution a call to a kept plan and 0.16–0.34 ms
- * (psql, warm).
+ * only in a plan made for each call, planned anew every time;
+ * docs/decisions/0016-directory-search.md).
  * Livechat rooms, whose rows change with every message, no longer add trigram
  * entries. Filtering livechat rooms by name (`livechat/rooms`) scans them, as
  * on SQLite. Re-runnable; older processes still find channels (through a plan

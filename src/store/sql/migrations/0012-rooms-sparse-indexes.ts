@@ -9,9 +9,8 @@ import { sql, type Kysely } from 'kysely';
  *   it is served), and every query on them compares the key with a value, which never matches NULL. They now
  *   hold only rows with a key; SQLite and PostgreSQL both see that `column = value` (or `IN`) implies
  *   `column IS NOT NULL`, so the same queries use them. Uniqueness is unchanged (NULLs never conflicted).
- * Each index a new room enters is a page its COMMIT writes to SQLite's WAL, and WAL PostgreSQL writes: on SQLite a
- * new livechat room went from 70.3 to 59.3 `pwrite` calls to the WAL (`strace`, 1,000 rooms), its `rooms` insert
- * from 77–83 to 42–46 µs and its COMMIT from 174–196 to 125–163 µs (`bench/statements.ts --op=new --full`).
+ * Each index a new room enters is a page its COMMIT writes to SQLite's WAL, and WAL PostgreSQL writes
+ * (measured: docs/decisions/0007-partial-indexes.md).
  * Dropping an index no statement needs and re-creating the others is safe while older processes still serve.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

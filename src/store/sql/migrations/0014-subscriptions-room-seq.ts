@@ -5,8 +5,7 @@ import type { SqlDialect } from '../dialect.js';
  * SQLite only: each subscription keeps its room's `seq` (`room_seq`), the rowid of the room's row, and
  * `subscriptions_user_room_seq` (user_id, room_seq) covers a user's rooms by it. `rooms.get`'s read of a user's
  * room versions then finds each room's row by its rowid, one B-tree search, where through `rid` it searched the
- * unique index on `rooms.id` first and then the row: for a user in 500 rooms of the benchmark's 72,000, 476–534
- * → 245–268 µs of SQLite a read (one connection, the statement alone). `rooms.seq` is an INTEGER PRIMARY KEY, so
+ * unique index on `rooms.id` first and then the row (docs/decisions/0008-rooms-get-reads.md). `rooms.seq` is an INTEGER PRIMARY KEY, so
  * VACUUM keeps it.
  *
  * The repository's insert sets the column; triggers keep it right whatever else writes a subscription (plain SQL,

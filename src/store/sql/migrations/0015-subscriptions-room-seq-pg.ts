@@ -5,8 +5,7 @@ import type { SqlDialect } from '../dialect.js';
  * PostgreSQL: what migration 0014 gave SQLite. Each subscription keeps its room's `seq` (`room_seq`), the room's
  * primary key, and `subscriptions_user_room_seq` (user_id, room_seq) covers a user's rooms by it, so that
  * `rooms.get`'s read of a user's room versions finds each room through `rooms_pkey` (an integer) where it searched
- * `rooms_id_key` (text): a user in 500 rooms of the benchmark's 72,000, 1.10 → 0.74 ms a read (`pgbench`, one
- * connection, the statement alone).
+ * `rooms_id_key` (text; docs/decisions/0008-rooms-get-reads.md).
  *
  * The repository's insert sets the column; BEFORE triggers keep it right whatever else writes a subscription (the
  * livechat statements that serve a room, plain SQL, a process of the release before this one): an insert that

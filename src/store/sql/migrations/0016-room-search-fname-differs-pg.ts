@@ -6,9 +6,7 @@ import type { SqlDialect } from '../dialect.js';
  * name (`nullif(fname, name)`), and the channel search tests that expression (`SqlDialect.containsSearchTerm`).
  * A channel's `fname` is nearly always its `name`, so the second index repeated the first: each search scanned
  * two equal posting lists for every trigram of its term. A room matches exactly as before: where the two are
- * equal the name's test already finds it. On the benchmark's data (2,000 channels, every name holding
- * `channel-`), the channel search alone (`pgbench -M prepared`, one connection, warm): a rare term
- * (`channel-1999`) 0.67–0.75 → 0.30–0.31 ms, a frequent one (`alpha`, 200 channels) 0.53–0.70 → 0.47–0.54 ms.
+ * equal the name's test already finds it (measured: docs/decisions/0016-directory-search.md).
  *
  * SQLite's FTS5 index stays as it is: its search reads each row list once, and the same change saved 5% there.
  * Safe to run again; a process of the release before this one still finds every channel, more slowly (its plain

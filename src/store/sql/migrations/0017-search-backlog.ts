@@ -4,8 +4,8 @@ import type { SqlDialect } from '../dialect.js';
 /**
  * SQLite: the directory's FTS5 indexes (`users_search`, `rooms_search`) are no longer written by the commit that
  * changes a user or a room, but from a backlog, in batches (`store/sqlite/search-backlog.ts`). FTS5 writes a new
- * segment of the index at every commit that changes it, about seven more pages to the WAL than the row's own:
- * a user's name change, update and commit alone, 20 µs without the index and 55 µs with it; with the backlog 22.
+ * segment of the index at every commit that changes it, about seven more pages to the WAL than the row's own,
+ * which more than doubled a name change's cost (docs/decisions/0017-search-backlog.md).
  *
  * The triggers now note the row in `<index>_pending`: its `seq`, and the values the index holds for it
  * (`indexed` = 1, a changed or deleted row) or none (`indexed` = 0, a new row the index does not hold yet). A

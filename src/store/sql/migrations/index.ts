@@ -17,6 +17,9 @@ import * as subscriptionsRoomSeq from './0014-subscriptions-room-seq.js';
 import * as subscriptionsRoomSeqPg from './0015-subscriptions-room-seq-pg.js';
 import * as roomSearchFnameDiffersPg from './0016-room-search-fname-differs-pg.js';
 import * as searchBacklog from './0017-search-backlog.js';
+import * as jobs from './0018-jobs.js';
+import * as routing from './0019-routing.js';
+import * as presence from './0020-presence.js';
 
 /**
  * The one migration history of both backends, in order. Migrations are
@@ -43,6 +46,9 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0015-subscriptions-room-seq-pg': { up: (db) => subscriptionsRoomSeqPg.up(db, dialect) },
     '0016-room-search-fname-differs-pg': { up: (db) => roomSearchFnameDiffersPg.up(db, dialect) },
     '0017-search-backlog': { up: (db) => searchBacklog.up(db, dialect) },
+    '0018-jobs': { up: (db) => jobs.up(db) },
+    '0019-routing': { up: (db) => routing.up(db) },
+    '0020-presence': { up: (db) => presence.up(db) },
   };
   return { getMigrations: async () => all };
 }

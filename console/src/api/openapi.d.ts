@@ -1,0 +1,6732 @@
+/**
+ * Generated from openapi.json by openapi-typescript (`npm run openapi`). Do not edit: change the route schemas
+ * in src/wire/ and regenerate. console/src/api/types.ts names the shapes the console reads.
+ */
+
+export interface paths {
+    "/api/info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Server version */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            version: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/channels.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a public channel (create-c) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        customFields?: {
+                            [key: string]: unknown;
+                        };
+                        extraData?: {
+                            [key: string]: unknown;
+                        };
+                        members?: string[];
+                        name?: string;
+                        readOnly?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            channel: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                archived?: boolean;
+                                customFields?: {
+                                    [key: string]: unknown;
+                                };
+                                default?: boolean;
+                                departmentId?: string;
+                                description?: string;
+                                /** @enum {boolean} */
+                                featured?: true;
+                                fname?: string;
+                                lastMessage?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    _updatedAt: string;
+                                    msg: string;
+                                    rid: string;
+                                    /** @enum {string} */
+                                    t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    u: {
+                                        _id: string;
+                                        name?: string;
+                                        username: string;
+                                    };
+                                };
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                lm?: string;
+                                msgs: number;
+                                name?: string;
+                                open?: boolean;
+                                ro?: boolean;
+                                servedBy?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts?: string;
+                                    username: string;
+                                };
+                                /** @enum {string} */
+                                t: "c" | "p" | "d" | "l";
+                                topic?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                u?: {
+                                    _id: string;
+                                    username: string;
+                                };
+                                usersCount: number;
+                                v?: {
+                                    _id: string;
+                                    status: string;
+                                    username: string;
+                                };
+                                waitingResponse?: boolean;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/channels.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete a channel (delete-c / delete-p, or the room owner) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        roomId?: string;
+                        roomName?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/channels.info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A channel by id or name */
+        get: {
+            parameters: {
+                query?: {
+                    roomId?: string;
+                    roomName?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            channel: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                cl: boolean;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                closedAt?: string;
+                                closedBy?: {
+                                    _id: string;
+                                    username: string;
+                                };
+                                /** @enum {string} */
+                                closer?: "visitor" | "user";
+                                departmentId?: string;
+                                fname?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                jitsiTimeout?: string;
+                                lastMessage?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    _updatedAt: string;
+                                    msg: string;
+                                    rid: string;
+                                    /** @enum {string} */
+                                    t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    u: {
+                                        _id: string;
+                                        name?: string;
+                                        username: string;
+                                    };
+                                };
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                lm?: string;
+                                msgs: number;
+                                open?: boolean;
+                                servedBy?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    username: string;
+                                };
+                                source: {
+                                    /** @enum {string} */
+                                    type: "widget" | "api";
+                                };
+                                surveyFeedback?: {
+                                    [key: string]: string;
+                                };
+                                /** @enum {string} */
+                                t: "l";
+                                transferHistory?: {
+                                    comment?: string;
+                                    nextDepartment?: {
+                                        _id: string;
+                                        name: string;
+                                    };
+                                    previousDepartment?: string;
+                                    scope: string;
+                                    transferredBy: {
+                                        _id: string;
+                                        type: string;
+                                        username: string;
+                                    };
+                                    transferredTo?: {
+                                        _id: string;
+                                        username: string;
+                                    };
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    type: string;
+                                }[];
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                usersCount: number;
+                                v: {
+                                    _id: string;
+                                    /** @enum {string} */
+                                    status: "online" | "away" | "busy" | "offline";
+                                    username: string;
+                                };
+                                waitingResponse: boolean;
+                            } | {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                archived?: boolean;
+                                customFields?: {
+                                    [key: string]: unknown;
+                                };
+                                default?: boolean;
+                                departmentId?: string;
+                                description?: string;
+                                /** @enum {boolean} */
+                                featured?: true;
+                                fname?: string;
+                                lastMessage?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    _updatedAt: string;
+                                    msg: string;
+                                    rid: string;
+                                    /** @enum {string} */
+                                    t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    u: {
+                                        _id: string;
+                                        name?: string;
+                                        username: string;
+                                    };
+                                };
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                lm?: string;
+                                msgs: number;
+                                name?: string;
+                                open?: boolean;
+                                ro?: boolean;
+                                servedBy?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts?: string;
+                                    username: string;
+                                };
+                                /** @enum {string} */
+                                t: "c" | "p" | "d" | "l";
+                                topic?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                u?: {
+                                    _id: string;
+                                    username: string;
+                                };
+                                usersCount: number;
+                                v?: {
+                                    _id: string;
+                                    status: string;
+                                    username: string;
+                                };
+                                waitingResponse?: boolean;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/channels.join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Join a public channel */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        roomId?: string;
+                        roomName?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            channel: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                archived?: boolean;
+                                customFields?: {
+                                    [key: string]: unknown;
+                                };
+                                default?: boolean;
+                                departmentId?: string;
+                                description?: string;
+                                /** @enum {boolean} */
+                                featured?: true;
+                                fname?: string;
+                                lastMessage?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    _updatedAt: string;
+                                    msg: string;
+                                    rid: string;
+                                    /** @enum {string} */
+                                    t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    u: {
+                                        _id: string;
+                                        name?: string;
+                                        username: string;
+                                    };
+                                };
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                lm?: string;
+                                msgs: number;
+                                name?: string;
+                                open?: boolean;
+                                ro?: boolean;
+                                servedBy?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts?: string;
+                                    username: string;
+                                };
+                                /** @enum {string} */
+                                t: "c" | "p" | "d" | "l";
+                                topic?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                u?: {
+                                    _id: string;
+                                    username: string;
+                                };
+                                usersCount: number;
+                                v?: {
+                                    _id: string;
+                                    status: string;
+                                    username: string;
+                                };
+                                waitingResponse?: boolean;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/channels.leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Leave a channel */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        roomId?: string;
+                        roomName?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            channel: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                archived?: boolean;
+                                customFields?: {
+                                    [key: string]: unknown;
+                                };
+                                default?: boolean;
+                                departmentId?: string;
+                                description?: string;
+                                /** @enum {boolean} */
+                                featured?: true;
+                                fname?: string;
+                                lastMessage?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    _updatedAt: string;
+                                    msg: string;
+                                    rid: string;
+                                    /** @enum {string} */
+                                    t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    u: {
+                                        _id: string;
+                                        name?: string;
+                                        username: string;
+                                    };
+                                };
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                lm?: string;
+                                msgs: number;
+                                name?: string;
+                                open?: boolean;
+                                ro?: boolean;
+                                servedBy?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts?: string;
+                                    username: string;
+                                };
+                                /** @enum {string} */
+                                t: "c" | "p" | "d" | "l";
+                                topic?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                u?: {
+                                    _id: string;
+                                    username: string;
+                                };
+                                usersCount: number;
+                                v?: {
+                                    _id: string;
+                                    status: string;
+                                    username: string;
+                                };
+                                waitingResponse?: boolean;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chat.sendMessage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a message to a room */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        message: {
+                            _id?: string;
+                            msg: string;
+                            rid: string;
+                        };
+                        previewUrls?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                msg: string;
+                                rid: string;
+                                /** @enum {string} */
+                                t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                u: {
+                                    _id: string;
+                                    name?: string;
+                                    username: string;
+                                };
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The test clock (CLOCK=manual only) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the clock, ISO 8601 */
+                            now: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Move the test clock forward (CLOCK=manual only); answers once every job due by then has run */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description seconds to move forward */
+                        advance?: number;
+                        /** @description the new time, ISO 8601 */
+                        set?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description jobs that ran while the clock moved */
+                            fired: number;
+                            /** @description the clock, ISO 8601 */
+                            now: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/directory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search users or channels (literal, case-insensitive substring) */
+        get: {
+            parameters: {
+                query?: {
+                    text?: string;
+                    type?: string;
+                    workspace?: string;
+                    /** @description JSON {"text":..,"type":..} (older clients); plain text/type win */
+                    query?: string;
+                    offset?: number;
+                    count?: number;
+                    /** @description JSON object, one key, value 1 or -1 */
+                    sort?: string;
+                    /** @description JSON object of 0/1 values */
+                    fields?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            offset: number;
+                            result: {
+                                _id: string;
+                                archived?: boolean;
+                                avatarETag?: string;
+                                bio?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                createdAt?: string;
+                                default?: boolean;
+                                description?: string;
+                                emails?: {
+                                    address: string;
+                                    verified: boolean;
+                                }[];
+                                /** @enum {boolean} */
+                                featured?: true;
+                                fname?: string;
+                                lastMessage?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    _updatedAt: string;
+                                    msg: string;
+                                    rid: string;
+                                    /** @enum {string} */
+                                    t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    u: {
+                                        _id: string;
+                                        name?: string;
+                                        username: string;
+                                    };
+                                };
+                                name?: string;
+                                nickname?: string;
+                                /** @enum {string} */
+                                t?: "c" | "p" | "d" | "l";
+                                topic?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts?: string;
+                                username?: string;
+                                usernames?: string[];
+                                usersCount?: number;
+                            }[];
+                            /** @enum {boolean} */
+                            success: true;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/groups.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a private group (create-p) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        customFields?: {
+                            [key: string]: unknown;
+                        };
+                        extraData?: {
+                            [key: string]: unknown;
+                        };
+                        members?: string[];
+                        name?: string;
+                        readOnly?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            group: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                archived?: boolean;
+                                customFields?: {
+                                    [key: string]: unknown;
+                                };
+                                default?: boolean;
+                                departmentId?: string;
+                                description?: string;
+                                /** @enum {boolean} */
+                                featured?: true;
+                                fname?: string;
+                                lastMessage?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    _updatedAt: string;
+                                    msg: string;
+                                    rid: string;
+                                    /** @enum {string} */
+                                    t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    u: {
+                                        _id: string;
+                                        name?: string;
+                                        username: string;
+                                    };
+                                };
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                lm?: string;
+                                msgs: number;
+                                name?: string;
+                                open?: boolean;
+                                ro?: boolean;
+                                servedBy?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts?: string;
+                                    username: string;
+                                };
+                                /** @enum {string} */
+                                t: "c" | "p" | "d" | "l";
+                                topic?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                u?: {
+                                    _id: string;
+                                    username: string;
+                                };
+                                usersCount: number;
+                                v?: {
+                                    _id: string;
+                                    status: string;
+                                    username: string;
+                                };
+                                waitingResponse?: boolean;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/im.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Open (or find) a direct-message room (create-d) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        username?: string;
+                        usernames?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            room: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                archived?: boolean;
+                                customFields?: {
+                                    [key: string]: unknown;
+                                };
+                                default?: boolean;
+                                departmentId?: string;
+                                description?: string;
+                                /** @enum {boolean} */
+                                featured?: true;
+                                fname?: string;
+                                lastMessage?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    _updatedAt: string;
+                                    msg: string;
+                                    rid: string;
+                                    /** @enum {string} */
+                                    t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    u: {
+                                        _id: string;
+                                        name?: string;
+                                        username: string;
+                                    };
+                                };
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                lm?: string;
+                                msgs: number;
+                                name?: string;
+                                open?: boolean;
+                                rid: string;
+                                ro?: boolean;
+                                servedBy?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts?: string;
+                                    username: string;
+                                };
+                                /** @enum {string} */
+                                t: "c" | "p" | "d" | "l";
+                                topic?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                u?: {
+                                    _id: string;
+                                    username: string;
+                                };
+                                usernames: string[];
+                                usersCount: number;
+                                v?: {
+                                    _id: string;
+                                    status: string;
+                                    username: string;
+                                };
+                                waitingResponse?: boolean;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/agent.info/{rid}/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The agent serving the room */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    rid: string;
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            agent: {
+                                _id?: string;
+                                emails?: {
+                                    address: string;
+                                }[];
+                                /** @enum {boolean} */
+                                hiddenInfo?: true;
+                                name?: string;
+                                /** @enum {string} */
+                                status?: "online" | "away" | "busy" | "offline";
+                                username?: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/agent.status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set (or toggle) an agent's livechat availability */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        agentId?: string;
+                        status?: "available" | "not-available";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Widget configuration */
+        get: {
+            parameters: {
+                query?: {
+                    token?: string;
+                    department?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            config: {
+                                agent?: {
+                                    _id?: string;
+                                    emails?: {
+                                        address: string;
+                                    }[];
+                                    /** @enum {boolean} */
+                                    hiddenInfo?: true;
+                                    name?: string;
+                                    /** @enum {string} */
+                                    status?: "online" | "away" | "busy" | "offline";
+                                    username?: string;
+                                };
+                                departments: {
+                                    _id: string;
+                                    name: string;
+                                    showOnOfflineForm: boolean;
+                                    showOnRegistration: boolean;
+                                }[];
+                                enabled: boolean;
+                                guest?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    _updatedAt: string;
+                                    department?: string;
+                                    livechatData: {
+                                        [key: string]: string;
+                                    };
+                                    name?: string;
+                                    phone?: {
+                                        phoneNumber: string;
+                                    }[];
+                                    /** @enum {string} */
+                                    status: "online" | "away" | "busy" | "offline";
+                                    token: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    username: string;
+                                    visitorEmails?: {
+                                        address: string;
+                                    }[];
+                                };
+                                messages: Record<string, never>;
+                                online: boolean;
+                                resources: {
+                                    sound: string;
+                                };
+                                room?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    _updatedAt: string;
+                                    cl: boolean;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    closedAt?: string;
+                                    closedBy?: {
+                                        _id: string;
+                                        username: string;
+                                    };
+                                    /** @enum {string} */
+                                    closer?: "visitor" | "user";
+                                    departmentId?: string;
+                                    fname?: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    jitsiTimeout?: string;
+                                    lastMessage?: {
+                                        _id: string;
+                                        /** @description ISO 8601 UTC timestamp with milliseconds */
+                                        _updatedAt: string;
+                                        msg: string;
+                                        rid: string;
+                                        /** @enum {string} */
+                                        t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                        /** @description ISO 8601 UTC timestamp with milliseconds */
+                                        ts: string;
+                                        u: {
+                                            _id: string;
+                                            name?: string;
+                                            username: string;
+                                        };
+                                    };
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    lm?: string;
+                                    msgs: number;
+                                    open?: boolean;
+                                    servedBy?: {
+                                        _id: string;
+                                        /** @description ISO 8601 UTC timestamp with milliseconds */
+                                        ts: string;
+                                        username: string;
+                                    };
+                                    source: {
+                                        /** @enum {string} */
+                                        type: "widget" | "api";
+                                    };
+                                    surveyFeedback?: {
+                                        [key: string]: string;
+                                    };
+                                    /** @enum {string} */
+                                    t: "l";
+                                    transferHistory?: {
+                                        comment?: string;
+                                        nextDepartment?: {
+                                            _id: string;
+                                            name: string;
+                                        };
+                                        previousDepartment?: string;
+                                        scope: string;
+                                        transferredBy: {
+                                            _id: string;
+                                            type: string;
+                                            username: string;
+                                        };
+                                        transferredTo?: {
+                                            _id: string;
+                                            username: string;
+                                        };
+                                        /** @description ISO 8601 UTC timestamp with milliseconds */
+                                        ts: string;
+                                        type: string;
+                                    }[];
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    usersCount: number;
+                                    v: {
+                                        _id: string;
+                                        /** @enum {string} */
+                                        status: "online" | "away" | "busy" | "offline";
+                                        token: string;
+                                        username: string;
+                                    };
+                                    waitingResponse: boolean;
+                                };
+                                settings: {
+                                    agentHiddenInfo: boolean;
+                                    allowSwitchingDepartments: boolean;
+                                    displayOfflineForm: boolean;
+                                    emailFieldRegistrationForm: boolean;
+                                    fileUpload: boolean;
+                                    forceAcceptDataProcessingConsent: boolean;
+                                    limitTextLength: number | false;
+                                    nameFieldRegistrationForm: boolean;
+                                    registrationForm: boolean;
+                                    showConnecting: boolean;
+                                    transcript: boolean;
+                                };
+                                survey: {
+                                    items: string[];
+                                    values: string[];
+                                };
+                                theme: {
+                                    color: string;
+                                    offlineColor: string;
+                                    offlineTitle: string;
+                                    title: string;
+                                };
+                                triggers: unknown[];
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/department": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List departments */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    count?: number;
+                    /** @description JSON object, one key, value 1 or -1 */
+                    sort?: string;
+                    /** @description JSON object of 0/1 values */
+                    fields?: string;
+                    text?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            departments: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                description?: string;
+                                email?: string;
+                                enabled: boolean;
+                                name: string;
+                                numAgents: number;
+                                showOnOfflineForm: boolean;
+                                showOnRegistration: boolean;
+                            }[];
+                            offset: number;
+                            /** @enum {boolean} */
+                            success: true;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a department */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        agents?: {
+                            agentId: string;
+                            username?: string;
+                        }[];
+                        department: {
+                            description?: string;
+                            email: string;
+                            enabled: boolean;
+                            name: string;
+                            showOnOfflineForm: boolean;
+                            showOnRegistration: boolean;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            agents: {
+                                agentId: string;
+                                count: number;
+                                departmentId: string;
+                                order: number;
+                                username: string;
+                            }[];
+                            department: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                description?: string;
+                                email?: string;
+                                enabled: boolean;
+                                name: string;
+                                numAgents: number;
+                                showOnOfflineForm: boolean;
+                                showOnRegistration: boolean;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/department/{_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A department and its agents */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    _id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            agents: {
+                                agentId: string;
+                                count: number;
+                                departmentId: string;
+                                order: number;
+                                username: string;
+                            }[];
+                            department: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                description?: string;
+                                email?: string;
+                                enabled: boolean;
+                                name: string;
+                                numAgents: number;
+                                showOnOfflineForm: boolean;
+                                showOnRegistration: boolean;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        /** Update a department */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    _id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        agents?: {
+                            agentId: string;
+                            username?: string;
+                        }[];
+                        department: {
+                            description?: string;
+                            email: string;
+                            enabled: boolean;
+                            name: string;
+                            showOnOfflineForm: boolean;
+                            showOnRegistration: boolean;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            agents: {
+                                agentId: string;
+                                count: number;
+                                departmentId: string;
+                                order: number;
+                                username: string;
+                            }[];
+                            department: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                description?: string;
+                                email?: string;
+                                enabled: boolean;
+                                name: string;
+                                numAgents: number;
+                                showOnOfflineForm: boolean;
+                                showOnRegistration: boolean;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Delete a department without open rooms */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    _id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/department/{_id}/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add, update and remove a department's agents */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    _id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        remove?: {
+                            agentId: string;
+                        }[];
+                        upsert?: {
+                            agentId: string;
+                            count?: number;
+                            order?: number;
+                            username?: string;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/inquiries.getOne": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A room's inquiry */
+        get: {
+            parameters: {
+                query: {
+                    roomId: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            inquiry: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                department?: string;
+                                estimatedWaitingTimeQueue: number;
+                                message: string;
+                                name?: string;
+                                priorityWeight: number;
+                                rid: string;
+                                status: string;
+                                /** @enum {string} */
+                                t: "l";
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                v: {
+                                    _id: string;
+                                    status: string;
+                                    username: string;
+                                };
+                            } | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/inquiries.queuedForUser": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Queued inquiries the caller may take, oldest first */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    count?: number;
+                    /** @description JSON object, one key, value 1 or -1 */
+                    sort?: string;
+                    /** @description JSON object of 0/1 values */
+                    fields?: string;
+                    department?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            inquiries: {
+                                _id?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt?: string;
+                                department?: string;
+                                estimatedWaitingTimeQueue?: number;
+                                message?: string;
+                                name?: string;
+                                priorityWeight?: number;
+                                rid?: string;
+                                status?: string;
+                                /** @enum {string} */
+                                t?: "l";
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts?: string;
+                                v?: {
+                                    _id: string;
+                                    status: string;
+                                    username: string;
+                                };
+                            }[];
+                            offset: number;
+                            /** @enum {boolean} */
+                            success: true;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/inquiries.take": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take a queued inquiry (exactly once) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        inquiryId: string;
+                        userId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            inquiry: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                department?: string;
+                                estimatedWaitingTimeQueue: number;
+                                message: string;
+                                name?: string;
+                                priorityWeight: number;
+                                rid: string;
+                                status: string;
+                                /** @enum {string} */
+                                t: "l";
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                v: {
+                                    _id: string;
+                                    status: string;
+                                    username: string;
+                                };
+                            } | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/message": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a message as the visitor */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        _id?: string;
+                        msg: string;
+                        rid: string;
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                msg: string;
+                                rid: string;
+                                /** @enum {string} */
+                                t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                token?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                u: {
+                                    _id: string;
+                                    name?: string;
+                                    username: string;
+                                };
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/messages.history/{rid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The visitor's room history, newest first */
+        get: {
+            parameters: {
+                query: {
+                    token: string;
+                    limit?: number;
+                    offset?: number;
+                    end?: string;
+                    ls?: string;
+                    count?: string;
+                    sort?: string;
+                    searchText?: string;
+                };
+                header?: never;
+                path: {
+                    rid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            messages: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                msg: string;
+                                rid: string;
+                                /** @enum {string} */
+                                t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                token?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                u: {
+                                    _id: string;
+                                    name?: string;
+                                    username: string;
+                                };
+                            }[];
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/page.visited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Records the page the visitor is on (widget) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        pageInfo: {
+                            change?: string;
+                            location: {
+                                href: string;
+                            };
+                            title?: string;
+                        };
+                        rid?: string;
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            page?: {
+                                msg: string;
+                                navigation: {
+                                    page: {
+                                        location: {
+                                            href: string;
+                                        };
+                                        title: string;
+                                    };
+                                    token: string;
+                                };
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/room": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The visitor's open room, opened if needed (one open room per visitor) */
+        get: {
+            parameters: {
+                query: {
+                    token: string;
+                    rid?: string;
+                    agentId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            newRoom: boolean;
+                            room: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                cl: boolean;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                closedAt?: string;
+                                closedBy?: {
+                                    _id: string;
+                                    username: string;
+                                };
+                                /** @enum {string} */
+                                closer?: "visitor" | "user";
+                                departmentId?: string;
+                                fname?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                jitsiTimeout?: string;
+                                lastMessage?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    _updatedAt: string;
+                                    msg: string;
+                                    rid: string;
+                                    /** @enum {string} */
+                                    t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    u: {
+                                        _id: string;
+                                        name?: string;
+                                        username: string;
+                                    };
+                                };
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                lm?: string;
+                                msgs: number;
+                                open?: boolean;
+                                servedBy?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    username: string;
+                                };
+                                source: {
+                                    /** @enum {string} */
+                                    type: "widget" | "api";
+                                };
+                                surveyFeedback?: {
+                                    [key: string]: string;
+                                };
+                                /** @enum {string} */
+                                t: "l";
+                                transferHistory?: {
+                                    comment?: string;
+                                    nextDepartment?: {
+                                        _id: string;
+                                        name: string;
+                                    };
+                                    previousDepartment?: string;
+                                    scope: string;
+                                    transferredBy: {
+                                        _id: string;
+                                        type: string;
+                                        username: string;
+                                    };
+                                    transferredTo?: {
+                                        _id: string;
+                                        username: string;
+                                    };
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    type: string;
+                                }[];
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                usersCount: number;
+                                v: {
+                                    _id: string;
+                                    /** @enum {string} */
+                                    status: "online" | "away" | "busy" | "offline";
+                                    token: string;
+                                    username: string;
+                                };
+                                waitingResponse: boolean;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/room.close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Close the room (visitor) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        rid: string;
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            comment: string;
+                            rid: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/room.closeByUser": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Close a livechat room (agent) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        comment?: string;
+                        rid: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/room.forward": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Transfer a livechat room to a department or an agent (agent side) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        clientAction?: boolean;
+                        comment?: string;
+                        departmentId?: string;
+                        roomId: string;
+                        userId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/room.survey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Answer the satisfaction survey (merged into the stored survey) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        data: {
+                            name: string;
+                            value: string;
+                        }[];
+                        rid: string;
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                [key: string]: string;
+                            };
+                            rid: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/room.transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Transfer the room to another department (deprecated form) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        department: string;
+                        rid: string;
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            room: {
+                                _id: string;
+                                departmentId?: string;
+                                open?: boolean;
+                                servedBy?: {
+                                    _id: string;
+                                    ts: string;
+                                    username: string;
+                                };
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/rooms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Livechat rooms, filtered (agents never see visitor tokens); without view-livechat-rooms only agents[]=<own id> */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    count?: number;
+                    /** @description JSON object, one key, value 1 or -1 */
+                    sort?: string;
+                    /** @description JSON object of 0/1 values */
+                    fields?: string;
+                    agents?: string[];
+                    departmentId?: string | string[];
+                    open?: boolean;
+                    roomName?: string;
+                    visitorId?: string;
+                    createdAt?: string;
+                    closedAt?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            offset: number;
+                            rooms: {
+                                _id?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt?: string;
+                                cl?: boolean;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                closedAt?: string;
+                                closedBy?: {
+                                    _id: string;
+                                    username: string;
+                                };
+                                /** @enum {string} */
+                                closer?: "visitor" | "user";
+                                departmentId?: string;
+                                fname?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                jitsiTimeout?: string;
+                                lastMessage?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    _updatedAt: string;
+                                    msg: string;
+                                    rid: string;
+                                    /** @enum {string} */
+                                    t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    u: {
+                                        _id: string;
+                                        name?: string;
+                                        username: string;
+                                    };
+                                };
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                lm?: string;
+                                msgs?: number;
+                                open?: boolean;
+                                servedBy?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    username: string;
+                                };
+                                source?: {
+                                    /** @enum {string} */
+                                    type: "widget" | "api";
+                                };
+                                surveyFeedback?: {
+                                    [key: string]: string;
+                                };
+                                /** @enum {string} */
+                                t?: "l";
+                                transferHistory?: {
+                                    comment?: string;
+                                    nextDepartment?: {
+                                        _id: string;
+                                        name: string;
+                                    };
+                                    previousDepartment?: string;
+                                    scope: string;
+                                    transferredBy: {
+                                        _id: string;
+                                        type: string;
+                                        username: string;
+                                    };
+                                    transferredTo?: {
+                                        _id: string;
+                                        username: string;
+                                    };
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    type: string;
+                                }[];
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts?: string;
+                                usersCount?: number;
+                                v?: {
+                                    _id: string;
+                                    /** @enum {string} */
+                                    status: "online" | "away" | "busy" | "offline";
+                                    username: string;
+                                };
+                                waitingResponse?: boolean;
+                            }[];
+                            /** @enum {boolean} */
+                            success: true;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/users/agent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Users with the livechat-agent role */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    count?: number;
+                    /** @description JSON object, one key, value 1 or -1 */
+                    sort?: string;
+                    /** @description JSON object of 0/1 values */
+                    fields?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            offset: number;
+                            /** @enum {boolean} */
+                            success: true;
+                            total: number;
+                            users: {
+                                _id: string;
+                                name?: string;
+                                status: string;
+                                statusLivechat?: string;
+                                username: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Give a user the livechat-agent role */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        username: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            user: {
+                                _id: string;
+                                username: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/users/agent/{_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove the livechat-agent role */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    _id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/users/manager": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Users with the livechat-manager role */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    count?: number;
+                    /** @description JSON object, one key, value 1 or -1 */
+                    sort?: string;
+                    /** @description JSON object of 0/1 values */
+                    fields?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            offset: number;
+                            /** @enum {boolean} */
+                            success: true;
+                            total: number;
+                            users: {
+                                _id: string;
+                                name?: string;
+                                status: string;
+                                statusLivechat?: string;
+                                username: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Give a user the livechat-manager role */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        username: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            user: {
+                                _id: string;
+                                username: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/users/manager/{_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove the livechat-manager role */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    _id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/users/{type}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Unknown livechat user type */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    type: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Unknown livechat user type */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    type: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/visitor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Register or update a visitor (upsert by token) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        visitor: {
+                            customFields?: {
+                                key: string;
+                                overwrite?: boolean;
+                                value: string;
+                            }[];
+                            department?: string;
+                            email?: string;
+                            name?: string;
+                            phone?: string;
+                            token: string;
+                            username?: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            visitor: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                department?: string;
+                                livechatData: {
+                                    [key: string]: string;
+                                };
+                                name?: string;
+                                phone?: {
+                                    phoneNumber: string;
+                                }[];
+                                /** @enum {string} */
+                                status: "online" | "away" | "busy" | "offline";
+                                token: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                username: string;
+                                visitorEmails?: {
+                                    address: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/visitor.status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sets the visitor's status (widget) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "online" | "away" | "busy" | "offline";
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: string;
+                            /** @enum {boolean} */
+                            success: true;
+                            token: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/visitor/department.transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Transfer the room to another department */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        department: string;
+                        rid: string;
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/visitor/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The visitor of a token */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            visitor: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                department?: string;
+                                livechatData: {
+                                    [key: string]: string;
+                                };
+                                name?: string;
+                                phone?: {
+                                    phoneNumber: string;
+                                }[];
+                                /** @enum {string} */
+                                status: "online" | "away" | "busy" | "offline";
+                                token: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                username: string;
+                                visitorEmails?: {
+                                    address: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Remove a visitor without open rooms */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            visitor: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/visitors.info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A visitor (without token), with custom fields and last page */
+        get: {
+            parameters: {
+                query: {
+                    visitorId: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            visitor: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                department?: string;
+                                lastPage?: {
+                                    href: string;
+                                    title: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                };
+                                livechatData: {
+                                    [key: string]: string;
+                                };
+                                name?: string;
+                                phone?: {
+                                    phoneNumber: string;
+                                }[];
+                                /** @enum {string} */
+                                status: "online" | "away" | "busy" | "offline";
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                username: string;
+                                visitorEmails?: {
+                                    address: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/{rid}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A livechat room's messages, newest first (system messages included) */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    count?: number;
+                    /** @description JSON object, one key, value 1 or -1 */
+                    sort?: string;
+                    /** @description JSON object of 0/1 values */
+                    fields?: string;
+                    searchTerm?: string;
+                };
+                header?: never;
+                path: {
+                    rid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            messages: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                msg: string;
+                                rid: string;
+                                /** @enum {string} */
+                                t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                u: {
+                                    _id: string;
+                                    name?: string;
+                                    username: string;
+                                };
+                            }[];
+                            offset: number;
+                            /** @enum {boolean} */
+                            success: true;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Log in with a password (plain or SHA-256 digest) or resume a token */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email?: string;
+                        password?: string | {
+                            algorithm: string;
+                            digest: string;
+                        };
+                        resume?: string;
+                        user?: string;
+                        username?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                authToken: string;
+                                me: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    _updatedAt: string;
+                                    active: boolean;
+                                    avatarUrl?: string;
+                                    bio?: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    createdAt: string;
+                                    customFields?: {
+                                        [key: string]: string;
+                                    };
+                                    email?: string;
+                                    emails: {
+                                        address: string;
+                                        verified: boolean;
+                                    }[];
+                                    isOAuthUser: boolean;
+                                    language?: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    lastLogin?: string;
+                                    name?: string;
+                                    nickname?: string;
+                                    roles: string[];
+                                    services: {
+                                        password: {
+                                            exists: boolean;
+                                        };
+                                    };
+                                    settings: {
+                                        preferences: {
+                                            [key: string]: unknown;
+                                        };
+                                        profile: {
+                                            [key: string]: unknown;
+                                        };
+                                    };
+                                    /** @enum {string} */
+                                    status: "online" | "away" | "busy" | "offline";
+                                    statusConnection?: string;
+                                    statusLivechat?: string;
+                                    statusText?: string;
+                                    type: string;
+                                    username?: string;
+                                    utcOffset?: number;
+                                };
+                                userId: string;
+                            };
+                            /** @enum {string} */
+                            status: "success";
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke the token used for this request */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                message: string;
+                            };
+                            /** @enum {string} */
+                            status: "success";
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            /** @description ISO 8601 UTC timestamp with milliseconds */
+                            _updatedAt: string;
+                            active: boolean;
+                            avatarUrl?: string;
+                            bio?: string;
+                            /** @description ISO 8601 UTC timestamp with milliseconds */
+                            createdAt: string;
+                            customFields?: {
+                                [key: string]: string;
+                            };
+                            email?: string;
+                            emails: {
+                                address: string;
+                                verified: boolean;
+                            }[];
+                            isOAuthUser: boolean;
+                            language?: string;
+                            /** @description ISO 8601 UTC timestamp with milliseconds */
+                            lastLogin?: string;
+                            name?: string;
+                            nickname?: string;
+                            roles: string[];
+                            services: {
+                                password: {
+                                    exists: boolean;
+                                };
+                            };
+                            settings: {
+                                preferences: {
+                                    [key: string]: unknown;
+                                };
+                                profile: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            /** @enum {string} */
+                            status: "online" | "away" | "busy" | "offline";
+                            statusConnection?: string;
+                            statusLivechat?: string;
+                            statusText?: string;
+                            /** @enum {boolean} */
+                            success: true;
+                            type: string;
+                            username?: string;
+                            utcOffset?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/permissions.listAll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All permissions with their roles (or those changed after updatedSince) */
+        get: {
+            parameters: {
+                query?: {
+                    updatedSince?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            remove: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                roles: string[];
+                            }[];
+                            /** @enum {boolean} */
+                            success: true;
+                            update: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                roles: string[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/permissions.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the role lists of permissions (all or nothing) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        permissions: {
+                            _id: string;
+                            roles: string[];
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            permissions: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                roles: string[];
+                            }[];
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rooms.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's rooms; with updatedSince, the changes since then (update/remove)
+         * @description Sync rule: pass as updatedSince a time no later than the start of the previous rooms.get by the server clock (e.g. that time minus 1 ms); overlapping windows only repeat entries. Apply remove, then update.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    updatedSince?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            remove: {
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _deletedAt: string;
+                                _id: string;
+                            }[];
+                            /** @enum {boolean} */
+                            success: true;
+                            update: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                archived?: boolean;
+                                customFields?: {
+                                    [key: string]: unknown;
+                                };
+                                default?: boolean;
+                                departmentId?: string;
+                                description?: string;
+                                /** @enum {boolean} */
+                                featured?: true;
+                                fname?: string;
+                                lastMessage?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    _updatedAt: string;
+                                    msg: string;
+                                    rid: string;
+                                    /** @enum {string} */
+                                    t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    u: {
+                                        _id: string;
+                                        name?: string;
+                                        username: string;
+                                    };
+                                };
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                lm?: string;
+                                msgs: number;
+                                name?: string;
+                                open?: boolean;
+                                ro?: boolean;
+                                servedBy?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts?: string;
+                                    username: string;
+                                };
+                                /** @enum {string} */
+                                t: "c" | "p" | "d" | "l";
+                                topic?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                u?: {
+                                    _id: string;
+                                    username: string;
+                                };
+                                usersCount: number;
+                                v?: {
+                                    _id: string;
+                                    status: string;
+                                    username: string;
+                                };
+                                waitingResponse?: boolean;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rooms.info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Any room the caller may read (a livechat room with all its livechat fields) */
+        get: {
+            parameters: {
+                query?: {
+                    roomId?: string;
+                    roomName?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            room: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                cl: boolean;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                closedAt?: string;
+                                closedBy?: {
+                                    _id: string;
+                                    username: string;
+                                };
+                                /** @enum {string} */
+                                closer?: "visitor" | "user";
+                                departmentId?: string;
+                                fname?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                jitsiTimeout?: string;
+                                lastMessage?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    _updatedAt: string;
+                                    msg: string;
+                                    rid: string;
+                                    /** @enum {string} */
+                                    t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    u: {
+                                        _id: string;
+                                        name?: string;
+                                        username: string;
+                                    };
+                                };
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                lm?: string;
+                                msgs: number;
+                                open?: boolean;
+                                servedBy?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    username: string;
+                                };
+                                source: {
+                                    /** @enum {string} */
+                                    type: "widget" | "api";
+                                };
+                                surveyFeedback?: {
+                                    [key: string]: string;
+                                };
+                                /** @enum {string} */
+                                t: "l";
+                                transferHistory?: {
+                                    comment?: string;
+                                    nextDepartment?: {
+                                        _id: string;
+                                        name: string;
+                                    };
+                                    previousDepartment?: string;
+                                    scope: string;
+                                    transferredBy: {
+                                        _id: string;
+                                        type: string;
+                                        username: string;
+                                    };
+                                    transferredTo?: {
+                                        _id: string;
+                                        username: string;
+                                    };
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    type: string;
+                                }[];
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                usersCount: number;
+                                v: {
+                                    _id: string;
+                                    /** @enum {string} */
+                                    status: "online" | "away" | "busy" | "offline";
+                                    username: string;
+                                };
+                                waitingResponse: boolean;
+                            } | {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                archived?: boolean;
+                                customFields?: {
+                                    [key: string]: unknown;
+                                };
+                                default?: boolean;
+                                departmentId?: string;
+                                description?: string;
+                                /** @enum {boolean} */
+                                featured?: true;
+                                fname?: string;
+                                lastMessage?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    _updatedAt: string;
+                                    msg: string;
+                                    rid: string;
+                                    /** @enum {string} */
+                                    t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    u: {
+                                        _id: string;
+                                        name?: string;
+                                        username: string;
+                                    };
+                                };
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                lm?: string;
+                                msgs: number;
+                                name?: string;
+                                open?: boolean;
+                                ro?: boolean;
+                                servedBy?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts?: string;
+                                    username: string;
+                                };
+                                /** @enum {string} */
+                                t: "c" | "p" | "d" | "l";
+                                topic?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                u?: {
+                                    _id: string;
+                                    username: string;
+                                };
+                                usersCount: number;
+                                v?: {
+                                    _id: string;
+                                    status: string;
+                                    username: string;
+                                };
+                                waitingResponse?: boolean;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/settings/{_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a setting */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    _id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            /** @enum {boolean} */
+                            success: true;
+                            value: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Change a setting (takes effect at once) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    _id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description any JSON value; strings and keys without NUL */
+                        value: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subscriptions.getOne": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's subscription to a room */
+        get: {
+            parameters: {
+                query: {
+                    roomId: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            subscription: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                alert: boolean;
+                                fname?: string;
+                                name?: string;
+                                open: boolean;
+                                rid: string;
+                                roles?: string[];
+                                t: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                u: {
+                                    _id: string;
+                                    username: string;
+                                };
+                                unread: number;
+                            } | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user.updateOwnBasicInfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Alias of users.updateOwnBasicInfo
+         * @deprecated
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        customFields?: {
+                            [key: string]: string | null;
+                        };
+                        data: {
+                            bio?: string;
+                            currentPassword?: string;
+                            customFields?: {
+                                [key: string]: string | null;
+                            };
+                            email?: string;
+                            name?: string;
+                            newPassword?: string;
+                            nickname?: string;
+                            statusText?: string;
+                            /** @enum {string} */
+                            statusType?: "online" | "away" | "busy" | "offline";
+                            username?: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            user: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                active: boolean;
+                                avatarUrl?: string;
+                                bio?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                createdAt: string;
+                                customFields?: {
+                                    [key: string]: string;
+                                };
+                                emails: {
+                                    address: string;
+                                    verified: boolean;
+                                }[];
+                                language?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                lastLogin?: string;
+                                name?: string;
+                                nickname?: string;
+                                roles: string[];
+                                services: {
+                                    password: {
+                                        exists: boolean;
+                                    };
+                                };
+                                settings: {
+                                    preferences: {
+                                        [key: string]: unknown;
+                                    };
+                                    profile: {
+                                        [key: string]: unknown;
+                                    };
+                                };
+                                /** @enum {string} */
+                                status: "online" | "away" | "busy" | "offline";
+                                statusConnection?: string;
+                                statusLivechat?: string;
+                                statusText?: string;
+                                type: string;
+                                username?: string;
+                                utcOffset?: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a user (create-user) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        active?: boolean;
+                        bio?: string;
+                        customFields?: {
+                            [key: string]: string;
+                        };
+                        email: string;
+                        joinDefaultChannels?: boolean;
+                        name: string;
+                        nickname?: string;
+                        password: string;
+                        requirePasswordChange?: boolean;
+                        roles?: string[];
+                        sendWelcomeEmail?: boolean;
+                        setRandomPassword?: boolean;
+                        username: string;
+                        verified?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            user: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                active: boolean;
+                                avatarUrl?: string;
+                                bio?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                createdAt: string;
+                                customFields?: {
+                                    [key: string]: string;
+                                };
+                                emails: {
+                                    address: string;
+                                    verified: boolean;
+                                }[];
+                                language?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                lastLogin?: string;
+                                name?: string;
+                                nickname?: string;
+                                roles: string[];
+                                services: {
+                                    password: {
+                                        exists: boolean;
+                                    };
+                                };
+                                settings: {
+                                    preferences: {
+                                        [key: string]: unknown;
+                                    };
+                                    profile: {
+                                        [key: string]: unknown;
+                                    };
+                                };
+                                /** @enum {string} */
+                                status: "online" | "away" | "busy" | "offline";
+                                statusConnection?: string;
+                                statusLivechat?: string;
+                                statusText?: string;
+                                type: string;
+                                username?: string;
+                                utcOffset?: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete a user with its tokens and subscriptions (delete-user) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        confirmRelinquish?: boolean;
+                        userId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users.getPreferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's stored preferences */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            preferences: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users.info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user by id or username */
+        get: {
+            parameters: {
+                query?: {
+                    userId?: string;
+                    username?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            user: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                active: boolean;
+                                avatarUrl?: string;
+                                bio?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                createdAt: string;
+                                customFields?: {
+                                    [key: string]: string;
+                                };
+                                emails?: {
+                                    address: string;
+                                    verified: boolean;
+                                }[];
+                                language?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                lastLogin?: string;
+                                name?: string;
+                                nickname?: string;
+                                roles?: string[];
+                                services?: {
+                                    password: {
+                                        exists: boolean;
+                                    };
+                                };
+                                settings?: {
+                                    preferences: {
+                                        [key: string]: unknown;
+                                    };
+                                    profile: {
+                                        [key: string]: unknown;
+                                    };
+                                };
+                                /** @enum {string} */
+                                status: "online" | "away" | "busy" | "offline";
+                                statusConnection?: string;
+                                statusLivechat?: string;
+                                statusText?: string;
+                                type: string;
+                                username?: string;
+                                utcOffset?: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every user, a page at a time (view-d-room); e-mails and roles with view-full-other-user-info */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    count?: number;
+                    /** @description JSON object, one key, value 1 or -1 */
+                    sort?: string;
+                    /** @description JSON object of 0/1 values */
+                    fields?: string;
+                    query?: string;
+                    text?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            offset: number;
+                            /** @enum {boolean} */
+                            success: true;
+                            total: number;
+                            users: {
+                                _id?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt?: string;
+                                active?: boolean;
+                                avatarUrl?: string;
+                                bio?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                createdAt?: string;
+                                customFields?: {
+                                    [key: string]: string;
+                                };
+                                emails?: {
+                                    address: string;
+                                    verified: boolean;
+                                }[];
+                                language?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                lastLogin?: string;
+                                name?: string;
+                                nickname?: string;
+                                roles?: string[];
+                                services?: {
+                                    password: {
+                                        exists: boolean;
+                                    };
+                                };
+                                settings?: {
+                                    preferences: {
+                                        [key: string]: unknown;
+                                    };
+                                    profile: {
+                                        [key: string]: unknown;
+                                    };
+                                };
+                                /** @enum {string} */
+                                status?: "online" | "away" | "busy" | "offline";
+                                statusConnection?: string;
+                                statusLivechat?: string;
+                                statusText?: string;
+                                type?: string;
+                                username?: string;
+                                utcOffset?: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users.register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Self-registration (no auth; rate-limited per IP) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: string;
+                        name?: string;
+                        pass: string;
+                        secretURL?: string;
+                        username: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            user: {
+                                _id: string;
+                                active: boolean;
+                                name?: string;
+                                status: string;
+                                type: string;
+                                username?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users.setActiveStatus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Activate or deactivate a user (edit-other-user-active-status); deactivating logs it out everywhere */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        activeStatus: boolean;
+                        confirmRelinquish?: boolean;
+                        userId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            user: {
+                                _id: string;
+                                active: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users.setPreferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Merge preferences (null removes a key) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        data: {
+                            alsoSendThreadToChannel?: string | null;
+                            autoImageLoad?: boolean | null;
+                            clockMode?: number | null;
+                            collapseMediaByDefault?: boolean | null;
+                            convertAsciiEmoji?: boolean | null;
+                            desktopNotificationDuration?: number | null;
+                            desktopNotificationRequireInteraction?: boolean | null;
+                            desktopNotificationVoiceCalls?: boolean | null;
+                            desktopNotifications?: string | null;
+                            displayAvatars?: boolean | null;
+                            dontAskAgainList?: {
+                                action: string;
+                                label: string;
+                            }[] | null;
+                            emailNotificationMode?: string | null;
+                            enableAutoAway?: boolean | null;
+                            enableMobileRinging?: boolean | null;
+                            featuresPreview?: {
+                                name: string;
+                                value: boolean;
+                            }[] | null;
+                            fontSize?: string | null;
+                            groupByType?: boolean | null;
+                            hideAvatars?: boolean | null;
+                            hideFlexTab?: boolean | null;
+                            hideRoles?: boolean | null;
+                            hideUsernames?: boolean | null;
+                            highlights?: string[] | null;
+                            idleTimeLimit?: number | null;
+                            language?: string | null;
+                            masterVolume?: number | null;
+                            mentionsWithSymbol?: boolean | null;
+                            messageViewMode?: number | null;
+                            mobileNotifications?: string | null;
+                            muteFocusedConversations?: boolean | null;
+                            newMessageNotification?: string | null;
+                            newRoomNotification?: string | null;
+                            notificationsSoundVolume?: number | null;
+                            notifyCalendarEvents?: boolean | null;
+                            omnichannelHideConversationAfterClosing?: boolean | null;
+                            omnichannelTranscriptEmail?: boolean | null;
+                            omnichannelTranscriptPDF?: boolean | null;
+                            pushNotifications?: string | null;
+                            receiveLoginDetectionEmail?: boolean | null;
+                            roomCounterSidebar?: boolean | null;
+                            roomsListExhibitionMode?: string | null;
+                            saveMobileBandwidth?: boolean | null;
+                            sendOnEnter?: string | null;
+                            showThreadsInMainChannel?: boolean | null;
+                            sidebarDisplayAvatar?: boolean | null;
+                            sidebarGroupByType?: boolean | null;
+                            sidebarHideAvatar?: boolean | null;
+                            sidebarShowFavorites?: boolean | null;
+                            sidebarShowUnread?: boolean | null;
+                            sidebarSortby?: string | null;
+                            sidebarViewMode?: string | null;
+                            statusVisibilityDenied?: string[] | null;
+                            themeAppearence?: string | null;
+                            unreadAlert?: boolean | null;
+                            useEmojis?: boolean | null;
+                            utcOffset?: number | null;
+                            viewMode?: number | null;
+                            voipRingerVolume?: number | null;
+                        };
+                        userId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            user: {
+                                _id: string;
+                                settings: {
+                                    preferences: {
+                                        [key: string]: unknown;
+                                    };
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users.setStatus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set presence status and status message */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        message?: string;
+                        /** @enum {string} */
+                        status?: "online" | "away" | "busy" | "offline";
+                        userId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Edit another user (edit-other-user-info): profile, e-mail, password, roles, active; all or nothing */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        confirmRelinquish?: boolean;
+                        data: {
+                            active?: boolean;
+                            bio?: string;
+                            customFields?: {
+                                [key: string]: string | null;
+                            };
+                            email?: string;
+                            joinDefaultChannels?: boolean;
+                            name?: string;
+                            nickname?: string;
+                            password?: string;
+                            requirePasswordChange?: boolean;
+                            roles?: string[];
+                            sendWelcomeEmail?: boolean;
+                            setRandomPassword?: boolean;
+                            statusText?: string;
+                            username?: string;
+                            verified?: boolean;
+                        };
+                        userId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            user: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                active: boolean;
+                                avatarUrl?: string;
+                                bio?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                createdAt: string;
+                                customFields?: {
+                                    [key: string]: string;
+                                };
+                                emails: {
+                                    address: string;
+                                    verified: boolean;
+                                }[];
+                                language?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                lastLogin?: string;
+                                name?: string;
+                                nickname?: string;
+                                roles: string[];
+                                services: {
+                                    password: {
+                                        exists: boolean;
+                                    };
+                                };
+                                settings: {
+                                    preferences: {
+                                        [key: string]: unknown;
+                                    };
+                                    profile: {
+                                        [key: string]: unknown;
+                                    };
+                                };
+                                /** @enum {string} */
+                                status: "online" | "away" | "busy" | "offline";
+                                statusConnection?: string;
+                                statusLivechat?: string;
+                                statusText?: string;
+                                type: string;
+                                username?: string;
+                                utcOffset?: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users.updateOwnBasicInfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Update own profile (all or nothing) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        customFields?: {
+                            [key: string]: string | null;
+                        };
+                        data: {
+                            bio?: string;
+                            currentPassword?: string;
+                            customFields?: {
+                                [key: string]: string | null;
+                            };
+                            email?: string;
+                            name?: string;
+                            newPassword?: string;
+                            nickname?: string;
+                            statusText?: string;
+                            /** @enum {string} */
+                            statusType?: "online" | "away" | "busy" | "offline";
+                            username?: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            user: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                active: boolean;
+                                avatarUrl?: string;
+                                bio?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                createdAt: string;
+                                customFields?: {
+                                    [key: string]: string;
+                                };
+                                emails: {
+                                    address: string;
+                                    verified: boolean;
+                                }[];
+                                language?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                lastLogin?: string;
+                                name?: string;
+                                nickname?: string;
+                                roles: string[];
+                                services: {
+                                    password: {
+                                        exists: boolean;
+                                    };
+                                };
+                                settings: {
+                                    preferences: {
+                                        [key: string]: unknown;
+                                    };
+                                    profile: {
+                                        [key: string]: unknown;
+                                    };
+                                };
+                                /** @enum {string} */
+                                status: "online" | "away" | "busy" | "offline";
+                                statusConnection?: string;
+                                statusLivechat?: string;
+                                statusText?: string;
+                                type: string;
+                                username?: string;
+                                utcOffset?: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/avatar/{username}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's or visitor's avatar (SVG initials) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    username: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/livechat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The livechat widget page (R6) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/livez": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness: 200 while the process runs */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "ok";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prometheus metrics (text exposition format) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness: 200 only when the database answers, else 503 */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "ok";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sounds/chime.mp3": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The widget's notification sound (W10) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        ErrorBody: {
+            details?: unknown;
+            error: string;
+            errorType?: string;
+            message?: string;
+            /** @enum {string} */
+            status?: "error";
+            /** @enum {boolean} */
+            success: false;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export type operations = Record<string, never>;

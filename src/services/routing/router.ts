@@ -1,0 +1,119 @@
+/**
+ * Assigning a chat to an agent, atomically (contract §8.9): the candidates read from the store, filtered and
+ * ordered by `choice.ts`, and the first of them that can still be claimed (`agents.claim`, a conditional update
+ * that holds the agent's row to the end of the transaction) gets the room in the same transaction. Written once
+ * over the store interface, for both backends.
+ *
+ * Concurrent routings choose as if one after another. SQLite runs one write transaction at a time, so every
+ * claim wins at once. On PostgreSQL a claim wins only while the agent's row is as the choice read it (its load
+ * and last assignment), so two rooms opened at once never both go to one agent on a stale count: the loser reads
+ * again and chooses anew. A routing first tries, without waiting, each agent as good as the best one
+ * (`interchangeable`), passing over those other routings hold (they are being assigned a room, after which a
+ * serial order would pass them over too); when all of them are held it waits for the best one and checks it
+ * again. A losing claim releases what it locked, so a routing waits while it holds no agent, and routings that
+ * hold one (a re-routed room holds the agent it leaves too) take the routing lock first: no two routings wait for
+ * each other in a cycle.
+ */
+import type { AgentCandidates, InquiryRecord, LivechatRoom, MessageRecord, NewLivechatRoom, RoutingCandidate, Store } from '../../store/store.js';
+import type { Millis } from '../../lib/time.js';
+import { interchangeable, ranked } from './choice.js';
+
+/**
+ * Rounds of reading and claiming before a routing takes the best candidate whatever its load has become. A round
+ * is lost only when another routing committed a room to the agent this one chose (or made it unavailable), so
+ * this bound is reached only under many more concurrent routings than agents; it is there so that a routing
+ * always ends while an agent is available. Bursts of new rooms over a few agents lose several rounds each.
+ */
+const MAX_ROUNDS = 64;
+
+export interface Agent {
+  id: string;
+  username: string;
+}
+
+const agentOf = (c: RoutingCandidate): Agent => ({ id: c.id, username: c.username });
+
+/**
+ * In a transaction: the agent this chat goes to, among `candidates`, claimed (its last assignment stamped `now`,
+ * its row held until the transaction ends); null when none is available.
+ */
+export async function claimAgent(tx: Store, candidates: AgentCandidates, now: Millis): Promise<Agent | null> {
+  const context = { departmentId: candidates.departmentId ?? null, now };
+  for (let round = 0; ; round++) {
+    const order = ranked(await tx.agents.candidates(candidates), context);
+    const best = order[0];
+    if (!best) return null;
+    if (round >= MAX_ROUNDS) {
+      // So that a routing always ends while an agent is available, however busy the others keep it.
+      const claimed = await tx.agents.claim([best], now, 'any-load');
+      if (claimed) return agentOf(claimed);
+      continue;
+    }
+    const claimed =
+      (await tx.agents.claim(
+        order.filter((c) => interchangeable(best, c)),
+        now,
+        'skip-held',
+      )) ?? (await tx.agents.claim([best], now, 'wait'));
+    if (claimed) return agentOf(claimed);
+  }
+}
+
+/**
+ * Auto_Selection for a new room, in one transaction (the caller's when there is one): the agent claimed first, so
+ * that nothing is written without one; then the room opened (`livechatRooms.open`) and served to it. Null, with
+ * nothing written, when no candidate is available; ConflictError as `open` throws it (the visitor has an open room).
+ */
+export function openAndServe(
+  store: Store,
+  candidates: AgentCandidates,
+  room: NewLivechatRoom,
+  inquiry: InquiryRecord,
+  started: MessageRecord,
+  subscriptionId: string,
+  now: Millis,
+): Promise<{ agent: Agent; room: LivechatRoom } | null> {
+  return store.transaction(async (tx) => {
+    const agent = await claimAgent(tx, candidates, now);
+    if (!agent) return null;
+    const opened = await tx.livechatRooms.open(room, inquiry, started);
+    await tx.agents.serveRoom(opened, agent, subscriptionId, now);
+    return { agent, room: await roomAsServed(tx, room.id) };
+  });
+}
+
+/**
+ * Auto_Selection for an open room whose inquiry is queued, in the caller's transaction, which holds the room
+ * (a transfer's): the agent claimed and the room served to it. When the room had another agent (`servedById`)
+ * that agent's subscription goes (`unsubscribed`: its id); when the claim is that same agent, it keeps its
+ * subscription and the time it was first served. Null, with nothing changed, when no candidate is available.
+ * `room` in the result: the room as served.
+ */
+export async function serveQueued(
+  tx: Store,
+  candidates: AgentCandidates,
+  room: { id: string; fname: string | null; servedById: string | null },
+  subscriptionId: string,
+  now: Millis,
+): Promise<{ agent: Agent; subscribed: boolean; unsubscribed: string | null; room: LivechatRoom } | null> {
+  // The room's agent loses it below while the claimed one is held: see the module comment.
+  if (room.servedById !== null) await tx.agents.lockRerouting();
+  const agent = await claimAgent(tx, candidates, now);
+  if (!agent) return null;
+  let subscribed = false;
+  let unsubscribed: string | null = null;
+  if (room.servedById === agent.id) {
+    await tx.inquiries.markTaken(room.id, agent.id, now);
+  } else {
+    if (room.servedById !== null) unsubscribed = await tx.rooms.unsubscribe(room.id, room.servedById, now);
+    subscribed = await tx.agents.serveRoom(room, agent, subscriptionId, now);
+  }
+  return { agent, subscribed, unsubscribed, room: await roomAsServed(tx, room.id) };
+}
+
+async function roomAsServed(tx: Store, rid: string): Promise<LivechatRoom> {
+  const room = await tx.livechatRooms.findById(rid);
+  // Read in the transaction that has just served it.
+  if (!room) throw new Error(`routing: livechat room ${rid} vanished while it was served`);
+  return room;
+}
