@@ -4,6 +4,8 @@
  * back to routing (`forward`, Parley's default) or are closed (`close`); `none` leaves them. A network blip shorter
  * than the timeout keeps her chats; a departure does not strand them.
  *
+ * Removing an agent or deactivating her (`releaseAgentChats`) returns her chats the same way, at once.
+ *
  * The job is written in the transaction that set her offline and cancelled in the one that set her online again, so
  * neither a crash nor a quick return can get it wrong; when it fires it re-checks that she is still absent and acts
  * on each room only while she still serves it (so running its work twice is harmless).
@@ -17,6 +19,14 @@ import { BOT_USER_ID } from './seed.service.js';
 import type { SettingsService } from './settings.service.js';
 
 export const AGENT_LEAVE_JOB = 'livechat.agent-leave';
+
+/**
+ * An agent removed (role taken away) or deactivated: her open chats go back to routing at once, through the same
+ * job, written in the transaction of the removal (the job's work follows its commit; it never strands a chat).
+ */
+export async function releaseAgentChats(tx: Store, userId: string, now: number): Promise<void> {
+  await tx.jobs.schedule({ kind: AGENT_LEAVE_JOB, key: userId, dueAt: now, payload: { release: true } }, now);
+}
 
 const ROCKET_CAT = { id: BOT_USER_ID, username: 'rocket.cat', name: null, type: 'user' as const };
 
@@ -44,9 +54,10 @@ export function registerAgentLeave(deps: {
   jobs.register(AGENT_LEAVE_JOB, {
     // The rooms are moved one transaction each, outside the job's own (each re-checks that she still serves it).
     async prepare(job) {
+      const release = (job.payload as { release?: boolean } | null)?.release === true;
       const agent = await store.users.findById(job.key);
-      if (!agent || agent.statusConnection !== 'offline') return;
-      const action = settings.get('Livechat_agent_leave_action');
+      if (!agent || (!release && agent.statusConnection !== 'offline')) return;
+      const action = release ? 'forward' : settings.get('Livechat_agent_leave_action');
       if (action === 'none') return;
       for (const room of await store.livechatRooms.openServedBy(agent.id)) await leave(room, agent.id, action);
     },

@@ -7,6 +7,7 @@ import { newId } from '../lib/ids.js';
 import type { Clock } from '../lib/time.js';
 import type { AgentLivechatStatus, DepartmentFields, InquiryRecord, LivechatUser, Store, UserRecord } from '../store/store.js';
 import type { Access } from './access.js';
+import { releaseAgentChats } from './agent-leave.js';
 import { bareFailure, failure, forbidden, invalidParams } from './errors.js';
 import { livechatSnapshot, servedRooms, type EventBus } from './events.js';
 import type { LivechatRouting } from './livechat-routing.js';
@@ -119,9 +120,10 @@ export class LivechatAdminService {
     await this.store.transaction(async (tx) => {
       await tx.agents.removeRole(userId, ROLE[type]);
       if (type !== 'agent') return;
-      // No longer an agent: out of every department, no livechat status.
+      // No longer an agent: out of every department, no livechat status, her open chats back to routing.
       await tx.departments.removeAgentEverywhere(userId, this.clock.now());
       await tx.agents.setStatus(userId, null);
+      await releaseAgentChats(tx, userId, this.clock.now());
     });
   }
 

@@ -12,6 +12,7 @@ import { invalidSort, parsePaging, project } from './paging.js';
 import { assertPasswordPolicy } from './password-policy.js';
 import { hashPassword, sha256Hex, verifyDigest } from './passwords.js';
 import { ROLES } from './permissions.service.js';
+import { releaseAgentChats } from './agent-leave.js';
 import type { PresenceService } from './presence.service.js';
 import type { SettingsService } from './settings.service.js';
 import {
@@ -339,10 +340,13 @@ export class UsersService {
           if (wasAgent && !isAgent) {
             await tx.departments.removeAgentEverywhere(user.id, now);
             await tx.agents.setStatus(user.id, null);
+            await releaseAgentChats(tx, user.id, now);
           }
         }
         const result = await tx.users.update(user.id, patch, now);
         if (!result) throw invalidUser();
+        // A deactivated agent's open chats go back to routing.
+        if (patch.active === false && current.active && result.roles.includes(AGENT_ROLE)) await releaseAgentChats(tx, user.id, now);
         if (patch.passwordHash !== undefined || (patch.active === false && current.active)) {
           await tx.tokens.removeAllExcept(user.id, user.id === caller.user.id && patch.active !== false ? caller.hashedToken : null);
         }
@@ -377,6 +381,8 @@ export class UsersService {
         throw failure('Leaving the app without an active admin is not allowed', 'error-action-not-allowed');
       }
       if (!active) await tx.tokens.removeAllExcept(userId, null);
+      // A deactivated agent's open chats go back to routing.
+      if (!active && user.active && user.roles.includes('livechat-agent')) await releaseAgentChats(tx, userId, this.clock.now());
       return tx.users.update(userId, { active }, this.clock.now());
     });
     if (!updated) throw invalidUser();

@@ -125,4 +125,26 @@ describe('an agent who closed her browser', () => {
 
     await t.api.post('/api/v1/livechat/room.close', { rid: queued._id, token: va.token });
   });
+
+  it('removing the agent, or deactivating her, returns her open chats to routing at once', async () => {
+    const removals: Array<(a: Agent) => Promise<{ status: number }>> = [
+      (a) => t.api.delete(`/api/v1/livechat/users/agent/${a.userId}`, { auth: t.admin }),
+      (a) => t.api.post('/api/v1/users.setActiveStatus', { userId: a.userId, activeStatus: false }, { auth: t.admin }),
+    ];
+    for (const remove of removals) {
+      const { agent: leaving } = await presentAgent();
+      await onlyAvailable(t, [leaving]);
+      const v = await registerVisitor(t);
+      const room = await openRoom(t, v.token);
+      expect(room.servedBy._id).toBe(leaving.userId);
+      const { agent: rescuer } = await presentAgent();
+      await onlyAvailable(t, [leaving, rescuer]);
+      expect((await remove(leaving)).status).toBe(200);
+      // The job was written with the removal, due at once: the runner moves the chat without the clock moving.
+      const servedBy = async () => (await t.api.get('/api/v1/livechat/room', { query: { token: v.token, rid: room._id } })).body.room.servedBy?._id;
+      await expect.poll(servedBy).toBe(rescuer.userId);
+      expect(await t.store.jobs.findPending(AGENT_LEAVE_JOB, leaving.userId)).toBeNull();
+      await t.api.post('/api/v1/livechat/room.close', { rid: room._id, token: v.token });
+    }
+  });
 });
