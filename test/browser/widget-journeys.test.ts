@@ -16,7 +16,7 @@
  * Each journey ends with a screenshot under `.tmp/screenshots/<journey>-<backend>/`.
  */
 import type { Browser, Frame, Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   clickText,
   createAvailableAgent,
@@ -75,6 +75,15 @@ beforeAll(async () => {
   host = await startHostPage(server.url);
   browser = await launchBrowser();
 }, 120_000);
+
+// Each journey's agent sockets close at its end, which makes the agents absent (presence): before the next journey
+// they claim presence again over REST, as an agent program that stays on duty does.
+beforeEach(async () => {
+  for (const agent of [smith, jones]) {
+    await expect.poll(() => server.services.presence.sessionsHere(agent.userId)).toBe(0);
+    expect((await server.api.post(`${V}/agent.status`, { status: 'available' }, { auth: agent })).status).toBe(200);
+  }
+});
 
 afterAll(async () => {
   for (const s of sockets) s.close();

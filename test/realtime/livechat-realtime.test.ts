@@ -26,9 +26,14 @@ beforeAll(async () => {
   await onlyAvailable(t, [agent]);
 });
 afterAll(async () => t.close());
-afterEach(() => {
+afterEach(async () => {
   for (const s of sockets) s.close();
   sockets = [];
+  // The agents' sockets closed, which makes them absent (presence): they claim presence again for the next test.
+  for (const a of [agent, other]) {
+    await expect.poll(() => t.services.presence.sessionsHere(a.userId)).toBe(0);
+    await t.services.presence.claim(a.userId);
+  }
 });
 
 async function connect(): Promise<DdpSocket & { session: string }> {

@@ -81,6 +81,8 @@ export function changesCases(getStore: StoreGetter): void {
       expect(await reportedBy(() => store.agents.initStatus(u.id, 'not-available'))).toEqual([user(u.id, true)]);
       expect(await reportedBy(() => store.agents.setStatus(u.id, 'available'))).toEqual([user(u.id, true)]);
       await store.users.update(u.id, { status: 'online' }, 2_000);
+      // Present (presence reports the user and livechat too).
+      expect(await reportedBy(() => store.presence.claim(u.id, 2_000))).toEqual([user(u.id, true)]);
       const [candidate] = await store.agents.candidates({ agentId: u.id, departmentId: null });
       const picked = await reportedBy(() => store.transaction((tx) => tx.agents.claim([candidate!], 3_000, 'wait')));
       expect(picked).toEqual([user(u.id)]);
