@@ -215,6 +215,13 @@ describe('GET livechat/room', () => {
     expect((await t.api.get(`${V}/room`, { query: { token: a.token, rid: roomA._id } })).body).toEqual(bare('invalid-room'));
   });
 
+  it('a visitor registered with an empty name gets a room named after the username', async () => {
+    const { token, visitor } = await registerVisitor(t, { name: '' });
+    const room = await openRoom(t, token);
+    expect(room.fname).toBe(visitor.username);
+    await t.api.post(`${V}/room.close`, { rid: room._id, token });
+  });
+
   it('widget cookies make source.type "widget"', async () => {
     const { token } = await registerVisitor(t);
     const res = await t.api.get(`${V}/room`, { query: { token }, headers: { cookie: 'foo=bar; rc_room_type=l; rc_is_widget=t' } });
