@@ -294,6 +294,9 @@ export class LivechatRouting {
         throw noAgents();
       }
       const departmentId = department?.id ?? current.departmentId;
+      // The visitor now belongs to the department she was moved to (Rocket.Chat's setDepartmentForGuest): her next
+      // chat is routed there too.
+      if (department && department.id !== current.departmentId) await tx.visitors.update(room.visitor.id, { departmentId: department.id }, now);
       const entry: TransferEntry = {
         type: target.kind,
         scope: target.kind,

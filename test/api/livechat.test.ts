@@ -533,6 +533,8 @@ describe('POST livechat/room.transfer and livechat/visitor/department.transfer',
         nextDepartment: { _id: dep._id, name: 'transfer-dep-b' },
       },
     ]);
+    // The visitor belongs to that department now (her next chat is routed there; agents see it).
+    expect((await t.api.get(`${V}/visitor/${token}`)).body.visitor.department).toBe(dep._id);
     expect(after.usersCount).toBe(2);
     const subs = await db(t.store).selectFrom('subscriptions').select('user_id').where('rid', '=', room._id).execute();
     expect(subs.map((s) => s.user_id)).toEqual([depAgent.userId]);
