@@ -90,7 +90,8 @@ export class LivechatRouting {
     if (!acceptWithoutAgent && !auto && !(await this.anyAvailable(candidates))) throw noAgent();
 
     const now = this.clock.now();
-    const fname = visitor.name ?? visitor.username;
+    // An empty name is no name: the room is named after the visitor's username then.
+    const fname = visitor.name || visitor.username;
     const v = { id: visitor.id, username: visitor.username, token: visitor.token, status: 'online' as const };
     const roomId = newId();
     const opening = { id: roomId, fname, ts: now, visitor: v, departmentId, sourceType: options.sourceType };
@@ -293,6 +294,9 @@ export class LivechatRouting {
         throw noAgents();
       }
       const departmentId = department?.id ?? current.departmentId;
+      // The visitor now belongs to the department she was moved to (Rocket.Chat's setDepartmentForGuest): her next
+      // chat is routed there too.
+      if (department && department.id !== current.departmentId) await tx.visitors.update(room.visitor.id, { departmentId: department.id }, now);
       const entry: TransferEntry = {
         type: target.kind,
         scope: target.kind,
@@ -350,7 +354,9 @@ export class LivechatRouting {
       transferredBy: { id: by.id, username: by.username, type: by.type },
       transferredTo: done.agent ? { id: done.agent.id, username: done.agent.username } : null,
       nextDepartment: target.department,
-      scope: target.kind === 'agent' ? ('agent' as const) : done.agent ? ('department' as const) : ('queue' as const),
+      // Rocket.Chat's scope: a transfer to a department is `department` whether an agent or the queue takes it; only a
+      // room returned to the queue with no department is `queue`.
+      scope: target.kind === 'agent' ? ('agent' as const) : target.department ? ('department' as const) : ('queue' as const),
     };
     const events: DomainEvent[] = [
       {

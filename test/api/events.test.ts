@@ -155,7 +155,7 @@ describe('events with a queue (Manual_Selection) and transfers', () => {
     expect(list[0]).toMatchObject({
       room: { servedById: null, departmentId: support._id },
       previousServedById: agent.userId,
-      message: { t: 'livechat_transfer_history', transferData: { scope: 'queue', nextDepartment: { id: support._id } } },
+      message: { t: 'livechat_transfer_history', transferData: { scope: 'department', nextDepartment: { id: support._id } } },
     });
     expect(sales._id).not.toBe(support._id);
     await t.api.post('/api/v1/livechat/room.close', { rid: room._id, token });

@@ -215,6 +215,13 @@ describe('GET livechat/room', () => {
     expect((await t.api.get(`${V}/room`, { query: { token: a.token, rid: roomA._id } })).body).toEqual(bare('invalid-room'));
   });
 
+  it('a visitor registered with an empty name gets a room named after the username', async () => {
+    const { token, visitor } = await registerVisitor(t, { name: '' });
+    const room = await openRoom(t, token);
+    expect(room.fname).toBe(visitor.username);
+    await t.api.post(`${V}/room.close`, { rid: room._id, token });
+  });
+
   it('widget cookies make source.type "widget"', async () => {
     const { token } = await registerVisitor(t);
     const res = await t.api.get(`${V}/room`, { query: { token }, headers: { cookie: 'foo=bar; rc_room_type=l; rc_is_widget=t' } });
@@ -526,6 +533,8 @@ describe('POST livechat/room.transfer and livechat/visitor/department.transfer',
         nextDepartment: { _id: dep._id, name: 'transfer-dep-b' },
       },
     ]);
+    // The visitor belongs to that department now (her next chat is routed there; agents see it).
+    expect((await t.api.get(`${V}/visitor/${token}`)).body.visitor.department).toBe(dep._id);
     expect(after.usersCount).toBe(2);
     const subs = await db(t.store).selectFrom('subscriptions').select('user_id').where('rid', '=', room._id).execute();
     expect(subs.map((s) => s.user_id)).toEqual([depAgent.userId]);

@@ -533,7 +533,7 @@ describe('queue, take and transfer (Manual_Selection)', () => {
     const transfer = await agentWs.next(isChanged('stream-room-messages', v.room._id));
     expect(transfer.fields.args[0]).toMatchObject({
       t: 'livechat_transfer_history',
-      transferData: { transferredBy: { _id: v.visitor._id, type: 'visitor' }, nextDepartment: { _id: dep._id }, scope: 'queue' },
+      transferData: { transferredBy: { _id: v.visitor._id, type: 'visitor' }, nextDepartment: { _id: dep._id }, scope: 'department' },
     });
     expect((await agentWs.next(isChanged('stream-notify-user', `${agent.userId}/subscriptions-changed`))).fields.args[0]).toBe('removed');
     await v.socket.next(isChanged('stream-room-messages', v.room._id));
