@@ -289,9 +289,10 @@ export function deliverEvent(ctx: RealtimeContext, event: DomainEvent): void | P
         emitQueue({ type: 'changed', ...doc });
         streams.emit(STREAM.queue, `agent/${event.agentId}`, [{ type: 'changed', ...doc }]);
         streams.emit(STREAM.queue, inquiry.id, [extend(doc, { clientAction: 'updated' })]);
-        emitQueue({ type: 'removed', _id: inquiry.id, rid: inquiry.rid });
+        // R4: `removed` carries the inquiry too (as it left the queue), so a client can tell which queue it leaves.
+        emitQueue({ type: 'removed', ...doc });
       } else {
-        emitQueue({ type: 'removed', _id: inquiry.id, rid: inquiry.rid });
+        emitQueue({ type: 'removed', ...inquiryDoc(event.inquiry) });
         streams.emit(STREAM.queue, inquiry.id, [{ _id: inquiry.id, clientAction: 'removed' }]);
       }
       return refreshQueuePositions(ctx, department);

@@ -86,7 +86,7 @@ export type DomainEvent =
   /** A queued inquiry changed while it waits (its visitor's first message arrived): `changed` on the queue streams. */
   | { type: 'inquiryUpdated'; inquiry: EventInquiry }
   /** An inquiry was deleted (room closed). */
-  | { type: 'inquiryRemoved'; inquiry: { id: string; rid: string; departmentId: string | null } }
+  | { type: 'inquiryRemoved'; inquiry: EventInquiry }
   /** An agent now serves the room (routing, take, transfer): `agentData`. */
   | { type: 'agentAssigned'; room: RoomSnapshot; agentId: string }
   /** A user's subscription was added or removed. */

@@ -142,6 +142,8 @@ export class LivechatRouting {
     if (!done) throw bareFailure('room-closed');
     const closed = done.room;
     const snapshot = livechatSnapshot(closed);
+    // The queue's `removed` carries the whole inquiry (R4), with the visitor's first message (still stored).
+    const removedMessage = done.inquiry ? ((await this.store.messages.firstVisitorMessages([room.id])).get(room.id) ?? '') : '';
     this.events.publish(
       { type: 'messageCreated', room: snapshot, message: eventMessage(done.message, options.closer === 'visitor') },
       { type: 'roomClosed', room: snapshot, formerMemberIds: done.formerMemberIds },
@@ -149,7 +151,7 @@ export class LivechatRouting {
         (userId): DomainEvent => ({ type: 'subscriptionChanged', userId, rid: room.id, action: 'removed', subscriptionId: null }),
       ),
       ...(done.inquiry
-        ? [{ type: 'inquiryRemoved', inquiry: { id: done.inquiry.id, rid: room.id, departmentId: done.inquiry.departmentId } } as const]
+        ? [{ type: 'inquiryRemoved', inquiry: eventInquiry(done.inquiry, removedMessage) } as const]
         : []),
     );
   }

@@ -80,6 +80,9 @@ describe('events of the livechat life cycle (Auto_Selection)', () => {
     expect(types(list)).toEqual(['messageCreated', 'roomClosed', 'subscriptionChanged:removed', 'inquiryRemoved']);
     expect(list[0]).toMatchObject({ room: { open: false, servedById: agent.userId }, message: { t: 'livechat-close', msg: 'bye', byVisitor: false } });
     expect(list[1]).toMatchObject({ formerMemberIds: [agent.userId] });
+    // The removed inquiry as it was (the queue's `removed` carries it whole), with the visitor's first message.
+    expect(list[3]).toMatchObject({ inquiry: { rid: room._id, status: 'taken', message: 'hello', visitor: { id: room.v._id } } });
+    expect(JSON.stringify(list[3])).not.toContain(token);
 
     seen = [];
     expect((await t.api.post('/api/v1/livechat/room.close', { rid: room._id, token })).body).toEqual({ success: false, error: 'room-closed' });

@@ -279,7 +279,7 @@ async function conversationAcross(pair: Pair): Promise<void> {
     expect((await firstWs[1]!.call('livechat:takeInquiry', [inquiryId])).result).toMatchObject({ _id: inquiryId, status: 'taken' });
     for (const ws of allAgentWs) {
       expect((await ws.next(queueEvent('changed', rid2))).fields.args[0]).toMatchObject({ _id: inquiryId, status: 'taken' });
-      expect((await ws.next(queueEvent('removed', rid2))).fields.args[0]).toEqual({ type: 'removed', _id: inquiryId, rid: rid2 });
+      expect((await ws.next(queueEvent('removed', rid2))).fields.args[0]).toMatchObject({ type: 'removed', _id: inquiryId, rid: rid2, status: 'taken', t: 'l' });
     }
     for (const ws of firstWs) expect((await ws.next(userEvent(first.id, 'subscriptions-changed', 'inserted'))).fields.args[1]).toMatchObject({ rid: rid2 });
     expect((await visitorWs.next(livechatRoomEvent(rid2, 'agentData'))).fields.args[0].data).toMatchObject({ _id: first.id });

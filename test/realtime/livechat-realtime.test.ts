@@ -402,12 +402,10 @@ describe('queue, take and transfer (Manual_Selection)', () => {
     const taken = await agentWs.call('livechat:takeInquiry', [added.fields.args[0]._id, { clientAction: true }]);
     expect(taken.error).toBeUndefined();
     expect(taken.result).toMatchObject({ _id: added.fields.args[0]._id, status: 'taken' });
-    expect((await agentWs.next(isChanged('stream-livechat-inquiry-queue-observer', 'public'))).fields.args[0]).toMatchObject({ type: 'changed', status: 'taken' });
-    expect((await agentWs.next(isChanged('stream-livechat-inquiry-queue-observer', 'public'))).fields.args[0]).toEqual({
-      type: 'removed',
-      _id: added.fields.args[0]._id,
-      rid: first.room._id,
-    });
+    const changed = (await agentWs.next(isChanged('stream-livechat-inquiry-queue-observer', 'public'))).fields.args[0];
+    expect(changed).toMatchObject({ type: 'changed', status: 'taken' });
+    // R4: `removed` carries the whole inquiry, as it left the queue.
+    expect((await agentWs.next(isChanged('stream-livechat-inquiry-queue-observer', 'public'))).fields.args[0]).toEqual({ ...changed, type: 'removed' });
     const inserted = await agentWs.next(isChanged('stream-notify-user', `${agent.userId}/subscriptions-changed`));
     expect(inserted.fields.args[0]).toBe('inserted');
     // R4's subscription object, `name` included (Rocket.Chat's clients key rooms by it).
@@ -496,7 +494,7 @@ describe('queue, take and transfer (Manual_Selection)', () => {
     expect(await agentWs.next(isChanged(queue, `agent/${agent.userId}`))).toEqual(changedFrame(queue, `agent/${agent.userId}`, [{ type: 'changed', ...takenDoc }]));
     expect(await managerWs.next(isChanged(queue, `department/${dep._id}`))).toEqual(changedFrame(queue, `department/${dep._id}`, [{ type: 'changed', ...takenDoc }]));
     expect(await managerWs.next(isChanged(queue, `department/${dep._id}`))).toEqual(
-      changedFrame(queue, `department/${dep._id}`, [{ type: 'removed', _id: inquiry._id, rid: v.room._id }]),
+      changedFrame(queue, `department/${dep._id}`, [{ ...takenDoc, type: 'removed' }]),
     );
 
     // Back in a queue (the visitor moves to another department): `inserted`; closed while queued: `removed`.
