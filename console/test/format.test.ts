@@ -40,10 +40,10 @@ describe('messages', () => {
     expect(systemText(message('livechat-close', 'Solved, thanks'))).toBe('Chat closed: Solved, thanks');
     expect(systemText(message('livechat-close', ''))).toBe('Chat closed');
     expect(
-      systemText(message('livechat_transfer_history', '', { transferData: { transferredBy: { username: 'ann' }, nextDepartment: { name: 'Sales' }, scope: 'department' } })),
+      systemText(message('livechat_transfer_history', '', { transferData: { transferredBy: { _id: 'a', username: 'ann', type: 'user' }, nextDepartment: { _id: 's', name: 'Sales' }, scope: 'department' } })),
     ).toBe('Chat transferred by ann to Sales');
-    expect(systemText(message('livechat_transfer_history', '', { transferData: { transferredBy: { name: 'Ann' }, transferredTo: { username: 'bob' } } }))).toBe(
-      'Chat transferred by Ann to bob',
+    expect(systemText(message('livechat_transfer_history', '', { transferData: { transferredBy: { _id: 'a', username: 'ann', type: 'user' }, transferredTo: { _id: 'b', username: 'bob' }, scope: 'agent' } }))).toBe(
+      'Chat transferred by ann to bob',
     );
     // History read over REST: the room's transfer history entry of that moment says where to, and the note.
     const entry = { type: 'agent' as const, scope: 'agent', ts: new Date(T0).toISOString(), transferredBy: { _id: 'u', username: 'ann', type: 'user' }, transferredTo: { _id: 'b', username: 'bob' }, comment: 'VIP' };

@@ -20,22 +20,7 @@ export function ejson<T>(value: T): unknown {
 
 /** A message on `stream-room-messages` (REST §8.8 shape, EJSON dates, `transferData` on transfers). */
 export function messageDoc(m: EventMessage) {
-  return extend(messageWire(extend(m, { msg: m.msg ?? '', visitorToken: null })), {
-    ts: new Date(m.ts),
-    _updatedAt: new Date(m.updatedAt),
-    ...(m.transferData && {
-      transferData: {
-        transferredBy: { _id: m.transferData.transferredBy.id, username: m.transferData.transferredBy.username, type: m.transferData.transferredBy.type },
-        ...(m.transferData.transferredTo && {
-          transferredTo: { _id: m.transferData.transferredTo.id, username: m.transferData.transferredTo.username },
-        }),
-        ...(m.transferData.nextDepartment && {
-          nextDepartment: { _id: m.transferData.nextDepartment.id, name: m.transferData.nextDepartment.name },
-        }),
-        scope: m.transferData.scope,
-      },
-    }),
-  });
+  return extend(messageWire(extend(m, { msg: m.msg ?? '', visitorToken: null })), { ts: new Date(m.ts), _updatedAt: new Date(m.updatedAt) });
 }
 
 /** An inquiry on the queue streams (no token). */

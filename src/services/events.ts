@@ -14,7 +14,7 @@
 import type { Millis } from '../lib/time.js';
 import { extend } from '../lib/values.js';
 import type { MessageBus } from '../lib/message-bus.js';
-import type { InquiryRecord, MessageRecord, RoomRecord, RoomType, Store, SystemMessageType, UserStatus, VisitorStatus } from '../store/store.js';
+import type { InquiryRecord, MessageRecord, RoomRecord, RoomType, Store, SystemMessageType, UserStatus, VisitorStatus, TransferData } from '../store/store.js';
 
 /** The access-relevant state of a room when the event happened. */
 export interface RoomSnapshot {
@@ -33,14 +33,6 @@ export interface RoomSnapshot {
 export function snapshotOf(room: RoomRecord): RoomSnapshot {
   if (room.livechat) return livechatSnapshot(room.livechat);
   return { id: room.id, t: room.t, open: room.t !== 'l', visitorId: null, servedById: null, departmentId: null };
-}
-
-/** Transfer details carried by a `livechat_transfer_history` message on streams (R4). */
-export interface TransferData {
-  transferredBy: { id: string; username: string; type: 'visitor' | 'user' };
-  transferredTo: { id: string; username: string } | null;
-  nextDepartment: { id: string; name: string } | null;
-  scope: 'department' | 'agent' | 'queue';
 }
 
 /** A message as events carry it: never the visitor's token. `msg` is null when shrunk (read it back by id). */

@@ -7,7 +7,7 @@
 import { newId } from '../lib/ids.js';
 import { extend } from '../lib/values.js';
 import type { Clock } from '../lib/time.js';
-import type { InquiryRecord, LivechatCloser, LivechatRoom, MessageRecord, Store, SystemMessageType, TransferEntry, VisitorRecord } from '../store/store.js';
+import type { InquiryRecord, LivechatCloser, LivechatRoom, MessageRecord, Store, SystemMessageType, TransferData, TransferEntry, VisitorRecord } from '../store/store.js';
 import { ApiError, bareFailure, failure } from './errors.js';
 import { eventInquiry, eventMessage, livechatSnapshot, type DomainEvent, type EventBus, type EventInquiry } from './events.js';
 import type { LivechatAvailability } from './livechat-availability.js';
@@ -341,7 +341,24 @@ export class LivechatRouting {
           await tx.livechatRooms.setServedBy(room.id, null, now);
         }
       }
-      return { message, previousServedById: previous?.id ?? null, agent, subscriptionEvents, routedRoom: routed?.room ?? null };
+      // The transfer line's details, known now that the routing decided: kept with the message (history shows them).
+      const transferData: TransferData = {
+        transferredBy: { id: by.id, username: by.username, type: by.type },
+        transferredTo: agent ? { id: agent.id, username: agent.username } : null,
+        nextDepartment: target.department,
+        // Rocket.Chat's scope: a transfer to a department is `department` whether an agent or the queue takes it;
+        // only a room returned to the queue with no department is `queue`.
+        scope: target.kind === 'agent' ? 'agent' : target.department ? 'department' : 'queue',
+      };
+      await tx.messages.setTransferData(message.id, transferData);
+      return {
+        message: extend(message, { transferData }),
+        transferData,
+        previousServedById: previous?.id ?? null,
+        agent,
+        subscriptionEvents,
+        routedRoom: routed?.room ?? null,
+      };
     });
     // The room and its inquiry as committed, read after the commit (the routing lock is held until then, so
     // nothing more is read under it), side by side. A routed room comes back from the routing, the last to write it. The inquiry is announced only when the room leaves the queue or goes back to it: it is
@@ -352,19 +369,11 @@ export class LivechatRouting {
       inquiryAnnounced ? this.store.inquiries.findByRoom(room.id) : null,
     ]);
     const snapshot = livechatSnapshot(updated);
-    const transferData = {
-      transferredBy: { id: by.id, username: by.username, type: by.type },
-      transferredTo: done.agent ? { id: done.agent.id, username: done.agent.username } : null,
-      nextDepartment: target.department,
-      // Rocket.Chat's scope: a transfer to a department is `department` whether an agent or the queue takes it; only a
-      // room returned to the queue with no department is `queue`.
-      scope: target.kind === 'agent' ? ('agent' as const) : target.department ? ('department' as const) : ('queue' as const),
-    };
     const events: DomainEvent[] = [
       {
         type: 'messageCreated',
         room: snapshot,
-        message: eventMessage(done.message, by.type === 'visitor', transferData),
+        message: eventMessage(done.message, by.type === 'visitor', done.transferData),
         previousServedById: done.previousServedById,
       },
       { type: 'roomTransferred', room: snapshot, previousServedById: done.previousServedById },

@@ -15,6 +15,16 @@ export interface MessageRecord {
   updatedAt: Millis;
   u: { id: string; username: string; name: string | null };
   visitorToken: string | null;
+  /** A `livechat_transfer_history` message's details (who moved the room where), once the transfer decided them. */
+  transferData?: TransferData;
+}
+
+/** Transfer details of a `livechat_transfer_history` message (R4; the widget builds its transfer line from them). */
+export interface TransferData {
+  transferredBy: { id: string; username: string; type: 'visitor' | 'user' };
+  transferredTo: { id: string; username: string } | null;
+  nextDepartment: { id: string; name: string } | null;
+  scope: 'department' | 'agent' | 'queue';
 }
 
 export interface MessagePageQuery {
@@ -43,6 +53,8 @@ export interface MessagesRepo {
   listByRoom(rid: string, offset: number, limit: number, before?: Millis): Promise<MessageRecord[]>;
   /** The message, or null. */
   findById(id: string): Promise<MessageRecord | null>;
+  /** Records a transfer message's details (set once its transfer decided them, in the same transaction). */
+  setTransferData(id: string, data: TransferData): Promise<void>;
   /** The text of each room's first plain message written by its visitor, by room id (rooms without one are absent). */
   firstVisitorMessages(rids: readonly string[]): Promise<Map<string, string>>;
   /**

@@ -43,6 +43,15 @@ const messageFields = {
   ts: Timestamp,
   _updatedAt: Timestamp,
   u: Type.Object({ _id: Type.String(), username: Type.String(), name: Opt(Type.String()) }),
+  /** `livechat_transfer_history` only: who moved the room where (R4; the widget's transfer line). */
+  transferData: Opt(
+    Type.Object({
+      transferredBy: Type.Object({ _id: Type.String(), username: Type.String(), type: StringEnum(['visitor', 'user']) }),
+      transferredTo: Opt(Type.Object({ _id: Type.String(), username: Type.String() })),
+      nextDepartment: Opt(Type.Object({ _id: Type.String(), name: Type.String() })),
+      scope: StringEnum(['department', 'agent', 'queue']),
+    }),
+  ),
 };
 
 /** The client's part of a new text message (`chat.sendMessage`, `livechat/message`): the text and an optional chosen id. */

@@ -535,6 +535,17 @@ describe('POST livechat/room.transfer and livechat/visitor/department.transfer',
     ]);
     // The visitor belongs to that department now (her next chat is routed there; agents see it).
     expect((await t.api.get(`${V}/visitor/${token}`)).body.visitor.department).toBe(dep._id);
+    // History keeps the transfer line's details, as the stream showed them (the widget reloads history).
+    const transferData = {
+      transferredBy: { _id: visitor._id, username: visitor.username, type: 'visitor' },
+      transferredTo: { _id: depAgent.userId, username: depAgent.username },
+      nextDepartment: { _id: dep._id, name: 'transfer-dep-b' },
+      scope: 'department',
+    };
+    const [line] = (await t.api.get(`${V}/messages.history/${room._id}`, { query: { token } })).body.messages;
+    expect(line).toMatchObject({ t: 'livechat_transfer_history', transferData });
+    const forAgents = (await t.api.get(`${V}/${room._id}/messages`, { auth: t.admin })).body.messages[0];
+    expect(forAgents).toMatchObject({ t: 'livechat_transfer_history', transferData });
     expect(after.usersCount).toBe(2);
     const subs = await db(t.store).selectFrom('subscriptions').select('user_id').where('rid', '=', room._id).execute();
     expect(subs.map((s) => s.user_id)).toEqual([depAgent.userId]);

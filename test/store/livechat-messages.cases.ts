@@ -18,6 +18,23 @@ async function insertRow(store: Store, m: MessageRecord): Promise<MessageRecord>
 }
 
 export function messagesCases(ctx: LivechatCaseContext): void {
+  it('setTransferData: a transfer message keeps its details, read back with it; other messages have none', async () => {
+    const store = ctx.store();
+    const { room } = await openRoom(store);
+    const line = await store.messages.insert(message(room.id, { t: 'livechat_transfer_history', msg: '', ts: 1_000 }));
+    const plain = await store.messages.insert(message(room.id, { ts: 2_000 }));
+    const data = {
+      transferredBy: { id: 'v1', username: 'guest-1', type: 'visitor' as const },
+      transferredTo: null,
+      nextDepartment: { id: 'd1', name: 'Sales' },
+      scope: 'department' as const,
+    };
+    await store.messages.setTransferData(line.id, data);
+    expect(await store.messages.findById(line.id)).toEqual({ ...line, transferData: data });
+    expect(await store.messages.findById(plain.id)).toEqual(plain);
+    expect((await store.messages.listByRoom(room.id, 0, 10)).map((m) => m.transferData ?? null)).toEqual([null, data]);
+  });
+
   it("firstVisitorMessages: each room's first plain message by its visitor; system and agent messages and other rooms left out", async () => {
     const store = ctx.store();
     const a = await openRoom(store);

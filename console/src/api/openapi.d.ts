@@ -106,6 +106,24 @@ export interface paths {
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    transferData?: {
+                                        nextDepartment?: {
+                                            _id: string;
+                                            name: string;
+                                        };
+                                        /** @enum {string} */
+                                        scope: "department" | "agent" | "queue";
+                                        transferredBy: {
+                                            _id: string;
+                                            /** @enum {string} */
+                                            type: "visitor" | "user";
+                                            username: string;
+                                        };
+                                        transferredTo?: {
+                                            _id: string;
+                                            username: string;
+                                        };
+                                    };
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     ts: string;
                                     u: {
@@ -308,6 +326,24 @@ export interface paths {
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    transferData?: {
+                                        nextDepartment?: {
+                                            _id: string;
+                                            name: string;
+                                        };
+                                        /** @enum {string} */
+                                        scope: "department" | "agent" | "queue";
+                                        transferredBy: {
+                                            _id: string;
+                                            /** @enum {string} */
+                                            type: "visitor" | "user";
+                                            username: string;
+                                        };
+                                        transferredTo?: {
+                                            _id: string;
+                                            username: string;
+                                        };
+                                    };
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     ts: string;
                                     u: {
@@ -388,6 +424,24 @@ export interface paths {
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    transferData?: {
+                                        nextDepartment?: {
+                                            _id: string;
+                                            name: string;
+                                        };
+                                        /** @enum {string} */
+                                        scope: "department" | "agent" | "queue";
+                                        transferredBy: {
+                                            _id: string;
+                                            /** @enum {string} */
+                                            type: "visitor" | "user";
+                                            username: string;
+                                        };
+                                        transferredTo?: {
+                                            _id: string;
+                                            username: string;
+                                        };
+                                    };
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     ts: string;
                                     u: {
@@ -522,6 +576,24 @@ export interface paths {
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    transferData?: {
+                                        nextDepartment?: {
+                                            _id: string;
+                                            name: string;
+                                        };
+                                        /** @enum {string} */
+                                        scope: "department" | "agent" | "queue";
+                                        transferredBy: {
+                                            _id: string;
+                                            /** @enum {string} */
+                                            type: "visitor" | "user";
+                                            username: string;
+                                        };
+                                        transferredTo?: {
+                                            _id: string;
+                                            username: string;
+                                        };
+                                    };
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     ts: string;
                                     u: {
@@ -654,6 +726,24 @@ export interface paths {
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    transferData?: {
+                                        nextDepartment?: {
+                                            _id: string;
+                                            name: string;
+                                        };
+                                        /** @enum {string} */
+                                        scope: "department" | "agent" | "queue";
+                                        transferredBy: {
+                                            _id: string;
+                                            /** @enum {string} */
+                                            type: "visitor" | "user";
+                                            username: string;
+                                        };
+                                        transferredTo?: {
+                                            _id: string;
+                                            username: string;
+                                        };
+                                    };
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     ts: string;
                                     u: {
@@ -767,6 +857,24 @@ export interface paths {
                                 rid: string;
                                 /** @enum {string} */
                                 t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                transferData?: {
+                                    nextDepartment?: {
+                                        _id: string;
+                                        name: string;
+                                    };
+                                    /** @enum {string} */
+                                    scope: "department" | "agent" | "queue";
+                                    transferredBy: {
+                                        _id: string;
+                                        /** @enum {string} */
+                                        type: "visitor" | "user";
+                                        username: string;
+                                    };
+                                    transferredTo?: {
+                                        _id: string;
+                                        username: string;
+                                    };
+                                };
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 ts: string;
                                 u: {
@@ -981,6 +1089,24 @@ export interface paths {
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    transferData?: {
+                                        nextDepartment?: {
+                                            _id: string;
+                                            name: string;
+                                        };
+                                        /** @enum {string} */
+                                        scope: "department" | "agent" | "queue";
+                                        transferredBy: {
+                                            _id: string;
+                                            /** @enum {string} */
+                                            type: "visitor" | "user";
+                                            username: string;
+                                        };
+                                        transferredTo?: {
+                                            _id: string;
+                                            username: string;
+                                        };
+                                    };
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     ts: string;
                                     u: {
@@ -1096,6 +1222,24 @@ export interface paths {
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    transferData?: {
+                                        nextDepartment?: {
+                                            _id: string;
+                                            name: string;
+                                        };
+                                        /** @enum {string} */
+                                        scope: "department" | "agent" | "queue";
+                                        transferredBy: {
+                                            _id: string;
+                                            /** @enum {string} */
+                                            type: "visitor" | "user";
+                                            username: string;
+                                        };
+                                        transferredTo?: {
+                                            _id: string;
+                                            username: string;
+                                        };
+                                    };
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     ts: string;
                                     u: {
@@ -1228,6 +1372,24 @@ export interface paths {
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    transferData?: {
+                                        nextDepartment?: {
+                                            _id: string;
+                                            name: string;
+                                        };
+                                        /** @enum {string} */
+                                        scope: "department" | "agent" | "queue";
+                                        transferredBy: {
+                                            _id: string;
+                                            /** @enum {string} */
+                                            type: "visitor" | "user";
+                                            username: string;
+                                        };
+                                        transferredTo?: {
+                                            _id: string;
+                                            username: string;
+                                        };
+                                    };
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     ts: string;
                                     u: {
@@ -1543,6 +1705,24 @@ export interface paths {
                                         rid: string;
                                         /** @enum {string} */
                                         t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                        transferData?: {
+                                            nextDepartment?: {
+                                                _id: string;
+                                                name: string;
+                                            };
+                                            /** @enum {string} */
+                                            scope: "department" | "agent" | "queue";
+                                            transferredBy: {
+                                                _id: string;
+                                                /** @enum {string} */
+                                                type: "visitor" | "user";
+                                                username: string;
+                                            };
+                                            transferredTo?: {
+                                                _id: string;
+                                                username: string;
+                                            };
+                                        };
                                         /** @description ISO 8601 UTC timestamp with milliseconds */
                                         ts: string;
                                         u: {
@@ -2452,6 +2632,24 @@ export interface paths {
                                 /** @enum {string} */
                                 t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
                                 token?: string;
+                                transferData?: {
+                                    nextDepartment?: {
+                                        _id: string;
+                                        name: string;
+                                    };
+                                    /** @enum {string} */
+                                    scope: "department" | "agent" | "queue";
+                                    transferredBy: {
+                                        _id: string;
+                                        /** @enum {string} */
+                                        type: "visitor" | "user";
+                                        username: string;
+                                    };
+                                    transferredTo?: {
+                                        _id: string;
+                                        username: string;
+                                    };
+                                };
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 ts: string;
                                 u: {
@@ -2526,6 +2724,24 @@ export interface paths {
                                 /** @enum {string} */
                                 t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
                                 token?: string;
+                                transferData?: {
+                                    nextDepartment?: {
+                                        _id: string;
+                                        name: string;
+                                    };
+                                    /** @enum {string} */
+                                    scope: "department" | "agent" | "queue";
+                                    transferredBy: {
+                                        _id: string;
+                                        /** @enum {string} */
+                                        type: "visitor" | "user";
+                                        username: string;
+                                    };
+                                    transferredTo?: {
+                                        _id: string;
+                                        username: string;
+                                    };
+                                };
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 ts: string;
                                 u: {
@@ -2686,6 +2902,24 @@ export interface paths {
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    transferData?: {
+                                        nextDepartment?: {
+                                            _id: string;
+                                            name: string;
+                                        };
+                                        /** @enum {string} */
+                                        scope: "department" | "agent" | "queue";
+                                        transferredBy: {
+                                            _id: string;
+                                            /** @enum {string} */
+                                            type: "visitor" | "user";
+                                            username: string;
+                                        };
+                                        transferredTo?: {
+                                            _id: string;
+                                            username: string;
+                                        };
+                                    };
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     ts: string;
                                     u: {
@@ -3179,6 +3413,24 @@ export interface paths {
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    transferData?: {
+                                        nextDepartment?: {
+                                            _id: string;
+                                            name: string;
+                                        };
+                                        /** @enum {string} */
+                                        scope: "department" | "agent" | "queue";
+                                        transferredBy: {
+                                            _id: string;
+                                            /** @enum {string} */
+                                            type: "visitor" | "user";
+                                            username: string;
+                                        };
+                                        transferredTo?: {
+                                            _id: string;
+                                            username: string;
+                                        };
+                                    };
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     ts: string;
                                     u: {
@@ -4241,6 +4493,24 @@ export interface paths {
                                 rid: string;
                                 /** @enum {string} */
                                 t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                transferData?: {
+                                    nextDepartment?: {
+                                        _id: string;
+                                        name: string;
+                                    };
+                                    /** @enum {string} */
+                                    scope: "department" | "agent" | "queue";
+                                    transferredBy: {
+                                        _id: string;
+                                        /** @enum {string} */
+                                        type: "visitor" | "user";
+                                        username: string;
+                                    };
+                                    transferredTo?: {
+                                        _id: string;
+                                        username: string;
+                                    };
+                                };
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 ts: string;
                                 u: {
@@ -4779,6 +5049,24 @@ export interface paths {
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    transferData?: {
+                                        nextDepartment?: {
+                                            _id: string;
+                                            name: string;
+                                        };
+                                        /** @enum {string} */
+                                        scope: "department" | "agent" | "queue";
+                                        transferredBy: {
+                                            _id: string;
+                                            /** @enum {string} */
+                                            type: "visitor" | "user";
+                                            username: string;
+                                        };
+                                        transferredTo?: {
+                                            _id: string;
+                                            username: string;
+                                        };
+                                    };
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     ts: string;
                                     u: {
@@ -4899,6 +5187,24 @@ export interface paths {
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    transferData?: {
+                                        nextDepartment?: {
+                                            _id: string;
+                                            name: string;
+                                        };
+                                        /** @enum {string} */
+                                        scope: "department" | "agent" | "queue";
+                                        transferredBy: {
+                                            _id: string;
+                                            /** @enum {string} */
+                                            type: "visitor" | "user";
+                                            username: string;
+                                        };
+                                        transferredTo?: {
+                                            _id: string;
+                                            username: string;
+                                        };
+                                    };
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     ts: string;
                                     u: {
@@ -4979,6 +5285,24 @@ export interface paths {
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    transferData?: {
+                                        nextDepartment?: {
+                                            _id: string;
+                                            name: string;
+                                        };
+                                        /** @enum {string} */
+                                        scope: "department" | "agent" | "queue";
+                                        transferredBy: {
+                                            _id: string;
+                                            /** @enum {string} */
+                                            type: "visitor" | "user";
+                                            username: string;
+                                        };
+                                        transferredTo?: {
+                                            _id: string;
+                                            username: string;
+                                        };
+                                    };
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     ts: string;
                                     u: {

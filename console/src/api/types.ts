@@ -37,18 +37,8 @@ export type TransferEntry = Item<NonNullable<LivechatRoom['transferHistory']>>;
 export type RoomEntry = Item<Ok<'/api/v1/rooms.get', 'get'>['update']>;
 /** A queued inquiry, whole as `inquiries.getOne` gives it (`queuedForUser` lists it; the console sends no `fields`). */
 export type Inquiry = NonNullable<Ok<'/api/v1/livechat/inquiries.getOne', 'get'>['inquiry']>;
-/**
- * A message as REST gives it, plus the `transferData` a stream copy of a transfer line carries (realtime R5; DDP
- * shapes are not in the OpenAPI document, so this one console-side field is typed here).
- */
-export type Message = Item<Ok<'/api/v1/livechat/{rid}/messages', 'get'>['messages']> & {
-  transferData?: {
-    transferredBy?: { username?: string; name?: string };
-    transferredTo?: { username?: string; name?: string };
-    nextDepartment?: { _id?: string; name?: string };
-    scope?: string;
-  };
-};
+/** A message as REST gives it (a transfer line with its `transferData`, as the streams carry it too). */
+export type Message = Item<Ok<'/api/v1/livechat/{rid}/messages', 'get'>['messages']>;
 export type Visitor = Ok<'/api/v1/livechat/visitors.info', 'get'>['visitor'];
 export type Department = Item<Ok<'/api/v1/livechat/department', 'get'>['departments']>;
 export type DepartmentAgent = Item<Ok<'/api/v1/livechat/department/{_id}', 'get'>['agents']>;

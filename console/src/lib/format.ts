@@ -54,9 +54,9 @@ export function systemText(message: Message, transfer?: TransferEntry): string |
       return message.msg ? `Chat closed: ${message.msg}` : 'Chat closed';
     case 'livechat_transfer_history': {
       const data = message.transferData;
-      const by = data?.transferredBy?.name ?? data?.transferredBy?.username ?? transfer?.transferredBy.username ?? message.u.name ?? message.u.username;
+      const by = data?.transferredBy.username ?? transfer?.transferredBy.username ?? message.u.name ?? message.u.username;
       const to =
-        data?.nextDepartment?.name ?? data?.transferredTo?.name ?? data?.transferredTo?.username ?? transfer?.nextDepartment?.name ?? transfer?.transferredTo?.username;
+        data?.nextDepartment?.name ?? data?.transferredTo?.username ?? transfer?.nextDepartment?.name ?? transfer?.transferredTo?.username;
       const comment = transfer?.comment ? `: “${transfer.comment}”` : '';
       return `Chat transferred${by ? ` by ${by}` : ''}${to ? ` to ${to}` : ''}${comment}`;
     }

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { extend } from '../../lib/values.js';
 import type { Millis } from '../../lib/time.js';
-import type { MessagePageQuery, MessageRecord, MessagesRepo, SystemMessageType } from '../store.js';
+import type { MessagePageQuery, MessageRecord, MessagesRepo, SystemMessageType, TransferData } from '../store.js';
 import type { ChangeSink } from './change-recorder.js';
 import type { SqlDialect } from './dialect.js';
 import { preparedQuery } from './prepared.js';
@@ -18,6 +18,7 @@ function toMessage(row: Selectable<MessagesTable>): MessageRecord {
     updatedAt: Number(row.updated_at),
     u: { id: row.u_id, username: row.u_username, name: row.u_name },
     visitorToken: row.visitor_token,
+    ...(row.transfer_data !== null && { transferData: JSON.parse(row.transfer_data) as TransferData }),
   };
 }
 
@@ -102,6 +103,10 @@ export class SqlMessagesRepo implements MessagesRepo {
       .execute();
     for (const row of rows) out.set(row.rid, row.msg);
     return out;
+  }
+
+  async setTransferData(id: string, data: TransferData): Promise<void> {
+    await this.db.updateTable('messages').set({ transfer_data: JSON.stringify(data) }).where('id', '=', id).execute();
   }
 
   async findById(id: string): Promise<MessageRecord | null> {

@@ -166,6 +166,8 @@ export interface MessagesTable {
   u_username: string;
   u_name: string | null;
   visitor_token: string | null;
+  /** JSON of a transfer message's `TransferData` (migration 0021). */
+  transfer_data: string | null;
 }
 
 export interface LivechatVisitorsTable {

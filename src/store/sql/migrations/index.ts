@@ -20,6 +20,7 @@ import * as searchBacklog from './0017-search-backlog.js';
 import * as jobs from './0018-jobs.js';
 import * as routing from './0019-routing.js';
 import * as presence from './0020-presence.js';
+import * as transferData from './0021-transfer-data.js';
 
 /**
  * The one migration history of both backends, in order. Migrations are
@@ -49,6 +50,7 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0018-jobs': { up: (db) => jobs.up(db) },
     '0019-routing': { up: (db) => routing.up(db) },
     '0020-presence': { up: (db) => presence.up(db) },
+    '0021-transfer-data': { up: (db) => transferData.up(db) },
   };
   return { getMigrations: async () => all };
 }
