@@ -80,7 +80,8 @@ async function benchBackend(label: string, databaseUrl: string): Promise<Result[
       });
       await store.agents.addRole(user.id, 'livechat-agent');
       await store.agents.setStatus(user.id, 'available');
-      await db.updateTable('users').set({ status: 'online' }).where('id', '=', user.id).execute();
+      // Online and present (as an agent's REST claim leaves her): routing needs both.
+      await db.updateTable('users').set({ status: 'online', status_connection: 'online' }).where('id', '=', user.id).execute();
     }
     const post = (url: string, body: unknown) =>
       app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) });

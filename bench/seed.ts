@@ -132,7 +132,8 @@ export async function seedBenchData(db: Kysely<Database>, size: SeedSize): Promi
     await insertChunks(agentIds, chunk, (c) =>
       tx.insertInto('user_roles').values(c.map((id) => ({ user_id: id, role: 'livechat-agent' }))).execute(),
     );
-    await tx.updateTable('users').set({ status_livechat: 'available' }).where('id', 'in', agentIds.slice(0, 1000)).execute();
+    // Available and present (as an agent's REST claim leaves her): routing needs both.
+    await tx.updateTable('users').set({ status_livechat: 'available', status_connection: 'online' }).where('id', 'in', agentIds.slice(0, 1000)).execute();
     await insertChunks(channels, chunk, (c) => tx.insertInto('rooms').values(c).execute());
   });
 
