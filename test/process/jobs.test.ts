@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_JOB_KIND } from '../../src/services/test-jobs.js';
 import type { Store } from '../../src/store/store.js';
 import { createTestDatabase, type TestDatabase } from '../support/backend.js';
-import { serverFetch, startServer, type ServerProcess } from '../support/server-process.js';
+import { killAll, serverFetch, startServer, type ServerProcess } from '../support/server-process.js';
 
 const START = '2030-01-01T00:00:00.000Z';
 const ADMIN = { user: 'admin', password: 'admin-Secret-1' };
@@ -45,8 +45,7 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  for (const server of servers) server.child.kill('SIGKILL');
-  await Promise.all(servers.map((s) => s.exited));
+  await killAll(servers);
   servers = [];
   await store?.close();
   await db.drop();

@@ -9,7 +9,7 @@ import type { SqlStore } from '../../src/store/sql/sql-store.js';
 import type { Store } from '../../src/store/store.js';
 import { createTestDatabase, type TestDatabase } from '../support/backend.js';
 import { DdpSocket } from '../support/ddp-socket.js';
-import { startServer, type ServerProcess } from '../support/server-process.js';
+import { killAll, startServer, type ServerProcess } from '../support/server-process.js';
 import { ADMIN, call, login } from '../support/server-api.js';
 
 let db: TestDatabase;
@@ -46,8 +46,7 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  for (const server of servers) server.child.kill('SIGKILL');
-  await Promise.all(servers.map((s) => s.exited));
+  await killAll(servers);
   servers = [];
   await store?.close();
   await db.drop();

@@ -115,3 +115,9 @@ export function scanned(text: string): string {
   seenBodies.push(text);
   return text;
 }
+
+/** Kills every server with SIGKILL (already dead ones too) and waits until each has exited. */
+export async function killAll(servers: readonly ServerProcess[]): Promise<void> {
+  for (const server of servers) server.child.kill('SIGKILL');
+  await Promise.all(servers.map((s) => s.exited));
+}
