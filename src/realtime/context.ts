@@ -82,22 +82,25 @@ export class RealtimeContext {
 
   /**
    * The connection's user (null: logged out). A logged-in connection is a session of its user for presence: it counts
-   * from the login until a logout, another login or the socket's close.
+   * from the login until a logout, another login or the socket's close. Resolves once the presence writes it started
+   * are committed (a login is answered after its agent is online, so a chat that follows can be routed to her).
    */
-  setUser(connection: DdpConnection, user: UserRecord | null): void {
+  async setUser(connection: DdpConnection, user: UserRecord | null): Promise<void> {
     const state = this.state(connection);
     const before = state.user;
     state.user = user;
     connection.userId = user?.id ?? null;
     const presence = this.services.presence;
     const report = (error: unknown) => this.log.error({ err: error }, 'agent presence not updated');
+    const writes: Promise<void>[] = [];
+    if (before && before.id !== user?.id) writes.push(presence.sessionClosed(before.id).catch(report));
     if (user && before?.id !== user.id) {
-      presence.sessionOpened(user.id).catch(report);
+      writes.push(presence.sessionOpened(user.id).catch(report));
       connection.onClose(() => {
         if (state.user?.id === user.id) presence.sessionClosed(user.id).catch(report);
       });
     }
-    if (before && before.id !== user?.id) presence.sessionClosed(before.id).catch(report);
+    await Promise.all(writes);
   }
 
   userOf(connection: DdpConnection): UserRecord | null {

@@ -56,7 +56,7 @@ export function defineMethods(ctx: RealtimeContext): void {
       }
       const user = await services.live.user(result.userId);
       if (!user) throw new MeteorError(403, LOGGED_OUT);
-      ctx.setUser(connection, user);
+      await ctx.setUser(connection, user);
       return { id: user.id, token: result.authToken, tokenExpires: new Date(result.tokenExpires), type: resume !== undefined ? 'resume' : 'password' };
     },
     { params: LoginParams, leading: true },
@@ -64,8 +64,8 @@ export function defineMethods(ctx: RealtimeContext): void {
 
   ddp.method(
     'logout',
-    (_params, connection) => {
-      ctx.setUser(connection, null);
+    async (_params, connection) => {
+      await ctx.setUser(connection, null);
       return undefined;
     },
     { params: LogoutParams },
