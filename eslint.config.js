@@ -119,6 +119,7 @@ export default tseslint.config(
         { group: ['fastify', '@fastify/*', '**/http/**'], message: 'Services never import the HTTP layer.' },
         { group: ['ws', '**/realtime/**'], message: 'Services never import the realtime (WebSocket) layer; they publish domain events.' },
         { group: ['kysely', 'better-sqlite3', 'pg', '**/store/sql/**', '**/store/sqlite/**', '**/store/postgres/**', '**/store/index.js'], message: 'Services use the Store interface (store/store.ts), not a backend.' },
+        { group: ['**/events/transports/**'], message: 'Services publish on the buses (events/*.ts); which transport carries them is the composition root\'s choice.' },
       ),
       // Services build wire objects and take their *types* from the schemas (Static<typeof …>); validating
       // and serializing with the schemas is the transports' job.
@@ -162,5 +163,25 @@ export default tseslint.config(
   {
     files: ['src/store/postgres/**/*.ts'],
     rules: { 'no-restricted-imports': restrict({ group: ['**/sqlite/**', 'better-sqlite3', '**/services/**', '**/http/**'], message: 'Backends are independent.' }) },
+  },
+  {
+    // The event plumbing: the buses know the store interface and the domain events, never a layer above them; only
+    // the transports talk to PostgreSQL, Redis or node:cluster.
+    files: ['src/events/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        { group: ['**/services/**', '**/http/**', '**/realtime/**', 'fastify', '@fastify/*', 'ws', 'kysely', 'better-sqlite3', '**/store/sql/**', '**/store/sqlite/**', '**/store/postgres/**'], message: 'The event plumbing depends on nothing above it and on no backend.' },
+      ),
+      'no-restricted-syntax': ['error', ...REAL_CLOCK, ...LEADING_SPREAD],
+    },
+  },
+  {
+    files: ['src/events/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        { group: ['**/services/**', '**/http/**', '**/realtime/**', 'fastify', '@fastify/*', 'ws', 'kysely', 'better-sqlite3', '**/store/sql/**', '**/store/sqlite/**', '**/store/postgres/**'], message: 'The event plumbing depends on nothing above it and on no backend.' },
+        { group: ['pg', 'ioredis', 'node:cluster'], message: 'Only events/transports/ talk to a transport.' },
+      ),
+    },
   },
 );

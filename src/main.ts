@@ -17,19 +17,19 @@ import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { loadConfig, type Config } from './config.js';
 import { startBanner } from './lib/banner.js';
-import { LocalChangeBus, type ChangeBus } from './lib/change-bus.js';
+import { LocalChangeBus, type ChangeBus } from './events/change-bus.js';
 import type { Redis } from 'ioredis';
-import type { MessageBus } from './lib/message-bus.js';
-import { RedisMessageBus } from './lib/redis-message-bus.js';
+import type { MessageBus } from './events/message-bus.js';
+import { RedisMessageBus } from './events/transports/redis.js';
 import { drainPasswordWork } from './services/passwords.js';
-import { PollingChangeBus } from './services/polling-change-bus.js';
+import { PollingChangeBus } from './events/transports/polling-changes.js';
 import type { CounterStore } from './services/rate-limits.js';
 import { openStore } from './store/index.js';
 import type { Store } from './store/store.js';
 
 async function changeBusFor(config: Config, store: Store): Promise<ChangeBus> {
   if (store.backend === 'postgres') {
-    const { PgNotifyChangeBus } = await import('./store/postgres/pg-change-bus.js');
+    const { PgNotifyChangeBus } = await import('./events/transports/pg-changes.js');
     return PgNotifyChangeBus.connect(config.databaseUrl);
   }
   // Any other process (a worker, or an independent one) may share the file.
@@ -49,11 +49,11 @@ async function changeBusFor(config: Config, store: Store): Promise<ChangeBus> {
 async function eventTransportFor(config: Config, store: Store, redis: Redis | undefined, clustered: boolean): Promise<MessageBus | null> {
   if (redis) return RedisMessageBus.connect(redis);
   if (store.backend === 'postgres') {
-    const { PgNotifyMessageBus } = await import('./store/postgres/pg-message-bus.js');
+    const { PgNotifyMessageBus } = await import('./events/transports/pg-events.js');
     return PgNotifyMessageBus.connect(config.databaseUrl);
   }
   if (!clustered) return null;
-  const { ClusterMessageBus } = await import('./lib/cluster-message-bus.js');
+  const { ClusterMessageBus } = await import('./events/transports/cluster.js');
   return new ClusterMessageBus();
 }
 
@@ -107,7 +107,7 @@ async function runPrimary(config: Config, cluster: Cluster): Promise<void> {
   // Holds the rate-limit counters of all workers (used when REDIS_URL is unset).
   new (await rateLimiterFlexible()).RateLimiterClusterMaster();
   // Relays domain events between workers when neither PostgreSQL nor Redis carries them.
-  if (!config.redisUrl && !config.databaseUrl.startsWith('postgres')) (await import('./lib/cluster-message-bus.js')).relayClusterEvents();
+  if (!config.redisUrl && !config.databaseUrl.startsWith('postgres')) (await import('./events/transports/cluster.js')).relayClusterEvents();
   let stopping = false;
   const fork = () => cluster.fork();
   for (let i = 0; i < config.workers; i++) fork();

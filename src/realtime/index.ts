@@ -3,7 +3,7 @@
  *
  * Parley's live side on the generic DDP layer (`./ddp`): the methods of
  * contract R3 (`methods.ts`), the streams of R4 with their read rules
- * (`streams.ts`), and the mapping of domain events (R5, `services/events.ts`)
+ * (`streams/`, one module per stream), and the mapping of domain events (R5, `events/domain.ts`)
  * to stream pushes. Events reach every process over the event bus's transport
  * (R7); each process pushes to its own sockets only.
  *
@@ -17,7 +17,7 @@ import type { Services } from '../services/index.js';
 import { RealtimeContext, type Logger } from './context.js';
 import type { DdpServer } from './ddp/index.js';
 import { defineMethods } from './methods.js';
-import { defineStreams, deliverEvent } from './streams.js';
+import { defineStreams, deliverEvent } from './streams/index.js';
 
 export function registerRealtime(ddp: DdpServer, services: Services, log: Logger): () => void {
   const ctx = new RealtimeContext(ddp, services, log);

@@ -4,7 +4,7 @@
  * here ever carries a visitor token: events have none, and REST views given to
  * agents have none.
  */
-import type { EventInquiry, EventMessage } from '../services/events.js';
+import type { EventInquiry, EventMessage } from '../events/domain.js';
 import { extend } from '../lib/values.js';
 import { inquiryWire } from '../services/livechat-wire.js';
 import { messageWire } from '../services/message-wire.js';

@@ -1,6 +1,6 @@
 import type { Store, UserRecord } from '../store/store.js';
 import { forbidden } from './errors.js';
-import type { RoomSnapshot } from './events.js';
+import type { RoomSnapshot } from '../events/domain.js';
 import type { PermissionsService } from './permissions.service.js';
 
 /** Who asks: a user's id and global roles. */

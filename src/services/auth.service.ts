@@ -1,10 +1,10 @@
 import { LRUCache } from 'lru-cache';
-import type { ChangeBus, ChangeKeys } from '../lib/change-bus.js';
+import type { ChangeBus, ChangeKeys } from '../events/change-bus.js';
 import { newSecret } from '../lib/ids.js';
 import { extend } from '../lib/values.js';
 import type { Clock, Millis } from '../lib/time.js';
 import type { Store, UserRecord } from '../store/store.js';
-import { followChanges } from './follow-changes.js';
+import { followChanges } from '../events/follow-changes.js';
 import { hashLoginToken } from './passwords.js';
 import type { SettingsService } from './settings.service.js';
 

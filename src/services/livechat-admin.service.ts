@@ -9,7 +9,9 @@ import type { AgentLivechatStatus, DepartmentFields, InquiryRecord, LivechatUser
 import type { Access } from './access.js';
 import { releaseAgentChats } from './agent-leave.js';
 import { bareFailure, failure, forbidden, invalidParams } from './errors.js';
-import { livechatSnapshot, servedRooms, type EventBus } from './events.js';
+import { livechatSnapshot } from '../events/domain.js';
+import type { EventBus } from '../events/event-bus.js';
+import { servedRooms } from '../events/hydrate.js';
 import type { LivechatRouting } from './livechat-routing.js';
 import { codeOnly, departmentAgentWire, departmentWire, inquiryWire } from './livechat-wire.js';
 import { parsePaging, type PagingQuery } from './paging.js';

@@ -1,6 +1,6 @@
-import type { ChangeBus } from '../lib/change-bus.js';
+import type { ChangeBus } from '../events/change-bus.js';
 import type { DepartmentRecord, Store } from '../store/store.js';
-import { followChanges } from './follow-changes.js';
+import { followChanges } from '../events/follow-changes.js';
 
 /** More enabled departments than this are read from the store each time (the widget lists them all). */
 const MAX_CACHED_DEPARTMENTS = 1000;

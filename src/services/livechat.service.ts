@@ -16,7 +16,8 @@ import type { RateLimitClient, RateLimits } from './rate-limits.js';
 import { codeOnly, departmentWire, livechatRoomWire, visitorFacingAgent, visitorWire } from './livechat-wire.js';
 import { messageWire } from './message-wire.js';
 import { insertOrDuplicate, textMessage } from './messages.service.js';
-import { eventInquiry, eventMessage, livechatSnapshot, type EventBus } from './events.js';
+import { eventInquiry, eventMessage, livechatSnapshot } from '../events/domain.js';
+import type { EventBus } from '../events/event-bus.js';
 import type { SettingsService } from './settings.service.js';
 import type { LivechatConfig, LivechatRoomQuery, SurveyBody, VisitorBody, VisitorMessageBody } from '../wire/livechat.js';
 

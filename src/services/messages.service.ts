@@ -11,7 +11,8 @@ import type { MessageRecord, Store, UserRecord } from '../store/store.js';
 import type { Access } from './access.js';
 import { bareFailure, failure, forbidden } from './errors.js';
 import { messageWire } from './message-wire.js';
-import { eventMessage, snapshotOf, type EventBus } from './events.js';
+import { eventMessage, snapshotOf } from '../events/domain.js';
+import type { EventBus } from '../events/event-bus.js';
 import type { SendMessageBody } from '../wire/rooms.js';
 
 export class MessagesService {

@@ -1,8 +1,8 @@
 import { LRUCache } from 'lru-cache';
-import type { ChangeBus, ChangeKeys } from '../lib/change-bus.js';
+import type { ChangeBus, ChangeKeys } from '../events/change-bus.js';
 import { deepFreeze } from '../lib/values.js';
 import type { Store, VisitorRecord } from '../store/store.js';
-import { followChanges } from './follow-changes.js';
+import { followChanges } from '../events/follow-changes.js';
 import { livechatRoomWire, type VisitorRoomWire } from './livechat-wire.js';
 
 /** Visitors whose open room is kept; the least recently asked for is dropped first. */

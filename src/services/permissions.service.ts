@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { iso, parseTimestamp, type Clock } from '../lib/time.js';
 import type { PermissionRecord, Store } from '../store/store.js';
-import type { ChangeBus } from '../lib/change-bus.js';
+import type { ChangeBus } from '../events/change-bus.js';
 import { failure } from './errors.js';
 import type { Permission, PermissionsUpdateBody } from '../wire/permissions.js';
 

@@ -10,7 +10,7 @@ import { LRUCache } from 'lru-cache';
 import type { RoomRecord, RoomVersion, Store, SubscriptionRecord, UserRecord } from '../store/store.js';
 import type { Access } from './access.js';
 import { bareFailure, failure, forbidden } from './errors.js';
-import { snapshotOf } from './events.js';
+import { snapshotOf } from '../events/domain.js';
 import { livechatRoomWire } from './livechat-wire.js';
 import { messageWire } from './message-wire.js';
 import type { SettingsService } from './settings.service.js';

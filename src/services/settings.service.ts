@@ -1,7 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { Clock } from '../lib/time.js';
 import type { Store } from '../store/store.js';
-import type { ChangeBus } from '../lib/change-bus.js';
+import type { ChangeBus } from '../events/change-bus.js';
 import { failure, invalidParams } from './errors.js';
 
 /** The settings of contract §3, with their types and defaults. */

@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { extend } from '../lib/values.js';
-import { servedRooms, type EventBus } from './events.js';
+import type { EventBus } from '../events/event-bus.js';
+import { servedRooms } from '../events/hydrate.js';
 import { newId } from '../lib/ids.js';
 import type { Clock } from '../lib/time.js';
 import { ConflictError } from '../store/errors.js';

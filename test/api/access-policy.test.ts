@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../../src/services/access.js';
-import { snapshotOf, type RoomSnapshot } from '../../src/services/events.js';
+import { snapshotOf, type RoomSnapshot } from '../../src/events/domain.js';
 import type { Credentials } from '../support/client.js';
 import { DdpSocket, ddpUrl } from '../support/ddp-socket.js';
 import type { TestApp } from '../support/app.js';

@@ -3,11 +3,13 @@
  * commit, never for refused or rolled-back work, and never with a visitor token.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EventBus, MAX_PENDING_EVENTS, shrink, storeHydrator, type DomainEvent } from '../../src/services/events.js';
-import { PgNotifyMessageBus } from '../../src/store/postgres/pg-message-bus.js';
+import { type DomainEvent } from '../../src/events/domain.js';
+import { EventBus, MAX_PENDING_EVENTS, shrink } from '../../src/events/event-bus.js';
+import { storeHydrator } from '../../src/events/hydrate.js';
+import { PgNotifyMessageBus } from '../../src/events/transports/pg-events.js';
 import { backend } from '../support/backend.js';
-import type { MessageBus } from '../../src/lib/message-bus.js';
-import { RedisMessageBus } from '../../src/lib/redis-message-bus.js';
+import type { MessageBus } from '../../src/events/message-bus.js';
+import { RedisMessageBus } from '../../src/events/transports/redis.js';
 import { Redis } from 'ioredis';
 import type { TestApp } from '../support/app.js';
 import { createDepartment, createLivechatApp, makeAgent, onlyAvailable, openRoom, registerVisitor, setSetting, type Agent } from '../support/livechat.js';

@@ -4,8 +4,8 @@
  * other process. Two buses on one database stand for two processes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChangeBus, ChangeKeys } from '../../src/lib/change-bus.js';
-import { PollingChangeBus } from '../../src/services/polling-change-bus.js';
+import type { ChangeBus, ChangeKeys } from '../../src/events/change-bus.js';
+import { PollingChangeBus } from '../../src/events/transports/polling-changes.js';
 import type { Store } from '../../src/store/store.js';
 import { backend, createTestDatabase, type TestDatabase } from '../support/backend.js';
 import { pollUntil } from '../support/poll.js';
@@ -16,7 +16,7 @@ const buses: ChangeBus[] = [];
 
 async function openBus(): Promise<ChangeBus> {
   if (backend === 'postgres') {
-    const { PgNotifyChangeBus } = await import('../../src/store/postgres/pg-change-bus.js');
+    const { PgNotifyChangeBus } = await import('../../src/events/transports/pg-changes.js');
     const bus = await PgNotifyChangeBus.connect(database.url);
     buses.push(bus);
     return bus;

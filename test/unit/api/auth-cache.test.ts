@@ -5,7 +5,7 @@
  * PostgreSQL connections can deliver them; the API behaviour is in caches.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { LocalChangeBus } from '../../../src/lib/change-bus.js';
+import { LocalChangeBus } from '../../../src/events/change-bus.js';
 import { AuthService } from '../../../src/services/auth.service.js';
 import type { SettingsService } from '../../../src/services/settings.service.js';
 import { hashLoginToken } from '../../../src/services/passwords.js';

@@ -7,7 +7,7 @@
  * hand while a read waits; the API behaviour is in caches.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { LocalChangeBus, type ChangeKeys, type ChangeTopic } from '../../../src/lib/change-bus.js';
+import { LocalChangeBus, type ChangeKeys, type ChangeTopic } from '../../../src/events/change-bus.js';
 import { OpenRoomCache } from '../../../src/services/open-rooms.js';
 import type { DataChangeListener } from '../../../src/store/changes-store.js';
 import type { LivechatRoom, Store, VisitorRecord } from '../../../src/store/store.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PublishBatcher, type ChangeKeys, type ChangeTopic } from '../../../src/lib/change-bus.js';
+import { PublishBatcher, type ChangeKeys, type ChangeTopic } from '../../../src/events/change-bus.js';
 
 /** A batcher whose sends are recorded with the time each started. */
 function recording(minIntervalMs: number) {

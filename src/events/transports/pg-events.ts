@@ -1,4 +1,4 @@
-import type { MessageBus } from '../../lib/message-bus.js';
+import type { MessageBus } from '../message-bus.js';
 import { PgListener } from './pg-listener.js';
 
 const CHANNEL = 'parley_events';

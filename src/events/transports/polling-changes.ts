@@ -1,5 +1,5 @@
-import { ChangeHandlers, PublishBatcher, type ChangeBus, type ChangeHandler, type ChangeTopic, type PublishOptions } from '../lib/change-bus.js';
-import type { Store } from '../store/store.js';
+import { ChangeHandlers, PublishBatcher, type ChangeBus, type ChangeHandler, type ChangeTopic, type PublishOptions } from '../change-bus.js';
+import type { Store } from '../../store/store.js';
 
 const TOPICS: readonly ChangeTopic[] = ['settings', 'permissions', 'users', 'livechat', 'rooms'];
 const counterName = (topic: ChangeTopic) => `change:${topic}`;

@@ -1,4 +1,4 @@
-import type { ChangeBus, ChangeKeys, ChangeTopic } from '../lib/change-bus.js';
+import type { ChangeBus, ChangeKeys, ChangeTopic } from './change-bus.js';
 import type { DataChange, Store } from '../store/store.js';
 
 /**

@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import type { MessageBus } from './message-bus.js';
+import type { MessageBus } from '../message-bus.js';
 
 const KIND = 'parley:event';
 

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { MessageBus } from './message-bus.js';
+import type { MessageBus } from '../message-bus.js';
 
 const CHANNEL = 'parley:events';
 

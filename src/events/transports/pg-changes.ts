@@ -1,4 +1,4 @@
-import { ChangeHandlers, PublishBatcher, type ChangeBus, type ChangeHandler, type ChangeKeys, type ChangeTopic, type PublishOptions } from '../../lib/change-bus.js';
+import { ChangeHandlers, PublishBatcher, type ChangeBus, type ChangeHandler, type ChangeKeys, type ChangeTopic, type PublishOptions } from '../change-bus.js';
 import { PgListener } from './pg-listener.js';
 
 const CHANNEL = 'parley_changes';

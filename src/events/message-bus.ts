@@ -1,12 +1,12 @@
 /**
- * The cross-process transport under the domain-event bus (services/events.ts):
+ * The cross-process transport under the domain-event bus (event-bus.ts):
  * delivers opaque JSON texts to every subscribed process, the publisher
  * included, in the order one process published them. At most once: a message
  * published while a listener is disconnected is lost for it (clients recover
  * by re-reading history, contract R7). Implementations: PostgreSQL
- * LISTEN/NOTIFY (`store/postgres/pg-message-bus.ts`), Redis pub/sub
- * (`lib/redis-message-bus.ts`) and the node:cluster primary
- * (`lib/cluster-message-bus.ts`). A single process needs none: the event bus
+ * LISTEN/NOTIFY (`transports/pg-events.ts`), Redis pub/sub
+ * (`transports/redis.ts`) and the node:cluster primary
+ * (`transports/cluster.ts`). A single process needs none: the event bus
  * then hands events over in memory.
  */
 export interface MessageBus {
