@@ -354,6 +354,21 @@ describe('transfer and an agent\'s lists', () => {
     expect(second.calls.filter((c) => c.path === 'livechat/rooms').map((c) => c.query.getAll('agents[]'))).toEqual([[]]);
   });
 
+  it('searches closed chats by name, e-mail or message text (text=), and by name alone below three characters', async () => {
+    const { calls } = renderApp('/closed', { 'GET me': () => plainAgent });
+    const box = await screen.findByLabelText('Visitor, e-mail or message text');
+    const searched = async (value: string) => {
+      const before = calls.length;
+      fireEvent.change(box, { target: { value } });
+      fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+      await waitFor(() => expect(calls.slice(before).some((c) => c.path === 'livechat/rooms')).toBe(true));
+      const query = calls.slice(before).filter((c) => c.path === 'livechat/rooms').at(-1)!.query;
+      return { text: query.get('text'), roomName: query.get('roomName') };
+    };
+    expect(await searched('  refund 4711 ')).toEqual({ text: 'refund 4711', roomName: null });
+    expect(await searched('Vé')).toEqual({ text: null, roomName: 'Vé' });
+  });
+
   /** A manager on chat R1, with department D2 to transfer to. */
   const transferChat = {
     'GET me': () => manager,

@@ -53,6 +53,16 @@ function parseRange(raw: string | undefined, name: string): { start?: Millis; en
   return out;
 }
 
+/** Characters a `text` search needs at least: shorter terms have no trigram to look up, so they would scan every room. */
+const MIN_SEARCH_TEXT = 3;
+
+/** `livechat/rooms?text=`, trimmed; refused when shorter than the index can look up. */
+function searchText(raw: string): string {
+  const text = raw.trim();
+  if ([...text].length < MIN_SEARCH_TEXT) throw invalidParams(`The "text" query parameter must have at least ${MIN_SEARCH_TEXT} characters`);
+  return text;
+}
+
 /** A visitor as agents see it (§8.11): never the token; with `livechatData` and `lastPage`. */
 export function visitorForAgents(v: VisitorRecord): Static<typeof AgentVisitor> {
   const { token: _token, ...wire } = visitorWire(v);
@@ -91,6 +101,7 @@ export class LivechatWorkspaceService {
       ...(query.open !== undefined && { open: query.open }),
       ...(query.roomName && { fnameContains: query.roomName }),
       ...(query.visitorId && { visitorId: query.visitorId }),
+      ...(query.text !== undefined && { text: searchText(query.text) }),
     };
     const { rooms, total } = await this.store.livechatRooms.list(filter, { key, direction }, paging.offset, paging.count);
     return {

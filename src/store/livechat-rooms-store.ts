@@ -82,6 +82,12 @@ export interface LivechatRoomFilter {
   open?: boolean;
   /** Literal substring of `fname`, case-insensitive beyond ASCII (`SqlDialect.containsTextScan`). */
   fnameContains?: string;
+  /**
+   * Parley: a literal, case-insensitive substring (at least three characters) of the visitor's name, username or
+   * e-mail or of any visitor's or agent's message of the room; closed rooms through their search document
+   * (`store/sql/livechat-search.ts`), open ones by a scan of their rows.
+   */
+  text?: string;
   createdAt?: { start?: Millis; end?: Millis };
   closedAt?: { start?: Millis; end?: Millis };
 }

@@ -308,6 +308,11 @@ export const LivechatRoomsQuery = Type.Object({
   roomName: Opt(Text()),
   /** Parley: one visitor's rooms (`v._id`), for the console's "earlier chats". */
   visitorId: Opt(Text()),
+  /**
+   * Parley: rooms whose visitor's name, username or e-mail, or any visitor's or agent's message, contains this text
+   * (case-insensitive; at least 3 characters).
+   */
+  text: Opt(Text({ maxLength: 200 })),
   createdAt: Opt(Text()),
   closedAt: Opt(Text()),
 });

@@ -161,6 +161,58 @@ describe('GET livechat/rooms ?roomName=', () => {
   });
 });
 
+describe('GET livechat/rooms ?text= (Parley)', () => {
+  const found = async (text: string, extra: Record<string, string> = {}) =>
+    (await t.api.get(`${V}/rooms`, { auth: manager, query: { text, count: '100', sort: '{"fname":1}', ...extra } })).body.rooms.map((r: any) => r.fname);
+
+  it("matches the visitor's name, username or e-mail, or any visitor's or agent's message, closed rooms and open ones", async () => {
+    const tag = `t${Date.now()}`;
+    const a = await registerVisitor(t, { name: `Ärger ${tag} A`, email: `ana.${tag}@example.com` });
+    const aRoom = await openRoom(t, a.token);
+    expect((await t.api.post(`${V}/message`, { token: a.token, rid: aRoom._id, msg: `My order ${tag}-4711 never arrived` })).status).toBe(200);
+    expect((await t.api.post('/api/v1/chat.sendMessage', { message: { rid: aRoom._id, msg: `Refund issued ${tag}-RX9` } }, { auth: agent })).status).toBe(200);
+    await t.api.post(`${V}/room.closeByUser`, { rid: aRoom._id, comment: `closing comment ${tag}-CC` }, { auth: agent });
+    const b = await registerVisitor(t, { name: `Bea ${tag} B` });
+    const bRoom = await openRoom(t, b.token);
+    expect((await t.api.post(`${V}/message`, { token: b.token, rid: bRoom._id, msg: `Still open: 100% sure ${tag}` })).status).toBe(200);
+
+    expect(await found(`ANA.${tag}@EXAMPLE`)).toEqual([`Ärger ${tag} A`]); // e-mail, any case
+    expect(await found(`ärger ${tag}`)).toEqual([`Ärger ${tag} A`]); // name, case folded beyond ASCII
+    expect(await found(`${tag}-4711`)).toEqual([`Ärger ${tag} A`]); // the visitor's message
+    expect(await found(`${tag}-rx9`)).toEqual([`Ärger ${tag} A`]); // the agent's message
+    expect(await found(`${tag}-CC`)).toEqual([]); // system messages (the close line) are not searched
+    expect(await found(`100% sure ${tag}`)).toEqual([`Bea ${tag} B`]); // an open room, by its message
+    expect(await found(`100_ sure ${tag}`)).toEqual([]); // literal: % and _ are no wildcards
+    expect(await found(b.token.slice(0, 12))).toEqual([]); // never by the visitor's token
+    expect(await found(tag)).toEqual([`Bea ${tag} B`, `Ärger ${tag} A`]); // code-point order
+    expect(await found(tag, { open: 'false' })).toEqual([`Ärger ${tag} A`]);
+    expect(await found(tag, { open: 'true' })).toEqual([`Bea ${tag} B`]);
+    const page = await t.api.get(`${V}/rooms`, { auth: manager, query: { text: tag, count: '1', sort: '{"fname":1}' } });
+    expect([page.body.count, page.body.total, page.body.rooms[0].fname]).toEqual([1, 2, `Bea ${tag} B`]);
+    const second = await t.api.get(`${V}/rooms`, { auth: manager, query: { text: tag, count: '1', offset: '1', sort: '{"fname":1}' } });
+    expect([second.body.count, second.body.total, second.body.rooms[0].fname]).toEqual([1, 2, `Ärger ${tag} A`]);
+    const past = await t.api.get(`${V}/rooms`, { auth: manager, query: { text: tag, offset: '5' } });
+    expect(past.body).toEqual({ rooms: [], count: 0, offset: 5, total: 2, success: true });
+
+    // A visitor's new e-mail finds the chats closed before it; the old one no longer does.
+    expect((await t.api.post(`${V}/visitor`, { visitor: { token: a.token, email: `new.${tag}@example.org` } })).status).toBe(200);
+    expect(await found(`new.${tag}@example.org`)).toEqual([`Ärger ${tag} A`]);
+    expect(await found(`ana.${tag}@example.com`)).toEqual([]);
+    await t.api.post(`${V}/room.close`, { rid: bRoom._id, token: b.token });
+    expect(await found(`100% sure ${tag}`)).toEqual([`Bea ${tag} B`]); // and once closed, by its document
+  });
+
+  it('a text shorter than three characters (after trimming) → 400, and the permission still comes first', async () => {
+    const short = { success: false, error: 'The "text" query parameter must have at least 3 characters [invalid-params]', errorType: 'invalid-params' };
+    for (const text of ['ab', '  ab  ', '']) {
+      const res = await t.api.get(`${V}/rooms`, { auth: manager, query: { text } });
+      expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: short });
+    }
+    expect((await t.api.get(`${V}/rooms`, { auth: agent, query: { text: 'ab' } })).body).toEqual(FORBIDDEN);
+    expect((await t.api.get(`${V}/rooms`, { auth: manager, query: { text: 'x'.repeat(201) } })).status).toBe(400);
+  });
+});
+
 describe('GET livechat/:rid/messages', () => {
   it('searchTerm is a literal substring, case-insensitive beyond ASCII, alike on both backends', async () => {
     const { token } = await registerVisitor(t);

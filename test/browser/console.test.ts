@@ -348,6 +348,20 @@ describe('the agent console in a browser', () => {
     await waitForText('Vera Visitor');
     await waitForText('4 / 5');
     await checkPage('closed-list');
+    // The search box (livechat/rooms?text=) finds nothing for words no chat holds, then the chat by a line of the
+    // agent's answer, in any case; emptied, it lists every closed chat again.
+    await page.click('input[type="search"]');
+    await page.keyboard.type('no such words anywhere');
+    await page.keyboard.press('Enter');
+    await waitForText('No closed chats match.');
+    await page.click('input[type="search"]', { count: 3 });
+    await page.keyboard.type('how can I HELP');
+    await page.keyboard.press('Enter');
+    await waitForText('Vera Visitor');
+    await page.click('input[type="search"]', { count: 3 });
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Enter');
+    await waitForText('Vera Visitor');
     await tabTo(page, { name: 'Vera Visitor' });
     await page.keyboard.press('Enter');
     await page.waitForFunction((r) => location.pathname === `/closed/${r}`, { timeout: 20_000 }, rid);

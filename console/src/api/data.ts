@@ -232,6 +232,13 @@ export const CLOSED_PAGE = 25;
  * Closed chats, a page at a time. Without `view-livechat-rooms` the list is the
  * caller's own (`agents[]` = itself: the chats it closed while serving them).
  */
+
+/** The closed chats' search box as `livechat/rooms` parameters. */
+export function searchQuery(raw: string | undefined): { text?: string; roomName?: string } {
+  const term = raw?.trim() ?? '';
+  if (term === '') return {};
+  return [...term].length >= 3 ? { text: term } : { roomName: term };
+}
 export function useClosedRooms(filters: ClosedFilters) {
   const { api, me } = useConsole();
   const can = usePermissions();
@@ -254,7 +261,9 @@ export function useClosedRooms(filters: ClosedFilters) {
           closedAt,
           departmentId: filters.departmentId || undefined,
           agents: own ? [me!._id] : filters.agentId ? [filters.agentId] : undefined,
-          roomName: filters.visitor || undefined,
+          // Three characters or more: the server's search of names, e-mails and every message (`text`); fewer
+          // (nothing to look up in its index): the visitor's name alone.
+          ...searchQuery(filters.visitor),
           count: CLOSED_PAGE,
           offset: filters.offset,
           sort: JSON.stringify({ ts: -1 }),

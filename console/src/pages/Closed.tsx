@@ -71,7 +71,7 @@ export function ClosedPage() {
           </label>
         )}
         <label>
-          Visitor
+          Visitor, e-mail or message text
           <input type="search" value={draft.visitor ?? ''} onChange={(e) => setDraft({ ...draft, visitor: e.target.value })} />
         </label>
         <button type="submit" className="primary small">

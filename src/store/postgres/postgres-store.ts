@@ -26,7 +26,7 @@ function searchedText(table: 'users' | 'rooms', column: string) {
 export const postgresDialect: SqlDialect = {
   backend: 'postgres',
   nextUpdatedAt: (now) => sql<number>`greatest(${now}::bigint, updated_at + 1)`,
-  joinedText: (expr) => sql<string | null>`string_agg(${expr}, ',')`,
+  joinedText: (expr, separator = ',') => sql<string | null>`string_agg(${expr}, ${sql.lit(separator)})`,
   // As text (node-postgres would parse `json` itself, and SQLite's is text): the callers parse it alike.
   jsonArrayAgg: (expr) => sql<string>`coalesce(json_agg(${expr})::text, '[]')`,
   jsonTextRows: (json, alias) => sql`json_array_elements_text(${json}::json) with ordinality as ${sql.table(alias)}(value, key)`,
@@ -56,6 +56,11 @@ export const postgresDialect: SqlDialect = {
   containsTextScan(column, term) {
     return sql<SqlBool>`${column} ilike ${likePattern(term)} escape '\\'`;
   },
+  roomTextMatches(term) {
+    return sql<SqlBool>`livechat_room_search.doc ilike ${likePattern(term)} escape '\\'`;
+  },
+  searchDocument: (text) => sql<string>`${text}`,
+  openLivechatRooms: (alias) => sql`rooms as ${sql.table(alias)}`,
   async createAgentLoadTriggers(db) {
     await sql`
       CREATE FUNCTION rooms_agent_load() RETURNS trigger LANGUAGE plpgsql AS $$

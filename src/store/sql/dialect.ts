@@ -19,8 +19,8 @@ export interface SqlDialect {
    * from call to call (cached statements are reused, not re-prepared).
    */
   nextUpdatedAt(now: number): RawBuilder<number>;
-  /** Aggregate: the values joined with ',' (`group_concat` / `string_agg`), NULL for no rows. */
-  joinedText(expr: Expression<string>): RawBuilder<string | null>;
+  /** Aggregate: the values joined with `separator` (',' by default; `group_concat` / `string_agg`), NULL for no rows. */
+  joinedText(expr: Expression<string>, separator?: string): RawBuilder<string | null>;
   /**
    * Aggregate: the values as the text of one JSON array, in the order the rows come (`[]` for no rows;
    * `json_group_array` / `json_agg`). Two such aggregates of one query list the same rows in the same order.
@@ -74,6 +74,21 @@ export interface SqlDialect {
    * departments). Both backends fold case alike, also beyond ASCII.
    */
   containsTextScan(column: Expression<string | null>, term: string): RawBuilder<SqlBool>;
+  /**
+   * The same substring test on `livechat_room_search.doc` (migration 0027), found through its trigram index: on
+   * SQLite an FTS5 `LIKE` of the lowercased term in the lowercased document (`searchDocument`; SQLite's LIKE folds
+   * ASCII only; no ESCAPE clause, or FTS5 scans, so a term's `%` and `_` match more and the exact test that follows
+   * keeps the rows that hold the term), a pg_trgm `ILIKE` on PostgreSQL. Terms of three or more characters.
+   */
+  roomTextMatches(term: string): RawBuilder<SqlBool>;
+  /**
+   * `rooms` as a FROM item aliased `alias`, read through the open livechat rooms' partial index
+   * (`rooms_open_livechat_visitor`) where the query also says `t = 'l' and open = 1`: SQLite keeps no statistics and
+   * would otherwise walk every livechat room through `rooms_t_name` (`INDEXED BY`); PostgreSQL's planner chooses.
+   */
+  openLivechatRooms(alias: string): RawBuilder<unknown>;
+  /** A search document as `roomTextMatches` reads it: lowercased beyond ASCII on SQLite, as it is on PostgreSQL. */
+  searchDocument(text: Expression<string>): RawBuilder<string>;
   /**
    * A JSON-object text column merged with a patch in SQL (one statement, so a
    * concurrent merge cannot be lost): a key whose value is null is removed, any

@@ -2,6 +2,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { LivechatRoom, LivechatRoomFilter, LivechatRoomSortKey, VisitorRecord } from '../store.js';
 import type { SqlDialect } from './dialect.js';
+import { roomsMatchingText } from './livechat-search.js';
 import { preparedQuery } from './prepared.js';
 import { toLivechatRoom } from './room-rows.js';
 import type { Database, LivechatVisitorsTable, RoomsTable } from './schema.js';
@@ -92,7 +93,12 @@ sort: { key: LivechatRoomSortKey; direction: 1 | -1 },
 offset: number,
 count: number,
 ): Promise<{ rooms: LivechatRoom[]; total: number }> {
-  let q = db.selectFrom('rooms').where('t', '=', sql.lit('l'));
+  // A text search drives the query from its matches (found by the index), then their rooms by id: a CROSS JOIN keeps
+  // that order on SQLite (as an `IN` condition or an inner join it walked every livechat room and probed the matches).
+  const from = filter.text
+    ? (db.selectFrom(roomsMatchingText(dialect, filter.text).as('matched')).crossJoin('rooms').whereRef('rooms.id', '=', 'matched.id') as unknown as ReturnType<typeof db.selectFrom<'rooms'>>)
+    : db.selectFrom('rooms');
+  let q = from.where('rooms.t', '=', sql.lit('l'));
   if (filter.agentIds && filter.agentIds.length > 0) q = q.where('served_by_id', 'in', [...filter.agentIds]);
   if (filter.departmentIds && filter.departmentIds.length > 0) q = q.where('department_id', 'in', [...filter.departmentIds]);
   if (filter.visitorId !== undefined) q = q.where('visitor_id', '=', filter.visitorId);
@@ -109,13 +115,18 @@ count: number,
   // The same order on both backends: empty values first ascending (as SQLite and
   // MongoDB order them; PostgreSQL would put them last), text and ids by code point.
   const ordered = q
-    .selectAll()
+    .selectAll('rooms')
     .orderBy(sql`${ref} is null`, direction === 'asc' ? 'desc' : 'asc')
     .orderBy(column, direction)
     .orderBy(dialect.binaryText(sql.ref('rooms.id')), direction);
-  const [rows, total] = await Promise.all([
-    ordered.offset(offset).limit(dialect.rowCount(count)).execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
-  ]);
+  const countAll = () => q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  if (filter.text) {
+    // A text search finds its matches once: the page carries their count (a window over every match), and only a
+    // page past the end, which has no row to carry it, counts again.
+    const rows = await ordered.select(sql<number>`count(*) over ()`.as('total_matches')).offset(offset).limit(dialect.rowCount(count)).execute();
+    const total = rows.length > 0 ? Number(rows[0]!.total_matches) : offset > 0 ? Number((await countAll())?.n ?? 0) : 0;
+    return { rooms: rows.map(toLivechatRoom), total };
+  }
+  const [rows, total] = await Promise.all([ordered.offset(offset).limit(dialect.rowCount(count)).execute(), countAll()]);
   return { rooms: rows.map(toLivechatRoom), total: Number(total?.n ?? 0) };
 }

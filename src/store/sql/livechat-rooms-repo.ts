@@ -1,3 +1,4 @@
+import { indexClosedRoom } from './livechat-search.js';
 import { sql, type Kysely, type QueryCreator, type RawBuilder, type Selectable } from 'kysely';
 import { fromJson, toJson } from '../../lib/json.js';
 import type { ClosedRoom, CloseInfo, InquiryRecord, LivechatRoom, LivechatRoomLock, MessageRecord, VisitorRecord, VisitorStatus, VisitorsRepo, InquiriesRepo, MessagesRepo, LivechatRoomFilter, LivechatRoomSortKey, LivechatRoomsRepo, NewLivechatRoom, TransferEntry } from '../store.js';
@@ -219,6 +220,7 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
     const [closed] = await CLOSE_ROOM(this.db, this.dialect, rid, info.closedAt, info.closer, info.closedBy.id, info.closedBy.username, now);
     if (!closed) return null;
     this.changes.roomChanged(rid);
+    await indexClosedRoom(this.db, this.dialect, rid);
     return closed;
   }
 

@@ -159,7 +159,9 @@ export class SqlStore implements Store {
     if (await this.isMigrated(Object.keys(await provider.getMigrations()))) return;
     // Kysely's default order is `localeCompare`, whose first call loads ICU's collation data (a noticeable part
     // of every start); the names are ASCII, so code-point order is the same order.
-    const migrator = new Migrator({ db: this.db, provider, nameComparator: (a, b) => (a < b ? -1 : a > b ? 1 : 0) });
+    // Unordered: migrations written on parallel branches land in any order; each is safe to run on its own (none
+    // depends on one with a higher number that it could run before).
+    const migrator = new Migrator({ db: this.db, provider, nameComparator: (a, b) => (a < b ? -1 : a > b ? 1 : 0), allowUnorderedMigrations: true });
     const { error } = await migrator.migrateToLatest();
     if (error) throw error;
   }

@@ -1,3 +1,4 @@
+import { reindexVisitorRooms } from './livechat-search.js';
 import type { Kysely, QueryCreator, Selectable } from 'kysely';
 import { fromJson, toJson } from '../../lib/json.js';
 import type { NewVisitor, VisitorPage, VisitorPatch, VisitorRecord, VisitorsRepo, VisitorStatus } from '../store.js';
@@ -91,6 +92,8 @@ export class SqlVisitorsRepo implements VisitorsRepo {
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();
+    // The closed rooms' search documents hold the visitor's name and e-mail.
+    if (row && (patch.name !== undefined || patch.email !== undefined)) await reindexVisitorRooms(this.db, this.dialect, id);
     return row ? toVisitor(row) : null;
   }
 

@@ -145,7 +145,7 @@ function searchTermOf(term: string, rows: (trigram: string) => number) {
 const sqliteDialect: Omit<SqlDialect, 'searchTerm'> = {
   backend: 'sqlite',
   nextUpdatedAt: (now) => sql<number>`max(${now}, updated_at + 1)`,
-  joinedText: (expr) => sql<string | null>`group_concat(${expr}, ',')`,
+  joinedText: (expr, separator = ',') => sql<string | null>`group_concat(${expr}, ${sql.lit(separator)})`,
   jsonArrayAgg: (expr) => sql<string>`json_group_array(${expr})`,
   jsonTextRows: (json, alias) => sql`json_each(${json}) as ${sql.table(alias)}`,
   seqType: 'integer',
@@ -172,6 +172,13 @@ const sqliteDialect: Omit<SqlDialect, 'searchTerm'> = {
     return sql<SqlBool>`(${sql.ref(`${table}.seq`)} in (select rowid from ${fts} where ${fts} match ${match} union all select seq from ${pending}) and (${exact}))`;
   },
   containsTextScan: (column, term) => contains(lowerFunction(term), column, term.toLowerCase()),
+  roomTextMatches(term) {
+    const lowered = term.toLowerCase();
+    const doc = sql.ref<string>('livechat_room_search.doc');
+    return sql<SqlBool>`${doc} like ${`%${lowered}%`} and instr(${doc}, ${lowered}) > 0`;
+  },
+  searchDocument: (text) => sql<string>`parley_lower(${text})`,
+  openLivechatRooms: (alias) => sql`rooms as ${sql.table(alias)} indexed by rooms_open_livechat_visitor`,
   async createAgentLoadTriggers(db) {
     const served = (row: 'new' | 'old') => `${row}.t = 'l' AND ${row}.open = 1 AND ${row}.served_by_id IS NOT NULL`;
     const move = (row: 'new' | 'old', delta: '+ 1' | '- 1') =>
