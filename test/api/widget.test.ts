@@ -23,18 +23,36 @@ afterAll(async () => {
 const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
 
 describe('GET /livechat', () => {
-  it.each(['/livechat', '/livechat?mode=popout', '/livechat?mode=popout&x=1', '/livechat/index.html'])(
-    '%s is the package index.html with SERVER_URL right after <body>, no redirect',
+  /** The English translation chunk of the pinned widget build (its lazy map says `"./en.json":[1457,21]`). */
+  const EN = '<script src="livechat/21.chunk.40bcf.js"></script>';
+
+  it.each(['/livechat', '/livechat?mode=popout', '/livechat?mode=popout&x=1'])(
+    '%s is the package index.html with SERVER_URL and the English translations right after <body>, no redirect',
     async (url) => {
       const res = await get(url);
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.headers.vary).toBe('Accept-Language');
       expect(res.headers.location).toBeUndefined();
-      expect(res.body).toBe(INDEX.replace('<body>', `<body>${SERVER_URL_SCRIPT}`));
-      expect(res.body).toContain(`<body>${SERVER_URL_SCRIPT}<script src="livechat/`);
+      expect(res.body).toBe(INDEX.replace('<body>', `<body>${SERVER_URL_SCRIPT}${EN}`));
     },
   );
+
+  it("lists the translations the widget will load for the browser's language, its base language and English", async () => {
+    const scripts = async (acceptLanguage: string) =>
+      [...(await get('/livechat?mode=popout', { 'accept-language': acceptLanguage })).body.matchAll(/<script src="livechat\/(\d+\.chunk\.[0-9a-f]+\.js)"><\/script>/g)]
+        .map((m) => m[1])
+        .filter((file) => !file!.startsWith('0.'));
+    expect(await scripts('de-AT,de;q=0.9,en;q=0.5')).toEqual(['17.chunk.200c0.js', '19.chunk.45388.js', '21.chunk.40bcf.js']);
+    expect(await scripts('pt_br')).toEqual(['46.chunk.ecb1e.js', '47.chunk.2e11d.js', '21.chunk.40bcf.js']);
+    expect(await scripts('de-CH')).toEqual(['19.chunk.45388.js', '21.chunk.40bcf.js']);
+    expect(await scripts('en-US')).toEqual(['21.chunk.40bcf.js']);
+    expect(await scripts('zz, *')).toEqual(['21.chunk.40bcf.js']);
+    expect(await scripts('"><script>alert(1)</script>')).toEqual(['21.chunk.40bcf.js']);
+    // Every listed file is served, as the widget's own chunks are.
+    for (const file of ['17.chunk.200c0.js', '19.chunk.45388.js', '21.chunk.40bcf.js']) expect((await get(`/livechat/${file}`)).statusCode).toBe(200);
+  });
 
   it('never sends X-Frame-Options, and no CSP while Livechat_AllowedDomainsList is empty', async () => {
     const res = await get('/livechat');
@@ -49,11 +67,14 @@ describe('GET /livechat', () => {
     expect(res.body).toBe('');
   });
 
-  it('/livechat/ (trailing slash, where the relative script paths would break) is a 308 to /livechat, query kept', async () => {
+  it('/livechat/ and /livechat/index.html (where the relative script paths would break) are a 308 to /livechat, query kept', async () => {
     expect((await get('/livechat/')).headers.location).toBe('/livechat');
-    const res = await get('/livechat/?mode=popout');
-    expect(res.statusCode).toBe(308);
-    expect(res.headers.location).toBe('/livechat?mode=popout');
+    expect((await get('/livechat/index.html')).headers.location).toBe('/livechat');
+    for (const url of ['/livechat/?mode=popout', '/livechat/index.html?mode=popout']) {
+      const res = await get(url);
+      expect(res.statusCode).toBe(308);
+      expect(res.headers.location).toBe('/livechat?mode=popout');
+    }
   });
 
   it('sends frame-ancestors from Livechat_AllowedDomainsList, in force at once on every /livechat response', async () => {

@@ -4,7 +4,7 @@
  * (registration and the first message); the live parts (agent replies, typing,
  * reconnects) are the realtime suite's. Screenshots: .tmp/screenshots/widget-*.
  */
-import type { Browser } from 'puppeteer-core';
+import type { Browser, HTTPRequest, Target } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createAvailableAgent,
@@ -141,5 +141,54 @@ describe('the livechat widget in Chromium', () => {
       await server.api.post('/api/v1/settings/Livechat_offline_title', { value: 'Leave a message' }, { auth: server.admin });
       await server.api.post('/api/v1/livechat/agent.status', { status: 'available' }, { auth: agent });
     }
+  }, 120_000);
+
+  it("the pop-out window's composer shows its translated placeholder, also when the translation file is slow", async () => {
+    // The pop-out restores the running chat and draws its composer at once; the composer keeps the placeholder of
+    // its first drawing. The widget loaded its translations lazily, after it started: with that file late (held
+    // back here), the raw key `type_your_message_here` stayed. The page now lists the file before the widget's own.
+    const shots = screenshots(`widget-popout-${backend}`);
+    const context = await browser.createBrowserContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(host.url);
+      const frame = await widgetFrame(page, server.url);
+      await domClick(frame, '[class*="screen__chat-button"]');
+      await typeInto(frame, 'input[name="name"]', 'Pia Popout');
+      await typeInto(frame, 'input[name="email"]', 'pia@example.com');
+      await domClick(frame, 'button[type="submit"]:not([disabled])');
+      await waitVisible(frame, '[contenteditable="true"]');
+      await typeInto(frame, '[contenteditable="true"]', 'Hello before the pop-out');
+      await page.keyboard.press('Enter');
+      await waitForText(frame, 'Hello before the pop-out');
+
+      // The widget's own pop-out button opens the window; it is then loaded again with the translation file held back.
+      const opened = new Promise<Target>((resolve) => context.once('targetcreated', resolve));
+      await domClick(frame, 'button[aria-label="Expand chat"]');
+      const popout = (await (await opened).page())!;
+      await waitForText(popout.mainFrame(), 'Hello before the pop-out');
+      expect(popout.url()).toBe(`${server.url}/livechat?mode=popout`);
+      // Loaded again, with the English translations held back when the widget asks for them itself (lazily) until its
+      // composer is drawn: the slow file of a cold cache. Listed in the page, the file arrives as the page's own
+      // script (initiator "parser"), before the widget starts, and is not held.
+      const held: HTTPRequest[] = [];
+      await popout.setRequestInterception(true);
+      popout.on('request', (request) => {
+        if (/\/livechat\/21\.chunk\.[0-9a-f]+\.js$/.test(request.url()) && request.initiator()?.type !== 'parser') held.push(request);
+        else void request.continue();
+      });
+      await popout.reload();
+      const mainFrame = popout.mainFrame();
+      await waitForText(mainFrame, 'Hello before the pop-out');
+      const composer = await waitVisible(mainFrame, '[contenteditable="true"]');
+      for (const request of held) await request.continue();
+      await waitForText(mainFrame, 'Options'); // the footer, once the translations are in
+      const placeholder = await composer.evaluate((el) => el.closest('[data-placeholder]')?.getAttribute('data-placeholder') ?? document.querySelector('[data-placeholder]')?.getAttribute('data-placeholder'));
+      await shots.take(popout, 'composer');
+      expect(placeholder).toBe('Type your message here');
+    } finally {
+      await context.close();
+    }
+    expect(shots.saved).toHaveLength(1);
   }, 120_000);
 });

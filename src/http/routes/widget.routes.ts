@@ -8,8 +8,10 @@
  *   `SITE_URL`, or with it unset the request's own (`app.siteOrigin`, R6).
  *   `text/html; charset=utf-8`, `no-cache`. No redirect: the page's script
  *   paths (`livechat/bundle…js`) are relative to `/livechat` without a slash.
- *   `/livechat/` (with the slash) would resolve them to `/livechat/livechat/…`,
- *   so it is answered with a 308 to `/livechat` (query kept) — the contract is silent.
+ *   `/livechat/` (with the slash) and `/livechat/index.html` would resolve them to
+ *   `/livechat/livechat/…`, so both are answered with a 308 to `/livechat` (query kept) — the contract is silent.
+ *   The page also lists the translation chunks the widget will load for the visitor's
+ *   `Accept-Language` and English (`assets/widget-translations.ts`), before the widget's own scripts.
  * - `GET /livechat/<file>`: the file, by @fastify/static. Content-hashed names
  *   (`4.chunk.d09f0.js`, `bundle.31a95.js`, the md5-named image, their maps) are
  *   `public, max-age=31536000, immutable`; the rest (the embed script
@@ -28,6 +30,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CHIME_MP3_BASE64 } from '../assets/chime.js';
+import { preferredLanguage, readTranslationChunks, translationFiles, type TranslationChunks } from '../assets/widget-translations.js';
 import { endpointNotFound } from '../../services/errors.js';
 import { allowedDomains, type SettingsService } from '../../services/settings.service.js';
 import { sendError } from '../plugins/errors.js';
@@ -49,9 +52,13 @@ function jsStringContent(text: string): string {
   return text.replace(/[\\'<\n\r\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** The widget page: the package's index.html with SERVER_URL set right after `<body>`. */
-export function widgetPage(indexHtml: string, siteUrl: string): string {
-  const script = `<script>SERVER_URL = '${jsStringContent(siteUrl.replace(/\/+$/, ''))}';</script>`;
+/**
+ * The widget page: the package's index.html with SERVER_URL set right after `<body>`, followed by the translation
+ * chunks the widget will load (`widget-translations.ts`; file names of the package's build folder).
+ */
+export function widgetPage(indexHtml: string, siteUrl: string, translations: readonly string[] = []): string {
+  const preload = translations.map((file) => `<script src="livechat/${file}"></script>`).join('');
+  const script = `<script>SERVER_URL = '${jsStringContent(siteUrl.replace(/\/+$/, ''))}';</script>${preload}`;
   const at = indexHtml.indexOf('<body>');
   if (at === -1) throw new Error('the widget index.html has no <body>');
   return indexHtml.slice(0, at + '<body>'.length) + script + indexHtml.slice(at + '<body>'.length);
@@ -68,14 +75,25 @@ export const widgetRoutes: RouteGroup = (app: App, { settings }) => {
     // Read on the first request (not at start-up), then kept: the package does not change while running. With
     // SITE_URL unset each origin gets its own SERVER_URL, so the page is built per request from the kept file.
     let indexHtml: Promise<string> | undefined;
+    let translations: Promise<TranslationChunks> | undefined;
     const pageHandler = async (request: FastifyRequest, reply: FastifyReply) => {
       const [path, query] = request.url.split(/\?(.*)/s, 2) as [string, string | undefined];
-      if (path.endsWith('/')) return reply.redirect(`/livechat${query !== undefined ? `?${query}` : ''}`, 308);
+      // `/livechat/` and `/livechat/index.html` would resolve the page's relative script paths to `/livechat/livechat/…`.
+      if (path !== '/livechat') return reply.redirect(`/livechat${query !== undefined ? `?${query}` : ''}`, 308);
       const origin = app.siteOrigin(request);
       indexHtml ??= readFile(join(buildDir, 'index.html'), 'utf8');
-      const page = widgetPage(await indexHtml, origin);
+      translations ??= readTranslationChunks(buildDir).catch((error: unknown) => {
+        request.log.warn({ err: error }, 'the widget translation files were not found; the page goes without them');
+        return new Map();
+      });
+      const files = translationFiles(await translations, preferredLanguage(request.headers['accept-language']));
+      const page = widgetPage(await indexHtml, origin, files);
       frameAncestors(reply, settings);
-      return reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
+      return reply
+        .header('content-type', 'text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .header('vary', 'Accept-Language')
+        .send(page);
     };
     const schema = { tags: ['widget'], summary: 'The livechat widget page (R6)' };
     app.get('/livechat', { schema }, pageHandler);
