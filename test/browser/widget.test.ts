@@ -11,7 +11,9 @@ import {
   domClick,
   launchBrowser,
   recordNetwork,
+  registerInWidget,
   screenshots,
+  sendFromWidget,
   startHostPage,
   startWidgetServer,
   typeInto,
@@ -153,13 +155,8 @@ describe('the livechat widget in Chromium', () => {
       const page = await context.newPage();
       await page.goto(host.url);
       const frame = await widgetFrame(page, server.url);
-      await domClick(frame, '[class*="screen__chat-button"]');
-      await typeInto(frame, 'input[name="name"]', 'Pia Popout');
-      await typeInto(frame, 'input[name="email"]', 'pia@example.com');
-      await domClick(frame, 'button[type="submit"]:not([disabled])');
-      await waitVisible(frame, '[contenteditable="true"]');
-      await typeInto(frame, '[contenteditable="true"]', 'Hello before the pop-out');
-      await page.keyboard.press('Enter');
+      await registerInWidget(frame, { name: 'Pia Popout', email: 'pia@example.com' });
+      await sendFromWidget(page, frame, 'Hello before the pop-out');
       await waitForText(frame, 'Hello before the pop-out');
 
       // The widget's own pop-out button opens the window; it is then loaded again with the translation file held back.
@@ -183,7 +180,7 @@ describe('the livechat widget in Chromium', () => {
       const composer = await waitVisible(mainFrame, '[contenteditable="true"]');
       for (const request of held) await request.continue();
       await waitForText(mainFrame, 'Options'); // the footer, once the translations are in
-      const placeholder = await composer.evaluate((el) => el.closest('[data-placeholder]')?.getAttribute('data-placeholder') ?? document.querySelector('[data-placeholder]')?.getAttribute('data-placeholder'));
+      const placeholder = await composer.evaluate((el) => el.closest('[data-placeholder]')?.getAttribute('data-placeholder') ?? el.ownerDocument.querySelector('[data-placeholder]')?.getAttribute('data-placeholder'));
       await shots.take(popout, 'composer');
       expect(placeholder).toBe('Type your message here');
     } finally {
