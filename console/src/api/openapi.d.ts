@@ -3370,6 +3370,7 @@ export interface paths {
                     open?: boolean;
                     roomName?: string;
                     visitorId?: string;
+                    text?: string;
                     createdAt?: string;
                     closedAt?: string;
                 };
