@@ -18,6 +18,7 @@ import { messageWire } from './message-wire.js';
 import { insertOrDuplicate, textMessage } from './messages.service.js';
 import { eventInquiry, eventMessage, livechatSnapshot, type EventBus } from './events.js';
 import type { SettingsService } from './settings.service.js';
+import { visitorUploadsOffered } from './files/object-stores.js';
 import type { LivechatConfig, LivechatRoomQuery, SurveyBody, VisitorBody, VisitorMessageBody } from '../wire/livechat.js';
 
 /** The request types are those of the request schemas (wire/livechat.ts), written once. */
@@ -405,6 +406,7 @@ export class LivechatService {
           displayOfflineForm: s.get('Livechat_display_offline_form'),
           limitTextLength: s.get('Livechat_enable_message_character_limit') ? s.get('Livechat_message_character_limit') : (false as const),
           agentHiddenInfo: !s.get('Livechat_show_agent_info'),
+          fileUpload: visitorUploadsOffered(s),
         }),
         theme: {
           title: s.get('Livechat_title'),
