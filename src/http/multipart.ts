@@ -83,7 +83,7 @@ export async function receiveUpload(request: FastifyRequest, reply: FastifyReply
   request.raw.on('data', count);
 
   const read = async () => {
-    for await (const part of request.parts({ limits: { fileSize: maxFileSize } })) {
+    for await (const part of request.parts({ limits: { fileSize: maxFileSize }, throwFileSizeLimit: false })) {
       if (part.type === 'field') {
         if (part.valueTruncated) received.fieldTooLong = true;
         else if (typeof part.value === 'string' && (part.fieldname === 'msg' || part.fieldname === 'description')) received.fields[part.fieldname] = part.value;

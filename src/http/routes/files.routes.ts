@@ -169,7 +169,14 @@ export const fileServeRoutes: RouteGroup = (app: App, { files }) => {
       const { start, end } = range === 'whole' ? { start: 0, end: upload.size - 1 } : range;
       if (range !== 'whole') reply.code(206).header('content-range', `bytes ${start}-${end}/${upload.size}`);
       reply.header('content-length', String(end - start + 1));
-      if (request.method === 'HEAD' || upload.size === 0) return reply.send();
+      if (request.method === 'HEAD') {
+        // Written by hand: Fastify would set the length of the empty body instead of the file's.
+        reply.hijack();
+        reply.raw.writeHead(reply.statusCode, { ...(reply.getHeaders() as Record<string, string>), 'x-request-id': request.id });
+        reply.raw.end();
+        return reply;
+      }
+      if (upload.size === 0) return reply.send();
       try {
         return reply.send(await served.read(start, end));
       } catch (error) {
