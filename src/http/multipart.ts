@@ -38,6 +38,8 @@ export function uploadScope(app: App, routes: (scope: App) => void): void {
       payload.resume();
     });
     await scope.register(multipart, {
+      // A file past the limit is cut (`truncated`) and answered by the route in its order of checks.
+      throwFileSizeLimit: false,
       limits: { fieldSize: MAX_TEXT * 4 + 1, fields: 50, parts: 100, headerPairs: 100 },
     });
     routes(scope as unknown as App);
@@ -83,7 +85,7 @@ export async function receiveUpload(request: FastifyRequest, reply: FastifyReply
   request.raw.on('data', count);
 
   const read = async () => {
-    for await (const part of request.parts({ limits: { fileSize: maxFileSize }, throwFileSizeLimit: false })) {
+    for await (const part of request.parts({ limits: { fileSize: maxFileSize } })) {
       if (part.type === 'field') {
         if (part.valueTruncated) received.fieldTooLong = true;
         else if (typeof part.value === 'string' && (part.fieldname === 'msg' || part.fieldname === 'description')) received.fields[part.fieldname] = part.value;

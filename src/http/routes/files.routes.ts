@@ -21,7 +21,7 @@ const RidParams = Type.Object({ rid: Text() });
 const ConfirmParams = Type.Object({ rid: Text(), fileId: Text() });
 const ConfirmBody = Type.Object({ msg: Type.Optional(Text()), description: Type.Optional(Text()) });
 const MediaResult = Success({ file: Type.Object({ _id: Type.String(), url: Type.String() }) });
-const VisitorUploadResult = Success({ ...VisitorMessage.properties, newRoom: Type.Boolean(), showConnecting: Type.Boolean() });
+const VisitorUploadResult = Success(extend(VisitorMessage.properties, { newRoom: Type.Boolean(), showConnecting: Type.Boolean() }));
 
 /** A malformed multipart body is a body without a file (W5.1's `error-no-file`). */
 async function receive(request: FastifyRequest, reply: FastifyReply, files: Services['files']) {
@@ -172,7 +172,7 @@ export const fileServeRoutes: RouteGroup = (app: App, { files }) => {
       if (request.method === 'HEAD') {
         // Written by hand: Fastify would set the length of the empty body instead of the file's.
         reply.hijack();
-        reply.raw.writeHead(reply.statusCode, { ...(reply.getHeaders() as Record<string, string>), 'x-request-id': request.id });
+        reply.raw.writeHead(reply.statusCode, extend(reply.getHeaders() as Record<string, string>, { 'x-request-id': request.id }));
         reply.raw.end();
         return reply;
       }

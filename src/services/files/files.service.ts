@@ -10,6 +10,7 @@
  */
 import type { Readable } from 'node:stream';
 import { newId, randomString } from '../../lib/ids.js';
+import { extend } from '../../lib/values.js';
 import type { Clock } from '../../lib/time.js';
 import type { MessageFile, MessageRecord, Store, UploadRecord, UserRecord, VisitorRecord } from '../../store/store.js';
 import type { Access } from '../access.js';
@@ -77,7 +78,7 @@ export interface ServedFile {
 export function withReason(error: ApiError): ApiError {
   const body = error.body as ErrorBody & { reason?: string };
   if (body.reason !== undefined) return error;
-  return new ApiError(error.statusCode, { ...body, reason: body.errorType ?? body.error } as ErrorBody, error.headers);
+  return new ApiError(error.statusCode, extend(body, { reason: body.errorType ?? body.error }) as ErrorBody, error.headers);
 }
 
 function storageUnavailable(): ApiError {
@@ -157,7 +158,7 @@ export class FilesService {
     }
     const file = await this.checkedFile(received, 'visitor');
     const stored = await this.storeFile(target, file, fields, true);
-    return { ...messageWire(stored.message, true), newRoom: false, showConnecting: false };
+    return extend(messageWire(stored.message, true), { newRoom: false, showConnecting: false });
   }
 
   // ── W5.2 agents ──
@@ -384,7 +385,7 @@ export class FilesService {
     const options = target.livechat ? { waitingResponse: target.uploader.kind === 'visitor' } : {};
     const stored = await tx.messages.insert(record, options);
     await tx.messages.setFile(stored.id, record.file!);
-    return { ...stored, file: record.file! };
+    return extend(stored, { file: record.file! });
   }
 
   private publish(target: UploadTarget, message: MessageRecord): void {

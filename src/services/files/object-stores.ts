@@ -3,12 +3,12 @@
  * `FileSystem` (a directory) and `AmazonS3` (any S3-compatible store). The setting `FileUpload_Storage_Type` picks the
  * store of new uploads; a file is always read from the store its row names.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { S3Client } from '@aws-sdk/client-s3';
+import type * as S3 from '@aws-sdk/client-s3';
 import { newId } from '../../lib/ids.js';
 import type { FileStoreKind, Store } from '../../store/store.js';
 import type { SettingsService } from '../settings.service.js';
@@ -111,9 +111,9 @@ export class FileSystemObjectStore implements ObjectStore {
     const temp = join(dirname(target), `.${id}.${newId()}.tmp`);
     try {
       await mkdir(dirname(target), { recursive: true });
-      const handle = await open(temp, 'w');
+      await pipeline(createReadStream(file.path), createWriteStream(temp));
+      const handle = await open(temp, 'r+');
       try {
-        await pipeline(createReadStream(file.path), handle.createWriteStream({ autoClose: false }));
         await handle.sync();
       } finally {
         await handle.close();
@@ -170,7 +170,7 @@ export interface S3Settings {
 export class S3ObjectStore implements ObjectStore {
   readonly kind = 'AmazonS3' as const;
   readonly external = true;
-  private client: Promise<{ client: S3Client; s3: typeof import('@aws-sdk/client-s3') }> | undefined;
+  private client: Promise<{ client: S3.S3Client; s3: typeof S3 }> | undefined;
 
   constructor(private readonly settings: S3Settings) {}
 
@@ -185,6 +185,10 @@ export class S3ObjectStore implements ObjectStore {
         ...(accessKeyId && secretAccessKey && { credentials: { accessKeyId, secretAccessKey } }),
         // Parley retries through its jobs and answers 503 at once; the SDK's own few retries stay.
         maxAttempts: 2,
+        // Checksums only where S3 requires them: the streamed "aws-chunked" uploads the SDK otherwise sends are not
+        // understood by every S3-compatible store (they would keep the chunk framing as the object's content).
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
       });
       return { client, s3 };
     });
