@@ -127,7 +127,7 @@ export const filesRoutes: RouteGroup = (app, services) => {
   );
 };
 
-const ServeParams = Type.Object({ id: Type.String(), name: Type.String() });
+const ServeParams = Type.Object({ id: Text(), name: Text() });
 
 /** `GET/HEAD /file-upload/:id/:name` (W5.5): the link is the capability; no cookie or login plays a part. */
 export const fileServeRoutes: RouteGroup = (app: App, { files }) => {
