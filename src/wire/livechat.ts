@@ -88,7 +88,12 @@ export const NewMessageFields = { msg: Text({ minLength: 1 }), _id: Opt(Text({ m
 /** A message as agents and members see it (never a visitor token). */
 export const Message = Type.Object(messageFields);
 /** A message as its visitor sees it: their own messages carry their `token`. */
-export const VisitorMessage = Type.Object({ ...messageFields, token: Opt(Type.String()) });
+export const VisitorMessage = Type.Object({
+  ...messageFields,
+  token: Opt(Type.String()),
+  /** `livechat/messages.history` only, on file messages (W5.4). */
+  fileUpload: Opt(Type.Object({ publicFilePath: Type.String(), type: Type.String(), size: Type.Integer() })),
+});
 
 const TransferEntry = Type.Object({
   type: Type.String(),

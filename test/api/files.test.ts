@@ -103,7 +103,11 @@ describe('POST livechat/upload/:rid', () => {
     expect(await stored(rid)).toEqual({ uploads: 1, chunks: 1, messages: 1 });
     // The visitor's history has it with the token; the room counts it as the visitor's message.
     const history = await t.api.get(`/api/v1/livechat/messages.history/${rid}`, { query: { token } });
-    expect(history.body.messages[0]).toEqual(Object.fromEntries(Object.entries(res.body).filter(([k]) => !['newRoom', 'showConnecting', 'success'].includes(k))));
+    const { newRoom: _n, showConnecting: _s, success: _ok, ...message } = res.body;
+    expect(history.body.messages[0]).toEqual({
+      ...message,
+      fileUpload: { publicFilePath: expect.stringMatching(new RegExp(`^https?://[^/]+${link.replace(/[?%#]/g, '\\$&')}$`)), type: 'image/png', size: image.length },
+    });
     const row = await db(t.store).selectFrom('rooms').select(['msgs', 'waiting_response']).where('id', '=', rid).executeTakeFirst();
     expect(row).toEqual({ msgs: 1, waiting_response: 1 });
   });
@@ -565,6 +569,17 @@ describe('removal with the room (W5.6, W11.9)', () => {
     const removed = await t.api.post('/api/v1/channels.delete', { roomId: rid }, { auth: t.admin });
     expect(removed.status).toBe(200);
     expect(await stored(rid)).toEqual(NOTHING);
+    expect((await t.app.inject({ method: 'GET', url: link })).statusCode).toBe(404);
+  });
+
+  it("removes a visitor's files with the visitor (the function W8's removal calls in its transaction)", async () => {
+    const { token, rid } = await visitorWithRoom();
+    const res = await upload(rid, token, [{ name: 'file', filename: 'v.png', data: png() }]);
+    const link = res.body.attachments[0].title_link;
+    expect((await t.api.post('/api/v1/livechat/room.close', { rid, token })).status).toBe(200);
+    const removed = await t.api.delete(`/api/v1/livechat/visitor/${token}`);
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    expect(await stored(rid)).toEqual({ uploads: 0, chunks: 0, messages: 1 });
     expect((await t.app.inject({ method: 'GET', url: link })).statusCode).toBe(404);
   });
 });

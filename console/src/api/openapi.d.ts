@@ -3037,6 +3037,11 @@ export interface paths {
                                     size: number;
                                     type: string;
                                 };
+                                fileUpload?: {
+                                    publicFilePath: string;
+                                    size: number;
+                                    type: string;
+                                };
                                 files?: {
                                     _id: string;
                                     format: string;
@@ -3164,6 +3169,11 @@ export interface paths {
                                     _id: string;
                                     format: string;
                                     name: string;
+                                    size: number;
+                                    type: string;
+                                };
+                                fileUpload?: {
+                                    publicFilePath: string;
                                     size: number;
                                     type: string;
                                 };
@@ -4123,6 +4133,11 @@ export interface paths {
                                 _id: string;
                                 format: string;
                                 name: string;
+                                size: number;
+                                type: string;
+                            };
+                            fileUpload?: {
+                                publicFilePath: string;
                                 size: number;
                                 type: string;
                             };

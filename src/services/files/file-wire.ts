@@ -32,3 +32,10 @@ export function fileMessageFields(f: MessageFile) {
   }
   return { groupable: false, file, files: [file], attachments: [attachment as FileAttachmentWire] };
 }
+
+/** `livechat/messages.history` adds `fileUpload` to a file message (W5.4): the full link under the site's origin. */
+export function withFileUpload(wire: MessageWire, m: { file?: MessageFile | undefined }, origin: string): MessageWire {
+  if (!m.file) return wire;
+  wire.fileUpload = { publicFilePath: `${origin}${filePath(m.file.id, m.file.name)}`, type: m.file.type, size: m.file.size };
+  return wire;
+}
