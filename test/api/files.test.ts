@@ -582,4 +582,22 @@ describe('removal with the room (W5.6, W11.9)', () => {
     expect(await stored(rid)).toEqual({ uploads: 0, chunks: 0, messages: 1 });
     expect((await t.app.inject({ method: 'GET', url: link })).statusCode).toBe(404);
   });
+
+  it('publishes the file message as a message of its sender (R5); a refused upload publishes nothing', async () => {
+    const { token, rid } = await visitorWithRoom();
+    await t.services.events.flushed();
+    const seen: Array<{ type: string; message?: { file?: unknown; byVisitor?: boolean } }> = [];
+    const off = t.services.events.subscribe((e) => void seen.push(e as never));
+    try {
+      await upload(rid, token, [{ name: 'file', filename: 'x.png', data: SVG }]);
+      const res = await upload(rid, token, [{ name: 'file', filename: 'e.png', data: png() }]);
+      await t.services.events.flushed();
+      await new Promise((r) => setImmediate(r));
+      const created = seen.filter((e) => e.type === 'messageCreated');
+      expect(created).toHaveLength(1);
+      expect(created[0]!.message).toMatchObject({ byVisitor: true, file: { id: res.body.file._id, name: 'e.png', type: 'image/png' } });
+    } finally {
+      off();
+    }
+  });
 });
