@@ -223,7 +223,7 @@ export class FilesService {
       upload,
       read: async (start, end) => {
         try {
-          return await objects.read(id, start, end);
+          return await objects.read(id, start, end, upload.size);
         } catch (error) {
           throw error instanceof StorageUnavailableError ? storageUnavailable() : error;
         }

@@ -9,12 +9,16 @@ import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type * as S3 from '@aws-sdk/client-s3';
+import { LRUCache } from 'lru-cache';
 import { newId } from '../../lib/ids.js';
 import type { FileStoreKind, Store } from '../../store/store.js';
 import type { SettingsService } from '../settings.service.js';
 
 /** Pieces of the `Database` store (W5.6). */
 export const CHUNK_BYTES = 256 * 1024;
+/** `Database` files up to this size are kept in memory once served (at most `CACHED_BYTES` in all). */
+const CACHED_FILE_BYTES = 2 * 1024 * 1024;
+const CACHED_BYTES = 32 * 1024 * 1024;
 
 /** An upload's content, spooled to a local temporary file while the request was read. */
 export interface SpooledFile {
@@ -38,8 +42,8 @@ export interface ObjectStore {
    */
   readonly external: boolean;
   put(id: string, file: SpooledFile, tx: Store): Promise<void>;
-  /** Bytes `start`…`end` (inclusive) of the content. */
-  read(id: string, start: number, end: number): Promise<Readable>;
+  /** Bytes `start`…`end` (inclusive) of the content, whose whole size is `size`. */
+  read(id: string, start: number, end: number, size: number): Promise<Readable>;
   /** Removes the content; removing what is not there succeeds. */
   remove(id: string): Promise<void>;
   /** Writes, reads back and removes a small object (the console's "test the store"). */
@@ -72,7 +76,21 @@ export class DatabaseObjectStore implements ObjectStore {
     if (pendingBytes > 0) await tx.files.appendChunk(id, seq, Buffer.concat(pending));
   }
 
-  async read(id: string, start: number, end: number): Promise<Readable> {
+  /**
+   * Small files as served last, whole: a file never changes once written (its id is new), and the row is read before
+   * every answer, so a removed file is never served from here. Bounded in bytes; larger files are always streamed.
+   */
+  private readonly recent = new LRUCache<string, Buffer>({ maxSize: CACHED_BYTES, sizeCalculation: (b) => b.length });
+
+  async read(id: string, start: number, end: number, size: number): Promise<Readable> {
+    if (size <= CACHED_FILE_BYTES) {
+      let whole = this.recent.get(id);
+      if (!whole) {
+        whole = Buffer.concat(await this.store.files.readChunks(id, 0, Math.floor(Math.max(0, size - 1) / CHUNK_BYTES)));
+        if (whole.length === size) this.recent.set(id, whole);
+      }
+      return Readable.from([whole.subarray(start, end + 1)], { objectMode: false });
+    }
     const store = this.store;
     const first = Math.floor(start / CHUNK_BYTES);
     const last = Math.floor(end / CHUNK_BYTES);

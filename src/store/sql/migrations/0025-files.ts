@@ -40,6 +40,9 @@ export async function up(db: Kysely<unknown>, dialect: SqlDialect): Promise<void
     .addColumn('data', dialect.backend === 'postgres' ? 'bytea' : 'blob', (c) => c.notNull())
     .addPrimaryKeyConstraint('upload_chunks_pk', ['upload_id', 'seq'])
     .execute();
+  // Files are mostly compressed already (images, archives): PostgreSQL stores the chunks out of line without trying
+  // to compress them again.
+  if (dialect.backend === 'postgres') await sql`ALTER TABLE upload_chunks ALTER COLUMN data SET STORAGE EXTERNAL`.execute(db);
   const messages = (await db.introspection.getTables()).find((table) => table.name === 'messages');
   if (!messages?.columns.some((column) => column.name === 'file_data')) {
     await db.schema.alterTable('messages').addColumn('file_data', 'text').execute();
