@@ -1,7 +1,7 @@
 /**
  * WIDGET.md W5 in real Chromium, with third-party cookies blocked and the widget on another site than its customer's
  * page (the server listens on 127.0.0.2, the page on 127.0.0.1): the widget uploads an image through its own file
- * input and shows it — the link is the capability, no cookie is needed — and an agent reads it through the API.
+ * input and shows it — the link is the capability, no cookie is needed — and an agent sees it in the console and opens it.
  */
 import { writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,6 +25,7 @@ import {
 } from '../support/browser.js';
 import { backend } from '../support/backend.js';
 import { png } from '../support/multipart.js';
+import { buildConsole, openPage, removeConsole, seriousViolations } from '../support/console-browser.js';
 
 interface BrowserGlobals {
   document: { querySelectorAll(s: string): ArrayLike<{ src: string; complete: boolean; naturalWidth: number }> };
@@ -35,21 +36,24 @@ let host: HostPage;
 let browser: Browser;
 let agent: { userId: string; authToken: string };
 let dir: string;
+let consoleDir: string;
 
 beforeAll(async () => {
-  server = await startWidgetServer({}, { listenHost: '127.0.0.2' });
+  consoleDir = await buildConsole(`widget-files-${backend}`);
+  server = await startWidgetServer({ consoleDir }, { listenHost: '127.0.0.2' });
   agent = await createAvailableAgent(server, { username: 'agent.files', name: 'Agent Files' });
   host = await startHostPage(server.url);
   browser = await launchBrowser();
   dir = await mkdtemp(join(tmpdir(), 'parley-widget-files-'));
-});
+}, 180_000);
 
 afterAll(async () => {
   await browser?.close();
   await host?.close();
   await server?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
-});
+  removeConsole(consoleDir);
+}, 180_000);
 
 describe('files in the widget (W5)', () => {
   it('uploads an image through the file input and shows it, with third-party cookies blocked', async () => {
@@ -106,6 +110,25 @@ describe('files in the widget (W5)', () => {
       const opened = await fetch(`${server.url}${message.attachments[0].image_url}`);
       expect(opened.status).toBe(200);
       expect(Buffer.from(await opened.arrayBuffer()).equals(image)).toBe(true);
+
+      // The agent in the console: the image inline in the conversation, its link opening the file.
+      const agentPage = await context.newPage();
+      await openPage(agentPage, `${server.url}/login`);
+      await agentPage.evaluate((creds) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('parley-console.session', creds), JSON.stringify(agent));
+      await openPage(agentPage, `${server.url}/chats/${rid}`);
+      await agentPage.waitForFunction(
+        () => Array.from((globalThis as unknown as BrowserGlobals).document.querySelectorAll('.msg-file img')).some((img) => img.complete && img.naturalWidth === 64),
+        { timeout: 30_000, polling: 100 },
+      );
+      await shots.take(agentPage, 'console-image');
+      const href = await agentPage.$eval('.msg-file a', (a) => (a as unknown as { href: string }).href);
+      expect(href).toBe(`${server.url}${message.attachments[0].image_url}`);
+      const viewed = await agentPage.goto(href);
+      expect(viewed?.status()).toBe(200);
+      expect(viewed?.headers()['content-type']).toBe('image/png');
+      await agentPage.goBack();
+      await agentPage.waitForSelector('.msg-file img');
+      expect(await seriousViolations(agentPage)).toEqual([]);
     } finally {
       await context.close();
     }

@@ -252,6 +252,7 @@ function Composer({ room, onSent }: { room: LivechatRoom; onSent: () => void }) 
           ref={attach}
           id={`attach-${room._id}`}
           type="file"
+          aria-label="File to attach"
           className="visually-hidden"
           tabIndex={-1}
           onChange={(e) => {
