@@ -110,6 +110,9 @@ describe('POST livechat/upload/:rid', () => {
     });
     const row = await db(t.store).selectFrom('rooms').select(['msgs', 'waiting_response']).where('id', '=', rid).executeTakeFirst();
     expect(row).toEqual({ msgs: 1, waiting_response: 1 });
+    // The room's last message carries the file (lists show its name).
+    const info = await t.api.get('/api/v1/rooms.info', { query: { roomId: rid }, auth: t.admin });
+    expect(info.body.room.lastMessage).toMatchObject({ msg: '', file, attachments: message.attachments });
   });
 
   it('takes msg as the message text and keeps a large file in 256 KiB chunks', async () => {
