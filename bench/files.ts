@@ -8,6 +8,7 @@
  *      about 1.6 MiB), the same concurrency: MiB/s of each and their ratio (target ≥ 0.5).
  *
  *   npm run bench:files                                   # sqlite and postgres, Database and FileSystem stores
+ *   BENCH_STORES=AmazonS3 npm run bench:files             # the S3 store against s3rver on loopback
  *   BENCH_BACKENDS=sqlite BENCH_STORES=Database npm run bench:files
  *
  * PostgreSQL: `BENCH_DATABASE_URL` (default postgres://postgres@127.0.0.1:5432/test); a throwaway database is
@@ -20,6 +21,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync, crc32 } from 'node:zlib';
 import { startServer } from '../test/support/server-process.js';
+import { startLoopbackS3, type LoopbackS3 } from '../test/support/s3.js';
 import { scratchDatabase } from './scratch-database.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -104,6 +106,18 @@ async function load(n: number, request: (i: number) => Promise<Response>): Promi
 async function benchOne(backend: 'sqlite' | 'postgres', store: string): Promise<Row[]> {
   const database = await scratchDatabase(backend, { server: PG_SERVER, name: 'parley_bench_files' });
   const uploads = await mkdtemp(join(tmpdir(), 'parley-bench-uploads-'));
+  // AmazonS3: s3rver on loopback (a development server: its own speed bounds these rows).
+  const s3: LoopbackS3 | null = store === 'AmazonS3' ? await startLoopbackS3('parley-bench') : null;
+  const s3Settings: Record<string, string> = s3
+    ? {
+        OVERWRITE_SETTING_FileUpload_S3_Bucket: s3.bucket,
+        OVERWRITE_SETTING_FileUpload_S3_BucketURL: s3.endpoint,
+        OVERWRITE_SETTING_FileUpload_S3_ForcePathStyle: 'true',
+        OVERWRITE_SETTING_FileUpload_S3_AWSAccessKeyId: s3.accessKeyId,
+        OVERWRITE_SETTING_FileUpload_S3_AWSSecretAccessKey: s3.secretAccessKey,
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      }
+    : {};
   const server = await startServer(
     {
       DATABASE_URL: database.url,
@@ -112,6 +126,7 @@ async function benchOne(backend: 'sqlite' | 'postgres', store: string): Promise<
       OVERWRITE_SETTING_FileUpload_Storage_Type: store,
       OVERWRITE_SETTING_FileUpload_FileSystemPath: uploads,
       OVERWRITE_SETTING_FileUpload_MaxFileSize: String(21 * MIB),
+      ...s3Settings,
     },
     ['--import', 'tsx', join(ROOT, 'src/main.ts')],
   );
@@ -173,6 +188,7 @@ async function benchOne(backend: 'sqlite' | 'postgres', store: string): Promise<
     await server.exited;
     await database.drop();
     await rm(uploads, { recursive: true, force: true });
+    await s3?.close();
   }
   return rows;
 }
