@@ -99,6 +99,48 @@ describe('conversation', () => {
     expect(link.closest('.msg-text')!.querySelector('strong')!.textContent).toBe('this');
   });
 
+  it('shows images inline (opening the file), other files as download links with size and type (W5.4)', async () => {
+    const image = { type: 'file', title: 'shot.png', title_link: '/file-upload/F1/shot.png', title_link_download: true, image_url: '/file-upload/F1/shot.png', image_type: 'image/png', image_size: 10, image_dimensions: { width: 40, height: 30 } };
+    const pdf = { type: 'file', title: 'report.pdf', title_link: '/file-upload/F2/report.pdf', title_link_download: true, description: 'Q3', format: 'pdf', size: 1536 };
+    const files = [
+      { _id: 'm2', rid: 'R1', msg: '', ts: new Date(NOW - 900).toISOString(), u: { _id: 'V1', username: 'guest-1' }, attachments: [image] },
+      { _id: 'm3', rid: 'R1', msg: 'the report', ts: new Date(NOW - 800).toISOString(), u: { _id: 'V1', username: 'guest-1' }, attachments: [pdf] },
+    ];
+    renderApp('/chats/R1', {
+      'GET rooms.info': () => ({ room: ROOM, success: true }),
+      'GET livechat/R1/messages': () => ({ messages: files, count: 2, offset: 0, total: 2, success: true }),
+    });
+    const img = await screen.findByRole('img', { name: 'shot.png' });
+    expect(img.getAttribute('src')).toBe('/file-upload/F1/shot.png');
+    expect(img.closest('a')!.getAttribute('href')).toBe('/file-upload/F1/shot.png');
+    const link = await screen.findByRole('link', { name: 'report.pdf' });
+    expect(link.getAttribute('href')).toBe('/file-upload/F2/report.pdf?download');
+    expect(link.closest('.msg-file')!.textContent).toBe('report.pdf (1.5 KiB, pdf) Q3');
+  });
+
+  it('attaches a file with the Attach button: one rooms.upload with the file and the typed text, refusals shown as sent', async () => {
+    let answer: { status: number; body: unknown } = { status: 400, body: { success: false, error: 'File type is not accepted. [error-invalid-file-type]', errorType: 'error-invalid-file-type' } };
+    const server = renderApp('/chats/R1', {
+      'GET rooms.info': () => ({ room: ROOM, success: true }),
+      'GET livechat/R1/messages': () => ({ messages: MESSAGES, count: 1, offset: 0, total: 1, success: true }),
+      'POST rooms.upload/R1': () => answer,
+    });
+    const composer = await screen.findByLabelText('Message to Vera Visitor');
+    fireEvent.change(composer, { target: { value: 'see this' } });
+    const input = document.getElementById('attach-R1') as HTMLInputElement;
+    const file = new File(['<svg/>'], 'x.svg', { type: 'image/svg+xml' });
+    fireEvent.change(input, { target: { files: [file] } });
+    expect(await screen.findByText('File type is not accepted.')).toBeTruthy();
+    const call = server.calls.find((c) => c.path === 'rooms.upload/R1')!;
+    const form = call.body as FormData;
+    expect(form.get('msg')).toBe('see this');
+    expect((form.get('file') as File).name).toBe('x.svg');
+    answer = { status: 200, body: { message: {}, success: true } };
+    fireEvent.change(input, { target: { files: [new File(['a'], 'a.txt')] } });
+    await waitFor(() => expect((composer as HTMLTextAreaElement).value).toBe(''));
+    expect(screen.getByRole('button', { name: 'Attach file' })).toBeTruthy();
+  });
+
   it('a chat transferred away says so once and stops asking the server', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     let transferred = false;

@@ -21,7 +21,7 @@ export function fakeServer(routes: Record<string, Handler>) {
       path,
       query: url.searchParams,
       headers: (init?.headers ?? {}) as Record<string, string>,
-      body: init?.body ? JSON.parse(String(init.body)) : undefined,
+      body: init?.body instanceof FormData ? init.body : init?.body ? JSON.parse(String(init.body)) : undefined,
     };
     calls.push(call);
     const handler = routes[`${method} ${path}`];

@@ -12,7 +12,7 @@
  * is matched by visitor id.
  */
 import type { Millis } from '../lib/time.js';
-import type { InquiryRecord, MessageRecord, RoomRecord, RoomType, SystemMessageType, UserStatus, VisitorStatus, TransferData } from '../store/store.js';
+import type { InquiryRecord, MessageRecord, RoomRecord, RoomType, SystemMessageType, UserStatus, VisitorStatus, TransferData, MessageFile } from '../store/store.js';
 
 /** The access-relevant state of a room when the event happened. */
 export interface RoomSnapshot {
@@ -45,6 +45,8 @@ export interface EventMessage {
   /** True when the room's visitor wrote it (their stream copy carries their token). */
   byVisitor: boolean;
   transferData?: TransferData;
+  /** A file message's file (WIDGET.md W5.4). */
+  file?: MessageFile;
 }
 
 /** An inquiry as events carry it (no token). */
@@ -139,6 +141,7 @@ export function eventMessage(m: MessageRecord, byVisitor: boolean, transferData?
     u: { id: m.u.id, username: m.u.username, name: m.u.name },
     byVisitor,
     ...(transferData && { transferData }),
+    ...(m.file && { file: m.file }),
   };
 }
 

@@ -19,6 +19,9 @@ import { insertOrDuplicate, textMessage } from './messages.service.js';
 import { eventInquiry, eventMessage, livechatSnapshot } from '../events/domain.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { SettingsService } from './settings.service.js';
+import { visitorUploadsOffered } from './files/object-stores.js';
+import { withFileUpload } from './files/file-wire.js';
+import { removeFiles } from './files/files.service.js';
 import type { LivechatConfig, LivechatRoomQuery, SurveyBody, VisitorBody, VisitorMessageBody } from '../wire/livechat.js';
 
 /** The request types are those of the request schemas (wire/livechat.ts), written once. */
@@ -191,6 +194,8 @@ export class LivechatService {
         throw failure('Cannot remove visitors with opened rooms', 'visitor-has-open-rooms');
       }
       await tx.visitors.delete(visitor.id);
+      // Their files go with them (WIDGET.md W5.6): rows now, objects outside the database by a job.
+      await removeFiles(tx, { visitorId: visitor.id }, this.clock.now());
       return { visitor: { _id: visitor.id, ts: iso(visitor.ts) } };
     });
   }
@@ -329,13 +334,13 @@ export class LivechatService {
    * The visitor's history, newest first. `limit` above the most a page holds is clamped, not refused (the widget asks
    * for `loaded + 10` as a chat grows); `end` keeps only messages older than it, so a widget scrolling back moves on.
    */
-  async history(rid: string, token: string, query: { offset: number; limit: number; end?: string | undefined }) {
+  async history(rid: string, token: string, query: { offset: number; limit: number; end?: string | undefined }, origin = '') {
     const end = query.end === undefined || query.end === '' ? undefined : parseTimestamp(query.end);
     if (end === null) throw invalidParams('The "end" query parameter must be a valid date');
     await this.visitorAndRoom(token, rid);
     const limit = Math.min(query.limit, HISTORY_MAX_LIMIT);
     const messages = await this.store.messages.listByRoom(rid, query.offset, limit, end);
-    return { messages: messages.map((m) => messageWire(m, true)) };
+    return { messages: messages.map((m) => withFileUpload(messageWire(m, true), m, origin)) };
   }
 
   /** The serving agent as the visitor may see it (§8.8): the same object as `livechat/config`'s `agent`. */
@@ -406,6 +411,7 @@ export class LivechatService {
           displayOfflineForm: s.get('Livechat_display_offline_form'),
           limitTextLength: s.get('Livechat_enable_message_character_limit') ? s.get('Livechat_message_character_limit') : (false as const),
           agentHiddenInfo: !s.get('Livechat_show_agent_info'),
+          fileUpload: visitorUploadsOffered(s),
         }),
         theme: {
           title: s.get('Livechat_title'),

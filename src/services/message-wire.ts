@@ -1,7 +1,8 @@
 /** The wire shape of a message (contract §8.8), for every room type: built here only. */
 import type { Static } from '@sinclair/typebox';
 import { iso } from '../lib/time.js';
-import type { MessageRecord, TransferData } from '../store/store.js';
+import type { MessageFile, MessageRecord, TransferData } from '../store/store.js';
+import { fileMessageFields } from './files/file-wire.js';
 import type { VisitorMessage } from '../wire/livechat.js';
 
 /** The type is the response schema's (wire/livechat.ts): `token` only in a visitor's own messages. */
@@ -12,7 +13,7 @@ export type MessageWire = Static<typeof VisitorMessage>;
  * own (Parley rule §8.8: agents never see the token).
  */
 export function messageWire(
-  m: Pick<MessageRecord, 'id' | 'rid' | 't' | 'msg' | 'ts' | 'updatedAt' | 'u' | 'visitorToken' | 'transferData'>,
+  m: Pick<MessageRecord, 'id' | 'rid' | 't' | 'msg' | 'ts' | 'updatedAt' | 'u' | 'visitorToken' | 'transferData'> & { file?: MessageFile | undefined },
   forVisitor = false,
 ): MessageWire {
   return {
@@ -25,6 +26,7 @@ export function messageWire(
     u: { _id: m.u.id, username: m.u.username, ...(m.u.name !== null && { name: m.u.name }) },
     ...(forVisitor && m.visitorToken !== null && { token: m.visitorToken }),
     ...(m.transferData && { transferData: transferDataWire(m.transferData) }),
+    ...(m.file && fileMessageFields(m.file)),
   };
 }
 

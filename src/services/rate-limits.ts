@@ -29,6 +29,7 @@ export const LIMITS = {
   register: { points: 5, durationSeconds: 60 },
   livechatVisitor: { points: 10, durationSeconds: 60 },
   livechatRoom: { points: 10, durationSeconds: 60 },
+  livechatUpload: { points: 20, durationSeconds: 60 },
 } satisfies Record<string, LimitRule>;
 
 export type LimitName = keyof typeof LIMITS;

@@ -2,6 +2,7 @@
  * Rooms (contract §7.1–7.7): channels, private groups, direct messages, the
  * caller's subscriptions and the room-list delta sync `rooms.get`.
  */
+import { removeFiles } from './files/files.service.js';
 import type { Static } from '@sinclair/typebox';
 import { newId } from '../lib/ids.js';
 import { iso, parseTimestamp, type Clock, type Millis } from '../lib/time.js';
@@ -285,7 +286,11 @@ export class RoomsService {
     const verdict = await this.access.roomDeletion(caller, snapshotOf(room));
     if (verdict === 'hidden') throw roomNotFound();
     if (verdict === 'denied') throw forbidden();
-    await this.store.transaction((tx) => tx.rooms.delete(room.id, this.clock.now()));
+    await this.store.transaction(async (tx) => {
+      await tx.rooms.delete(room.id, this.clock.now());
+      // Its files go with it (WIDGET.md W5.6): rows now, objects outside the database by a job.
+      await removeFiles(tx, { rids: [room.id] }, this.clock.now());
+    });
   }
 
   /** `subscriptions.getOne`: the caller's subscription to the room, or null. */

@@ -55,6 +55,20 @@ export const SETTING_DEFAULTS = {
   Livechat_agent_leave_action_timeout: 60,
   Livechat_agent_leave_comment: 'The agent left the chat',
   Livechat_Visitor_navigation_as_a_message: false,
+  // Files (WIDGET.md W5, W12).
+  FileUpload_Enabled: true,
+  Livechat_fileupload_enabled: true,
+  FileUpload_MaxFileSize: 20_971_520,
+  FileUpload_MediaTypeWhiteList: '',
+  FileUpload_MediaTypeBlackList: 'image/svg+xml',
+  FileUpload_Storage_Type: 'Database' as 'Database' | 'FileSystem' | 'AmazonS3',
+  FileUpload_FileSystemPath: '',
+  FileUpload_S3_Bucket: '',
+  FileUpload_S3_Region: '',
+  FileUpload_S3_BucketURL: '',
+  FileUpload_S3_AWSAccessKeyId: '',
+  FileUpload_S3_AWSSecretAccessKey: '',
+  FileUpload_S3_ForcePathStyle: false,
 };
 
 export type SettingId = keyof typeof SETTING_DEFAULTS;
@@ -64,7 +78,15 @@ const ENUMS: Partial<Record<SettingId, readonly string[]>> = {
   Livechat_Routing_Method: ['Auto_Selection', 'Manual_Selection'],
   Accounts_RegistrationForm: ['Public', 'Disabled'],
   Livechat_agent_leave_action: ['none', 'forward', 'close'],
+  // RC's `GridFS` is accepted and stored as `Database` (W5.6).
+  FileUpload_Storage_Type: ['Database', 'FileSystem', 'AmazonS3', 'GridFS'],
 };
+
+/** Secret settings (W2.1, W5.6): read back as `value:""` with `isSet`, never shown. */
+export const SECRET_SETTINGS: ReadonlySet<string> = new Set(['FileUpload_S3_AWSSecretAccessKey']);
+
+/** The least value of integer settings whose least is not 0. */
+const MINIMUMS: Partial<Record<SettingId, number>> = { Accounts_Password_Policy_MaxLength: -1, FileUpload_MaxFileSize: 1 };
 
 /** Settings whose string value is a regular expression source (must compile). */
 const REGEX_SETTINGS: ReadonlySet<SettingId> = new Set(['UTF8_User_Names_Validation', 'UTF8_Channel_Names_Validation']);
@@ -105,7 +127,7 @@ function schemaFor(id: SettingId): object {
   if (typeof def === 'boolean') return { type: 'boolean' };
   // Integers are bounded like every request integer (contract §1.4, invariant 11):
   // 0…2³¹−1, except the policy maximum whose -1 means "no maximum" (§3).
-  if (typeof def === 'number') return { type: 'integer', minimum: id === 'Accounts_Password_Policy_MaxLength' ? -1 : 0, maximum: 2_147_483_647 };
+  if (typeof def === 'number') return { type: 'integer', minimum: MINIMUMS[id] ?? 0, maximum: 2_147_483_647 };
   // NUL is refused before this (wire.ts); the pattern keeps the rule if a value arrives another way.
   return { type: 'string', pattern: NO_NUL };
 }
@@ -191,8 +213,9 @@ export class SettingsService {
   }
 
   /** `GET settings/:_id`: unknown ids are the contract's not-found failure. */
-  read(id: string): { _id: string; value: unknown } {
+  read(id: string): { _id: string; value: unknown; isSet?: boolean } {
     if (!isSettingId(id)) throw settingNotFound();
+    if (SECRET_SETTINGS.has(id)) return { _id: id, value: '', isSet: this.values[id] !== '' };
     return { _id: id, value: this.values[id] };
   }
 
@@ -215,6 +238,7 @@ export class SettingsService {
     }
     const problem = typeof value === 'string' ? formatProblem(id, value) : null;
     if (problem) throw failure(problem, 'error-invalid-setting-value');
+    if (id === 'FileUpload_Storage_Type' && value === 'GridFS') value = 'Database';
     await this.store.settings.setValue(id, value, this.clock.now());
     (this.values as Record<string, unknown>)[id] = value;
     this.revisionCount++;

@@ -1,5 +1,6 @@
 /** Messages of every room type (contract §8.8): stored as records; services build the wire shape. */
 import type { Millis } from '../lib/time.js';
+import type { MessageFile } from './files-store.js';
 
 /** The system messages' types (contract §8.8). */
 export type SystemMessageType = 'livechat-started' | 'livechat-close' | 'livechat_transfer_history' | 'livechat_navigation_history';
@@ -17,6 +18,8 @@ export interface MessageRecord {
   visitorToken: string | null;
   /** A `livechat_transfer_history` message's details (who moved the room where), once the transfer decided them. */
   transferData?: TransferData;
+  /** A file message's file (WIDGET.md W5.4). */
+  file?: MessageFile;
 }
 
 /** Transfer details of a `livechat_transfer_history` message (R4; the widget builds its transfer line from them). */
@@ -55,6 +58,8 @@ export interface MessagesRepo {
   findById(id: string): Promise<MessageRecord | null>;
   /** Records a transfer message's details (set once its transfer decided them, in the same transaction). */
   setTransferData(id: string, data: TransferData): Promise<void>;
+  /** Records the file a message carries (in the transaction that inserted it). */
+  setFile(id: string, file: MessageFile): Promise<void>;
   /** The text of each room's first plain message written by its visitor, by room id (rooms without one are absent). */
   firstVisitorMessages(rids: readonly string[]): Promise<Map<string, string>>;
   /**

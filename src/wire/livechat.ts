@@ -34,6 +34,29 @@ export const AgentVisitor = Type.Object({
   lastPage: Opt(Type.Object({ title: Type.String(), href: Type.String(), ts: Timestamp })),
 });
 
+/** A message's file (W5.4). */
+const FileFields = Type.Object({ _id: Type.String(), name: Type.String(), type: Type.String(), size: Type.Integer(), format: Type.String() });
+/** The attachment the widget and the console render a file message by (W5.4): one of image, audio, video or other. */
+const FileAttachment = Type.Object({
+  type: Type.Literal('file'),
+  title: Type.String(),
+  title_link: Type.String(),
+  title_link_download: Type.Boolean(),
+  description: Opt(Type.String()),
+  image_url: Opt(Type.String()),
+  image_type: Opt(Type.String()),
+  image_size: Opt(Type.Integer()),
+  image_dimensions: Opt(Type.Object({ width: Type.Integer(), height: Type.Integer() })),
+  audio_url: Opt(Type.String()),
+  audio_type: Opt(Type.String()),
+  audio_size: Opt(Type.Integer()),
+  video_url: Opt(Type.String()),
+  video_type: Opt(Type.String()),
+  video_size: Opt(Type.Integer()),
+  format: Opt(Type.String()),
+  size: Opt(Type.Integer()),
+});
+
 const messageFields = {
   _id: Type.String(),
   rid: Type.String(),
@@ -52,6 +75,11 @@ const messageFields = {
       scope: StringEnum(['department', 'agent', 'queue']),
     }),
   ),
+  /** File messages only (WIDGET.md W5.4). */
+  groupable: Opt(Type.Boolean()),
+  file: Opt(FileFields),
+  files: Opt(Type.Array(FileFields)),
+  attachments: Opt(Type.Array(FileAttachment)),
 };
 
 /** The client's part of a new text message (`chat.sendMessage`, `livechat/message`): the text and an optional chosen id. */
@@ -60,7 +88,12 @@ export const NewMessageFields = { msg: Text({ minLength: 1 }), _id: Opt(Text({ m
 /** A message as agents and members see it (never a visitor token). */
 export const Message = Type.Object(messageFields);
 /** A message as its visitor sees it: their own messages carry their `token`. */
-export const VisitorMessage = Type.Object({ ...messageFields, token: Opt(Type.String()) });
+export const VisitorMessage = Type.Object({
+  ...messageFields,
+  token: Opt(Type.String()),
+  /** `livechat/messages.history` only, on file messages (W5.4). */
+  fileUpload: Opt(Type.Object({ publicFilePath: Type.String(), type: Type.String(), size: Type.Integer() })),
+});
 
 const TransferEntry = Type.Object({
   type: Type.String(),

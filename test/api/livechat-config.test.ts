@@ -24,7 +24,7 @@ const DEFAULT_SETTINGS = {
   allowSwitchingDepartments: true,
   showConnecting: false,
   displayOfflineForm: true,
-  fileUpload: false,
+  fileUpload: true,
   transcript: false,
   limitTextLength: false,
   forceAcceptDataProcessingConsent: false,

@@ -205,7 +205,12 @@ describe('fuzzing every operation of the OpenAPI document', () => {
           requests++;
           const context = `${op.method} ${url.slice(0, 120)} ${JSON.stringify(query).slice(0, 120)} ${body?.slice(0, 120)} → ${res.status} ${res.text.slice(0, 200)}`;
           expect(res.status, context).toBeLessThan(500);
-          if (res.status >= 400) {
+          // WIDGET.md W5.5: an unknown file link is 404 with an empty body (not the envelope) and no-store.
+          if (res.status === 404 && op.path.startsWith('/file-upload/')) {
+            expect([res.text, res.headers['cache-control']], context).toEqual(['', 'no-store']);
+            if ((await rowWrites()) !== writesBefore) expect(await databaseSnapshot(t.store), context).toEqual(before);
+            unchanged = before;
+          } else if (res.status >= 400) {
             expect(res.headers['content-type'], context).toBe('application/json');
             expect(res.body?.success, context).toBe(false);
             expect(typeof res.body?.error, context).toBe('string');

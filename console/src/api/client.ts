@@ -63,8 +63,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       headers['x-user-id'] = creds.userId;
       headers['x-auth-token'] = creds.authToken;
     }
-    let body: string | undefined;
-    if (request.body !== undefined) {
+    let body: string | FormData | undefined;
+    // A file upload (multipart): the browser sets the content type with its boundary.
+    if (request.body instanceof FormData) body = request.body;
+    else if (request.body !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(request.body);
     }

@@ -102,6 +102,44 @@ export interface paths {
                                     _id: string;
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     _updatedAt: string;
+                                    attachments?: {
+                                        audio_size?: number;
+                                        audio_type?: string;
+                                        audio_url?: string;
+                                        description?: string;
+                                        format?: string;
+                                        image_dimensions?: {
+                                            height: number;
+                                            width: number;
+                                        };
+                                        image_size?: number;
+                                        image_type?: string;
+                                        image_url?: string;
+                                        size?: number;
+                                        title: string;
+                                        title_link: string;
+                                        title_link_download: boolean;
+                                        /** @enum {string} */
+                                        type: "file";
+                                        video_size?: number;
+                                        video_type?: string;
+                                        video_url?: string;
+                                    }[];
+                                    file?: {
+                                        _id: string;
+                                        format: string;
+                                        name: string;
+                                        size: number;
+                                        type: string;
+                                    };
+                                    files?: {
+                                        _id: string;
+                                        format: string;
+                                        name: string;
+                                        size: number;
+                                        type: string;
+                                    }[];
+                                    groupable?: boolean;
                                     msg: string;
                                     rid: string;
                                     /** @enum {string} */
@@ -322,6 +360,44 @@ export interface paths {
                                     _id: string;
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     _updatedAt: string;
+                                    attachments?: {
+                                        audio_size?: number;
+                                        audio_type?: string;
+                                        audio_url?: string;
+                                        description?: string;
+                                        format?: string;
+                                        image_dimensions?: {
+                                            height: number;
+                                            width: number;
+                                        };
+                                        image_size?: number;
+                                        image_type?: string;
+                                        image_url?: string;
+                                        size?: number;
+                                        title: string;
+                                        title_link: string;
+                                        title_link_download: boolean;
+                                        /** @enum {string} */
+                                        type: "file";
+                                        video_size?: number;
+                                        video_type?: string;
+                                        video_url?: string;
+                                    }[];
+                                    file?: {
+                                        _id: string;
+                                        format: string;
+                                        name: string;
+                                        size: number;
+                                        type: string;
+                                    };
+                                    files?: {
+                                        _id: string;
+                                        format: string;
+                                        name: string;
+                                        size: number;
+                                        type: string;
+                                    }[];
+                                    groupable?: boolean;
                                     msg: string;
                                     rid: string;
                                     /** @enum {string} */
@@ -420,6 +496,44 @@ export interface paths {
                                     _id: string;
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     _updatedAt: string;
+                                    attachments?: {
+                                        audio_size?: number;
+                                        audio_type?: string;
+                                        audio_url?: string;
+                                        description?: string;
+                                        format?: string;
+                                        image_dimensions?: {
+                                            height: number;
+                                            width: number;
+                                        };
+                                        image_size?: number;
+                                        image_type?: string;
+                                        image_url?: string;
+                                        size?: number;
+                                        title: string;
+                                        title_link: string;
+                                        title_link_download: boolean;
+                                        /** @enum {string} */
+                                        type: "file";
+                                        video_size?: number;
+                                        video_type?: string;
+                                        video_url?: string;
+                                    }[];
+                                    file?: {
+                                        _id: string;
+                                        format: string;
+                                        name: string;
+                                        size: number;
+                                        type: string;
+                                    };
+                                    files?: {
+                                        _id: string;
+                                        format: string;
+                                        name: string;
+                                        size: number;
+                                        type: string;
+                                    }[];
+                                    groupable?: boolean;
                                     msg: string;
                                     rid: string;
                                     /** @enum {string} */
@@ -572,6 +686,44 @@ export interface paths {
                                     _id: string;
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     _updatedAt: string;
+                                    attachments?: {
+                                        audio_size?: number;
+                                        audio_type?: string;
+                                        audio_url?: string;
+                                        description?: string;
+                                        format?: string;
+                                        image_dimensions?: {
+                                            height: number;
+                                            width: number;
+                                        };
+                                        image_size?: number;
+                                        image_type?: string;
+                                        image_url?: string;
+                                        size?: number;
+                                        title: string;
+                                        title_link: string;
+                                        title_link_download: boolean;
+                                        /** @enum {string} */
+                                        type: "file";
+                                        video_size?: number;
+                                        video_type?: string;
+                                        video_url?: string;
+                                    }[];
+                                    file?: {
+                                        _id: string;
+                                        format: string;
+                                        name: string;
+                                        size: number;
+                                        type: string;
+                                    };
+                                    files?: {
+                                        _id: string;
+                                        format: string;
+                                        name: string;
+                                        size: number;
+                                        type: string;
+                                    }[];
+                                    groupable?: boolean;
                                     msg: string;
                                     rid: string;
                                     /** @enum {string} */
@@ -722,6 +874,44 @@ export interface paths {
                                     _id: string;
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     _updatedAt: string;
+                                    attachments?: {
+                                        audio_size?: number;
+                                        audio_type?: string;
+                                        audio_url?: string;
+                                        description?: string;
+                                        format?: string;
+                                        image_dimensions?: {
+                                            height: number;
+                                            width: number;
+                                        };
+                                        image_size?: number;
+                                        image_type?: string;
+                                        image_url?: string;
+                                        size?: number;
+                                        title: string;
+                                        title_link: string;
+                                        title_link_download: boolean;
+                                        /** @enum {string} */
+                                        type: "file";
+                                        video_size?: number;
+                                        video_type?: string;
+                                        video_url?: string;
+                                    }[];
+                                    file?: {
+                                        _id: string;
+                                        format: string;
+                                        name: string;
+                                        size: number;
+                                        type: string;
+                                    };
+                                    files?: {
+                                        _id: string;
+                                        format: string;
+                                        name: string;
+                                        size: number;
+                                        type: string;
+                                    }[];
+                                    groupable?: boolean;
                                     msg: string;
                                     rid: string;
                                     /** @enum {string} */
@@ -853,6 +1043,44 @@ export interface paths {
                                 _id: string;
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt: string;
+                                attachments?: {
+                                    audio_size?: number;
+                                    audio_type?: string;
+                                    audio_url?: string;
+                                    description?: string;
+                                    format?: string;
+                                    image_dimensions?: {
+                                        height: number;
+                                        width: number;
+                                    };
+                                    image_size?: number;
+                                    image_type?: string;
+                                    image_url?: string;
+                                    size?: number;
+                                    title: string;
+                                    title_link: string;
+                                    title_link_download: boolean;
+                                    /** @enum {string} */
+                                    type: "file";
+                                    video_size?: number;
+                                    video_type?: string;
+                                    video_url?: string;
+                                }[];
+                                file?: {
+                                    _id: string;
+                                    format: string;
+                                    name: string;
+                                    size: number;
+                                    type: string;
+                                };
+                                files?: {
+                                    _id: string;
+                                    format: string;
+                                    name: string;
+                                    size: number;
+                                    type: string;
+                                }[];
+                                groupable?: boolean;
                                 msg: string;
                                 rid: string;
                                 /** @enum {string} */
@@ -1085,6 +1313,44 @@ export interface paths {
                                     _id: string;
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     _updatedAt: string;
+                                    attachments?: {
+                                        audio_size?: number;
+                                        audio_type?: string;
+                                        audio_url?: string;
+                                        description?: string;
+                                        format?: string;
+                                        image_dimensions?: {
+                                            height: number;
+                                            width: number;
+                                        };
+                                        image_size?: number;
+                                        image_type?: string;
+                                        image_url?: string;
+                                        size?: number;
+                                        title: string;
+                                        title_link: string;
+                                        title_link_download: boolean;
+                                        /** @enum {string} */
+                                        type: "file";
+                                        video_size?: number;
+                                        video_type?: string;
+                                        video_url?: string;
+                                    }[];
+                                    file?: {
+                                        _id: string;
+                                        format: string;
+                                        name: string;
+                                        size: number;
+                                        type: string;
+                                    };
+                                    files?: {
+                                        _id: string;
+                                        format: string;
+                                        name: string;
+                                        size: number;
+                                        type: string;
+                                    }[];
+                                    groupable?: boolean;
                                     msg: string;
                                     rid: string;
                                     /** @enum {string} */
@@ -1218,6 +1484,44 @@ export interface paths {
                                     _id: string;
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     _updatedAt: string;
+                                    attachments?: {
+                                        audio_size?: number;
+                                        audio_type?: string;
+                                        audio_url?: string;
+                                        description?: string;
+                                        format?: string;
+                                        image_dimensions?: {
+                                            height: number;
+                                            width: number;
+                                        };
+                                        image_size?: number;
+                                        image_type?: string;
+                                        image_url?: string;
+                                        size?: number;
+                                        title: string;
+                                        title_link: string;
+                                        title_link_download: boolean;
+                                        /** @enum {string} */
+                                        type: "file";
+                                        video_size?: number;
+                                        video_type?: string;
+                                        video_url?: string;
+                                    }[];
+                                    file?: {
+                                        _id: string;
+                                        format: string;
+                                        name: string;
+                                        size: number;
+                                        type: string;
+                                    };
+                                    files?: {
+                                        _id: string;
+                                        format: string;
+                                        name: string;
+                                        size: number;
+                                        type: string;
+                                    }[];
+                                    groupable?: boolean;
                                     msg: string;
                                     rid: string;
                                     /** @enum {string} */
@@ -1368,6 +1672,44 @@ export interface paths {
                                     _id: string;
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     _updatedAt: string;
+                                    attachments?: {
+                                        audio_size?: number;
+                                        audio_type?: string;
+                                        audio_url?: string;
+                                        description?: string;
+                                        format?: string;
+                                        image_dimensions?: {
+                                            height: number;
+                                            width: number;
+                                        };
+                                        image_size?: number;
+                                        image_type?: string;
+                                        image_url?: string;
+                                        size?: number;
+                                        title: string;
+                                        title_link: string;
+                                        title_link_download: boolean;
+                                        /** @enum {string} */
+                                        type: "file";
+                                        video_size?: number;
+                                        video_type?: string;
+                                        video_url?: string;
+                                    }[];
+                                    file?: {
+                                        _id: string;
+                                        format: string;
+                                        name: string;
+                                        size: number;
+                                        type: string;
+                                    };
+                                    files?: {
+                                        _id: string;
+                                        format: string;
+                                        name: string;
+                                        size: number;
+                                        type: string;
+                                    }[];
+                                    groupable?: boolean;
                                     msg: string;
                                     rid: string;
                                     /** @enum {string} */
@@ -1701,6 +2043,44 @@ export interface paths {
                                         _id: string;
                                         /** @description ISO 8601 UTC timestamp with milliseconds */
                                         _updatedAt: string;
+                                        attachments?: {
+                                            audio_size?: number;
+                                            audio_type?: string;
+                                            audio_url?: string;
+                                            description?: string;
+                                            format?: string;
+                                            image_dimensions?: {
+                                                height: number;
+                                                width: number;
+                                            };
+                                            image_size?: number;
+                                            image_type?: string;
+                                            image_url?: string;
+                                            size?: number;
+                                            title: string;
+                                            title_link: string;
+                                            title_link_download: boolean;
+                                            /** @enum {string} */
+                                            type: "file";
+                                            video_size?: number;
+                                            video_type?: string;
+                                            video_url?: string;
+                                        }[];
+                                        file?: {
+                                            _id: string;
+                                            format: string;
+                                            name: string;
+                                            size: number;
+                                            type: string;
+                                        };
+                                        files?: {
+                                            _id: string;
+                                            format: string;
+                                            name: string;
+                                            size: number;
+                                            type: string;
+                                        }[];
+                                        groupable?: boolean;
                                         msg: string;
                                         rid: string;
                                         /** @enum {string} */
@@ -2627,6 +3007,49 @@ export interface paths {
                                 _id: string;
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt: string;
+                                attachments?: {
+                                    audio_size?: number;
+                                    audio_type?: string;
+                                    audio_url?: string;
+                                    description?: string;
+                                    format?: string;
+                                    image_dimensions?: {
+                                        height: number;
+                                        width: number;
+                                    };
+                                    image_size?: number;
+                                    image_type?: string;
+                                    image_url?: string;
+                                    size?: number;
+                                    title: string;
+                                    title_link: string;
+                                    title_link_download: boolean;
+                                    /** @enum {string} */
+                                    type: "file";
+                                    video_size?: number;
+                                    video_type?: string;
+                                    video_url?: string;
+                                }[];
+                                file?: {
+                                    _id: string;
+                                    format: string;
+                                    name: string;
+                                    size: number;
+                                    type: string;
+                                };
+                                fileUpload?: {
+                                    publicFilePath: string;
+                                    size: number;
+                                    type: string;
+                                };
+                                files?: {
+                                    _id: string;
+                                    format: string;
+                                    name: string;
+                                    size: number;
+                                    type: string;
+                                }[];
+                                groupable?: boolean;
                                 msg: string;
                                 rid: string;
                                 /** @enum {string} */
@@ -2719,6 +3142,49 @@ export interface paths {
                                 _id: string;
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt: string;
+                                attachments?: {
+                                    audio_size?: number;
+                                    audio_type?: string;
+                                    audio_url?: string;
+                                    description?: string;
+                                    format?: string;
+                                    image_dimensions?: {
+                                        height: number;
+                                        width: number;
+                                    };
+                                    image_size?: number;
+                                    image_type?: string;
+                                    image_url?: string;
+                                    size?: number;
+                                    title: string;
+                                    title_link: string;
+                                    title_link_download: boolean;
+                                    /** @enum {string} */
+                                    type: "file";
+                                    video_size?: number;
+                                    video_type?: string;
+                                    video_url?: string;
+                                }[];
+                                file?: {
+                                    _id: string;
+                                    format: string;
+                                    name: string;
+                                    size: number;
+                                    type: string;
+                                };
+                                fileUpload?: {
+                                    publicFilePath: string;
+                                    size: number;
+                                    type: string;
+                                };
+                                files?: {
+                                    _id: string;
+                                    format: string;
+                                    name: string;
+                                    size: number;
+                                    type: string;
+                                }[];
+                                groupable?: boolean;
                                 msg: string;
                                 rid: string;
                                 /** @enum {string} */
@@ -2898,6 +3364,44 @@ export interface paths {
                                     _id: string;
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     _updatedAt: string;
+                                    attachments?: {
+                                        audio_size?: number;
+                                        audio_type?: string;
+                                        audio_url?: string;
+                                        description?: string;
+                                        format?: string;
+                                        image_dimensions?: {
+                                            height: number;
+                                            width: number;
+                                        };
+                                        image_size?: number;
+                                        image_type?: string;
+                                        image_url?: string;
+                                        size?: number;
+                                        title: string;
+                                        title_link: string;
+                                        title_link_download: boolean;
+                                        /** @enum {string} */
+                                        type: "file";
+                                        video_size?: number;
+                                        video_type?: string;
+                                        video_url?: string;
+                                    }[];
+                                    file?: {
+                                        _id: string;
+                                        format: string;
+                                        name: string;
+                                        size: number;
+                                        type: string;
+                                    };
+                                    files?: {
+                                        _id: string;
+                                        format: string;
+                                        name: string;
+                                        size: number;
+                                        type: string;
+                                    }[];
+                                    groupable?: boolean;
                                     msg: string;
                                     rid: string;
                                     /** @enum {string} */
@@ -3410,6 +3914,44 @@ export interface paths {
                                     _id: string;
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     _updatedAt: string;
+                                    attachments?: {
+                                        audio_size?: number;
+                                        audio_type?: string;
+                                        audio_url?: string;
+                                        description?: string;
+                                        format?: string;
+                                        image_dimensions?: {
+                                            height: number;
+                                            width: number;
+                                        };
+                                        image_size?: number;
+                                        image_type?: string;
+                                        image_url?: string;
+                                        size?: number;
+                                        title: string;
+                                        title_link: string;
+                                        title_link_download: boolean;
+                                        /** @enum {string} */
+                                        type: "file";
+                                        video_size?: number;
+                                        video_type?: string;
+                                        video_url?: string;
+                                    }[];
+                                    file?: {
+                                        _id: string;
+                                        format: string;
+                                        name: string;
+                                        size: number;
+                                        type: string;
+                                    };
+                                    files?: {
+                                        _id: string;
+                                        format: string;
+                                        name: string;
+                                        size: number;
+                                        type: string;
+                                    }[];
+                                    groupable?: boolean;
                                     msg: string;
                                     rid: string;
                                     /** @enum {string} */
@@ -3528,6 +4070,125 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/upload/{rid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A visitor's file (multipart `file`, optional `msg`, `description`; header x-visitor-token) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    rid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            /** @description ISO 8601 UTC timestamp with milliseconds */
+                            _updatedAt: string;
+                            attachments?: {
+                                audio_size?: number;
+                                audio_type?: string;
+                                audio_url?: string;
+                                description?: string;
+                                format?: string;
+                                image_dimensions?: {
+                                    height: number;
+                                    width: number;
+                                };
+                                image_size?: number;
+                                image_type?: string;
+                                image_url?: string;
+                                size?: number;
+                                title: string;
+                                title_link: string;
+                                title_link_download: boolean;
+                                /** @enum {string} */
+                                type: "file";
+                                video_size?: number;
+                                video_type?: string;
+                                video_url?: string;
+                            }[];
+                            file?: {
+                                _id: string;
+                                format: string;
+                                name: string;
+                                size: number;
+                                type: string;
+                            };
+                            fileUpload?: {
+                                publicFilePath: string;
+                                size: number;
+                                type: string;
+                            };
+                            files?: {
+                                _id: string;
+                                format: string;
+                                name: string;
+                                size: number;
+                                type: string;
+                            }[];
+                            groupable?: boolean;
+                            msg: string;
+                            newRoom: boolean;
+                            rid: string;
+                            showConnecting: boolean;
+                            /** @enum {boolean} */
+                            success: true;
+                            /** @enum {string} */
+                            t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                            token?: string;
+                            transferData?: {
+                                nextDepartment?: {
+                                    _id: string;
+                                    name: string;
+                                };
+                                /** @enum {string} */
+                                scope: "department" | "agent" | "queue";
+                                transferredBy: {
+                                    _id: string;
+                                    /** @enum {string} */
+                                    type: "visitor" | "user";
+                                    username: string;
+                                };
+                                transferredTo?: {
+                                    _id: string;
+                                    username: string;
+                                };
+                            };
+                            /** @description ISO 8601 UTC timestamp with milliseconds */
+                            ts: string;
+                            u: {
+                                _id: string;
+                                name?: string;
+                                username: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -4490,6 +5151,44 @@ export interface paths {
                                 _id: string;
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt: string;
+                                attachments?: {
+                                    audio_size?: number;
+                                    audio_type?: string;
+                                    audio_url?: string;
+                                    description?: string;
+                                    format?: string;
+                                    image_dimensions?: {
+                                        height: number;
+                                        width: number;
+                                    };
+                                    image_size?: number;
+                                    image_type?: string;
+                                    image_url?: string;
+                                    size?: number;
+                                    title: string;
+                                    title_link: string;
+                                    title_link_download: boolean;
+                                    /** @enum {string} */
+                                    type: "file";
+                                    video_size?: number;
+                                    video_type?: string;
+                                    video_url?: string;
+                                }[];
+                                file?: {
+                                    _id: string;
+                                    format: string;
+                                    name: string;
+                                    size: number;
+                                    type: string;
+                                };
+                                files?: {
+                                    _id: string;
+                                    format: string;
+                                    name: string;
+                                    size: number;
+                                    type: string;
+                                }[];
+                                groupable?: boolean;
                                 msg: string;
                                 rid: string;
                                 /** @enum {string} */
@@ -5046,6 +5745,44 @@ export interface paths {
                                     _id: string;
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     _updatedAt: string;
+                                    attachments?: {
+                                        audio_size?: number;
+                                        audio_type?: string;
+                                        audio_url?: string;
+                                        description?: string;
+                                        format?: string;
+                                        image_dimensions?: {
+                                            height: number;
+                                            width: number;
+                                        };
+                                        image_size?: number;
+                                        image_type?: string;
+                                        image_url?: string;
+                                        size?: number;
+                                        title: string;
+                                        title_link: string;
+                                        title_link_download: boolean;
+                                        /** @enum {string} */
+                                        type: "file";
+                                        video_size?: number;
+                                        video_type?: string;
+                                        video_url?: string;
+                                    }[];
+                                    file?: {
+                                        _id: string;
+                                        format: string;
+                                        name: string;
+                                        size: number;
+                                        type: string;
+                                    };
+                                    files?: {
+                                        _id: string;
+                                        format: string;
+                                        name: string;
+                                        size: number;
+                                        type: string;
+                                    }[];
+                                    groupable?: boolean;
                                     msg: string;
                                     rid: string;
                                     /** @enum {string} */
@@ -5184,6 +5921,44 @@ export interface paths {
                                     _id: string;
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     _updatedAt: string;
+                                    attachments?: {
+                                        audio_size?: number;
+                                        audio_type?: string;
+                                        audio_url?: string;
+                                        description?: string;
+                                        format?: string;
+                                        image_dimensions?: {
+                                            height: number;
+                                            width: number;
+                                        };
+                                        image_size?: number;
+                                        image_type?: string;
+                                        image_url?: string;
+                                        size?: number;
+                                        title: string;
+                                        title_link: string;
+                                        title_link_download: boolean;
+                                        /** @enum {string} */
+                                        type: "file";
+                                        video_size?: number;
+                                        video_type?: string;
+                                        video_url?: string;
+                                    }[];
+                                    file?: {
+                                        _id: string;
+                                        format: string;
+                                        name: string;
+                                        size: number;
+                                        type: string;
+                                    };
+                                    files?: {
+                                        _id: string;
+                                        format: string;
+                                        name: string;
+                                        size: number;
+                                        type: string;
+                                    }[];
+                                    groupable?: boolean;
                                     msg: string;
                                     rid: string;
                                     /** @enum {string} */
@@ -5282,6 +6057,44 @@ export interface paths {
                                     _id: string;
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     _updatedAt: string;
+                                    attachments?: {
+                                        audio_size?: number;
+                                        audio_type?: string;
+                                        audio_url?: string;
+                                        description?: string;
+                                        format?: string;
+                                        image_dimensions?: {
+                                            height: number;
+                                            width: number;
+                                        };
+                                        image_size?: number;
+                                        image_type?: string;
+                                        image_url?: string;
+                                        size?: number;
+                                        title: string;
+                                        title_link: string;
+                                        title_link_download: boolean;
+                                        /** @enum {string} */
+                                        type: "file";
+                                        video_size?: number;
+                                        video_type?: string;
+                                        video_url?: string;
+                                    }[];
+                                    file?: {
+                                        _id: string;
+                                        format: string;
+                                        name: string;
+                                        size: number;
+                                        type: string;
+                                    };
+                                    files?: {
+                                        _id: string;
+                                        format: string;
+                                        name: string;
+                                        size: number;
+                                        type: string;
+                                    }[];
+                                    groupable?: boolean;
                                     msg: string;
                                     rid: string;
                                     /** @enum {string} */
@@ -5374,6 +6187,366 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/rooms.media/{rid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload a file to confirm later with rooms.mediaConfirm (multipart `file`) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    rid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            file: {
+                                _id: string;
+                                url: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rooms.mediaConfirm/{rid}/{fileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the message of a file uploaded with rooms.media */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    rid: string;
+                    fileId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        description?: string;
+                        msg?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                attachments?: {
+                                    audio_size?: number;
+                                    audio_type?: string;
+                                    audio_url?: string;
+                                    description?: string;
+                                    format?: string;
+                                    image_dimensions?: {
+                                        height: number;
+                                        width: number;
+                                    };
+                                    image_size?: number;
+                                    image_type?: string;
+                                    image_url?: string;
+                                    size?: number;
+                                    title: string;
+                                    title_link: string;
+                                    title_link_download: boolean;
+                                    /** @enum {string} */
+                                    type: "file";
+                                    video_size?: number;
+                                    video_type?: string;
+                                    video_url?: string;
+                                }[];
+                                file?: {
+                                    _id: string;
+                                    format: string;
+                                    name: string;
+                                    size: number;
+                                    type: string;
+                                };
+                                files?: {
+                                    _id: string;
+                                    format: string;
+                                    name: string;
+                                    size: number;
+                                    type: string;
+                                }[];
+                                groupable?: boolean;
+                                msg: string;
+                                rid: string;
+                                /** @enum {string} */
+                                t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                transferData?: {
+                                    nextDepartment?: {
+                                        _id: string;
+                                        name: string;
+                                    };
+                                    /** @enum {string} */
+                                    scope: "department" | "agent" | "queue";
+                                    transferredBy: {
+                                        _id: string;
+                                        /** @enum {string} */
+                                        type: "visitor" | "user";
+                                        username: string;
+                                    };
+                                    transferredTo?: {
+                                        _id: string;
+                                        username: string;
+                                    };
+                                };
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                u: {
+                                    _id: string;
+                                    name?: string;
+                                    username: string;
+                                };
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rooms.upload/{rid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload a file and send its message (multipart `file`, optional `msg`, `description`) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    rid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                attachments?: {
+                                    audio_size?: number;
+                                    audio_type?: string;
+                                    audio_url?: string;
+                                    description?: string;
+                                    format?: string;
+                                    image_dimensions?: {
+                                        height: number;
+                                        width: number;
+                                    };
+                                    image_size?: number;
+                                    image_type?: string;
+                                    image_url?: string;
+                                    size?: number;
+                                    title: string;
+                                    title_link: string;
+                                    title_link_download: boolean;
+                                    /** @enum {string} */
+                                    type: "file";
+                                    video_size?: number;
+                                    video_type?: string;
+                                    video_url?: string;
+                                }[];
+                                file?: {
+                                    _id: string;
+                                    format: string;
+                                    name: string;
+                                    size: number;
+                                    type: string;
+                                };
+                                files?: {
+                                    _id: string;
+                                    format: string;
+                                    name: string;
+                                    size: number;
+                                    type: string;
+                                }[];
+                                groupable?: boolean;
+                                msg: string;
+                                rid: string;
+                                /** @enum {string} */
+                                t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                transferData?: {
+                                    nextDepartment?: {
+                                        _id: string;
+                                        name: string;
+                                    };
+                                    /** @enum {string} */
+                                    scope: "department" | "agent" | "queue";
+                                    transferredBy: {
+                                        _id: string;
+                                        /** @enum {string} */
+                                        type: "visitor" | "user";
+                                        username: string;
+                                    };
+                                    transferredTo?: {
+                                        _id: string;
+                                        username: string;
+                                    };
+                                };
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                u: {
+                                    _id: string;
+                                    name?: string;
+                                    username: string;
+                                };
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/settings/{_id}": {
         parameters: {
             query?: never;
@@ -5401,6 +6574,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             _id: string;
+                            isSet?: boolean;
                             /** @enum {boolean} */
                             success: true;
                             value: unknown;
@@ -6818,6 +7992,43 @@ export interface paths {
                 header?: never;
                 path: {
                     username: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/file-upload/{id}/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A stored file (Range requests; `?download` for an attachment) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    name: string;
                 };
                 cookie?: never;
             };

@@ -31,12 +31,86 @@ const MessageItem = memo(function MessageItem({ message, selfId, transfer }: { m
         <span className="msg-author">{message.u.name || message.u.username}</span> <time dateTime={message.ts}>{clockTime(message.ts)}</time>
       </span>
       {/* Markdown to React elements, never to HTML: markup or script a visitor sends is shown, never run. */}
-      <p className="msg-text">
-        <Markdown text={message.msg} />
-      </p>
+      {message.msg !== '' && (
+        <p className="msg-text">
+          <Markdown text={message.msg} />
+        </p>
+      )}
+      {message.attachments?.map((a) => <FileAttachment key={a.title_link} attachment={a} />)}
     </div>
   );
 });
+
+type Attachment = NonNullable<Message['attachments']>[number];
+
+/**
+ * A file of a message (WIDGET.md W5.4): images inline (a click opens the file), audio and video in players, any
+ * other file as a download link with its size and type. Nothing is shown inline without its `*_url`.
+ */
+function FileAttachment({ attachment: a }: { attachment: Attachment }) {
+  const details = a.description ? <span className="file-description">{a.description}</span> : null;
+  if (a.image_url) {
+    return (
+      <figure className="msg-file">
+        <a href={a.image_url} target="_blank" rel="noreferrer noopener">
+          <img
+            src={a.image_url}
+            alt={a.title}
+            loading="lazy"
+            {...(a.image_dimensions && { width: a.image_dimensions.width, height: a.image_dimensions.height })}
+          />
+        </a>
+        <figcaption>
+          {a.title} {details}
+        </figcaption>
+      </figure>
+    );
+  }
+  if (a.audio_url) {
+    return (
+      <figure className="msg-file">
+        <audio controls preload="none" src={a.audio_url} aria-label={a.title} />
+        <figcaption>
+          <a href={`${a.title_link}?download`}>{a.title}</a> {details}
+        </figcaption>
+      </figure>
+    );
+  }
+  if (a.video_url) {
+    return (
+      <figure className="msg-file">
+        <video controls preload="none" src={a.video_url} aria-label={a.title} />
+        <figcaption>
+          <a href={`${a.title_link}?download`}>{a.title}</a> {details}
+        </figcaption>
+      </figure>
+    );
+  }
+  return (
+    <p className="msg-file">
+      <a href={`${a.title_link}?download`} download={a.title}>
+        {a.title}
+      </a>{' '}
+      <span className="muted small">
+        ({fileSize(a.size ?? 0)}
+        {a.format ? `, ${a.format}` : ''})
+      </span>{' '}
+      {details}
+    </p>
+  );
+}
+
+/** A byte count for people: `900 B`, `1.5 KiB`, `20 MiB`. */
+function fileSize(bytes: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${Math.round(value * 10) / 10} ${units[unit]}`;
+}
 
 /** Who else types in this room, from the live hub (entries expire on their own). */
 function useTyping(rid: string, selfUsername: string | undefined): string[] {
@@ -85,6 +159,30 @@ function Composer({ room, onSent }: { room: LivechatRoom; onSent: () => void }) 
   };
   useEffect(() => () => clearTimeout(idle.current), []);
 
+  const attach = useRef<HTMLInputElement>(null);
+  const upload = useMutation({
+    // One request for the file and its message (rooms.upload); the composer's text goes with it as its message.
+    mutationFn: ({ file, msg }: { file: File; msg: string }) => {
+      const form = new FormData();
+      if (msg) form.append('msg', msg);
+      form.append('file', file, file.name);
+      return api(`rooms.upload/${encodeURIComponent(room._id)}`, { method: 'POST', body: form });
+    },
+    onSuccess: () => {
+      setText('');
+      onSent();
+      void queryClient.invalidateQueries({ queryKey: ['room', room._id] });
+      void queryClient.invalidateQueries({ queryKey: ['rooms'] });
+    },
+    // The server's refusal (size, type, disabled) is shown as it is.
+    onError: (e) => setError(errorText(e, 'chat')),
+  });
+  function sendFile(file: File | undefined) {
+    if (!file || upload.isPending) return;
+    setError(null);
+    upload.mutate({ file, msg: text.trim() });
+  }
+
   const send = useMutation({
     mutationFn: (msg: string) => api('chat.sendMessage', { method: 'POST', body: { message: { rid: room._id, msg } } }),
     onSuccess: () => {
@@ -114,7 +212,18 @@ function Composer({ room, onSent }: { room: LivechatRoom; onSent: () => void }) 
   }
 
   return (
-    <form className="composer" onSubmit={submit}>
+    <form
+      className="composer"
+      onSubmit={submit}
+      onDragOver={(e) => {
+        if (e.dataTransfer.types.includes('Files')) e.preventDefault();
+      }}
+      onDrop={(e) => {
+        if (e.dataTransfer.files.length === 0) return;
+        e.preventDefault();
+        sendFile(e.dataTransfer.files[0]);
+      }}
+    >
       <label htmlFor={`composer-${room._id}`} className="visually-hidden">
         Message to {room.fname ?? room.v.username}
       </label>
@@ -131,10 +240,33 @@ function Composer({ room, onSent }: { room: LivechatRoom; onSent: () => void }) 
         }}
         onKeyDown={onKeyDown}
         onBlur={() => setTypingState(false)}
+        onPaste={(e) => {
+          const file = e.clipboardData.files[0];
+          if (!file) return;
+          e.preventDefault();
+          sendFile(file);
+        }}
       />
-      <button type="submit" className="primary" disabled={!text.trim() || send.isPending}>
-        Send
-      </button>
+      <div className="row">
+        <input
+          ref={attach}
+          id={`attach-${room._id}`}
+          type="file"
+          aria-label="File to attach"
+          className="visually-hidden"
+          tabIndex={-1}
+          onChange={(e) => {
+            sendFile(e.target.files?.[0]);
+            e.target.value = '';
+          }}
+        />
+        <button type="button" className="ghost" onClick={() => attach.current?.click()} disabled={upload.isPending} aria-busy={upload.isPending}>
+          {upload.isPending ? 'Uploading…' : 'Attach file'}
+        </button>
+        <button type="submit" className="primary" disabled={!text.trim() || send.isPending}>
+          Send
+        </button>
+      </div>
       {error && (
         <p className="error" role="alert">
           {error}

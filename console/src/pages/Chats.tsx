@@ -36,7 +36,7 @@ export function ChatsPage() {
                 >
                   <span className="list-main">
                     <span className="list-title">{room.fname ?? room.v?.username}</span>
-                    <span className="list-preview">{preview(room.lastMessage?.msg) || 'No messages yet'}</span>
+                    <span className="list-preview">{preview(room.lastMessage?.msg) || (room.lastMessage?.file ? `File: ${room.lastMessage.file.name}` : 'No messages yet')}</span>
                   </span>
                   <span className="list-side">
                     <span className="muted small">{clockTime(room.lm ?? room._updatedAt)}</span>

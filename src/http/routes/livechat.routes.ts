@@ -228,7 +228,7 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
     },
     async (request) => {
       const { token, limit = 20, offset = 0, end } = request.query;
-      return extend(await livechat.history(request.params.rid, token, { offset, limit, end }), { success: true as const });
+      return extend(await livechat.history(request.params.rid, token, { offset, limit, end }, app.siteOrigin(request)), { success: true as const });
     },
   );
 

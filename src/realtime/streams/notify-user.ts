@@ -38,7 +38,8 @@ export const notifyUser: StreamModule = {
         ctx.ddp.streams.emit(STREAM.notifyUser, `${agentId}/notification`, [
           {
             title: message.u.name ?? message.u.username,
-            text: doc.msg,
+            // A file sent without text is announced by its name (WIDGET.md W5.4).
+            text: doc.msg === '' && message.file ? message.file.name : doc.msg,
             payload: {
               _id: message.id,
               rid: room.id,

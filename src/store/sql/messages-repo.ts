@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { extend } from '../../lib/values.js';
 import type { Millis } from '../../lib/time.js';
-import type { MessagePageQuery, MessageRecord, MessagesRepo, SystemMessageType, TransferData } from '../store.js';
+import type { MessageFile, MessagePageQuery, MessageRecord, MessagesRepo, SystemMessageType, TransferData } from '../store.js';
 import type { ChangeSink } from './change-recorder.js';
 import type { SqlDialect } from './dialect.js';
 import { preparedQuery } from './prepared.js';
@@ -19,6 +19,7 @@ function toMessage(row: Selectable<MessagesTable>): MessageRecord {
     u: { id: row.u_id, username: row.u_username, name: row.u_name },
     visitorToken: row.visitor_token,
     ...(row.transfer_data !== null && { transferData: JSON.parse(row.transfer_data) as TransferData }),
+    ...(row.file_data !== null && row.file_data !== undefined && { file: JSON.parse(row.file_data) as MessageFile }),
   };
 }
 
@@ -107,6 +108,10 @@ export class SqlMessagesRepo implements MessagesRepo {
 
   async setTransferData(id: string, data: TransferData): Promise<void> {
     await this.db.updateTable('messages').set({ transfer_data: JSON.stringify(data) }).where('id', '=', id).execute();
+  }
+
+  async setFile(id: string, file: MessageFile): Promise<void> {
+    await this.db.updateTable('messages').set({ file_data: JSON.stringify(file) }).where('id', '=', id).execute();
   }
 
   async findById(id: string): Promise<MessageRecord | null> {

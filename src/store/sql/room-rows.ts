@@ -6,7 +6,7 @@
 import type { Selectable } from 'kysely';
 import { extend } from '../../lib/values.js';
 import { fromJson, toJson } from '../../lib/json.js';
-import type { DirectoryChannel, LivechatCloser, LivechatRoom, MessageRecord, RoomRecord, RoomType, TransferEntry, VisitorStatus } from '../store.js';
+import type { DirectoryChannel, LivechatCloser, LivechatRoom, MessageFile, MessageRecord, RoomRecord, RoomType, TransferEntry, VisitorStatus } from '../store.js';
 import type { RoomsTable } from './schema.js';
 
 type RoomRow = Selectable<RoomsTable>;
@@ -19,6 +19,8 @@ interface StoredLastMessage {
   ts: number;
   updatedAt: number;
   u: { id: string; username: string; name: string | null };
+  /** A file message's file (WIDGET.md W5.4): lists show its name. */
+  file?: MessageFile;
 }
 
 /** Rows written before records were stored held the wire shape (`_id`, ISO times). */
@@ -33,6 +35,7 @@ interface LegacyLastMessage {
 
 export function lastMessageColumn(m: MessageRecord): string {
   const stored: StoredLastMessage = { id: m.id, rid: m.rid, msg: m.msg, ts: m.ts, updatedAt: m.updatedAt, u: m.u };
+  if (m.file) stored.file = m.file;
   return toJson(stored);
 }
 

@@ -168,6 +168,8 @@ export interface MessagesTable {
   visitor_token: string | null;
   /** JSON of a transfer message's `TransferData` (migration 0021). */
   transfer_data: string | null;
+  /** JSON of a file message's `MessageFile` (migration 0025). */
+  file_data: string | null;
 }
 
 export interface LivechatVisitorsTable {
@@ -266,4 +268,31 @@ export interface Database {
   livechat_department_agents: LivechatDepartmentAgentsTable;
   jobs: JobsTable;
   manual_clock: ManualClockTable;
+  uploads: UploadsTable;
+  upload_chunks: UploadChunksTable;
+}
+
+/** A stored file (migration 0025, WIDGET.md W5.6); its content is in `store`. */
+export interface UploadsTable {
+  id: string;
+  rid: string;
+  user_id: string;
+  visitor_id: string | null;
+  name: string;
+  type: string;
+  declared_type: string | null;
+  size: number;
+  store: string;
+  width: number | null;
+  height: number | null;
+  confirmed: number;
+  message_id: string | null;
+  created_at: number;
+}
+
+/** The content of a `Database`-stored file, in order (migration 0025). */
+export interface UploadChunksTable {
+  upload_id: string;
+  seq: number;
+  data: Buffer;
 }
