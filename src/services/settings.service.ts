@@ -55,6 +55,10 @@ export const SETTING_DEFAULTS = {
   Livechat_agent_leave_action_timeout: 60,
   Livechat_agent_leave_comment: 'The agent left the chat',
   Livechat_Visitor_navigation_as_a_message: false,
+  // Business hours (desk contract D1, D11): off = always open; `Multiple`: departments follow their custom schedule.
+  Livechat_enable_business_hours: false,
+  Livechat_business_hour_type: 'Single' as 'Single' | 'Multiple',
+  Livechat_out_of_office_message: 'We are closed right now. Your chat waits in the queue; we open again at {{nextOpen | "our next opening"}}.',
 };
 
 export type SettingId = keyof typeof SETTING_DEFAULTS;
@@ -64,6 +68,7 @@ const ENUMS: Partial<Record<SettingId, readonly string[]>> = {
   Livechat_Routing_Method: ['Auto_Selection', 'Manual_Selection'],
   Accounts_RegistrationForm: ['Public', 'Disabled'],
   Livechat_agent_leave_action: ['none', 'forward', 'close'],
+  Livechat_business_hour_type: ['Single', 'Multiple'],
 };
 
 /** Settings whose string value is a regular expression source (must compile). */

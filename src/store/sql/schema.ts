@@ -211,6 +211,8 @@ export interface LivechatDepartmentsTable {
   description: string | null;
   num_agents: Generated<number>;
   updated_at: number;
+  /** The department's custom business-hours schedule (migration 0024); null: the default. */
+  business_hour_id: string | null;
 }
 
 export interface LivechatDepartmentAgentsTable {
@@ -247,6 +249,24 @@ export interface ManualClockTable {
   advancing_until: number | null;
 }
 
+/** Business-hours schedules (migration 0024, desk contract D1). */
+export interface BusinessHoursTable {
+  id: string;
+  name: string;
+  /** Lowercased name: a custom schedule's name is unique case-insensitively. */
+  name_key: string;
+  /** `default` | `custom`. */
+  type: string;
+  active: number;
+  timezone: string;
+  /** JSON `[{day, start, finish, open}]`. */
+  work_hours: string;
+  /** JSON `[{date, name?, start?, finish?}]`. */
+  holidays: string;
+  ts: number;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   user_roles: UserRolesTable;
@@ -266,4 +286,5 @@ export interface Database {
   livechat_department_agents: LivechatDepartmentAgentsTable;
   jobs: JobsTable;
   manual_clock: ManualClockTable;
+  business_hours: BusinessHoursTable;
 }

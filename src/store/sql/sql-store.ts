@@ -10,6 +10,7 @@ import { SqlDepartmentsRepo } from './departments-repo.js';
 import { SqlDirectoryRepo } from './directory-repo.js';
 import { SqlInquiriesRepo } from './inquiries-repo.js';
 import { SqlJobsRepo, SqlManualClockRepo } from './jobs-repo.js';
+import { SqlBusinessHoursRepo } from './business-hours-repo.js';
 import { SqlLivechatRoomsRepo } from './livechat-rooms-repo.js';
 import { SqlMessagesRepo } from './messages-repo.js';
 import { SqlPresenceRepo } from './presence-repo.js';
@@ -50,6 +51,7 @@ export class SqlStore implements Store {
   readonly presence: SqlPresenceRepo;
   readonly jobs: SqlJobsRepo;
   readonly manualClock: SqlManualClockRepo;
+  readonly businessHours: SqlBusinessHoursRepo;
 
   constructor(
     readonly db: Kysely<Database>,
@@ -83,6 +85,7 @@ export class SqlStore implements Store {
     this.presence = new SqlPresenceRepo(db, dialect, changes, (fn) => this.inTransaction((tx) => fn(tx.presence)));
     this.jobs = new SqlJobsRepo(db, dialect, changes);
     this.manualClock = new SqlManualClockRepo(db);
+    this.businessHours = new SqlBusinessHoursRepo(db, dialect, changes);
   }
 
   poolStats(): PoolStats | null {
