@@ -106,7 +106,7 @@ export function businessHoursCases(ctx: LivechatCaseContext): void {
     const store = ctx.store();
     const [x, y] = [await insertAgent(store), await insertAgent(store)];
     const d = (await store.departments.insert(newId(), departmentFields('team'), 1)).id;
-    await store.departments.changeAgents(d, [{ agentId: x.id, username: x.username }], [], 1);
+    await store.departments.changeAgents(d, [{ agentId: x.id, username: x.username! }], [], 1);
     const map = await store.businessHours.departmentsOfAgents([x.id, y.id]);
     expect(map.get(x.id)).toEqual([d]);
     expect(map.has(y.id)).toBe(false);
