@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BUSINESS_HOUR_ID, OPENING_JOB } from '../../src/services/business-hours/business-hours.service.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { DdpSocket, ddpUrl } from '../support/ddp-socket.js';
 import { createDepartment, db, makeAgent, onlyAvailable, registerVisitor, setSetting, type Agent } from '../support/livechat.js';
 
 // Monday 2030-01-07, 06:00 UTC: before the default schedule's 08:00 opening (UTC, Monday to Friday 08:00–20:00).
@@ -186,6 +187,28 @@ describe('the REST endpoints', () => {
     expect(await t.store.businessHours.findById(bh._id)).toBeNull();
     expect(await links()).toEqual({ Sales: europe.body.businessHour._id, Billing: null });
     expect((await remove({ _id: europe.body.businessHour._id, type: 'custom' })).body).toEqual({ success: true });
+  });
+});
+
+describe('the DDP methods', () => {
+  it('livechat:saveBusinessHour and livechat:removeBusinessHour: the same operations and checks as REST', async () => {
+    const socket = await DdpSocket.connect(await ddpUrl(t.app));
+    try {
+      const body = { name: 'Over DDP', active: true, type: 'custom', workHours: officeHours('09:00', '17:00') };
+      expect((await socket.call('livechat:saveBusinessHour', [body])).error).toMatchObject({ error: 401 });
+      expect((await socket.call('login', [{ resume: user.authToken }])).result.id).toBe(user.userId);
+      expect((await socket.call('livechat:saveBusinessHour', [body])).error).toMatchObject({ error: 'error-unauthorized' });
+      expect((await socket.call('login', [{ resume: t.admin.authToken }])).result.id).toBe(t.admin.userId);
+      expect((await socket.call('livechat:saveBusinessHour', [{ ...body, timezoneName: 'Nowhere/City' }])).error).toMatchObject({ reason: 'error-invalid-timezone' });
+      expect((await socket.call('livechat:saveBusinessHour', [body])).error).toBeUndefined();
+      const saved = (await t.store.businessHours.list({ name: 'Over DDP', offset: 0, count: 5, descending: false })).items;
+      expect(saved).toHaveLength(1);
+      expect((await socket.call('livechat:removeBusinessHour', [DEFAULT_BUSINESS_HOUR_ID, 'default'])).error).toMatchObject({ reason: 'error-cannot-remove-default-business-hour' });
+      expect((await socket.call('livechat:removeBusinessHour', [saved[0]!.id, 'custom'])).error).toBeUndefined();
+      expect(await t.store.businessHours.findById(saved[0]!.id)).toBeNull();
+    } finally {
+      socket.close();
+    }
   });
 });
 
