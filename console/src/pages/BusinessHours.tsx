@@ -255,10 +255,10 @@ export function BusinessHoursPage() {
       <p className="muted">Outside business hours the widget shows its offline form, and chats opened anyway wait in the queue and go to an agent at the opening.</p>
       <div className="card form-grid">
         <label className="check">
-          <input type="checkbox" checked={enabled.value === true} onChange={(e) => enabled.save(e.target.checked)} /> Use business hours
+          <input id="bh-enabled" type="checkbox" checked={enabled.value === true} onChange={(e) => enabled.save(e.target.checked)} /> Use business hours
         </label>
         <label className="check">
-          <input type="checkbox" checked={mode.value === 'Multiple'} onChange={(e) => mode.save(e.target.checked ? 'Multiple' : 'Single')} /> Departments may have schedules of their own
+          <input id="bh-multiple" type="checkbox" checked={mode.value === 'Multiple'} onChange={(e) => mode.save(e.target.checked ? 'Multiple' : 'Single')} /> Departments may have schedules of their own
         </label>
       </div>
       {error && (
