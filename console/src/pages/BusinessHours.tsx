@@ -129,9 +129,9 @@ function ScheduleForm({ bh, type, onDone }: { bh: BusinessHour | null; type: 'de
         <legend>Opening hours</legend>
         <p className="muted small">Several intervals a day are split shifts; a finish before the start runs overnight into the next day; 24:00 is midnight.</p>
         {draft.intervals.length === 0 && <p className="muted small">No intervals: always closed.</p>}
-        <ul className="list" aria-label="Intervals">
+        <ul className="bh-rows" aria-label="Intervals">
           {draft.intervals.map((interval, n) => (
-            <li key={n} className="row">
+            <li key={n}>
               <label htmlFor={`${prefix}-day-${n}`} className="visually-hidden">
                 Day of interval {n + 1}
               </label>
@@ -157,9 +157,9 @@ function ScheduleForm({ bh, type, onDone }: { bh: BusinessHour | null; type: 'de
       <fieldset>
         <legend>Holidays</legend>
         <p className="muted small">Closed the whole date, or only between the times given.</p>
-        <ul className="list" aria-label="Holidays">
+        <ul className="bh-rows" aria-label="Holidays">
           {draft.holidays.map((h, n) => (
-            <li key={n} className="row">
+            <li key={n}>
               <label htmlFor={`${prefix}-hdate-${n}`}>Date</label>
               <input id={`${prefix}-hdate-${n}`} type="date" required value={h.date} onChange={(e) => setHoliday(n, { date: e.target.value })} />
               <label htmlFor={`${prefix}-hname-${n}`}>Name</label>
