@@ -179,7 +179,12 @@ export class BusinessHoursService {
   /** The decision for a department (null: none) at `now`, read through `store` (a transaction's, or the root) in one statement. */
   async decide(store: Store, departmentId: string | null, now: Millis): Promise<HoursDecision> {
     if (!this.enabled) return ALWAYS_OPEN;
-    return this.decideFrom(await store.businessHours.forDecision(departmentId), departmentId, now);
+    // Single mode: only the default decides.
+    const set: ScheduleSet =
+      this.settings.get('Livechat_business_hour_type') === 'Multiple'
+        ? await store.businessHours.forDecision(departmentId)
+        : { defaultSchedule: await store.businessHours.findDefault(), custom: [] };
+    return this.decideFrom(set, departmentId, now);
   }
 
   /**

@@ -152,14 +152,25 @@ function wallOf(zone: string, t: Millis): number {
   return Date.UTC(y, mo - 1, d, h, mi, s) + (((t % 1000) + 1000) % 1000);
 }
 
+/** Offsets by zone and minute: zones change their offset on whole minutes, and `formatToParts` is slow. */
+const offsetCache = new Map<string, number>();
+const OFFSET_CACHE_MAX = 8192;
+
 /** The zone's offset from UTC at `t`, in milliseconds (local = UTC + offset). */
 export function offsetAt(zone: string, t: Millis): number {
-  return wallOf(zone, t) - t;
+  const minute = Math.floor(t / 60_000);
+  const key = `${zone}|${minute}`;
+  const known = offsetCache.get(key);
+  if (known !== undefined) return known;
+  const offset = wallOf(zone, minute * 60_000) - minute * 60_000;
+  if (offsetCache.size >= OFFSET_CACHE_MAX) offsetCache.clear();
+  offsetCache.set(key, offset);
+  return offset;
 }
 
 /** The local day number and seconds since local midnight of `t`. */
 export function localTime(zone: string, t: Millis): { day: number; seconds: number } {
-  const wall = wallOf(zone, t);
+  const wall = t + offsetAt(zone, t);
   const day = Math.floor(wall / DAY_MS);
   return { day, seconds: Math.floor((wall - day * DAY_MS) / 1000) };
 }

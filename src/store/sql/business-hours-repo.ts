@@ -5,6 +5,7 @@ import type { SqlDialect } from './dialect.js';
 import type { BusinessHoursTable, Database } from './schema.js';
 import { caseKey } from './users-repo.js';
 import { extend } from '../../lib/values.js';
+import { preparedQuery } from './prepared.js';
 
 function toRecord(row: Selectable<BusinessHoursTable>): BusinessHourRecord {
   return {
@@ -33,6 +34,23 @@ function columns(f: BusinessHourFields) {
 
 const BH_COLUMNS = ['bh.id', 'bh.name', 'bh.name_key', 'bh.type', 'bh.active', 'bh.timezone', 'bh.work_hours', 'bh.holidays', 'bh.ts', 'bh.updated_at'] as const;
 
+/** The decisions' reads (every new room while hours are on), compiled once. */
+const DEFAULT_SCHEDULE = preparedQuery(1, (db: Kysely<Database>, _dialect, type: string) => db.selectFrom('business_hours').selectAll().where('type', '=', type));
+const SCHEDULES_IN_USE = preparedQuery(2, (db: Kysely<Database>, _dialect, type: string, active: number) =>
+  db
+    .selectFrom('business_hours as bh')
+    .leftJoin('livechat_departments as d', 'd.business_hour_id', 'bh.id')
+    .select([...BH_COLUMNS, 'd.id as department_id'])
+    .where((eb) => eb.or([eb('bh.type', '=', type), eb.and([eb('bh.active', '=', active), eb('d.id', 'is not', null)])])),
+);
+const SCHEDULES_OF_DEPARTMENT = preparedQuery(3, (db: Kysely<Database>, _dialect, departmentId: string, type: string, active: number) =>
+  db
+    .selectFrom('business_hours as bh')
+    .leftJoin('livechat_departments as d', (join) => join.onRef('d.business_hour_id', '=', 'bh.id').on('d.id', '=', departmentId))
+    .select([...BH_COLUMNS, 'd.id as department_id'])
+    .where((eb) => eb.or([eb('bh.type', '=', type), eb.and([eb('bh.active', '=', active), eb('d.id', 'is not', null)])])),
+);
+
 /**
  * Business-hours schedules (desk contract D1). Every write is reported as a livechat change: `livechat/config`'s
  * answers (kept in memory per department) depend on the schedules.
@@ -58,7 +76,7 @@ export class SqlBusinessHoursRepo implements BusinessHoursRepo {
   }
 
   async findDefault(): Promise<BusinessHourRecord | null> {
-    const row = await this.db.selectFrom('business_hours').selectAll().where('type', '=', 'default').executeTakeFirst();
+    const [row] = await DEFAULT_SCHEDULE(this.db, this.dialect, 'default');
     return row ? toRecord(row) : null;
   }
 
@@ -138,18 +156,8 @@ export class SqlBusinessHoursRepo implements BusinessHoursRepo {
   async forDecision(departmentId: string | null): Promise<ScheduleSet> {
     const rows =
       departmentId === null
-        ? await this.db
-            .selectFrom('business_hours as bh')
-            .leftJoin('livechat_departments as d', 'd.business_hour_id', 'bh.id')
-            .select([...BH_COLUMNS, 'd.id as department_id'])
-            .where((eb) => eb.or([eb('bh.type', '=', 'default'), eb.and([eb('bh.active', '=', 1), eb('d.id', 'is not', null)])]))
-            .execute()
-        : await this.db
-            .selectFrom('business_hours as bh')
-            .leftJoin('livechat_departments as d', (join) => join.onRef('d.business_hour_id', '=', 'bh.id').on('d.id', '=', departmentId))
-            .select([...BH_COLUMNS, 'd.id as department_id'])
-            .where((eb) => eb.or([eb('bh.type', '=', 'default'), eb.and([eb('bh.active', '=', 1), eb('d.id', 'is not', null)])]))
-            .execute();
+        ? await SCHEDULES_IN_USE(this.db, this.dialect, 'default', 1)
+        : await SCHEDULES_OF_DEPARTMENT(this.db, this.dialect, departmentId, 'default', 1);
     const set: ScheduleSet = { defaultSchedule: null, custom: [] };
     const byId = new Map<string, { schedule: BusinessHourRecord; departmentIds: string[] }>();
     for (const row of rows) {
