@@ -8,11 +8,13 @@ export const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thurs
 const Weekday = StringEnum(WEEKDAY_NAMES);
 const BusinessHourType = StringEnum(['default', 'custom'] as const);
 
+// Formats are checked by the service (`Invalid time "…"`, `Invalid holiday date "…"`): request strings keep the one
+// NUL-free pattern of every client string.
 /** Local `HH:mm` or `HH:mm:ss`. */
-const LocalTime = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$', description: 'local time, HH:mm[:ss]' });
+const LocalTime = Text({ maxLength: 8, description: 'local time, HH:mm[:ss]' });
 /** A finish may also be `24:00` (midnight at the end of the day). */
-const LocalFinish = Type.String({ pattern: '^(([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?|24:00(:00)?)$', description: 'local time, HH:mm[:ss], or 24:00' });
-const LocalDate = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'local date, YYYY-MM-DD' });
+const LocalFinish = Text({ maxLength: 8, description: 'local time, HH:mm[:ss], or 24:00' });
+const LocalDate = Text({ maxLength: 10, description: 'local date, YYYY-MM-DD' });
 
 export const BusinessHourHoliday = Type.Object(
   { date: LocalDate, name: Opt(Text({ maxLength: 200 })), start: Opt(LocalTime), finish: Opt(LocalFinish) },

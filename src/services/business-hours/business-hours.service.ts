@@ -303,16 +303,23 @@ export class BusinessHoursService {
   async save(body: Static<typeof BusinessHourSaveBody>): Promise<{ businessHour: BusinessHourWire }> {
     const zoneInput = body.timezoneName ?? (typeof body.timezone === 'string' ? body.timezone : body.timezone?.name);
     if (zoneInput !== undefined && !isValidTimeZone(zoneInput)) throw bareFailure('error-invalid-timezone');
+    const time = (value: string, finish: boolean): number => {
+      const seconds = parseTime(value, finish);
+      if (seconds === null) throw invalidParams(`Invalid time "${value}"`);
+      return seconds;
+    };
     const workHours = body.workHours.map((w) => ({ day: w.day, start: w.start, finish: w.finish, open: w.open }));
     for (const w of workHours) {
+      time(w.start, false);
+      time(w.finish, true);
       if (w.open && parseTime(w.start) === parseTime(w.finish, true)) throw bareFailure('error-business-hour-finish-time-equals-start-time');
     }
     const holidays = (body.holidays ?? []).map((h): BusinessHourHoliday => {
       if (parseDate(h.date) === null) throw invalidParams(`Invalid holiday date "${h.date}"`);
       if ((h.start === undefined) !== (h.finish === undefined)) throw invalidParams('A holiday has both start and finish, or neither');
       if (h.start !== undefined && h.finish !== undefined) {
-        const start = parseTime(h.start)!;
-        const finish = parseTime(h.finish, true)!;
+        const start = time(h.start, false);
+        const finish = time(h.finish, true);
         if (start === finish) throw bareFailure('error-business-hour-finish-time-equals-start-time');
         if (finish < start) throw invalidParams('A holiday finishes after it starts');
       }
