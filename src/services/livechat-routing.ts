@@ -427,6 +427,11 @@ export class LivechatRouting {
         if (routed.subscribed) subscriptionEvents.push(subscriptionInserted(agent.id, room.id, subscriptionId));
       } else {
         if (pickIn && !acceptWithoutAgent && !returning) throw noAgents();
+        // Queued in a department that is closed now (D1): the dispatch at its opening routes it.
+        if (pickIn && this.hours?.enabled) {
+          const hours = await this.hours.decide(tx, pickIn.id, now);
+          if (!hours.open) await this.hours.scheduleOpening(tx, hours, now);
+        }
         if (previous && previous.id !== agent?.id) subscriptionEvents.push(...(await this.unassign(tx, room.id, previous.id, now)));
         if (agent && previous?.id !== agent.id) {
           subscriptionEvents.push(...(await this.assign(tx, current, agent, now)));

@@ -281,6 +281,24 @@ describe('the effects (manual clock)', () => {
     await t.api.post('/api/v1/livechat/room.close', { rid: room._id, token });
   });
 
+  it('a room transferred into a closed department waits for its opening (with chats accepted without agents)', async () => {
+    await setSetting(t, 'Livechat_accept_chats_with_no_agents', true);
+    const night = await createDepartment(t, 'Night shift', [agent]);
+    const { token } = await registerVisitor(t);
+    const room = (await t.api.get('/api/v1/livechat/room', { query: { token } })).body.room;
+    expect(room.servedBy?._id).toBe(agent.userId);
+    await setClock('2030-01-09T23:30:00.000Z');
+    const res = await t.api.post('/api/v1/livechat/room.transfer', { rid: room._id, token, department: night._id });
+    expect(res.status).toBe(200);
+    expect((await t.store.livechatRooms.findById(room._id))!.servedBy).toBeNull();
+    expect((await t.store.inquiries.findByRoom(room._id))?.status).toBe('queued');
+    const pending = await t.store.jobs.pendingForKey(DEFAULT_BUSINESS_HOUR_ID);
+    expect(pending.map((j) => j.kind)).toEqual([OPENING_JOB]);
+    expect(pending[0]!.dueAt).toBe(Date.parse('2030-01-10T08:00:00.000Z'));
+    await t.api.post('/api/v1/livechat/room.close', { rid: room._id, token });
+    await setSetting(t, 'Livechat_accept_chats_with_no_agents', false);
+  });
+
   it('Multiple: a department follows its custom schedule (in its own zone), others the default; rooms wait and are dispatched oldest first', async () => {
     await setSetting(t, 'Livechat_business_hour_type', 'Multiple');
     const second = await makeAgent(t);
