@@ -179,11 +179,11 @@ export class BusinessHoursService {
   /** The decision for a department (null: none) at `now`, read through `store` (a transaction's, or the root) in one statement. */
   async decide(store: Store, departmentId: string | null, now: Millis): Promise<HoursDecision> {
     if (!this.enabled) return ALWAYS_OPEN;
-    // Single mode: only the default decides.
+    // Single mode: only the default decides, read by its (seeded) primary key.
     const set: ScheduleSet =
       this.settings.get('Livechat_business_hour_type') === 'Multiple'
         ? await store.businessHours.forDecision(departmentId)
-        : { defaultSchedule: await store.businessHours.findDefault(), custom: [] };
+        : { defaultSchedule: await store.businessHours.findById(DEFAULT_BUSINESS_HOUR_ID), custom: [] };
     return this.decideFrom(set, departmentId, now);
   }
 

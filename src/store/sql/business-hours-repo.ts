@@ -35,6 +35,7 @@ function columns(f: BusinessHourFields) {
 const BH_COLUMNS = ['bh.id', 'bh.name', 'bh.name_key', 'bh.type', 'bh.active', 'bh.timezone', 'bh.work_hours', 'bh.holidays', 'bh.ts', 'bh.updated_at'] as const;
 
 /** The decisions' reads (every new room while hours are on), compiled once. */
+const SCHEDULE_BY_ID = preparedQuery(1, (db: Kysely<Database>, _dialect, id: string) => db.selectFrom('business_hours').selectAll().where('id', '=', id));
 const DEFAULT_SCHEDULE = preparedQuery(1, (db: Kysely<Database>, _dialect, type: string) => db.selectFrom('business_hours').selectAll().where('type', '=', type));
 const SCHEDULES_IN_USE = preparedQuery(2, (db: Kysely<Database>, _dialect, type: string, active: number) =>
   db
@@ -71,7 +72,7 @@ export class SqlBusinessHoursRepo implements BusinessHoursRepo {
   }
 
   async findById(id: string): Promise<BusinessHourRecord | null> {
-    const row = await this.db.selectFrom('business_hours').selectAll().where('id', '=', id).executeTakeFirst();
+    const [row] = await SCHEDULE_BY_ID(this.db, this.dialect, id);
     return row ? toRecord(row) : null;
   }
 
