@@ -103,7 +103,7 @@ export function createServices(options: ServicesOptions): Services {
   const accounts = new AccountsService(store, auth, limits, clock, options.siteUrl);
   const users = new UsersService(store, settings, access, clock, options.siteUrl, events, presence);
   const availability = new LivechatAvailability(store, bus, options.onBusError);
-  const businessHours = new BusinessHoursService(store, settings, clock, bus, options.onBusError);
+  const businessHours = new BusinessHoursService(store, settings, clock, availability);
   const routing = new LivechatRouting(store, settings, clock, events, availability, businessHours);
   const openRooms = new OpenRoomCache(store, bus, options.onBusError);
   const livechat = new LivechatService(store, settings, clock, routing, limits, events, availability, openRooms, businessHours);

@@ -5,14 +5,12 @@
  * at its own instant (`schedule.ts`); nothing flips agents' status (Rocket.Chat's cron does).
  */
 import type { Static } from '@sinclair/typebox';
-import type { ChangeBus } from '../../lib/change-bus.js';
 import { newId } from '../../lib/ids.js';
 import { iso, type Clock, type Millis } from '../../lib/time.js';
 import { ConflictError } from '../../store/errors.js';
 import type { BusinessHourHoliday, BusinessHourRecord, BusinessHourWorkHour, RoutingCandidate, ScheduleSet, Store } from '../../store/store.js';
 import type { BusinessHour, BusinessHourQuery, BusinessHourRemoveBody, BusinessHourSaveBody, BusinessHoursListQuery } from '../../wire/business-hours.js';
 import { bareFailure, invalidParams } from '../errors.js';
-import { followChanges } from '../follow-changes.js';
 import { invalidSort, parsePaging, type PagingQuery } from '../paging.js';
 import type { SettingsService } from '../settings.service.js';
 import {
@@ -74,22 +72,27 @@ export class BusinessHoursService {
   private inUse: ScheduleSet | null = null;
   /** Per schedule id: open or closed over `[from, until)` (a pure function of the schedule and the time). */
   private states = new Map<string, { from: Millis; until: Millis; open: boolean }>();
-  private generation = 0;
+  private revision = -1;
 
   constructor(
     private readonly store: Store,
     private readonly settings: SettingsService,
     private readonly clock: Clock,
-    bus: ChangeBus,
-    onBusError: (error: unknown) => void = () => {},
-  ) {
-    followChanges(store, bus, 'livechat', (change) => (change.livechat ? null : undefined), () => this.forget(), onBusError);
-  }
+    /**
+     * Moves at every committed livechat change, in every process (`LivechatAvailability.revision`); schedule writes
+     * are livechat changes, so what is kept here is dropped when it moves. Following it adds no notification.
+     */
+    private readonly livechatChanges: { readonly revision: number },
+  ) {}
 
-  private forget(): void {
-    this.generation++;
-    this.inUse = null;
-    this.states.clear();
+  /** Drops what was kept when a livechat change happened since it was read. */
+  private current(): void {
+    const revision = this.livechatChanges.revision;
+    if (revision !== this.revision) {
+      this.revision = revision;
+      this.inUse = null;
+      this.states.clear();
+    }
   }
 
   /** Whether schedules decide anything (`Livechat_enable_business_hours`). */
@@ -208,11 +211,13 @@ export class BusinessHoursService {
   async openForConfig(departmentId: string | null): Promise<boolean> {
     if (!this.enabled) return true;
     const now = this.clock.now();
+    this.current();
     let set = this.inUse;
     if (!set) {
-      const generation = this.generation;
+      const revision = this.revision;
       set = await this.store.businessHours.forDecision(null);
-      if (generation === this.generation) this.inUse = set;
+      this.current();
+      if (revision === this.revision) this.inUse = set;
     }
     const multiple = this.settings.get('Livechat_business_hour_type') === 'Multiple';
     const schedules = departmentId === null && multiple ? [set.defaultSchedule, ...set.custom.map((c) => c.schedule)] : [this.scheduleFor(set, departmentId)];
