@@ -9,7 +9,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, createTestApp, type TestApp } from '../support/app.js';
 import { launchBrowser, screenshots } from '../support/browser.js';
 import { buildConsole, openPage, removeConsole, seriousViolations, signIn, tabTo, waitForPageText, watchPage } from '../support/console-browser.js';
-import { makeAgent, onlyAvailable } from '../support/livechat.js';
+import { createDepartment, makeAgent, onlyAvailable } from '../support/livechat.js';
 import { freePort } from '../support/server-process.js';
 
 // Page-side code inside page.evaluate/waitForFunction runs in the browser (the root tsconfig has no DOM lib).
@@ -85,6 +85,11 @@ describe('the business-hours editor (Chromium)', () => {
     expect(await online()).toBe(true);
     const stored = await t.store.businessHours.findDefault();
     expect(stored!.workHours.find((w) => w.day === 'Monday')).toEqual({ day: 'Monday', start: '05:00', finish: '20:00', open: true });
+    // The Departments page says how each department's hours stand.
+    await createDepartment(t, 'Front desk');
+    await openPage(page, `${base}/admin/departments`);
+    await waitForPageText(page, 'Front desk');
+    await waitForPageText(page, 'open now');
     expect(watched.pageErrors).toEqual([]);
     await context.close();
   });

@@ -324,3 +324,26 @@ export function BusinessHoursPage() {
     </section>
   );
 }
+
+/**
+ * For the Departments page: each department's hours as a short text ("closed until …"), while business hours are
+ * on; a department follows its own schedule in `Multiple` mode, else the default.
+ */
+export function useDepartmentHours(): (departmentId: string) => string | null {
+  const { api } = useConsole();
+  const enabled = useSetting<boolean>('Livechat_enable_business_hours');
+  const mode = useSetting<'Single' | 'Multiple'>('Livechat_business_hour_type');
+  const list = useQuery({
+    queryKey: ['business-hours'],
+    enabled: enabled.value === true,
+    queryFn: async () => (await api<{ businessHours: BusinessHour[] }>('livechat/business-hours', { query: { count: 100 } })).businessHours,
+  });
+  return (departmentId) => {
+    if (enabled.value !== true || !list.data) return null;
+    const own = mode.value === 'Multiple' ? list.data.find((s) => s.type === 'custom' && s.active && (s.departments ?? []).some((d) => d._id === departmentId)) : undefined;
+    const schedule = own ?? list.data.find((s) => s.type === 'default');
+    if (!schedule || !schedule.active) return null;
+    if (schedule.openNow) return 'open now';
+    return schedule.nextChangeAt ? `closed until ${new Date(schedule.nextChangeAt).toLocaleString()}` : 'closed';
+  };
+}
