@@ -9,6 +9,7 @@ import { AgentsPage, ManagersPage } from './pages/RoleUsers.js';
 import { ChatsPage } from './pages/Chats.js';
 import { ClosedPage } from './pages/Closed.js';
 import { DepartmentsPage } from './pages/Departments.js';
+import { BusinessHoursPage } from './pages/BusinessHours.js';
 import { EmbedPage } from './pages/Embed.js';
 import { HomeRedirect, SetupPage } from './pages/Setup.js';
 import { LoginPage } from './pages/Login.js';
@@ -80,6 +81,7 @@ function Routes() {
           {manager && <Route path="/admin/agents" component={AgentsPage} />}
           {manager && <Route path="/admin/managers" component={ManagersPage} />}
           {manager && <Route path="/admin/departments" component={DepartmentsPage} />}
+          {manager && <Route path="/admin/business-hours" component={BusinessHoursPage} />}
           {manager && <Route path="/admin/settings" component={SettingsPage} />}
           {manager && <Route path="/admin/embed" component={EmbedPage} />}
           {/* These check their own permission (an administrator may give it to anyone). */}

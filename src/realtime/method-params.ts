@@ -5,6 +5,7 @@
  * params only, so a client's extra trailing arguments are ignored, as Rocket.Chat's own methods ignore them.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { BusinessHourRemoveBody, BusinessHourSaveBody } from '../wire/business-hours.js';
 
 /** No NUL anywhere: a string stored or looked up must also fit PostgreSQL text (as `Text()` on REST). */
 const NO_NUL = '^[^\\u0000]*$';
@@ -51,3 +52,32 @@ export const LoadHistoryParams = Type.Tuple([
   Type.Union([Type.Date(), Type.Null(), Type.Undefined()]),
   Type.Union([Type.Integer({ minimum: 0 }), Type.Undefined()]),
 ]);
+
+// TypeBox's compiler (which checks DDP params) knows no `Unsafe` enum: the literal unions say the same.
+const WeekdayParam = Type.Union([
+  Type.Literal('Sunday'),
+  Type.Literal('Monday'),
+  Type.Literal('Tuesday'),
+  Type.Literal('Wednesday'),
+  Type.Literal('Thursday'),
+  Type.Literal('Friday'),
+  Type.Literal('Saturday'),
+]);
+const BusinessHourTypeParam = Type.Union([Type.Literal('default'), Type.Literal('custom')]);
+
+/** `livechat:saveBusinessHour`: `[data]`, the body of `POST livechat/business-hours.save` (desk contract D1). */
+export const SaveBusinessHourParams = Type.Tuple([
+  Type.Composite([
+    Type.Omit(BusinessHourSaveBody, ['type', 'workHours']),
+    Type.Object({
+      type: BusinessHourTypeParam,
+      workHours: Type.Array(
+        Type.Composite([Type.Omit(BusinessHourSaveBody.properties.workHours.items, ['day']), Type.Object({ day: WeekdayParam })]),
+        { maxItems: 100 },
+      ),
+    }),
+  ]),
+]);
+
+/** `livechat:removeBusinessHour`: `[id, type]`. */
+export const RemoveBusinessHourParams = Type.Tuple([BusinessHourRemoveBody.properties._id, BusinessHourTypeParam]);

@@ -16,6 +16,8 @@ import {
   SendMessageParams,
   SetUpConnectionParams,
   TakeInquiryParams,
+  SaveBusinessHourParams,
+  RemoveBusinessHourParams,
   type PasswordLoginInput,
 } from './method-params.js';
 import { ejson } from './wire.js';
@@ -90,6 +92,27 @@ export function defineMethods(ctx: RealtimeContext): void {
       return ejson(inquiry);
     },
     { params: TakeInquiryParams, leading: true },
+  );
+
+  // Business hours (desk contract D1): the REST operations, with the same permission.
+  ddp.method(
+    'livechat:saveBusinessHour',
+    async ([data], connection) => {
+      services.access.assert(userOf(connection), 'manage-livechat-business-hours');
+      await services.businessHours.save(data);
+      return undefined;
+    },
+    { params: SaveBusinessHourParams, leading: true },
+  );
+
+  ddp.method(
+    'livechat:removeBusinessHour',
+    async ([_id, type], connection) => {
+      services.access.assert(userOf(connection), 'manage-livechat-business-hours');
+      await services.businessHours.remove({ _id, type });
+      return undefined;
+    },
+    { params: RemoveBusinessHourParams, leading: true },
   );
 
   ddp.method(

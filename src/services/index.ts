@@ -27,6 +27,8 @@ import { seedFirstStart, type SeedConfig, type SeedResult } from './seed.service
 import { SettingsService, type SettingId } from './settings.service.js';
 import { UsersService } from './users.service.js';
 import { FilesService } from './files/files.service.js';
+import { BusinessHoursService } from './business-hours/business-hours.service.js';
+import { registerBusinessHoursOpening } from './business-hours/opening-job.js';
 
 /**
  * Everything the HTTP layer may call. Built once per app by `createServices`.
@@ -62,6 +64,8 @@ export interface Services {
   clockControl: ClockService;
   /** Files (WIDGET.md W5): uploads, serving, removal. */
   files: FilesService;
+  /** Business-hours schedules and decisions (desk contract D1). */
+  businessHours: BusinessHoursService;
 }
 
 export interface ServicesOptions {
@@ -102,9 +106,10 @@ export function createServices(options: ServicesOptions): Services {
   const accounts = new AccountsService(store, auth, limits, clock, options.siteUrl);
   const users = new UsersService(store, settings, access, clock, options.siteUrl, events, presence);
   const availability = new LivechatAvailability(store, bus, options.onBusError);
-  const routing = new LivechatRouting(store, settings, clock, events, availability);
+  const businessHours = new BusinessHoursService(store, settings, clock, availability);
+  const routing = new LivechatRouting(store, settings, clock, events, availability, businessHours);
   const openRooms = new OpenRoomCache(store, bus, options.onBusError);
-  const livechat = new LivechatService(store, settings, clock, routing, limits, events, availability, openRooms);
+  const livechat = new LivechatService(store, settings, clock, routing, limits, events, availability, openRooms, businessHours);
   const livechatAdmin = new LivechatAdminService(store, settings, access, clock, routing, events, presence);
   const livechatWorkspace = new LivechatWorkspaceService(store, settings, access, clock, events);
   const live = new LiveService(store, access, settings, clock, events);
@@ -116,9 +121,10 @@ export function createServices(options: ServicesOptions): Services {
   const manualClock = options.manualClock ?? null;
   const jobs = new JobsService(store, clock, { shared: manualClock, onError: options.onJobError, runnerId: options.jobRunnerId });
   registerAgentLeave({ store, settings, clock, jobs, presence, routing });
+  registerBusinessHoursOpening({ store, settings, clock, jobs, routing, businessHours });
   const clockControl = new ClockService(manualClock, jobs, store);
   const files = new FilesService(store, settings, access, clock, events, limits, jobs);
-  return { files, clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence };
+  return { files, clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence, businessHours };
 }
 
 export interface BootstrapConfig extends SeedConfig {
@@ -133,5 +139,7 @@ export interface BootstrapConfig extends SeedConfig {
 export async function bootstrapServices(services: Services, store: Store, config: BootstrapConfig): Promise<SeedResult> {
   await services.settings.bootstrap(config.settingOverrides);
   await services.permissions.bootstrap();
+  // The seeded default schedule lives in the server's zone (`TZ`), else UTC (desk contract D1).
+  await services.businessHours.ensureDefault(process.env['TZ']);
   return seedFirstStart(store, services.clock, config);
 }

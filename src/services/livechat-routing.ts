@@ -14,6 +14,8 @@ import type { EventBus } from '../events/event-bus.js';
 import type { LivechatAvailability } from './livechat-availability.js';
 import type { SettingsService } from './settings.service.js';
 import { openAndServe, serveQueued } from './routing/router.js';
+import type { BusinessHoursService, HoursDecision } from './business-hours/business-hours.service.js';
+import { BOT_USER_ID } from './seed.service.js';
 
 export interface Actor {
   id: string;
@@ -38,6 +40,8 @@ export class LivechatRouting {
     private readonly events: EventBus,
     /** The departments and agent availability from memory, for the checks made before a room is opened or transferred. */
     private readonly availability: LivechatAvailability,
+    /** Business hours (desk contract D1): whether a department is open at each routing decision. */
+    private readonly hours?: BusinessHoursService,
   ) {}
 
   private systemMessage(rid: string, t: SystemMessageType, msg: string, by: Actor, now: number): MessageRecord {
@@ -86,6 +90,10 @@ export class LivechatRouting {
     // The `agentId` agent if given, else the department's agents, else anyone.
     const candidates = options.agentId ? { departmentId: null, agentId: options.agentId } : { departmentId };
     const noAgent = () => failure('Sorry, no online agents', 'no-agent-online');
+    // Business hours (D1): a room opened while its department is closed is created and waits, whatever the agent
+    // settings; it is dispatched at the opening.
+    const hours = this.hours?.enabled ? await this.hours.decide(this.store, departmentId, this.clock.now()) : null;
+    if (hours && !hours.open) return this.openWaiting(visitor, options.sourceType, hours);
     // Manual selection assigns nobody here: whether anyone could take the chat is this check. Auto_Selection
     // decides as it opens the room (no agent: nothing is written), so its usual case costs no extra statement.
     if (!acceptWithoutAgent && !auto && !(await this.anyAvailable(candidates))) throw noAgent();
@@ -103,7 +111,7 @@ export class LivechatRouting {
     let served: { agentId: string; subscriptionId: string } | null = null;
     if (auto) {
       const subscriptionId = newId();
-      const routed = await openAndServe(this.store, candidates, opening, inquiry, started, subscriptionId, now);
+      const routed = await openAndServe(this.store, candidates, opening, inquiry, started, subscriptionId, now, hours?.gate ?? undefined);
       if (routed) {
         room = routed.room;
         served = { agentId: routed.agent.id, subscriptionId };
@@ -124,6 +132,86 @@ export class LivechatRouting {
     }
     this.events.publish(...events);
     return room;
+  }
+
+  /**
+   * A room opened while its department is closed (D1): created unassigned with its inquiry queued, rocket.cat's
+   * out-of-office message posted, and the dispatch at the opening scheduled — one transaction.
+   */
+  private async openWaiting(
+    visitor: VisitorRecord,
+    sourceType: 'api' | 'widget',
+    hours: HoursDecision,
+  ): Promise<LivechatRoom> {
+    const hoursService = this.hours!;
+    const now = this.clock.now();
+    const departmentId = visitor.departmentId;
+    const fname = visitor.name || visitor.username;
+    const v = { id: visitor.id, username: visitor.username, token: visitor.token, status: 'online' as const };
+    const roomId = newId();
+    const opening = { id: roomId, fname, ts: now, visitor: v, departmentId, sourceType };
+    const inquiry: InquiryRecord = { id: newId(), rid: roomId, name: fname, status: 'queued', ts: now, updatedAt: now, visitor: v, departmentId, takenBy: null };
+    const started = this.systemMessage(roomId, 'livechat-started', '', { id: visitor.id, username: visitor.username, name: visitor.name }, now);
+    const notice: MessageRecord = {
+      id: newId(),
+      rid: roomId,
+      t: null,
+      msg: hoursService.outOfOfficeMessage(hours),
+      ts: now,
+      updatedAt: now,
+      u: { id: BOT_USER_ID, username: 'rocket.cat', name: null },
+      visitorToken: null,
+    };
+    const { room, message } = await this.store.transaction(async (tx) => {
+      await tx.livechatRooms.open(opening, inquiry, started);
+      const message = await tx.messages.insert(notice);
+      await hoursService.scheduleOpening(tx, hours, now);
+      return { room: (await tx.livechatRooms.findById(roomId))!, message };
+    });
+    const snapshot = livechatSnapshot(room);
+    this.events.publish(
+      { type: 'roomOpened', room: snapshot },
+      { type: 'messageCreated', room: snapshot, message: eventMessage(started, true) },
+      { type: 'messageCreated', room: snapshot, message: eventMessage(message, false) },
+      { type: 'inquiryQueued', inquiry: eventInquiry(inquiry) },
+    );
+    return room;
+  }
+
+  /**
+   * Routes a waiting room (its inquiry queued, nobody serving it) to an agent of its department that business hours
+   * allow now (the opening job, D1): one transaction holding the room. False when it no longer waits or nobody can
+   * take it.
+   */
+  async dispatchQueued(rid: string): Promise<boolean> {
+    const done = await this.store.transaction(async (tx) => {
+      const now = this.clock.now();
+      const current = await tx.livechatRooms.lockState(rid);
+      if (!current?.open || current.servedBy) return null;
+      const inquiry = await tx.inquiries.findByRoom(rid);
+      if (inquiry?.status !== 'queued') return null;
+      const subscriptionId = newId();
+      const routed = await serveQueued(
+        tx,
+        { departmentId: current.departmentId },
+        { id: rid, fname: current.fname, servedById: null },
+        subscriptionId,
+        now,
+        this.hours?.gateFor(current.departmentId),
+      );
+      if (!routed) return null;
+      const taken = await tx.inquiries.findById(inquiry.id);
+      return { routed, subscriptionId, taken: taken && (await this.withFirstMessage(tx, taken)) };
+    });
+    if (!done) return false;
+    const { routed, subscriptionId, taken } = done;
+    const snapshot = livechatSnapshot(routed.room);
+    this.events.publish(
+      ...(taken ? [{ type: 'inquiryTaken', inquiry: taken, agentId: routed.agent.id } as const] : []),
+      ...(routed.subscribed ? [subscriptionInserted(routed.agent.id, rid, subscriptionId)] : []),
+      { type: 'agentAssigned', room: snapshot, agentId: routed.agent.id },
+    );
+    return true;
   }
 
   /**
@@ -325,7 +413,14 @@ export class LivechatRouting {
       // the routing lock a served room's routing takes) is held for as short a time as can be.
       const subscriptionId = newId();
       const routed = pickIn
-        ? await serveQueued(tx, { departmentId: pickIn.id }, { id: room.id, fname: current.fname, servedById: previous?.id ?? null }, subscriptionId, now)
+        ? await serveQueued(
+            tx,
+            { departmentId: pickIn.id },
+            { id: room.id, fname: current.fname, servedById: previous?.id ?? null },
+            subscriptionId,
+            now,
+            this.hours?.gateFor(pickIn.id),
+          )
         : null;
       if (routed) {
         agent = routed.agent;
@@ -333,6 +428,11 @@ export class LivechatRouting {
         if (routed.subscribed) subscriptionEvents.push(subscriptionInserted(agent.id, room.id, subscriptionId));
       } else {
         if (pickIn && !acceptWithoutAgent && !returning) throw noAgents();
+        // Queued in a department that is closed now (D1): the dispatch at its opening routes it.
+        if (pickIn && this.hours?.enabled) {
+          const hours = await this.hours.decide(tx, pickIn.id, now);
+          if (!hours.open) await this.hours.scheduleOpening(tx, hours, now);
+        }
         if (previous && previous.id !== agent?.id) subscriptionEvents.push(...(await this.unassign(tx, room.id, previous.id, now)));
         if (agent && previous?.id !== agent.id) {
           subscriptionEvents.push(...(await this.assign(tx, current, agent, now)));

@@ -23,6 +23,7 @@ import { visitorUploadsOffered } from './files/object-stores.js';
 import { withFileUpload } from './files/file-wire.js';
 import { removeFiles } from './files/files.service.js';
 import type { LivechatConfig, LivechatRoomQuery, SurveyBody, VisitorBody, VisitorMessageBody } from '../wire/livechat.js';
+import type { BusinessHoursService } from './business-hours/business-hours.service.js';
 
 /** The request types are those of the request schemas (wire/livechat.ts), written once. */
 export type VisitorInput = Static<typeof VisitorBody>['visitor'];
@@ -67,6 +68,8 @@ export class LivechatService {
     private readonly events: EventBus,
     private readonly availability: LivechatAvailability,
     private readonly openRooms: OpenRoomCache,
+    /** Business hours (desk contract D1): `online` is false while the department is closed. */
+    private readonly hours?: BusinessHoursService,
   ) {}
 
   private async visitorOf(token: string): Promise<VisitorRecord> {
@@ -367,7 +370,9 @@ export class LivechatService {
     if (token) return this.buildConfig(token, department, origin);
     // Without a visitor the configuration is the same for every widget of a site origin: kept (frozen) per origin and
     // department until a setting or a livechat read behind it changes.
-    const key = `${origin} ${department || ''}`;
+    // Closed hours make another answer (`online: false`), kept beside the open one.
+    const open = this.hours ? await this.hours.openForConfig(department || null) : true;
+    const key = `${origin} ${department || ''} ${open ? 'open' : 'closed'}`;
     const settingsRevision = this.settings.revision;
     const availabilityRevision = this.availability.revision;
     const kept = this.widgetConfigs;
@@ -377,7 +382,7 @@ export class LivechatService {
     } else {
       this.widgetConfigs = { settingsRevision, availabilityRevision, byDepartment: new Map() };
     }
-    const config = await this.buildConfig(undefined, department, origin);
+    const config = await this.buildConfig(undefined, department, origin, open);
     const unchanged = this.settings.revision === settingsRevision && this.availability.revision === availabilityRevision;
     // Kept only for no department or a listed one, and for a bounded number of origins (a client chooses its Host),
     // so a client cannot grow the map at will.
@@ -388,7 +393,7 @@ export class LivechatService {
     return config;
   }
 
-  private async buildConfig(token: string | undefined, department: string | undefined, origin: string): Promise<WidgetConfig> {
+  private async buildConfig(token: string | undefined, department: string | undefined, origin: string, knownOpen?: boolean): Promise<WidgetConfig> {
     const s = this.settings;
     const enabled = s.get('Livechat_enabled');
     // Rocket.Chat lists only enabled departments that have agents: the widget offers no department nobody staffs.
@@ -398,8 +403,11 @@ export class LivechatService {
     const agent = room?.servedBy ? await this.store.users.findById(room.servedBy.id) : null;
     // Online: a chat can start now — an agent is available, or chats wait for one (Livechat_accept_chats_with_no_agents);
     // and, as a Parley rule (W1), while the visitor has an open room, whose chat the offline form would otherwise hide.
+    // Business hours (D1): outside them a chat cannot start now, so the widget shows its offline form.
+    const open = knownOpen ?? (this.hours ? await this.hours.openForConfig(department || null) : true);
     const online =
-      enabled && (room !== null || s.get('Livechat_accept_chats_with_no_agents') || (await this.availability.hasAvailable(department || null)));
+      enabled &&
+      (room !== null || (open && (s.get('Livechat_accept_chats_with_no_agents') || (await this.availability.hasAvailable(department || null)))));
     return {
       config: {
         enabled,

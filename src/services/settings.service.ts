@@ -69,6 +69,10 @@ export const SETTING_DEFAULTS = {
   FileUpload_S3_AWSAccessKeyId: '',
   FileUpload_S3_AWSSecretAccessKey: '',
   FileUpload_S3_ForcePathStyle: false,
+  // Business hours (desk contract D1, D11): off = always open; `Multiple`: departments follow their custom schedule.
+  Livechat_enable_business_hours: false,
+  Livechat_business_hour_type: 'Single' as 'Single' | 'Multiple',
+  Livechat_out_of_office_message: 'We are closed right now. Your chat waits in the queue; we open again at {{nextOpen | "our next opening"}}.',
 };
 
 export type SettingId = keyof typeof SETTING_DEFAULTS;
@@ -80,6 +84,7 @@ const ENUMS: Partial<Record<SettingId, readonly string[]>> = {
   Livechat_agent_leave_action: ['none', 'forward', 'close'],
   // RC's `GridFS` is accepted and stored as `Database` (W5.6).
   FileUpload_Storage_Type: ['Database', 'FileSystem', 'AmazonS3', 'GridFS'],
+  Livechat_business_hour_type: ['Single', 'Multiple'],
 };
 
 /** Secret settings (W2.1, W5.6): read back as `value:""` with `isSet`, never shown. */

@@ -16,6 +16,7 @@ import type { VisitorsRepo } from './visitors-store.js';
 import type { DataChangeListener } from './changes-store.js';
 import type { JobsRepo, ManualClockRepo } from './jobs-store.js';
 import type { FilesRepo } from './files-store.js';
+import type { BusinessHoursRepo } from './business-hours-store.js';
 
 export type * from './agents-store.js';
 export type * from './changes-store.js';
@@ -30,6 +31,7 @@ export type * from './rooms-store.js';
 export type * from './users-store.js';
 export type * from './visitors-store.js';
 export type * from './files-store.js';
+export type * from './business-hours-store.js';
 
 export type Backend = 'sqlite' | 'postgres';
 
@@ -64,6 +66,8 @@ export interface Store {
   readonly manualClock: ManualClockRepo;
   /** Stored files (WIDGET.md W5) and the `Database` store's content. */
   readonly files: FilesRepo;
+  /** Business-hours schedules (desk contract D1). */
+  readonly businessHours: BusinessHoursRepo;
   /**
    * Runs `fn` in one database transaction: every write it makes through `tx`
    * commits together or not at all. Nested calls join the outer transaction.

@@ -1948,6 +1948,500 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/livechat/business-hour": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A business-hours schedule by id, else the default */
+        get: {
+            parameters: {
+                query?: {
+                    _id?: string;
+                    type?: "default" | "custom";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            businessHour?: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                active: boolean;
+                                departments?: {
+                                    _id: string;
+                                    name: string;
+                                }[];
+                                holidays: {
+                                    date: string;
+                                    finish?: string;
+                                    name?: string;
+                                    start?: string;
+                                }[];
+                                name: string;
+                                nextChangeAt: string | null;
+                                openNow: boolean;
+                                timezone: {
+                                    name: string;
+                                    utc: string;
+                                };
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                /** @enum {string} */
+                                type: "default" | "custom";
+                                workHours: {
+                                    /** @enum {string} */
+                                    day: "Sunday" | "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday";
+                                    finish: {
+                                        cron: {
+                                            /** @enum {string} */
+                                            dayOfWeek: "Sunday" | "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday";
+                                            time: string;
+                                        };
+                                        time: string;
+                                        utc: {
+                                            /** @enum {string} */
+                                            dayOfWeek: "Sunday" | "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday";
+                                            time: string;
+                                        };
+                                    };
+                                    open: boolean;
+                                    start: {
+                                        cron: {
+                                            /** @enum {string} */
+                                            dayOfWeek: "Sunday" | "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday";
+                                            time: string;
+                                        };
+                                        time: string;
+                                        utc: {
+                                            /** @enum {string} */
+                                            dayOfWeek: "Sunday" | "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday";
+                                            time: string;
+                                        };
+                                    };
+                                }[];
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/business-hours": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List business-hours schedules */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    count?: number;
+                    /** @description JSON object, one key, value 1 or -1 */
+                    sort?: string;
+                    /** @description JSON object of 0/1 values */
+                    fields?: string;
+                    name?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            businessHours: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                active: boolean;
+                                departments?: {
+                                    _id: string;
+                                    name: string;
+                                }[];
+                                holidays: {
+                                    date: string;
+                                    finish?: string;
+                                    name?: string;
+                                    start?: string;
+                                }[];
+                                name: string;
+                                nextChangeAt: string | null;
+                                openNow: boolean;
+                                timezone: {
+                                    name: string;
+                                    utc: string;
+                                };
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                /** @enum {string} */
+                                type: "default" | "custom";
+                                workHours: {
+                                    /** @enum {string} */
+                                    day: "Sunday" | "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday";
+                                    finish: {
+                                        cron: {
+                                            /** @enum {string} */
+                                            dayOfWeek: "Sunday" | "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday";
+                                            time: string;
+                                        };
+                                        time: string;
+                                        utc: {
+                                            /** @enum {string} */
+                                            dayOfWeek: "Sunday" | "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday";
+                                            time: string;
+                                        };
+                                    };
+                                    open: boolean;
+                                    start: {
+                                        cron: {
+                                            /** @enum {string} */
+                                            dayOfWeek: "Sunday" | "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday";
+                                            time: string;
+                                        };
+                                        time: string;
+                                        utc: {
+                                            /** @enum {string} */
+                                            dayOfWeek: "Sunday" | "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday";
+                                            time: string;
+                                        };
+                                    };
+                                }[];
+                            }[];
+                            count: number;
+                            offset: number;
+                            /** @enum {boolean} */
+                            success: true;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/business-hours.remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove a custom business-hours schedule (its departments follow the default again) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        _id: string;
+                        /** @enum {string} */
+                        type: "default" | "custom";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/business-hours.save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create or update a business-hours schedule */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        _id?: string;
+                        active: boolean;
+                        /** @description department ids, comma-separated */
+                        departmentsToApplyBusinessHour?: string;
+                        holidays?: {
+                            /** @description local date, YYYY-MM-DD */
+                            date: string;
+                            /** @description local time, HH:mm[:ss], or 24:00 */
+                            finish?: string;
+                            name?: string;
+                            /** @description local time, HH:mm[:ss] */
+                            start?: string;
+                        }[];
+                        name: string;
+                        timezone?: string | {
+                            name: string;
+                        };
+                        timezoneName?: string;
+                        /** @enum {string} */
+                        type: "default" | "custom";
+                        workHours: {
+                            /** @enum {string} */
+                            day: "Sunday" | "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday";
+                            /** @description local time, HH:mm[:ss], or 24:00 */
+                            finish: string;
+                            open: boolean;
+                            /** @description local time, HH:mm[:ss] */
+                            start: string;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            businessHour: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                active: boolean;
+                                departments?: {
+                                    _id: string;
+                                    name: string;
+                                }[];
+                                holidays: {
+                                    date: string;
+                                    finish?: string;
+                                    name?: string;
+                                    start?: string;
+                                }[];
+                                name: string;
+                                nextChangeAt: string | null;
+                                openNow: boolean;
+                                timezone: {
+                                    name: string;
+                                    utc: string;
+                                };
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                /** @enum {string} */
+                                type: "default" | "custom";
+                                workHours: {
+                                    /** @enum {string} */
+                                    day: "Sunday" | "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday";
+                                    finish: {
+                                        cron: {
+                                            /** @enum {string} */
+                                            dayOfWeek: "Sunday" | "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday";
+                                            time: string;
+                                        };
+                                        time: string;
+                                        utc: {
+                                            /** @enum {string} */
+                                            dayOfWeek: "Sunday" | "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday";
+                                            time: string;
+                                        };
+                                    };
+                                    open: boolean;
+                                    start: {
+                                        cron: {
+                                            /** @enum {string} */
+                                            dayOfWeek: "Sunday" | "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday";
+                                            time: string;
+                                        };
+                                        time: string;
+                                        utc: {
+                                            /** @enum {string} */
+                                            dayOfWeek: "Sunday" | "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday";
+                                            time: string;
+                                        };
+                                    };
+                                }[];
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/livechat/config": {
         parameters: {
             query?: never;

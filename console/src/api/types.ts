@@ -47,3 +47,8 @@ export type DepartmentAgentInput = Item<NonNullable<In<'/api/v1/livechat/departm
 export type AgentUser = Item<Ok<'/api/v1/livechat/users/agent', 'get'>['users']>;
 /** The paging fields of a list answer. */
 export type Paged = Pick<Ok<'/api/v1/livechat/rooms', 'get'>, 'count' | 'offset' | 'total'>;
+
+/** A business-hours schedule (desk contract D1) as `livechat/business-hours` lists it. */
+export type BusinessHour = Item<Ok<'/api/v1/livechat/business-hours', 'get'>['businessHours']>;
+/** What `livechat/business-hours.save` takes. */
+export type BusinessHourSave = In<'/api/v1/livechat/business-hours.save', 'post'>;

@@ -31,6 +31,7 @@ const MANAGE_LINKS: Array<[string, string]> = [
   ['/admin/departments', 'Departments'],
   ['/admin/settings', 'Settings'],
   ['/admin/embed', 'Embed widget'],
+  ['/admin/business-hours', 'Business hours'],
   ['/setup', 'Get started'],
 ];
 

@@ -4,6 +4,7 @@ import { useDepartmentAgents, useDepartments, useRoleUsers } from '../api/data.j
 import type { Department, DepartmentAgentInput } from '../api/types.js';
 import { useConsole } from '../context.js';
 import { errorText } from '../lib/errors.js';
+import { useDepartmentHours } from './BusinessHours.js';
 
 interface Draft {
   name: string;
@@ -132,6 +133,7 @@ export function DepartmentsPage() {
   const { api } = useConsole();
   const queryClient = useQueryClient();
   const departments = useDepartments();
+  const hoursOf = useDepartmentHours();
   const [editing, setEditing] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const remove = useMutation({
@@ -170,6 +172,7 @@ export function DepartmentsPage() {
                 <span className="list-preview wrap">
                   {d.enabled ? 'Enabled' : 'Disabled'} · {d.numAgents ?? 0} agent{d.numAgents === 1 ? '' : 's'}
                   {d.showOnRegistration ? ' · on the registration form' : ''}
+                  {hoursOf(d._id) ? ` · ${hoursOf(d._id)}` : ''}
                 </span>
               </div>
               <div className="list-side actions">

@@ -12,15 +12,21 @@ export interface ChoiceContext {
   /** The room's department (null: none). */
   departmentId: string | null;
   now: Millis;
+  /**
+   * The agents business hours allow (desk contract D1: members of a department open at `now`), read by the routing
+   * at its instant; absent or null: no such restriction.
+   */
+  routable?: ReadonlySet<string> | null;
 }
 
 /**
- * The candidates that may take this chat now. Every available agent may, today; a rule that excludes some (a
- * chat limit: `openRooms` below the agent's limit; business hours: the department open at `now`) filters here,
- * on values of the candidate's row, which the claim then finds unchanged or refuses.
+ * The candidates that may take this chat now: every available agent that business hours allow (`routable`). A
+ * rule that excludes more (a chat limit: `openRooms` below the agent's limit) filters here too, on values of the
+ * candidate's row, which the claim then finds unchanged or refuses.
  */
-export function eligible(candidates: readonly RoutingCandidate[], _context: ChoiceContext): RoutingCandidate[] {
-  return [...candidates];
+export function eligible(candidates: readonly RoutingCandidate[], context: ChoiceContext): RoutingCandidate[] {
+  const routable = context.routable;
+  return routable ? candidates.filter((c) => routable.has(c.id)) : [...candidates];
 }
 
 /** Code-point order of ids (JavaScript's UTF-16 order differs from it only past U+FFFF, which ids never hold). */

@@ -19,6 +19,12 @@ import type { Millis } from '../../lib/time.js';
 import { interchangeable, ranked } from './choice.js';
 
 /**
+ * Which of the candidates read may take the chat, beyond their being available (business hours, desk contract
+ * D1), read in the routing's transaction; null: all of them.
+ */
+export type CandidateGate = (tx: Store, candidates: readonly RoutingCandidate[]) => Promise<ReadonlySet<string> | null>;
+
+/**
  * Rounds of reading and claiming before a routing takes the best candidate whatever its load has become. A round
  * is lost only when another routing committed a room to the agent this one chose (or made it unavailable), so
  * this bound is reached only under many more concurrent routings than agents; it is there so that a routing
@@ -37,10 +43,11 @@ const agentOf = (c: RoutingCandidate): Agent => ({ id: c.id, username: c.usernam
  * In a transaction: the agent this chat goes to, among `candidates`, claimed (its last assignment stamped `now`,
  * its row held until the transaction ends); null when none is available.
  */
-export async function claimAgent(tx: Store, candidates: AgentCandidates, now: Millis): Promise<Agent | null> {
-  const context = { departmentId: candidates.departmentId ?? null, now };
+export async function claimAgent(tx: Store, candidates: AgentCandidates, now: Millis, gate?: CandidateGate): Promise<Agent | null> {
   for (let round = 0; ; round++) {
-    const order = ranked(await tx.agents.candidates(candidates), context);
+    const read = await tx.agents.candidates(candidates);
+    const context = { departmentId: candidates.departmentId ?? null, now, routable: gate && read.length > 0 ? await gate(tx, read) : null };
+    const order = ranked(read, context);
     const best = order[0];
     if (!best) return null;
     if (round >= MAX_ROUNDS) {
@@ -72,9 +79,10 @@ export function openAndServe(
   started: MessageRecord,
   subscriptionId: string,
   now: Millis,
+  gate?: CandidateGate,
 ): Promise<{ agent: Agent; room: LivechatRoom } | null> {
   return store.transaction(async (tx) => {
-    const agent = await claimAgent(tx, candidates, now);
+    const agent = await claimAgent(tx, candidates, now, gate);
     if (!agent) return null;
     const opened = await tx.livechatRooms.open(room, inquiry, started);
     await tx.agents.serveRoom(opened, agent, subscriptionId, now);
@@ -95,10 +103,11 @@ export async function serveQueued(
   room: { id: string; fname: string | null; servedById: string | null },
   subscriptionId: string,
   now: Millis,
+  gate?: CandidateGate,
 ): Promise<{ agent: Agent; subscribed: boolean; unsubscribed: string | null; room: LivechatRoom } | null> {
   // The room's agent loses it below while the claimed one is held: see the module comment.
   if (room.servedById !== null) await tx.agents.lockRerouting();
-  const agent = await claimAgent(tx, candidates, now);
+  const agent = await claimAgent(tx, candidates, now, gate);
   if (!agent) return null;
   let subscribed = false;
   let unsubscribed: string | null = null;

@@ -213,6 +213,8 @@ export interface LivechatDepartmentsTable {
   description: string | null;
   num_agents: Generated<number>;
   updated_at: number;
+  /** The department's custom business-hours schedule (migration 0024); null: the default. */
+  business_hour_id: string | null;
 }
 
 export interface LivechatDepartmentAgentsTable {
@@ -249,6 +251,24 @@ export interface ManualClockTable {
   advancing_until: number | null;
 }
 
+/** Business-hours schedules (migration 0024, desk contract D1). */
+export interface BusinessHoursTable {
+  id: string;
+  name: string;
+  /** Lowercased name: a custom schedule's name is unique case-insensitively. */
+  name_key: string;
+  /** `default` | `custom`. */
+  type: string;
+  active: number;
+  timezone: string;
+  /** JSON `[{day, start, finish, open}]`. */
+  work_hours: string;
+  /** JSON `[{date, name?, start?, finish?}]`. */
+  holidays: string;
+  ts: number;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   user_roles: UserRolesTable;
@@ -270,6 +290,7 @@ export interface Database {
   manual_clock: ManualClockTable;
   uploads: UploadsTable;
   upload_chunks: UploadChunksTable;
+  business_hours: BusinessHoursTable;
 }
 
 /** A stored file (migration 0025, WIDGET.md W5.6); its content is in `store`. */

@@ -10,6 +10,7 @@ import { SqlDepartmentsRepo } from './departments-repo.js';
 import { SqlDirectoryRepo } from './directory-repo.js';
 import { SqlInquiriesRepo } from './inquiries-repo.js';
 import { SqlJobsRepo, SqlManualClockRepo } from './jobs-repo.js';
+import { SqlBusinessHoursRepo } from './business-hours-repo.js';
 import { SqlLivechatRoomsRepo } from './livechat-rooms-repo.js';
 import { SqlMessagesRepo } from './messages-repo.js';
 import { SqlPresenceRepo } from './presence-repo.js';
@@ -52,6 +53,7 @@ export class SqlStore implements Store {
   readonly jobs: SqlJobsRepo;
   readonly manualClock: SqlManualClockRepo;
   readonly files: SqlFilesRepo;
+  readonly businessHours: SqlBusinessHoursRepo;
 
   constructor(
     readonly db: Kysely<Database>,
@@ -86,6 +88,7 @@ export class SqlStore implements Store {
     this.jobs = new SqlJobsRepo(db, dialect, changes);
     this.manualClock = new SqlManualClockRepo(db);
     this.files = new SqlFilesRepo(db);
+    this.businessHours = new SqlBusinessHoursRepo(db, dialect, changes);
   }
 
   poolStats(): PoolStats | null {

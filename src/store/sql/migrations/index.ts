@@ -21,6 +21,7 @@ import * as jobs from './0018-jobs.js';
 import * as routing from './0019-routing.js';
 import * as presence from './0020-presence.js';
 import * as transferData from './0021-transfer-data.js';
+import * as businessHours from './0024-business-hours.js';
 import * as files from './0025-files.js';
 import * as livechatSearch from './0027-livechat-search.js';
 
@@ -53,6 +54,7 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0019-routing': { up: (db) => routing.up(db) },
     '0020-presence': { up: (db) => presence.up(db) },
     '0021-transfer-data': { up: (db) => transferData.up(db) },
+    '0024-business-hours': { up: (db) => businessHours.up(db) },
     '0025-files': { up: (db) => files.up(db, dialect) },
     '0027-livechat-search': { up: (db) => livechatSearch.up(db, dialect) },
   };
