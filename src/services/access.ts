@@ -1,4 +1,4 @@
-import type { Store, UserRecord } from '../store/store.js';
+import { isVisibleToVisitor, type Store, type UserRecord } from '../store/store.js';
 import { forbidden } from './errors.js';
 import type { RoomSnapshot } from './events.js';
 import type { PermissionsService } from './permissions.service.js';
@@ -141,8 +141,10 @@ export class Access {
    * Room read by the room's visitor (R4), proven by its token: its own room while
    * open, plus the room's `livechat-close` message (the widget's only sign that an
    * agent closed). REST visitor endpoints match the token and room in one store read.
+   * `messageT`: the type of the message being delivered; an agent-only one (DESK.md D6) never reaches a visitor.
    */
-  visitorCanRead(visitorId: string, room: Pick<RoomFacts, 'visitorId' | 'open'>, options: { closeMessage?: boolean } = {}): boolean {
+  visitorCanRead(visitorId: string, room: Pick<RoomFacts, 'visitorId' | 'open'>, options: { closeMessage?: boolean; messageT?: string | null } = {}): boolean {
+    if (options.messageT !== undefined && !isVisibleToVisitor({ t: options.messageT })) return false;
     return room.visitorId === visitorId && (room.open || options.closeMessage === true);
   }
 

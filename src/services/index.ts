@@ -26,6 +26,7 @@ import { RateLimits, type CounterStore } from './rate-limits.js';
 import { seedFirstStart, type SeedConfig, type SeedResult } from './seed.service.js';
 import { SettingsService, type SettingId } from './settings.service.js';
 import { UsersService } from './users.service.js';
+import { NotesService } from './notes.service.js';
 
 /**
  * Everything the HTTP layer may call. Built once per app by `createServices`.
@@ -59,6 +60,8 @@ export interface Services {
   jobs: JobsService;
   /** The test clock's endpoint (`CLOCK=manual`; disabled otherwise). */
   clockControl: ClockService;
+  /** Private notes (DESK.md D6). */
+  notes: NotesService;
 }
 
 export interface ServicesOptions {
@@ -114,7 +117,8 @@ export function createServices(options: ServicesOptions): Services {
   const jobs = new JobsService(store, clock, { shared: manualClock, onError: options.onJobError, runnerId: options.jobRunnerId });
   registerAgentLeave({ store, settings, clock, jobs, presence, routing });
   const clockControl = new ClockService(manualClock, jobs, store);
-  return { clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence };
+  const notes = new NotesService(store, access, clock, events);
+  return { notes, clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence };
 }
 
 export interface BootstrapConfig extends SeedConfig {

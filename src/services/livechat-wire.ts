@@ -16,7 +16,7 @@ import type {
   VisitorRecord,
 } from '../store/store.js';
 import { ApiError } from './errors.js';
-import { messageWire } from './message-wire.js';
+import { plainMessageWire } from './message-wire.js';
 import type { AgentRoom, Department, DepartmentAgent, Inquiry, Visitor, VisitorFacingAgent, VisitorRoom } from '../wire/livechat.js';
 
 /** The wire types are those of the response schemas (wire/livechat.ts): written once. */
@@ -90,7 +90,7 @@ export function livechatRoomWire(r: LivechatRoom, withToken: boolean): RoomWire 
     ...(r.closer !== null && { closer: r.closer }),
     ...(r.closedBy && { closedBy: { _id: r.closedBy.id, username: r.closedBy.username } }),
     ...(r.surveyFeedback && { surveyFeedback: r.surveyFeedback }),
-    ...(r.lastMessage && { lastMessage: messageWire(r.lastMessage) }),
+    ...(r.lastMessage && { lastMessage: plainMessageWire(r.lastMessage) }),
     ...(r.transferHistory.length > 0 && { transferHistory: r.transferHistory.map(transferWire) }),
   };
 }

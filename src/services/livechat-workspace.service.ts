@@ -108,6 +108,7 @@ export class LivechatWorkspaceService {
     const [sortKey, direction] = paging.sort[0] ?? ['ts', -1];
     if (sortKey !== 'ts' || paging.sort.length > 1) throw invalidSort(query.sort);
     const { messages, total } = await this.store.messages.page(rid, {
+      audience: 'staff',
       text: query.searchTerm || undefined,
       offset: paging.offset,
       limit: paging.count,

@@ -24,6 +24,7 @@ export type * from './inquiries-store.js';
 export type * from './jobs-store.js';
 export type * from './livechat-rooms-store.js';
 export type * from './messages-store.js';
+export { AGENT_ONLY_MESSAGE_TYPES, isVisibleToVisitor } from './messages-store.js';
 export type * from './presence-store.js';
 export type * from './rooms-store.js';
 export type * from './users-store.js';

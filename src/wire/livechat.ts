@@ -59,6 +59,24 @@ export const NewMessageFields = { msg: Text({ minLength: 1 }), _id: Opt(Text({ m
 
 /** A message as agents and members see it (never a visitor token). */
 export const Message = Type.Object(messageFields);
+/** A message in a room's history as agents read it (`livechat/:rid/messages`, `loadHistory`, the streams, a note's answer). */
+export const StaffMessage = Type.Object({
+  ...messageFields,
+  /** System messages (§8.8) and, for agents only, the agent-only types (DESK.md D0, D6); a visitor's messages never have these. */
+  t: Opt(
+    StringEnum([
+      'livechat-started',
+      'livechat-close',
+      'livechat_transfer_history',
+      'livechat_navigation_history',
+      'livechat-note',
+      'omnichannel_placed_chat_on_hold',
+      'omnichannel_on_hold_chat_resumed',
+    ]),
+  ),
+  /** A private note (DESK.md D6): always true on one, absent elsewhere. */
+  internal: Opt(Type.Boolean()),
+});
 /** A message as its visitor sees it: their own messages carry their `token`. */
 export const VisitorMessage = Type.Object({ ...messageFields, token: Opt(Type.String()) });
 

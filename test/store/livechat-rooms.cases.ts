@@ -113,7 +113,7 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
     expect(room).toMatchObject({ id: input.id, fname: 'Vi', ts: input.ts, updatedAt: input.ts, open: true, usersCount: 1, msgs: 0, servedBy: null, departmentId: 'dep-a', sourceType: 'widget', visitor: input.visitor });
     expect(await store.visitors.findByToken(visitor.token)).toEqual({ ...visitor, status: 'online', updatedAt: input.ts });
     expect(await store.inquiries.findByRoom(input.id)).toEqual(first.inquiry);
-    expect(await store.messages.listByRoom(input.id, 0, 10)).toEqual([first.started]);
+    expect(await store.messages.listByRoom(input.id, 'staff', 0, 10)).toEqual([first.started]);
 
     // The visitor's second open room: refused on the one-open-room index, and the transaction writes nothing.
     const again = newRoom(visitor);
@@ -123,7 +123,7 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
     expect((error as ConflictError).isOn('rooms', 'visitor_id')).toBe(true);
     expect(await store.livechatRooms.findById(again.id)).toBeNull();
     expect(await store.inquiries.findByRoom(again.id)).toBeNull();
-    expect(await store.messages.listByRoom(again.id, 0, 10)).toEqual([]);
+    expect(await store.messages.listByRoom(again.id, 'staff', 0, 10)).toEqual([]);
 
     // An inquiry or a message of another room or visitor, a taken inquiry, or a message at another time, is a caller's error.
     const other = newRoom(await insertVisitor(store));

@@ -3219,6 +3219,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/livechat/room.note": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A private note in a livechat room: agents allowed in the room read it, no visitor ever does (DESK D6) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        msg: string;
+                        rid: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                internal?: boolean;
+                                msg: string;
+                                rid: string;
+                                /** @enum {string} */
+                                t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history" | "livechat-note" | "omnichannel_placed_chat_on_hold" | "omnichannel_on_hold_chat_resumed";
+                                transferData?: {
+                                    nextDepartment?: {
+                                        _id: string;
+                                        name: string;
+                                    };
+                                    /** @enum {string} */
+                                    scope: "department" | "agent" | "queue";
+                                    transferredBy: {
+                                        _id: string;
+                                        /** @enum {string} */
+                                        type: "visitor" | "user";
+                                        username: string;
+                                    };
+                                    transferredTo?: {
+                                        _id: string;
+                                        username: string;
+                                    };
+                                };
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                u: {
+                                    _id: string;
+                                    name?: string;
+                                    username: string;
+                                };
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/livechat/room.survey": {
         parameters: {
             query?: never;
@@ -4489,10 +4597,11 @@ export interface paths {
                                 _id: string;
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt: string;
+                                internal?: boolean;
                                 msg: string;
                                 rid: string;
                                 /** @enum {string} */
-                                t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history" | "livechat-note" | "omnichannel_placed_chat_on_hold" | "omnichannel_on_hold_chat_resumed";
                                 transferData?: {
                                     nextDepartment?: {
                                         _id: string;
