@@ -18,10 +18,17 @@ import { RealtimeContext, type Logger } from './context.js';
 import type { DdpServer } from './ddp/index.js';
 import { defineMethods } from './methods.js';
 import { defineStreams, deliverEvent } from './streams.js';
+import { defineDeskStreams, deliverDeskEvent } from './desk-streams.js';
 
 export function registerRealtime(ddp: DdpServer, services: Services, log: Logger): () => void {
   const ctx = new RealtimeContext(ddp, services, log);
   defineStreams(ctx);
+  defineDeskStreams(ctx);
   defineMethods(ctx);
-  return services.events.subscribe((event) => deliverEvent(ctx, event));
+  const stopDesk = services.events.subscribe((event) => deliverDeskEvent(ctx, event));
+  const stop = services.events.subscribe((event) => deliverEvent(ctx, event));
+  return () => {
+    stopDesk();
+    stop();
+  };
 }

@@ -11,7 +11,10 @@
  * They never carry a visitor token: a visitor connection proves its token and
  * is matched by visitor id.
  */
+import type { Static } from '@sinclair/typebox';
 import type { Millis } from '../lib/time.js';
+import type { CannedFacts } from './access.js';
+import type { CannedResponse } from '../wire/desk.js';
 import { extend } from '../lib/values.js';
 import type { MessageBus } from '../lib/message-bus.js';
 import type { InquiryRecord, MessageRecord, RoomRecord, RoomType, Store, SystemMessageType, UserStatus, VisitorStatus, TransferData } from '../store/store.js';
@@ -100,6 +103,11 @@ export type DomainEvent =
    * the realtime layer itself (no service change behind it) so it crosses
    * processes like everything else; `origin` is the writer's connection, never echoed to.
    */
+  /**
+   * A canned response saved or removed (DESK.md D4): `stream-canned-responses` to the users who may see it now
+   * (`facts`), and `removed` to those who could before (`previous`, an update that moved it) or until then (a removal).
+   */
+  | { type: 'cannedResponseChanged'; action: 'changed' | 'removed'; response: CannedResponseEvent; facts: CannedFacts; previous?: CannedFacts }
   | {
       type: 'roomActivity';
       room: RoomSnapshot;
@@ -110,6 +118,9 @@ export type DomainEvent =
     };
 
 export type DomainEventType = DomainEvent['type'];
+
+/** A canned response as its event carries it: the wire object (no secret in it). */
+export type CannedResponseEvent = Static<typeof CannedResponse>;
 
 /** Snapshot of a livechat room record. */
 export function livechatSnapshot(room: {

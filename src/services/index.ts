@@ -27,6 +27,7 @@ import { seedFirstStart, type SeedConfig, type SeedResult } from './seed.service
 import { SettingsService, type SettingId } from './settings.service.js';
 import { UsersService } from './users.service.js';
 import { NotesService } from './notes.service.js';
+import { CannedResponsesService } from './canned-responses.service.js';
 
 /**
  * Everything the HTTP layer may call. Built once per app by `createServices`.
@@ -62,6 +63,8 @@ export interface Services {
   clockControl: ClockService;
   /** Private notes (DESK.md D6). */
   notes: NotesService;
+  /** Canned responses (DESK.md D4). */
+  cannedResponses: CannedResponsesService;
 }
 
 export interface ServicesOptions {
@@ -118,7 +121,8 @@ export function createServices(options: ServicesOptions): Services {
   registerAgentLeave({ store, settings, clock, jobs, presence, routing });
   const clockControl = new ClockService(manualClock, jobs, store);
   const notes = new NotesService(store, access, clock, events);
-  return { notes, clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence };
+  const cannedResponses = new CannedResponsesService(store, settings, access, clock, events);
+  return { notes, cannedResponses, clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence };
 }
 
 export interface BootstrapConfig extends SeedConfig {

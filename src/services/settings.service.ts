@@ -55,6 +55,11 @@ export const SETTING_DEFAULTS = {
   Livechat_agent_leave_action_timeout: 60,
   Livechat_agent_leave_comment: 'The agent left the chat',
   Livechat_Visitor_navigation_as_a_message: false,
+  // DESK.md D4, D5 (D11): canned responses on; a closing comment and tags not required unless asked for
+  // (Rocket.Chat requires the comment by default; today's clients close without one).
+  Canned_Responses_Enable: true,
+  Livechat_request_comment_when_closing_conversation: false,
+  Livechat_request_tags_when_closing_conversation: false,
 };
 
 export type SettingId = keyof typeof SETTING_DEFAULTS;

@@ -15,6 +15,7 @@ import type { TokensRepo, UsersRepo } from './users-store.js';
 import type { VisitorsRepo } from './visitors-store.js';
 import type { DataChangeListener } from './changes-store.js';
 import type { JobsRepo, ManualClockRepo } from './jobs-store.js';
+import type { CannedResponsesRepo } from './canned-responses-store.js';
 
 export type * from './agents-store.js';
 export type * from './changes-store.js';
@@ -29,6 +30,7 @@ export type * from './presence-store.js';
 export type * from './rooms-store.js';
 export type * from './users-store.js';
 export type * from './visitors-store.js';
+export type * from './canned-responses-store.js';
 
 export type Backend = 'sqlite' | 'postgres';
 
@@ -61,6 +63,8 @@ export interface Store {
   /** Durable jobs (desk contract D0) and the shared time of `CLOCK=manual`. */
   readonly jobs: JobsRepo;
   readonly manualClock: ManualClockRepo;
+  /** Canned responses (DESK.md D4). */
+  readonly cannedResponses: CannedResponsesRepo;
   /**
    * Runs `fn` in one database transaction: every write it makes through `tx`
    * commits together or not at all. Nested calls join the outer transaction.

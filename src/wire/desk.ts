@@ -3,7 +3,7 @@
  * closing. Written once; routes validate and serialize with them, services take their types.
  */
 import { Type } from '@sinclair/typebox';
-import { Text } from './common.js';
+import { PagingQuery, StringEnum, Text, Timestamp } from './common.js';
 
 /** The longest note or canned text (DESK.md D4, D6). */
 export const MAX_NOTE_LENGTH = 10_000;
@@ -11,3 +11,49 @@ export const MAX_NOTE_LENGTH = 10_000;
 /** `POST livechat/room.note` (D6). */
 export const RoomNoteBody = Type.Object({ rid: Text(), msg: Text({ minLength: 1, maxLength: MAX_NOTE_LENGTH }) });
 
+
+const Opt = Type.Optional;
+
+// ── D4 canned responses ──
+
+export const CANNED_SCOPES = ['global', 'department', 'user'] as const;
+
+/** A canned response on the wire (DESK.md D4). */
+export const CannedResponse = Type.Object({
+  _id: Type.String(),
+  shortcut: Type.String(),
+  text: Type.String(),
+  scope: StringEnum(CANNED_SCOPES),
+  tags: Type.Array(Type.String()),
+  /** The owner of a `user` response. */
+  userId: Opt(Type.String()),
+  /** The department of a `department` response. */
+  departmentId: Opt(Type.String()),
+  createdBy: Type.Object({ _id: Type.String(), username: Type.String() }),
+  _createdAt: Timestamp,
+  _updatedAt: Timestamp,
+});
+
+/** `GET canned-responses` query: narrowing filters plus §1.4 paging. */
+export const CannedResponsesQuery = Type.Object({
+  ...PagingQuery,
+  shortcut: Opt(Text()),
+  text: Opt(Text()),
+  scope: Opt(StringEnum(CANNED_SCOPES)),
+  tags: Opt(Type.Array(Text())),
+  departmentId: Opt(Text()),
+  createdBy: Opt(Text()),
+});
+
+/** `POST canned-responses`: create, or update with `_id`. The shortcut is trimmed, then 1–50 characters without whitespace. */
+export const SaveCannedResponseBody = Type.Object({
+  _id: Opt(Text()),
+  shortcut: Text({ maxLength: 1000 }),
+  text: Text({ minLength: 1, maxLength: MAX_NOTE_LENGTH }),
+  scope: StringEnum(CANNED_SCOPES),
+  departmentId: Opt(Text()),
+  tags: Opt(Type.Array(Text({ maxLength: 50 }), { maxItems: 20 })),
+});
+
+/** `DELETE canned-responses` (Rocket.Chat's older form, the id in the body). */
+export const RemoveCannedResponseBody = Type.Object({ _id: Text() });

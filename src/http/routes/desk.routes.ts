@@ -1,14 +1,19 @@
 import { callerOf } from '../plugins/auth.js';
 import { extend } from '../../lib/values.js';
-import { errorResponses, Success } from '../../wire/common.js';
-import { RoomNoteBody } from '../../wire/desk.js';
+import { errorResponses, Success, Text } from '../../wire/common.js';
+import { Type } from '@sinclair/typebox';
+import { CannedResponse, CannedResponsesQuery, RemoveCannedResponseBody, RoomNoteBody, SaveCannedResponseBody } from '../../wire/desk.js';
 import { StaffMessage } from '../../wire/livechat.js';
 import type { RouteGroup } from '../types.js';
 
 const tags = ['parley'];
 
 /** DESK.md D4–D6: private notes, canned responses, tags and closing. */
-export const deskRoutes: RouteGroup = (app, { notes }) => {
+const PageFields = { count: Type.Integer(), offset: Type.Integer(), total: Type.Integer() };
+const IdParams = Type.Object({ _id: Text() });
+const cannedTags = ['livechat'];
+
+export const deskRoutes: RouteGroup = (app, { notes, cannedResponses }) => {
   app.post(
     '/livechat/room.note',
     {
@@ -21,5 +26,90 @@ export const deskRoutes: RouteGroup = (app, { notes }) => {
       config: { permissions: ['view-l-room'] },
     },
     async (request) => extend(await notes.add(callerOf(request).user, request.body.rid, request.body.msg), { success: true as const }),
+  );
+
+  // ── D4 canned responses (Rocket.Chat's paths; every one needs view-canned-responses) ──
+
+  app.get(
+    '/canned-responses.get',
+    {
+      schema: {
+        tags: cannedTags,
+        summary: 'Every canned response the caller may see, by shortcut',
+        response: { 200: Success({ responses: Type.Array(CannedResponse) }), ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['view-canned-responses'] },
+    },
+    async (request) => extend(await cannedResponses.all(callerOf(request).user), { success: true as const }),
+  );
+
+  app.get(
+    '/canned-responses',
+    {
+      schema: {
+        tags: cannedTags,
+        summary: 'Canned responses the caller may see, filtered (filters only narrow) and paged',
+        querystring: CannedResponsesQuery,
+        response: { 200: Success({ cannedResponses: Type.Array(CannedResponse), ...PageFields }), ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['view-canned-responses'] },
+    },
+    async (request) => extend(await cannedResponses.list(callerOf(request).user, request.query), { success: true as const }),
+  );
+
+  app.get(
+    '/canned-responses/:_id',
+    {
+      schema: {
+        tags: cannedTags,
+        summary: 'One canned response; unknown or not visible: 404',
+        params: IdParams,
+        response: { 200: Success({ cannedResponse: CannedResponse }), ...errorResponses(400, 401, 403), 404: Type.Ref('ErrorBody') },
+      },
+      config: { permissions: ['view-canned-responses'] },
+    },
+    async (request) => extend(await cannedResponses.get(callerOf(request).user, request.params._id), { success: true as const }),
+  );
+
+  app.post(
+    '/canned-responses',
+    {
+      schema: {
+        tags: cannedTags,
+        summary: 'Create a canned response, or update one (with _id), as the scope rules allow',
+        body: SaveCannedResponseBody,
+        response: { 200: Success({ cannedResponse: CannedResponse }), ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['view-canned-responses', 'save-canned-responses'] },
+    },
+    async (request) => extend(await cannedResponses.save(callerOf(request).user, request.body), { success: true as const }),
+  );
+
+  app.delete(
+    '/canned-responses/:_id',
+    {
+      schema: {
+        tags: cannedTags,
+        summary: 'Remove a canned response, as the scope rules allow',
+        params: IdParams,
+        response: { 200: Success({}), ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['view-canned-responses', 'remove-canned-responses'] },
+    },
+    async (request) => extend(await cannedResponses.remove(callerOf(request).user, request.params._id), { success: true as const }),
+  );
+
+  app.delete(
+    '/canned-responses',
+    {
+      schema: {
+        tags: cannedTags,
+        summary: "Remove a canned response (Rocket.Chat's older form: the id in the body)",
+        body: RemoveCannedResponseBody,
+        response: { 200: Success({}), ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['view-canned-responses', 'remove-canned-responses'] },
+    },
+    async (request) => extend(await cannedResponses.remove(callerOf(request).user, request.body._id), { success: true as const }),
   );
 };

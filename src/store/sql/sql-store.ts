@@ -17,6 +17,7 @@ import { SqlRoomsRepo } from './rooms-repo.js';
 import type { Database } from './schema.js';
 import { SqlTokensRepo, SqlUsersRepo } from './users-repo.js';
 import { SqlVisitorsRepo } from './visitors-repo.js';
+import { SqlCannedResponsesRepo } from './canned-responses-repo.js';
 
 export interface BackendHooks {
   close(): Promise<void>;
@@ -50,6 +51,7 @@ export class SqlStore implements Store {
   readonly presence: SqlPresenceRepo;
   readonly jobs: SqlJobsRepo;
   readonly manualClock: SqlManualClockRepo;
+  readonly cannedResponses: SqlCannedResponsesRepo;
 
   constructor(
     readonly db: Kysely<Database>,
@@ -83,6 +85,7 @@ export class SqlStore implements Store {
     this.presence = new SqlPresenceRepo(db, dialect, changes, (fn) => this.inTransaction((tx) => fn(tx.presence)));
     this.jobs = new SqlJobsRepo(db, dialect, changes);
     this.manualClock = new SqlManualClockRepo(db);
+    this.cannedResponses = new SqlCannedResponsesRepo(db, dialect);
   }
 
   poolStats(): PoolStats | null {

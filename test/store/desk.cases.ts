@@ -1,0 +1,83 @@
+/** CannedResponsesRepo (src/store/canned-responses-store.ts): DESK.md D4's records, the visible set, uniqueness per owner. */
+import { expect, it } from 'vitest';
+import { newId } from '../../src/lib/ids.js';
+import { ConflictError } from '../../src/store/errors.js';
+import type { CannedResponseRecord, CannedVisibility } from '../../src/store/store.js';
+import type { LivechatCaseContext } from './livechat-fixtures.js';
+
+function canned(overrides: Partial<CannedResponseRecord> = {}): CannedResponseRecord {
+  return {
+    id: newId(),
+    shortcut: `s${newId().slice(0, 6)}`,
+    text: 'text',
+    scope: 'global',
+    tags: [],
+    userId: null,
+    departmentId: null,
+    createdBy: { id: 'u1', username: 'one' },
+    createdAt: 1_000,
+    updatedAt: 1_000,
+    ...overrides,
+  };
+}
+
+const page = { offset: 0, count: 100, sort: { key: 'shortcut' as const, direction: 'asc' as const } };
+
+export function deskCases(ctx: LivechatCaseContext): void {
+  it('cannedResponses: insert, findById, update (bumps _updatedAt), delete', async () => {
+    const store = ctx.store();
+    const r = canned({ tags: ['a', 'b'] });
+    expect(await store.cannedResponses.insert(r)).toEqual(r);
+    expect(await store.cannedResponses.findById(r.id)).toEqual(r);
+    const updated = await store.cannedResponses.update(r.id, { shortcut: 'New', text: 't2', scope: 'user', tags: [], userId: 'u9', departmentId: null }, 1_000);
+    expect(updated).toEqual({ ...r, shortcut: 'New', text: 't2', scope: 'user', tags: [], userId: 'u9', updatedAt: 1_001 });
+    expect(await store.cannedResponses.update('missing', { shortcut: 'x', text: 'x', scope: 'global', tags: [], userId: null, departmentId: null }, 5)).toBeNull();
+    expect(await store.cannedResponses.delete(r.id)).toBe(true);
+    expect(await store.cannedResponses.delete(r.id)).toBe(false);
+    expect(await store.cannedResponses.findById(r.id)).toBeNull();
+  });
+
+  it('cannedResponses: a shortcut is unique per owner, case-insensitively (ConflictError on shortcut_key)', async () => {
+    const store = ctx.store();
+    const shortcut = `Dup${newId().slice(0, 6)}`;
+    await store.cannedResponses.insert(canned({ shortcut }));
+    const clash = await store.cannedResponses.insert(canned({ shortcut: shortcut.toLowerCase() })).catch((e: unknown) => e);
+    expect(clash).toBeInstanceOf(ConflictError);
+    expect((clash as ConflictError).isOn('canned_responses', 'shortcut_key')).toBe(true);
+    // Other owners may use it: a user, another user, a department.
+    await store.cannedResponses.insert(canned({ shortcut, scope: 'user', userId: 'ua' }));
+    await store.cannedResponses.insert(canned({ shortcut, scope: 'user', userId: 'ub' }));
+    const dep = canned({ shortcut, scope: 'department', departmentId: 'd1' });
+    await store.cannedResponses.insert(dep);
+    const moved = await store.cannedResponses.update(dep.id, { shortcut, text: 'x', scope: 'user', tags: [], userId: 'ua', departmentId: null }, 2_000).catch((e: unknown) => e);
+    expect(moved).toBeInstanceOf(ConflictError);
+  });
+
+  it('cannedResponses.list: only the visible set, narrowed by every filter; ofDepartments', async () => {
+    const store = ctx.store();
+    const p = `L${newId().slice(0, 6)}`;
+    const g = await store.cannedResponses.insert(canned({ shortcut: `${p}a`, text: 'Shipping 100%', tags: ['ship'] }));
+    const d1 = await store.cannedResponses.insert(canned({ shortcut: `${p}b`, scope: 'department', departmentId: 'd1', tags: ['x"y'] }));
+    const d2 = await store.cannedResponses.insert(canned({ shortcut: `${p}c`, scope: 'department', departmentId: 'd2', createdBy: { id: 'u2', username: 'two' } }));
+    const mine = await store.cannedResponses.insert(canned({ shortcut: `${p}d`, scope: 'user', userId: 'me' }));
+    await store.cannedResponses.insert(canned({ shortcut: `${p}e`, scope: 'user', userId: 'other' }));
+    const seen = async (v: CannedVisibility, filter = {}) => (await store.cannedResponses.list(v, { text: p, ...filter }, page)).responses.map((r) => r.id);
+    expect(await seen({ global: true, departments: ['d1'], userId: 'me' })).toEqual([g.id, d1.id, mine.id]);
+    expect(await seen({ global: false, departments: [], userId: 'me' })).toEqual([mine.id]);
+    expect(await seen({ global: true, departments: null, userId: 'nobody' })).toEqual([g.id, d1.id, d2.id]);
+    const all: CannedVisibility = { global: true, departments: null, userId: 'me' };
+    expect(await seen(all, { departmentId: 'd2' })).toEqual([d2.id]);
+    expect(await seen(all, { scope: 'user' })).toEqual([mine.id]);
+    expect(await seen(all, { createdBy: 'two' })).toEqual([d2.id]);
+    expect(await seen(all, { createdBy: 'u2' })).toEqual([d2.id]);
+    expect(await seen(all, { shortcut: `${p.toLowerCase()}A` })).toEqual([g.id]);
+    expect(await seen(all, { tags: ['SHIP', 'none'] })).toEqual([g.id]);
+    expect(await seen(all, { tags: ['x"y'] })).toEqual([d1.id]);
+    expect(await seen(all, { tags: ['x'] })).toEqual([]);
+    expect((await store.cannedResponses.list(all, { text: 'shipping 100%' }, page)).responses.map((r) => r.id)).toEqual([g.id]);
+    const paged = await store.cannedResponses.list(all, { text: p }, { offset: 1, count: 2, sort: { key: 'shortcut', direction: 'desc' } });
+    expect(paged).toEqual({ responses: [d2, d1], total: 4 });
+    expect((await store.cannedResponses.ofDepartments(['d1', 'd2'])).filter((r) => r.shortcut.startsWith(p))).toEqual([d1, d2]);
+    expect(await store.cannedResponses.ofDepartments([])).toEqual([]);
+  });
+}
