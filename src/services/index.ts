@@ -28,6 +28,7 @@ import { SettingsService, type SettingId } from './settings.service.js';
 import { UsersService } from './users.service.js';
 import { NotesService } from './notes.service.js';
 import { CannedResponsesService } from './canned-responses.service.js';
+import { TagsService } from './tags.service.js';
 
 /**
  * Everything the HTTP layer may call. Built once per app by `createServices`.
@@ -65,6 +66,8 @@ export interface Services {
   notes: NotesService;
   /** Canned responses (DESK.md D4). */
   cannedResponses: CannedResponsesService;
+  /** Managed tags and D5's closing rules. */
+  tags: TagsService;
 }
 
 export interface ServicesOptions {
@@ -108,7 +111,8 @@ export function createServices(options: ServicesOptions): Services {
   const routing = new LivechatRouting(store, settings, clock, events, availability);
   const openRooms = new OpenRoomCache(store, bus, options.onBusError);
   const livechat = new LivechatService(store, settings, clock, routing, limits, events, availability, openRooms);
-  const livechatAdmin = new LivechatAdminService(store, settings, access, clock, routing, events, presence);
+  const tags = new TagsService(store, settings, access, clock);
+  const livechatAdmin = new LivechatAdminService(store, settings, access, clock, routing, events, presence, tags);
   const livechatWorkspace = new LivechatWorkspaceService(store, settings, access, clock, events);
   const live = new LiveService(store, access, settings, clock, events);
   const messages = new MessagesService(store, access, clock, events);
@@ -122,7 +126,7 @@ export function createServices(options: ServicesOptions): Services {
   const clockControl = new ClockService(manualClock, jobs, store);
   const notes = new NotesService(store, access, clock, events);
   const cannedResponses = new CannedResponsesService(store, settings, access, clock, events);
-  return { notes, cannedResponses, clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence };
+  return { notes, cannedResponses, tags, clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence };
 }
 
 export interface BootstrapConfig extends SeedConfig {

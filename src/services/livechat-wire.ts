@@ -92,6 +92,9 @@ export function livechatRoomWire(r: LivechatRoom, withToken: boolean): RoomWire 
     ...(r.surveyFeedback && { surveyFeedback: r.surveyFeedback }),
     ...(r.lastMessage && { lastMessage: plainMessageWire(r.lastMessage) }),
     ...(r.transferHistory.length > 0 && { transferHistory: r.transferHistory.map(transferWire) }),
+    // Agent-facing only (DESK.md D0, D5): a room's tags and close reason are the desk's, not the visitor's.
+    ...(!withToken && r.tags.length > 0 && { tags: r.tags }),
+    ...(!withToken && r.closeReason !== null && { closeReason: r.closeReason }),
   };
 }
 
@@ -130,6 +133,8 @@ export function departmentWire(d: DepartmentRecord): Static<typeof Department> {
     ...(d.description !== null && { description: d.description }),
     numAgents: d.numAgents,
     _updatedAt: iso(d.updatedAt),
+    ...(d.requestTagBeforeClosingChat && { requestTagBeforeClosingChat: true }),
+    ...(d.chatClosingTags.length > 0 && { chatClosingTags: d.chatClosingTags }),
   };
 }
 

@@ -48,7 +48,14 @@ export interface LivechatRoom {
   closedBy: { id: string; username: string } | null;
   surveyFeedback: Record<string, string> | null;
   transferHistory: TransferEntry[];
+  /** DESK.md D5: the room's tags (names, first-seen order). */
+  tags: string[];
+  /** DESK.md D5: why a closed room closed (null while open). */
+  closeReason: CloseReason | null;
 }
+
+/** DESK.md D5's `closeReason`. */
+export type CloseReason = 'visitor' | 'agent' | 'abandoned' | 'onHoldTimeout' | 'queueTimeout';
 
 export interface NewLivechatRoom {
   id: string;
@@ -63,6 +70,10 @@ export interface CloseInfo {
   closedAt: Millis;
   closer: LivechatCloser;
   closedBy: { id: string; username: string };
+  /** Absent: `visitor` for a visitor's close, else `agent`. */
+  closeReason?: CloseReason;
+  /** The room's tags as closed (DESK.md D5); absent: left as they are. */
+  tags?: string[];
 }
 
 /** What `closeWithEffects` changed. */

@@ -16,6 +16,7 @@ import type { VisitorsRepo } from './visitors-store.js';
 import type { DataChangeListener } from './changes-store.js';
 import type { JobsRepo, ManualClockRepo } from './jobs-store.js';
 import type { CannedResponsesRepo } from './canned-responses-store.js';
+import type { TagsRepo } from './tags-store.js';
 
 export type * from './agents-store.js';
 export type * from './changes-store.js';
@@ -31,6 +32,7 @@ export type * from './rooms-store.js';
 export type * from './users-store.js';
 export type * from './visitors-store.js';
 export type * from './canned-responses-store.js';
+export type * from './tags-store.js';
 
 export type Backend = 'sqlite' | 'postgres';
 
@@ -65,6 +67,8 @@ export interface Store {
   readonly manualClock: ManualClockRepo;
   /** Canned responses (DESK.md D4). */
   readonly cannedResponses: CannedResponsesRepo;
+  /** Managed livechat tags (DESK.md D5). */
+  readonly tags: TagsRepo;
   /**
    * Runs `fn` in one database transaction: every write it makes through `tx`
    * commits together or not at all. Nested calls join the outer transaction.

@@ -57,3 +57,35 @@ export const SaveCannedResponseBody = Type.Object({
 
 /** `DELETE canned-responses` (Rocket.Chat's older form, the id in the body). */
 export const RemoveCannedResponseBody = Type.Object({ _id: Text() });
+
+// ── D5 tags and closing ──
+
+/** A managed tag (DESK.md D5): its fields, at the top level of `livechat/tags/:tagId` and `tags.save`. */
+export const tagFields = {
+  _id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  numDepartments: Type.Integer(),
+  departments: Type.Array(Type.String()),
+  _updatedAt: Timestamp,
+};
+export const Tag = Type.Object(tagFields);
+
+export const TagsQuery = Type.Object({
+  ...PagingQuery,
+  text: Opt(Text()),
+  department: Opt(Text()),
+  viewAll: Opt(Type.Boolean()),
+});
+
+export const SaveTagBody = Type.Object({
+  _id: Opt(Text()),
+  tagData: Type.Object({ name: Text({ minLength: 1, maxLength: 100 }), description: Opt(Text({ maxLength: 1000 })) }),
+  tagDepartments: Opt(Type.Array(Text(), { maxItems: 1000 })),
+});
+
+export const RemoveTagBody = Type.Object({ id: Text() });
+
+/** Room tags as a request carries them (a close, `room.saveInfo`). */
+export const RoomTags = Type.Array(Text({ maxLength: 100 }), { maxItems: 100 });
+

@@ -4,6 +4,7 @@
  * (`AgentRoom` has no `v.token`, `Message` has `token` only in `VisitorMessage`).
  */
 import { Type, type TSchema } from '@sinclair/typebox';
+import { RoomTags } from './desk.js';
 import { Int, PagingQuery, StringEnum, Text, Timestamp } from './common.js';
 import { UserStatus } from './users.js';
 
@@ -117,6 +118,10 @@ function roomSchema<V extends TSchema>(v: V) {
     surveyFeedback: Opt(Type.Record(Type.String(), Type.String())),
     lastMessage: Opt(Message),
     transferHistory: Opt(Type.Array(TransferEntry)),
+    /** DESK.md D5, agents only: the room's tags (when it has any). */
+    tags: Opt(Type.Array(Type.String())),
+    /** DESK.md D5, agents only: why a closed room closed. */
+    closeReason: Opt(StringEnum(['visitor', 'agent', 'abandoned', 'onHoldTimeout', 'queueTimeout'])),
   });
 }
 
@@ -155,6 +160,10 @@ export const Department = Type.Object({
   description: Opt(Type.String()),
   numAgents: Type.Integer(),
   _updatedAt: Timestamp,
+  /** DESK.md D5: present when true. */
+  requestTagBeforeClosingChat: Opt(Type.Boolean()),
+  /** DESK.md D5: present when non-empty. */
+  chatClosingTags: Opt(Type.Array(Type.String())),
 });
 
 export const DepartmentAgent = Type.Object({
@@ -184,6 +193,9 @@ export const DepartmentBody = Type.Object({
     showOnOfflineForm: Type.Boolean(),
     email: Text(),
     description: Opt(Text()),
+    /** DESK.md D5 (Rocket.Chat's fields): a tag is required to close this department's chats, one of `chatClosingTags` when listed. */
+    requestTagBeforeClosingChat: Opt(Type.Boolean()),
+    chatClosingTags: Opt(Type.Array(Text({ minLength: 1, maxLength: 100 }), { maxItems: 100 })),
   }),
   agents: Opt(Type.Array(Type.Object({ agentId: Text(), username: Opt(Text()) }))),
 });
@@ -285,7 +297,15 @@ export const TransferredRoom = Type.Object({
 
 // ── requests of the agents' endpoints (§8.5, §8.9, §8.11) ──
 
-export const CloseByUserBody = Type.Object({ rid: Text(), comment: Opt(Text()) });
+/** §8.5 with DESK.md D5's `tags`; `transcriptEmail` is WIDGET.md's; `generateTranscriptPdf` and `forceClose` are ignored. */
+export const CloseByUserBody = Type.Object({
+  rid: Text(),
+  comment: Opt(Text()),
+  tags: Opt(RoomTags),
+  transcriptEmail: Opt(Type.Unknown()),
+  generateTranscriptPdf: Opt(Type.Unknown()),
+  forceClose: Opt(Type.Unknown()),
+});
 /**
  * `livechat/room.forward` body (the agent-side transfer). Rocket.Chat's schema refuses other keys too;
  * `clientAction` is accepted and ignored.

@@ -81,3 +81,38 @@ export function deskCases(ctx: LivechatCaseContext): void {
     expect(await store.cannedResponses.ofDepartments([])).toEqual([]);
   });
 }
+
+export function tagsCases(ctx: LivechatCaseContext): void {
+  it('tags: insert, findById, update, delete, anyDefined; a name is unique in any case', async () => {
+    const store = ctx.store();
+    const name = `T${newId().slice(0, 6)}`;
+    const tag = await store.tags.insert({ id: newId(), name, description: 'd', departments: ['d2', 'd1', 'd1'], updatedAt: 1_000 });
+    expect(tag).toEqual({ id: tag.id, name, description: 'd', departments: ['d1', 'd2'], updatedAt: 1_000 });
+    expect(await store.tags.anyDefined()).toBe(true);
+    expect(await store.tags.findById(tag.id)).toEqual(tag);
+    const clash = await store.tags.insert({ id: newId(), name: name.toLowerCase(), description: '', departments: [], updatedAt: 1 }).catch((e: unknown) => e);
+    expect(clash).toBeInstanceOf(ConflictError);
+    expect((clash as ConflictError).isOn('livechat_tags', 'name_key')).toBe(true);
+    const updated = await store.tags.update(tag.id, { name: `${name}x`, description: '', departments: [] }, 1_000);
+    expect(updated).toEqual({ id: tag.id, name: `${name}x`, description: '', departments: [], updatedAt: 1_001 });
+    expect(await store.tags.update('missing', { name: 'm', description: '', departments: [] }, 1)).toBeNull();
+    expect(await store.tags.delete(tag.id)).toBe(true);
+    expect(await store.tags.delete(tag.id)).toBe(false);
+    expect(await store.tags.findById(tag.id)).toBeNull();
+  });
+
+  it('tags.list: no department plus the given ones (null: all), text, paging; findByNames in any case', async () => {
+    const store = ctx.store();
+    const p = `L${newId().slice(0, 6)}`;
+    const free = await store.tags.insert({ id: newId(), name: `${p}-free`, description: '', departments: [], updatedAt: 1 });
+    const one = await store.tags.insert({ id: newId(), name: `${p}-one`, description: '', departments: ['dx'], updatedAt: 1 });
+    const two = await store.tags.insert({ id: newId(), name: `${p}-two`, description: '', departments: ['dy'], updatedAt: 1 });
+    const names = async (departments: string[] | null) => (await store.tags.list({ text: p, departments, offset: 0, count: 10 })).tags.map((t) => t.id);
+    expect(await names(null)).toEqual([free.id, one.id, two.id]);
+    expect(await names([])).toEqual([free.id]);
+    expect(await names(['dx'])).toEqual([free.id, one.id]);
+    expect(await store.tags.list({ text: p.toUpperCase(), departments: null, offset: 1, count: 1 })).toEqual({ tags: [one], total: 3 });
+    expect((await store.tags.findByNames([`${p}-ONE`, 'nothing'])).map((t) => t.id)).toEqual([one.id]);
+    expect(await store.tags.findByNames([])).toEqual([]);
+  });
+}

@@ -84,6 +84,8 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
       closedBy: null,
       surveyFeedback: null,
       transferHistory: [],
+      tags: [],
+      closeReason: null,
     });
     expect(await store.livechatRooms.findById(room.id)).toEqual(room);
     // the rooms repository sees the same livechat room (one row mapper)
@@ -200,6 +202,7 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
       open: false,
       closedAt: 7_000,
       closer: 'user',
+      closeReason: 'agent',
       closedBy: { id: 'agent-1', username: 'agent' },
       visitor: { ...room.visitor, status: 'offline' },
       updatedAt: 7_000,
@@ -217,7 +220,7 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
     await store.visitors.setStatus(visitor.id, 'online', 2_000);
     const latest = await store.messages.insert(message(room.id, { ts: 9_000 }));
     const before = (await store.livechatRooms.findById(room.id))!;
-    const info = { closedAt: 7_000, closer: 'user' as const, closedBy: { id: agent.id, username: agent.username! } };
+    const info = { closedAt: 7_000, closer: 'user' as const, closedBy: { id: agent.id, username: agent.username! }, closeReason: 'abandoned' as const, tags: ['t1', 't2'] };
     const bye = message(room.id, { t: 'livechat-close', msg: 'bye', ts: 7_000, updatedAt: 7_000, u: { id: agent.id, username: agent.username!, name: 'Agent' } });
 
     const done = (await store.livechatRooms.closeWithEffects(room.id, info, bye, 7_000))!;
@@ -228,6 +231,8 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
       open: false,
       closedAt: 7_000,
       closer: 'user',
+      closeReason: 'abandoned',
+      tags: ['t1', 't2'],
       closedBy: info.closedBy,
       visitor: { ...before.visitor, status: 'offline' },
       usersCount: before.usersCount,

@@ -773,6 +773,8 @@ export interface paths {
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt: string;
                                 cl: boolean;
+                                /** @enum {string} */
+                                closeReason?: "visitor" | "agent" | "abandoned" | "onHoldTimeout" | "queueTimeout";
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 closedAt?: string;
                                 closedBy?: {
@@ -838,6 +840,7 @@ export interface paths {
                                 };
                                 /** @enum {string} */
                                 t: "l";
+                                tags?: string[];
                                 transferHistory?: {
                                     comment?: string;
                                     nextDepartment?: {
@@ -2152,6 +2155,8 @@ export interface paths {
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     _updatedAt: string;
                                     cl: boolean;
+                                    /** @enum {string} */
+                                    closeReason?: "visitor" | "agent" | "abandoned" | "onHoldTimeout" | "queueTimeout";
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     closedAt?: string;
                                     closedBy?: {
@@ -2217,6 +2222,7 @@ export interface paths {
                                     };
                                     /** @enum {string} */
                                     t: "l";
+                                    tags?: string[];
                                     transferHistory?: {
                                         comment?: string;
                                         nextDepartment?: {
@@ -2327,11 +2333,13 @@ export interface paths {
                                 _id: string;
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt: string;
+                                chatClosingTags?: string[];
                                 description?: string;
                                 email?: string;
                                 enabled: boolean;
                                 name: string;
                                 numAgents: number;
+                                requestTagBeforeClosingChat?: boolean;
                                 showOnOfflineForm: boolean;
                                 showOnRegistration: boolean;
                             }[];
@@ -2388,10 +2396,12 @@ export interface paths {
                             username?: string;
                         }[];
                         department: {
+                            chatClosingTags?: string[];
                             description?: string;
                             email: string;
                             enabled: boolean;
                             name: string;
+                            requestTagBeforeClosingChat?: boolean;
                             showOnOfflineForm: boolean;
                             showOnRegistration: boolean;
                         };
@@ -2417,11 +2427,13 @@ export interface paths {
                                 _id: string;
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt: string;
+                                chatClosingTags?: string[];
                                 description?: string;
                                 email?: string;
                                 enabled: boolean;
                                 name: string;
                                 numAgents: number;
+                                requestTagBeforeClosingChat?: boolean;
                                 showOnOfflineForm: boolean;
                                 showOnRegistration: boolean;
                             };
@@ -2502,11 +2514,13 @@ export interface paths {
                                 _id: string;
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt: string;
+                                chatClosingTags?: string[];
                                 description?: string;
                                 email?: string;
                                 enabled: boolean;
                                 name: string;
                                 numAgents: number;
+                                requestTagBeforeClosingChat?: boolean;
                                 showOnOfflineForm: boolean;
                                 showOnRegistration: boolean;
                             };
@@ -2562,10 +2576,12 @@ export interface paths {
                             username?: string;
                         }[];
                         department: {
+                            chatClosingTags?: string[];
                             description?: string;
                             email: string;
                             enabled: boolean;
                             name: string;
+                            requestTagBeforeClosingChat?: boolean;
                             showOnOfflineForm: boolean;
                             showOnRegistration: boolean;
                         };
@@ -2591,11 +2607,13 @@ export interface paths {
                                 _id: string;
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt: string;
+                                chatClosingTags?: string[];
                                 description?: string;
                                 email?: string;
                                 enabled: boolean;
                                 name: string;
                                 numAgents: number;
+                                requestTagBeforeClosingChat?: boolean;
                                 showOnOfflineForm: boolean;
                                 showOnRegistration: boolean;
                             };
@@ -3349,6 +3367,8 @@ export interface paths {
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt: string;
                                 cl: boolean;
+                                /** @enum {string} */
+                                closeReason?: "visitor" | "agent" | "abandoned" | "onHoldTimeout" | "queueTimeout";
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 closedAt?: string;
                                 closedBy?: {
@@ -3414,6 +3434,7 @@ export interface paths {
                                 };
                                 /** @enum {string} */
                                 t: "l";
+                                tags?: string[];
                                 transferHistory?: {
                                     comment?: string;
                                     nextDepartment?: {
@@ -3558,7 +3579,11 @@ export interface paths {
                 content: {
                     "application/json": {
                         comment?: string;
+                        forceClose?: unknown;
+                        generateTranscriptPdf?: unknown;
                         rid: string;
+                        tags?: string[];
+                        transcriptEmail?: unknown;
                     };
                 };
             };
@@ -3968,6 +3993,8 @@ export interface paths {
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt?: string;
                                 cl?: boolean;
+                                /** @enum {string} */
+                                closeReason?: "visitor" | "agent" | "abandoned" | "onHoldTimeout" | "queueTimeout";
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 closedAt?: string;
                                 closedBy?: {
@@ -4033,6 +4060,7 @@ export interface paths {
                                 };
                                 /** @enum {string} */
                                 t?: "l";
+                                tags?: string[];
                                 transferHistory?: {
                                     comment?: string;
                                     nextDepartment?: {
@@ -4091,6 +4119,406 @@ export interface paths {
                 };
                 /** @description Default Response */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tags of no department plus the department's (default the caller's); viewAll with manage-livechat-tags: all */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    count?: number;
+                    /** @description JSON object, one key, value 1 or -1 */
+                    sort?: string;
+                    /** @description JSON object of 0/1 values */
+                    fields?: string;
+                    text?: string;
+                    department?: string;
+                    viewAll?: boolean;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            offset: number;
+                            /** @enum {boolean} */
+                            success: true;
+                            tags: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                departments: string[];
+                                description: string;
+                                name: string;
+                                numDepartments: number;
+                            }[];
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/tags.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove a tag (rooms keep the names they have) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/tags.remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove a tag (rooms keep the names they have) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/tags.save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a tag, or replace one (with _id): name, description, departments */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        _id?: string;
+                        tagData: {
+                            description?: string;
+                            name: string;
+                        };
+                        tagDepartments?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            /** @description ISO 8601 UTC timestamp with milliseconds */
+                            _updatedAt: string;
+                            departments: string[];
+                            description: string;
+                            name: string;
+                            numDepartments: number;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/tags/{tagId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tag's fields; unknown: 404 */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    tagId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            /** @description ISO 8601 UTC timestamp with milliseconds */
+                            _updatedAt: string;
+                            departments: string[];
+                            description: string;
+                            name: string;
+                            numDepartments: number;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5743,6 +6171,8 @@ export interface paths {
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt: string;
                                 cl: boolean;
+                                /** @enum {string} */
+                                closeReason?: "visitor" | "agent" | "abandoned" | "onHoldTimeout" | "queueTimeout";
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 closedAt?: string;
                                 closedBy?: {
@@ -5808,6 +6238,7 @@ export interface paths {
                                 };
                                 /** @enum {string} */
                                 t: "l";
+                                tags?: string[];
                                 transferHistory?: {
                                     comment?: string;
                                     nextDepartment?: {

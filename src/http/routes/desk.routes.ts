@@ -2,7 +2,7 @@ import { callerOf } from '../plugins/auth.js';
 import { extend } from '../../lib/values.js';
 import { errorResponses, Success, Text } from '../../wire/common.js';
 import { Type } from '@sinclair/typebox';
-import { CannedResponse, CannedResponsesQuery, RemoveCannedResponseBody, RoomNoteBody, SaveCannedResponseBody } from '../../wire/desk.js';
+import { CannedResponse, CannedResponsesQuery, RemoveCannedResponseBody, RemoveTagBody, RoomNoteBody, SaveCannedResponseBody, SaveTagBody, Tag, tagFields, TagsQuery } from '../../wire/desk.js';
 import { StaffMessage } from '../../wire/livechat.js';
 import type { RouteGroup } from '../types.js';
 
@@ -13,7 +13,7 @@ const PageFields = { count: Type.Integer(), offset: Type.Integer(), total: Type.
 const IdParams = Type.Object({ _id: Text() });
 const cannedTags = ['livechat'];
 
-export const deskRoutes: RouteGroup = (app, { notes, cannedResponses }) => {
+export const deskRoutes: RouteGroup = (app, { notes, cannedResponses, tags: tagsService }) => {
   app.post(
     '/livechat/room.note',
     {
@@ -112,4 +112,67 @@ export const deskRoutes: RouteGroup = (app, { notes, cannedResponses }) => {
     },
     async (request) => extend(await cannedResponses.remove(callerOf(request).user, request.body._id), { success: true as const }),
   );
+
+  // ── D5 managed tags ──
+
+  app.get(
+    '/livechat/tags',
+    {
+      schema: {
+        tags: cannedTags,
+        summary: "Tags of no department plus the department's (default the caller's); viewAll with manage-livechat-tags: all",
+        querystring: TagsQuery,
+        response: { 200: Success({ tags: Type.Array(Tag), ...PageFields }), ...errorResponses(400, 401, 403) },
+      },
+      config: { anyPermission: ['view-l-room', 'manage-livechat-tags'] },
+    },
+    async (request) => extend(await tagsService.list(callerOf(request).user, request.query), { success: true as const }),
+  );
+
+  app.get(
+    '/livechat/tags/:tagId',
+    {
+      schema: {
+        tags: cannedTags,
+        summary: "A tag's fields; unknown: 404",
+        params: Type.Object({ tagId: Text() }),
+        response: { 200: Success(tagFields), ...errorResponses(400, 401, 403), 404: Type.Ref('ErrorBody') },
+      },
+      config: { anyPermission: ['view-l-room', 'manage-livechat-tags'] },
+    },
+    async (request) => extend(await tagsService.get(request.params.tagId), { success: true as const }),
+  );
+
+  app.post(
+    '/livechat/tags.save',
+    {
+      schema: {
+        tags: cannedTags,
+        summary: 'Create a tag, or replace one (with _id): name, description, departments',
+        body: SaveTagBody,
+        response: { 200: Success(tagFields), ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['manage-livechat-tags'] },
+    },
+    async (request) => extend(await tagsService.save(request.body), { success: true as const }),
+  );
+
+  for (const path of ['/livechat/tags.delete', '/livechat/tags.remove']) {
+    app.post(
+      path,
+      {
+        schema: {
+          tags: cannedTags,
+          summary: 'Remove a tag (rooms keep the names they have)',
+          body: RemoveTagBody,
+          response: { 200: Success({}), ...errorResponses(400, 401, 403) },
+        },
+        config: { permissions: ['manage-livechat-tags'] },
+      },
+      async (request) => {
+        await tagsService.remove(request.body.id);
+        return { success: true as const };
+      },
+    );
+  }
 };

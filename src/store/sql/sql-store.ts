@@ -18,6 +18,7 @@ import type { Database } from './schema.js';
 import { SqlTokensRepo, SqlUsersRepo } from './users-repo.js';
 import { SqlVisitorsRepo } from './visitors-repo.js';
 import { SqlCannedResponsesRepo } from './canned-responses-repo.js';
+import { SqlTagsRepo } from './tags-repo.js';
 
 export interface BackendHooks {
   close(): Promise<void>;
@@ -52,6 +53,7 @@ export class SqlStore implements Store {
   readonly jobs: SqlJobsRepo;
   readonly manualClock: SqlManualClockRepo;
   readonly cannedResponses: SqlCannedResponsesRepo;
+  readonly tags: SqlTagsRepo;
 
   constructor(
     readonly db: Kysely<Database>,
@@ -86,6 +88,7 @@ export class SqlStore implements Store {
     this.jobs = new SqlJobsRepo(db, dialect, changes);
     this.manualClock = new SqlManualClockRepo(db);
     this.cannedResponses = new SqlCannedResponsesRepo(db, dialect);
+    this.tags = new SqlTagsRepo(db, dialect);
   }
 
   poolStats(): PoolStats | null {
