@@ -9,6 +9,7 @@
 import type { CannedFacts } from '../services/access.js';
 import type { DomainEvent } from '../services/events.js';
 import type { RealtimeContext } from './context.js';
+import { ejson } from './wire.js';
 
 export const CANNED_STREAM = 'stream-canned-responses';
 const CANNED_EVENT = 'canned-responses';
@@ -37,7 +38,8 @@ export function defineDeskStreams(ctx: RealtimeContext): void {
 }
 
 /** The desk's events as pushes of this process (only when someone here listens). */
-export function deliverDeskEvent(ctx: RealtimeContext, event: DomainEvent): void {
+export function deliverDeskEvent(ctx: RealtimeContext, event: DomainEvent): void | Promise<void> {
+  if (event.type === 'roomInfoChanged') return roomInfoChanged(ctx, event.room.servedById, event.room.id);
   if (event.type !== 'cannedResponseChanged') return;
   const streams = ctx.ddp.streams;
   if (streams.subscriberCount(CANNED_STREAM, CANNED_EVENT) === 0) return;
@@ -49,4 +51,13 @@ export function deliverDeskEvent(ctx: RealtimeContext, event: DomainEvent): void
   streams.emit(CANNED_STREAM, CANNED_EVENT, [{ type: 'changed', ...response }], { context: { visible: event.facts } });
   // Moved out of someone's sight by this update (scope or department changed): that one learns it is gone.
   if (event.previous) streams.emit(CANNED_STREAM, CANNED_EVENT, [{ type: 'removed', _id: response._id }], { context: { visible: event.previous, hidden: event.facts } });
+}
+
+/** A room's tags or topic changed: its serving agent's `rooms-changed` gets the room as agents see it. */
+async function roomInfoChanged(ctx: RealtimeContext, agentId: string | null, rid: string): Promise<void> {
+  if (agentId === null) return;
+  const eventName = `${agentId}/rooms-changed`;
+  if (ctx.ddp.streams.subscriberCount('stream-notify-user', eventName) === 0) return;
+  const room = await ctx.services.live.roomView(rid);
+  if (room) ctx.ddp.streams.emit('stream-notify-user', eventName, ['updated', ejson(room)]);
 }

@@ -107,6 +107,8 @@ export type DomainEvent =
    * A canned response saved or removed (DESK.md D4): `stream-canned-responses` to the users who may see it now
    * (`facts`), and `removed` to those who could before (`previous`, an update that moved it) or until then (a removal).
    */
+  /** A livechat room's tags or topic changed (DESK.md D5 `room.saveInfo`): `rooms-changed` `updated` to its agent. */
+  | { type: 'roomInfoChanged'; room: RoomSnapshot }
   | { type: 'cannedResponseChanged'; action: 'changed' | 'removed'; response: CannedResponseEvent; facts: CannedFacts; previous?: CannedFacts }
   | {
       type: 'roomActivity';

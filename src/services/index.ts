@@ -111,7 +111,7 @@ export function createServices(options: ServicesOptions): Services {
   const routing = new LivechatRouting(store, settings, clock, events, availability);
   const openRooms = new OpenRoomCache(store, bus, options.onBusError);
   const livechat = new LivechatService(store, settings, clock, routing, limits, events, availability, openRooms);
-  const tags = new TagsService(store, settings, access, clock);
+  const tags = new TagsService(store, settings, access, clock, events);
   const livechatAdmin = new LivechatAdminService(store, settings, access, clock, routing, events, presence, tags);
   const livechatWorkspace = new LivechatWorkspaceService(store, settings, access, clock, events);
   const live = new LiveService(store, access, settings, clock, events);

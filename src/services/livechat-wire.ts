@@ -93,6 +93,7 @@ export function livechatRoomWire(r: LivechatRoom, withToken: boolean): RoomWire 
     ...(r.lastMessage && { lastMessage: plainMessageWire(r.lastMessage) }),
     ...(r.transferHistory.length > 0 && { transferHistory: r.transferHistory.map(transferWire) }),
     // Agent-facing only (DESK.md D0, D5): a room's tags and close reason are the desk's, not the visitor's.
+    ...(!withToken && r.topic !== null && { topic: r.topic }),
     ...(!withToken && r.tags.length > 0 && { tags: r.tags }),
     ...(!withToken && r.closeReason !== null && { closeReason: r.closeReason }),
   };

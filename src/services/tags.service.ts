@@ -12,7 +12,9 @@ import type { Access } from './access.js';
 import { ApiError, bareFailure, failure } from './errors.js';
 import { parsePaging } from './paging.js';
 import type { SettingsService } from './settings.service.js';
-import type { SaveTagBody, Tag, TagsQuery } from '../wire/desk.js';
+import { livechatSnapshot, type EventBus } from './events.js';
+import { forbidden, invalidParams } from './errors.js';
+import type { SaveRoomInfoBody, SaveTagBody, Tag, TagsQuery } from '../wire/desk.js';
 
 export type TagWire = Static<typeof Tag>;
 
@@ -31,6 +33,7 @@ export class TagsService {
     private readonly settings: SettingsService,
     private readonly access: Access,
     private readonly clock: Clock,
+    private readonly events: EventBus,
   ) {}
 
   /**
@@ -118,5 +121,40 @@ export class TagsService {
       throw bareFailure('error-tags-must-be-assigned-before-closing-chat');
     }
     return tags;
+  }
+
+  /**
+   * `POST livechat/room.saveInfo` (route: `view-l-room`; a room the caller does not serve also needs
+   * `save-others-livechat-room-info`): unknown room → `error-invalid-room`; `guestData._id` not the room's visitor →
+   * `error-invalid-visitor` (Parley: the endpoint edits this room's visitor only); then the tags' validation. Tags
+   * replace the room's, the topic is set, and the visitor's name, e-mail and phone are updated as `livechat/visitor`
+   * does. The room's custom fields (`livechatData`) are WIDGET.md W7's: only an empty object is taken here.
+   */
+  async saveRoomInfo(caller: UserRecord, input: Static<typeof SaveRoomInfoBody>): Promise<void> {
+    const room = await this.store.livechatRooms.findById(input.roomData._id);
+    if (!room) throw bareFailure('error-invalid-room');
+    if (room.servedBy?.id !== caller.id && !this.access.hasPermission(caller, 'save-others-livechat-room-info')) throw forbidden();
+    if (input.guestData._id !== room.visitor.id) throw bareFailure('error-invalid-visitor');
+    if (input.roomData.livechatData && Object.keys(input.roomData.livechatData).length > 0) {
+      throw invalidParams('The room\'s custom fields are set through livechat/custom.field');
+    }
+    const tags = input.roomData.tags === undefined ? undefined : cleanTags(input.roomData.tags);
+    if (tags) await this.assertRoomTags(tags, room.departmentId);
+    const guest = input.guestData;
+    const patch: { name?: string; email?: string | null; phone?: string | null } = {};
+    if (guest.name !== undefined) patch.name = guest.name;
+    if (guest.email !== undefined) patch.email = guest.email.trim().toLowerCase() || null;
+    if (guest.phone !== undefined) patch.phone = guest.phone.trim() || null;
+    const now = this.clock.now();
+    await this.store.transaction(async (tx) => {
+      const info: { tags?: string[]; topic?: string } = {};
+      if (tags !== undefined) info.tags = tags;
+      if (input.roomData.topic !== undefined) info.topic = input.roomData.topic;
+      if (Object.keys(info).length > 0) await tx.livechatRooms.setInfo(room.id, info, now);
+      if (Object.keys(patch).length > 0) await tx.visitors.update(room.visitor.id, patch, now);
+    });
+    const snapshot = livechatSnapshot(room);
+    this.events.publish({ type: 'roomInfoChanged', room: snapshot });
+    if (Object.keys(patch).length > 0 && room.open) this.events.publish({ type: 'visitorUpdated', visitorId: room.visitor.id, room: snapshot });
   }
 }

@@ -52,6 +52,8 @@ export interface LivechatRoom {
   tags: string[];
   /** DESK.md D5: why a closed room closed (null while open). */
   closeReason: CloseReason | null;
+  /** DESK.md D5's `room.saveInfo` topic, or null. */
+  topic: string | null;
 }
 
 /** DESK.md D5's `closeReason`. */
@@ -179,6 +181,11 @@ export interface LivechatRoomsRepo {
    * or null when there is no such room or no such visitor (nothing changed).
    */
   mergeSurvey(rid: string, visitorToken: string, answers: Record<string, string>, now: Millis): Promise<Record<string, string> | null>;
+  /**
+   * DESK.md D5's `room.saveInfo`: replaces the tags and sets the topic (each only when given) of a livechat room, open
+   * or closed, and bumps `_updatedAt`; false when there is no such room.
+   */
+  setInfo(rid: string, info: { tags?: string[]; topic?: string }, now: Millis): Promise<boolean>;
   /**
    * Livechat rooms matching the filter, sorted by the key in the direction: empty
    * values (`closedAt` of open rooms) first ascending and last descending, as

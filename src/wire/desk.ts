@@ -89,3 +89,20 @@ export const RemoveTagBody = Type.Object({ id: Text() });
 /** Room tags as a request carries them (a close, `room.saveInfo`). */
 export const RoomTags = Type.Array(Text({ maxLength: 100 }), { maxItems: 100 });
 
+
+/** `POST livechat/room.saveInfo` (DESK.md D5): the room's visitor's details and the room's topic and tags. */
+export const SaveRoomInfoBody = Type.Object({
+  guestData: Type.Object({
+    _id: Text(),
+    name: Opt(Text({ maxLength: 1000 })),
+    email: Opt(Text({ maxLength: 1000 })),
+    phone: Opt(Text({ maxLength: 1000 })),
+  }),
+  roomData: Type.Object({
+    _id: Text(),
+    topic: Opt(Text({ maxLength: 1000 })),
+    tags: Opt(RoomTags),
+    /** The room's custom fields (WIDGET.md W7): only an empty object is taken here. */
+    livechatData: Opt(Type.Record(Type.String(), Type.Unknown())),
+  }),
+});

@@ -118,6 +118,8 @@ function roomSchema<V extends TSchema>(v: V) {
     surveyFeedback: Opt(Type.Record(Type.String(), Type.String())),
     lastMessage: Opt(Message),
     transferHistory: Opt(Type.Array(TransferEntry)),
+    /** DESK.md D5, agents only: set by `room.saveInfo`. */
+    topic: Opt(Type.String()),
     /** DESK.md D5, agents only: the room's tags (when it has any). */
     tags: Opt(Type.Array(Type.String())),
     /** DESK.md D5, agents only: why a closed room closed. */

@@ -162,3 +162,41 @@ describe('closing (livechat/room.closeByUser with comment and tags)', () => {
     expect(await roomRow(t, room._id)).toMatchObject({ tags: '["general","vip"]' });
   });
 });
+
+describe('POST livechat/room.saveInfo', () => {
+  const saveInfo = (body: unknown, auth: Agent = agent) => t.api.post(`${V}/room.saveInfo`, body, { auth });
+
+  it('401, 403 (not serving, no save-others-livechat-room-info), each 400; tags replace, topic sets, the visitor is updated', async () => {
+    const { token, visitor } = await registerVisitor(t, { name: 'Info Visitor' });
+    const room = (await t.api.get(`${V}/room`, { query: { token } })).body.room;
+    expect(room.servedBy._id).toBe(agent.userId);
+    const body = (roomData: Record<string, unknown> = {}, guestData: Record<string, unknown> = {}) => ({ guestData: { _id: visitor._id, ...guestData }, roomData: { _id: room._id, ...roomData } });
+    expect((await t.api.post(`${V}/room.saveInfo`, body())).status).toBe(401);
+    const outsider = await makeAgent(t);
+    const refused = await saveInfo(body({ topic: 'x' }), outsider);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual(FORBIDDEN);
+    expect((await saveInfo({ guestData: { _id: visitor._id }, roomData: { _id: 'nope' } })).body).toEqual(bare('error-invalid-room'));
+    expect((await saveInfo(body({}, { _id: 'someone-else' }))).body).toEqual(bare('error-invalid-visitor'));
+    expect((await saveInfo({ roomData: { _id: room._id } })).body).toEqual(invalidParams("must have required property 'guestData'"));
+    expect((await saveInfo(body({ tags: ['nope'] }))).body).toEqual({ success: false, error: 'Invalid tags: nope [error-invalid-tags]', errorType: 'error-invalid-tags' });
+    expect((await saveInfo(body({ livechatData: { plan: 'gold' } }))).body).toEqual(invalidParams("The room's custom fields are set through livechat/custom.field"));
+    expect(await roomRow(t, room._id)).toMatchObject({ tags: null, topic: null });
+
+    const ok = await saveInfo(body({ topic: 'Billing', tags: ['general', 'general'], livechatData: {} }, { name: 'Renamed', email: ' NEW@Example.com ', phone: ' 555 ' }));
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body).toEqual({ success: true });
+    expect(await roomRow(t, room._id)).toMatchObject({ tags: '["general"]', topic: 'Billing' });
+    const info = await t.api.get('/api/v1/rooms.info', { auth: agent, query: { roomId: room._id } });
+    expect(info.body.room).toMatchObject({ topic: 'Billing', tags: ['general'] });
+    const guest = await t.api.get(`${V}/visitor/${token}`);
+    expect(guest.body.visitor).toMatchObject({ name: 'Renamed', visitorEmails: [{ address: 'new@example.com' }], phone: [{ phoneNumber: '555' }] });
+    // The visitor's own room object shows neither tags nor topic.
+    const own = await t.api.get(`${V}/room`, { query: { token } });
+    expect(own.body.room.tags).toBeUndefined();
+    expect(own.body.room.topic).toBeUndefined();
+    // A manager (save-others-livechat-room-info) may edit another agent's room; an empty tag list clears.
+    expect((await saveInfo(body({ tags: [] }), manager)).status).toBe(200);
+    expect(await roomRow(t, room._id)).toMatchObject({ tags: '[]' });
+  });
+});

@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { ConflictError } from '../../src/store/errors.js';
 import type { CannedResponseRecord, CannedVisibility } from '../../src/store/store.js';
-import type { LivechatCaseContext } from './livechat-fixtures.js';
+import { openRoom, type LivechatCaseContext } from './livechat-fixtures.js';
 
 function canned(overrides: Partial<CannedResponseRecord> = {}): CannedResponseRecord {
   return {
@@ -114,5 +114,17 @@ export function tagsCases(ctx: LivechatCaseContext): void {
     expect(await store.tags.list({ text: p.toUpperCase(), departments: null, offset: 1, count: 1 })).toEqual({ tags: [one], total: 3 });
     expect((await store.tags.findByNames([`${p}-ONE`, 'nothing'])).map((t) => t.id)).toEqual([one.id]);
     expect(await store.tags.findByNames([])).toEqual([]);
+  });
+}
+
+export function roomInfoCases(ctx: LivechatCaseContext): void {
+  it('livechatRooms.setInfo: tags replaced and topic set (each only when given); false for no such room', async () => {
+    const store = ctx.store();
+    const { room } = await openRoom(store);
+    expect(await store.livechatRooms.setInfo(room.id, { tags: ['a', 'b'] }, 50_000)).toBe(true);
+    expect(await store.livechatRooms.findById(room.id)).toMatchObject({ tags: ['a', 'b'], topic: null, updatedAt: 50_000 });
+    expect(await store.livechatRooms.setInfo(room.id, { topic: 'T' }, 50_000)).toBe(true);
+    expect(await store.livechatRooms.findById(room.id)).toMatchObject({ tags: ['a', 'b'], topic: 'T', updatedAt: 50_001 });
+    expect(await store.livechatRooms.setInfo('missing', { topic: 'T' }, 1)).toBe(false);
   });
 }

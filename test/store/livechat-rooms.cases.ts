@@ -86,6 +86,7 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
       transferHistory: [],
       tags: [],
       closeReason: null,
+      topic: null,
     });
     expect(await store.livechatRooms.findById(room.id)).toEqual(room);
     // the rooms repository sees the same livechat room (one row mapper)

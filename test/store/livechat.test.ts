@@ -15,7 +15,7 @@ import { messagesCases } from './livechat-messages.cases.js';
 import { presenceCases } from './presence.cases.js';
 import { livechatRoomsCases } from './livechat-rooms.cases.js';
 import { visitorsCases } from './livechat-visitors.cases.js';
-import { deskCases, tagsCases } from './desk.cases.js';
+import { deskCases, roomInfoCases, tagsCases } from './desk.cases.js';
 
 function allCases(ctx: LivechatCaseContext): void {
   describe('visitors', () => visitorsCases(ctx));
@@ -27,6 +27,7 @@ function allCases(ctx: LivechatCaseContext): void {
   describe('presence', () => presenceCases(ctx));
   describe('desk', () => deskCases(ctx));
   describe('tags', () => tagsCases(ctx));
+  describe('room info', () => roomInfoCases(ctx));
 }
 
 describe(`livechat store on ${backend}`, () => {

@@ -841,6 +841,7 @@ export interface paths {
                                 /** @enum {string} */
                                 t: "l";
                                 tags?: string[];
+                                topic?: string;
                                 transferHistory?: {
                                     comment?: string;
                                     nextDepartment?: {
@@ -2223,6 +2224,7 @@ export interface paths {
                                     /** @enum {string} */
                                     t: "l";
                                     tags?: string[];
+                                    topic?: string;
                                     transferHistory?: {
                                         comment?: string;
                                         nextDepartment?: {
@@ -3435,6 +3437,7 @@ export interface paths {
                                 /** @enum {string} */
                                 t: "l";
                                 tags?: string[];
+                                topic?: string;
                                 transferHistory?: {
                                     comment?: string;
                                     nextDepartment?: {
@@ -3819,6 +3822,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/livechat/room.saveInfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A livechat room's tags and topic and its visitor's details (another agent's room: save-others-livechat-room-info) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        guestData: {
+                            _id: string;
+                            email?: string;
+                            name?: string;
+                            phone?: string;
+                        };
+                        roomData: {
+                            _id: string;
+                            livechatData?: {
+                                [key: string]: unknown;
+                            };
+                            tags?: string[];
+                            topic?: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/livechat/room.survey": {
         parameters: {
             query?: never;
@@ -4061,6 +4149,7 @@ export interface paths {
                                 /** @enum {string} */
                                 t?: "l";
                                 tags?: string[];
+                                topic?: string;
                                 transferHistory?: {
                                     comment?: string;
                                     nextDepartment?: {
@@ -6239,6 +6328,7 @@ export interface paths {
                                 /** @enum {string} */
                                 t: "l";
                                 tags?: string[];
+                                topic?: string;
                                 transferHistory?: {
                                     comment?: string;
                                     nextDepartment?: {

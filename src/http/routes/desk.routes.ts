@@ -2,7 +2,7 @@ import { callerOf } from '../plugins/auth.js';
 import { extend } from '../../lib/values.js';
 import { errorResponses, Success, Text } from '../../wire/common.js';
 import { Type } from '@sinclair/typebox';
-import { CannedResponse, CannedResponsesQuery, RemoveCannedResponseBody, RemoveTagBody, RoomNoteBody, SaveCannedResponseBody, SaveTagBody, Tag, tagFields, TagsQuery } from '../../wire/desk.js';
+import { CannedResponse, CannedResponsesQuery, RemoveCannedResponseBody, RemoveTagBody, RoomNoteBody, SaveCannedResponseBody, SaveRoomInfoBody, SaveTagBody, Tag, tagFields, TagsQuery } from '../../wire/desk.js';
 import { StaffMessage } from '../../wire/livechat.js';
 import type { RouteGroup } from '../types.js';
 
@@ -175,4 +175,21 @@ export const deskRoutes: RouteGroup = (app, { notes, cannedResponses, tags: tags
       },
     );
   }
+
+  app.post(
+    '/livechat/room.saveInfo',
+    {
+      schema: {
+        tags: cannedTags,
+        summary: "A livechat room's tags and topic and its visitor's details (another agent's room: save-others-livechat-room-info)",
+        body: SaveRoomInfoBody,
+        response: { 200: Success({}), ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['view-l-room'] },
+    },
+    async (request) => {
+      await tagsService.saveRoomInfo(callerOf(request).user, request.body);
+      return { success: true as const };
+    },
+  );
 };

@@ -280,6 +280,19 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
     return this.related.messages.insert(message);
   }
 
+  async setInfo(rid: string, info: { tags?: string[]; topic?: string }, now: number): Promise<boolean> {
+    let q = this.db.updateTable('rooms').set({ updated_at: this.dialect.nextUpdatedAt(now) });
+    if (info.tags !== undefined) q = q.set({ tags: JSON.stringify(info.tags) });
+    if (info.topic !== undefined) q = q.set({ topic: info.topic });
+    const result = await q
+      .where('id', '=', rid)
+      .where('t', '=', sql.lit('l'))
+      .executeTakeFirst();
+    const changed = Number(result.numUpdatedRows) > 0;
+    if (changed) this.changes.roomChanged(rid);
+    return changed;
+  }
+
   async mergeSurvey(rid: string, visitorToken: string, answers: Record<string, string>, now: number): Promise<Record<string, string> | null> {
     // Compiled once per dialect (the merge's values are parameters whose number the dialect fixes), then bound.
     const merge = this.dialect.jsonMergeValues(answers);

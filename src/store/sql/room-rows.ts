@@ -156,5 +156,6 @@ function livechatRoom(row: RoomRow, lastMessage: MessageRecord | null): Livechat
     transferHistory: fromJson<TransferEntry[]>(row.transfer_history, []),
     tags: fromJson<string[]>(row.tags, []),
     closeReason: row.close_reason as CloseReason | null,
+    topic: row.topic,
   };
 }
