@@ -90,6 +90,8 @@ export class LivechatWorkspaceService {
       ...(query.open !== undefined && { open: query.open }),
       ...(query.roomName && { fnameContains: query.roomName }),
       ...(query.visitorId && { visitorId: query.visitorId }),
+      ...(query.tags && { tags: query.tags.filter((tag) => tag !== '') }),
+      ...(query.queued !== undefined && { queued: query.queued }),
     };
     const { rooms, total } = await this.store.livechatRooms.list(filter, { key, direction }, paging.offset, paging.count);
     return {

@@ -97,6 +97,10 @@ export interface LivechatRoomFilter {
   fnameContains?: string;
   createdAt?: { start?: Millis; end?: Millis };
   closedAt?: { start?: Millis; end?: Millis };
+  /** DESK.md D5: rooms carrying any of these tags (case-insensitive). */
+  tags?: readonly string[];
+  /** DESK.md D5: open rooms no agent serves (true) or the others (false). */
+  queued?: boolean;
 }
 
 export type LivechatRoomSortKey = 'ts' | 'fname' | 'lm' | 'closedAt' | 'msgs' | '_updatedAt';

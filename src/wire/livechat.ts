@@ -346,6 +346,9 @@ export const LivechatRoomsQuery = Type.Object({
   departmentId: Opt(Type.Union([Text(), Type.Array(Text())])),
   open: Opt(Type.Boolean()),
   roomName: Opt(Text()),
+  /** DESK.md D5: rooms with any of these tags; `queued`: open rooms no agent serves. */
+  tags: Opt(Type.Array(Text())),
+  queued: Opt(Type.Boolean()),
   /** Parley: one visitor's rooms (`v._id`), for the console's "earlier chats". */
   visitorId: Opt(Text()),
   createdAt: Opt(Text()),

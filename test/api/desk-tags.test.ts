@@ -200,3 +200,27 @@ describe('POST livechat/room.saveInfo', () => {
     expect(await roomRow(t, room._id)).toMatchObject({ tags: '[]' });
   });
 });
+
+describe('GET livechat/rooms: tags[] and queued filters (D5)', () => {
+  it('rooms with any of the tags; queued rooms are open and unserved', async () => {
+    const { token } = await registerVisitor(t, { name: 'Filter Visitor' });
+    const room = (await t.api.get(`${V}/room`, { query: { token } })).body.room;
+    expect((await t.api.post(`${V}/room.closeByUser`, { rid: room._id, tags: ['general'] }, { auth: agent })).status).toBe(200);
+    await onlyAvailable(t, []);
+    const { token: waitingToken } = await registerVisitor(t, { name: 'Waiting Visitor' });
+    await setSetting(t, 'Livechat_accept_chats_with_no_agents', true);
+    try {
+      const waiting = (await t.api.get(`${V}/room`, { query: { token: waitingToken } })).body.room;
+      expect(waiting.servedBy).toBeUndefined();
+      const ids = async (qs: string) => (await t.api.get(`${V}/rooms?${qs}`, { auth: t.admin })).body.rooms.map((r: any) => r._id);
+      expect(await ids('tags[]=GENERAL&tags[]=none')).toContain(room._id);
+      expect(await ids('tags[]=none')).not.toContain(room._id);
+      expect(await ids('queued=true')).toEqual([waiting._id]);
+      const notQueued = await ids('queued=false&count=100');
+      expect(notQueued).toContain(room._id);
+      expect(notQueued).not.toContain(waiting._id);
+    } finally {
+      await setSetting(t, 'Livechat_accept_chats_with_no_agents', false);
+    }
+  });
+});

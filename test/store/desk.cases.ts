@@ -127,4 +127,17 @@ export function roomInfoCases(ctx: LivechatCaseContext): void {
     expect(await store.livechatRooms.findById(room.id)).toMatchObject({ tags: ['a', 'b'], topic: 'T', updatedAt: 50_001 });
     expect(await store.livechatRooms.setInfo('missing', { topic: 'T' }, 1)).toBe(false);
   });
+
+  it('livechatRooms.list: tags (any, case-insensitive) and queued filters', async () => {
+    const store = ctx.store();
+    const tag = `tag${newId().slice(0, 6)}`;
+    const { room: tagged } = await openRoom(store);
+    await store.livechatRooms.setInfo(tagged.id, { tags: [tag, 'x'] }, 60_000);
+    const sort = { key: 'ts' as const, direction: -1 as const };
+    const ids = async (filter: object) => (await store.livechatRooms.list(filter, sort, 0, 100)).rooms.map((r) => r.id);
+    expect(await ids({ tags: [tag.toUpperCase(), 'none'] })).toEqual([tagged.id]);
+    expect(await ids({ tags: ['none'] })).toEqual([]);
+    expect(await ids({ queued: true, visitorId: tagged.visitor.id })).toEqual([tagged.id]);
+    expect(await ids({ queued: false, visitorId: tagged.visitor.id })).toEqual([]);
+  });
 }

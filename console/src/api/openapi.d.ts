@@ -4057,6 +4057,8 @@ export interface paths {
                     departmentId?: string | string[];
                     open?: boolean;
                     roomName?: string;
+                    tags?: string[];
+                    queued?: boolean;
                     visitorId?: string;
                     createdAt?: string;
                     closedAt?: string;
