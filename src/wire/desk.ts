@@ -3,7 +3,7 @@
  * closing. Written once; routes validate and serialize with them, services take their types.
  */
 import { Type } from '@sinclair/typebox';
-import { PagingQuery, StringEnum, Text, Timestamp } from './common.js';
+import { PagingQuery, StringEnum, Text, TextRecord, Timestamp } from './common.js';
 
 /** The longest note or canned text (DESK.md D4, D6). */
 export const MAX_NOTE_LENGTH = 10_000;
@@ -103,6 +103,6 @@ export const SaveRoomInfoBody = Type.Object({
     topic: Opt(Text({ maxLength: 1000 })),
     tags: Opt(RoomTags),
     /** The room's custom fields (WIDGET.md W7): only an empty object is taken here. */
-    livechatData: Opt(Type.Record(Type.String(), Type.Unknown())),
+    livechatData: Opt(TextRecord(Type.Unknown())),
   }),
 });
