@@ -317,6 +317,7 @@ function endpoints(s: Seeded, since: string): Array<{ name: string; path: string
     { group: 'livechat-write', name: 'GET livechat/room (new room)', path: '/api/v1/livechat/room', spec: { method: 'GET', path: () => `/api/v1/livechat/room?token=${encodeURIComponent(freshToken())}` } },
     { group: 'livechat-write', name: 'POST livechat/room.close', path: '/api/v1/livechat/room.close', spec: { method: 'POST', path: '/api/v1/livechat/room.close', body: () => { const [token, rid] = closeRoom(); return { token, rid }; } } },
     { group: 'livechat-write', name: 'POST livechat/room.transfer', path: '/api/v1/livechat/room.transfer', spec: { method: 'POST', path: '/api/v1/livechat/room.transfer', body: nextTransfer } },
+    { group: 'canned', name: 'GET canned-responses (10,000; text search, 25)', path: '/api/v1/canned-responses', spec: { method: 'GET', path: '/api/v1/canned-responses?text=bravo&count=25', headers: auth(s.agent) }, expect: (body) => ((body as { cannedResponses?: unknown[] }).cannedResponses?.length === 25 ? null : 'expected 25 canned responses') },
     { group: 'login', name: 'POST login (logins/s, bcrypt cost 10)', path: '/api/v1/login', spec: { method: 'POST', path: '/api/v1/login', body: () => ({ user: s.writer.username, password: BENCH_PASSWORD }) } },
   ];
 }
@@ -518,7 +519,7 @@ interface ReportHead {
 
 function markdown(report: ReportHead, results: Measurement[]): string {
   const none = { userId: '', authToken: '', username: '' };
-  const groups = new Map(endpoints({ heavyUser: none, writer: none, writers: [], openVisitorTokens: ['', '', '', ''], openRoomIds: ['', '', '', ''], freshVisitorTokens: [''], departments: ['', ''], words: { frequent: '', rare: '', rareChannel: '', none: '' } }, '').map((e) => [e.name, e.group]));
+  const groups = new Map(endpoints({ heavyUser: none, writer: none, writers: [], openVisitorTokens: ['', '', '', ''], openRoomIds: ['', '', '', ''], freshVisitorTokens: [''], departments: ['', ''], agent: none, words: { frequent: '', rare: '', rareChannel: '', none: '' } }, '').map((e) => [e.name, e.group]));
   const coldSeeded = report.cold_start_ms.sqlite_seeded ?? Infinity;
   const lines = [
     `## Benchmark (${QUICK_MODE ? 'quick' : 'full'}; ${report.machine.cores} cores, Node ${report.machine.node}, ${CONNECTIONS} connections, ${DURATION} s each)`,

@@ -79,6 +79,8 @@ export interface Seeded {
   openRoomIds: string[];
   freshVisitorTokens: string[];
   departments: [string, string];
+  /** An agent of the first department, logged in: reads the canned responses. */
+  agent: { userId: string; authToken: string; username: string };
   /** The directory's terms: `frequent` (users and channels), `rare` (one user's bio), `rareChannel` (one channel's name). */
   words: { frequent: string; rare: string; rareChannel: string; none: string };
 }
@@ -242,6 +244,33 @@ export async function seedBenchData(db: Kysely<Database>, size: SeedSize): Promi
     await db.insertInto('login_tokens').values({ hashed_token: hashLoginToken(raw), user_id: userId, created_at: Date.now() }).execute();
     return raw;
   };
+  // DESK.md D4: 10,000 canned responses (the issue's figure, whatever the size): a fifth global, two fifths of the two
+  // departments, two fifths agents' own; `bravo` is in the text of one in ten.
+  const cannedCount = 10_000;
+  const canned = Array.from({ length: cannedCount }, (_, i) => {
+    const kind = i % 5;
+    const scope = kind === 0 ? 'global' : kind <= 2 ? 'department' : 'user';
+    const departmentId = scope === 'department' ? departments[kind - 1]! : null;
+    const userId = scope === 'user' ? users[i % size.agents]!.id : null;
+    const shortcut = `cr-${i}`;
+    return {
+      id: newId(),
+      shortcut,
+      shortcut_key: shortcut,
+      text: `${WORDS[i % WORDS.length]} answer number ${i}: thank you for waiting, we will get back to you shortly.`,
+      scope,
+      owner_key: scope === 'global' ? 'global' : scope === 'department' ? `department:${departmentId}` : `user:${userId}`,
+      user_id: userId,
+      department_id: departmentId,
+      tags: JSON.stringify([WORDS[(i * 3) % WORDS.length]]),
+      created_by_id: users[0]!.id,
+      created_by_username: users[0]!.username,
+      created_at: now,
+      updated_at: now,
+    };
+  });
+  await insertChunks(canned, chunk, (c) => db.insertInto('canned_responses').values(c).execute());
+
   const writer = users[size.agents + 1]!;
   const writers = [];
   for (const user of users.slice(size.agents + 2, size.agents + 2 + WRITERS)) writers.push({ userId: user.id, authToken: await token(user.id), username: user.username });
@@ -253,6 +282,7 @@ export async function seedBenchData(db: Kysely<Database>, size: SeedSize): Promi
     openRoomIds: openRooms.map((r) => r.id),
     freshVisitorTokens: freshVisitors.map((v) => v.token),
     departments,
+    agent: { userId: users[0]!.id, authToken: await token(users[0]!.id), username: users[0]!.username },
     words: { frequent: 'alpha', rare: 'zebracrossing', rareChannel: `channel-${size.channels - 1}`, none: 'qqqqnomatch' },
   };
 }

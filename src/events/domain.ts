@@ -11,8 +11,10 @@
  * They never carry a visitor token: a visitor connection proves its token and
  * is matched by visitor id.
  */
+import type { Static } from '@sinclair/typebox';
 import type { Millis } from '../lib/time.js';
-import type { InquiryRecord, MessageRecord, RoomRecord, RoomType, SystemMessageType, UserStatus, VisitorStatus, TransferData, MessageFile } from '../store/store.js';
+import type { CannedResponse } from '../wire/desk.js';
+import type { CannedResponseRecord, InquiryRecord, MessageRecord, RoomRecord, RoomType, SystemMessageType, UserStatus, VisitorStatus, TransferData, MessageFile } from '../store/store.js';
 
 /** The access-relevant state of a room when the event happened. */
 export interface RoomSnapshot {
@@ -100,6 +102,13 @@ export type DomainEvent =
    * the realtime layer itself (no service change behind it) so it crosses
    * processes like everything else; `origin` is the writer's connection, never echoed to.
    */
+  /** A livechat room's tags or topic changed (DESK.md D5 `room.saveInfo`): `rooms-changed` `updated` to its agent. */
+  | { type: 'roomInfoChanged'; room: RoomSnapshot }
+  /**
+   * A canned response saved or removed (DESK.md D4): `stream-canned-responses` to the users who may see it now
+   * (`facts`), and `removed` to those who could before (`previous`, an update that moved it) or until then (a removal).
+   */
+  | { type: 'cannedResponseChanged'; action: 'changed' | 'removed'; response: CannedResponseEvent; facts: CannedFacts; previous?: CannedFacts }
   | {
       type: 'roomActivity';
       room: RoomSnapshot;
@@ -110,6 +119,12 @@ export type DomainEvent =
     };
 
 export type DomainEventType = DomainEvent['type'];
+
+/** A canned response as its event carries it: the wire object (no secret in it). */
+export type CannedResponseEvent = Static<typeof CannedResponse>;
+
+/** What decides who may see a canned response (DESK.md D4's V). */
+export type CannedFacts = Pick<CannedResponseRecord, 'scope' | 'userId' | 'departmentId'>;
 
 /** Snapshot of a livechat room record. */
 export function livechatSnapshot(room: {

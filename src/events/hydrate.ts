@@ -17,7 +17,7 @@ export async function servedRooms(store: Store, agentId: string): Promise<RoomSn
 export function storeHydrator(store: Store): EventHydrator {
   return async (event) => {
     if (event.type === 'messageCreated' && event.message.msg === null) {
-      const recent = await store.messages.listByRoom(event.room.id, 0, 200);
+      const recent = await store.messages.listByRoom(event.room.id, 'staff', 0, 200);
       const found = recent.find((m) => m.id === event.message.id);
       return found ? extend(event, { message: extend(event.message, { msg: found.msg }) }) : null;
     }

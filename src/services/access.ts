@@ -1,4 +1,4 @@
-import type { Store, UserRecord } from '../store/store.js';
+import { isVisibleToVisitor, type CannedVisibility, type Store, type UserRecord } from '../store/store.js';
 import { forbidden } from './errors.js';
 import type { RoomSnapshot } from '../events/domain.js';
 import type { PermissionsService } from './permissions.service.js';
@@ -11,6 +11,10 @@ export type Caller = Pick<UserRecord, 'id' | 'roles'>;
  * it was when the event happened (delivery) — `snapshotOf`/`livechatSnapshot` make one.
  */
 export type RoomFacts = RoomSnapshot;
+
+/** What D4's access rules look at in a canned response. */
+export type { CannedFacts } from '../events/domain.js';
+import type { CannedFacts } from '../events/domain.js';
 
 /** The message being delivered, for the two one-message exceptions of the read rules (R4). */
 export interface DeliveredMessage {
@@ -141,8 +145,10 @@ export class Access {
    * Room read by the room's visitor (R4), proven by its token: its own room while
    * open, plus the room's `livechat-close` message (the widget's only sign that an
    * agent closed). REST visitor endpoints match the token and room in one store read.
+   * `messageT`: the type of the message being delivered; an agent-only one (DESK.md D6) never reaches a visitor.
    */
-  visitorCanRead(visitorId: string, room: Pick<RoomFacts, 'visitorId' | 'open'>, options: { closeMessage?: boolean } = {}): boolean {
+  visitorCanRead(visitorId: string, room: Pick<RoomFacts, 'visitorId' | 'open'>, options: { closeMessage?: boolean; messageT?: string | null } = {}): boolean {
+    if (options.messageT !== undefined && !isVisibleToVisitor({ t: options.messageT })) return false;
     return room.visitorId === visitorId && (room.open || options.closeMessage === true);
   }
 
@@ -196,6 +202,41 @@ export class Access {
     }
     if (eventName.startsWith('agent/')) return this.hasPermission(caller, 'view-livechat-manager') || eventName === `agent/${caller.id}`;
     return true;
+  }
+
+  // ── canned responses (DESK.md D4) ──
+
+  /**
+   * What the caller may read of the canned responses (D4's V as a set, for the store's list): global ones with
+   * `view-canned-responses`; department ones of every department with `view-all-canned-responses`, else of its
+   * department scope; its own user ones always.
+   */
+  async cannedVisibility(caller: Caller): Promise<CannedVisibility> {
+    return {
+      global: this.hasPermission(caller, 'view-canned-responses'),
+      departments: this.hasPermission(caller, 'view-all-canned-responses') ? null : await this.departmentScope(caller),
+      userId: caller.id,
+    };
+  }
+
+  /** D4's V(u, r), against the caller's `cannedVisibility` (read once per request or delivery). */
+  seesCannedResponse(visibility: CannedVisibility, r: CannedFacts): boolean {
+    if (r.scope === 'global') return visibility.global;
+    if (r.scope === 'department') return visibility.departments === null || (r.departmentId !== null && visibility.departments.includes(r.departmentId));
+    return r.userId === visibility.userId;
+  }
+
+  /**
+   * D4's W(u, r): global — `save-all-canned-responses`; department — that, or `save-department-canned-responses`
+   * with the department in the caller's scope; user — the caller owns it and holds `save-canned-responses`.
+   */
+  async writesCannedResponse(caller: Caller, r: CannedFacts): Promise<boolean> {
+    if (r.scope === 'global') return this.hasPermission(caller, 'save-all-canned-responses');
+    if (r.scope === 'department') {
+      if (this.hasPermission(caller, 'save-all-canned-responses')) return true;
+      return r.departmentId !== null && this.hasPermission(caller, 'save-department-canned-responses') && (await this.coversDepartment(caller, r.departmentId));
+    }
+    return r.userId === caller.id && this.hasPermission(caller, 'save-canned-responses');
   }
 
   private readsLivechatRoom(caller: Caller, room: RoomFacts, message: DeliveredMessage): boolean {

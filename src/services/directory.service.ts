@@ -6,7 +6,7 @@ import { iso } from '../lib/time.js';
 import type { ChannelSortKey, DirectoryChannel, DirectoryUser, Store, UserRecord, UserSearchField, UserSortKey } from '../store/store.js';
 import type { Access } from './access.js';
 import { bareFailure, failure } from './errors.js';
-import { messageWire } from './message-wire.js';
+import { plainMessageWire } from './message-wire.js';
 import { parsePaging, project } from './paging.js';
 import { hasNul } from './rooms.service.js';
 import type { SettingsService } from './settings.service.js';
@@ -141,7 +141,7 @@ function channelEntry(room: DirectoryChannel, usernames: string[]): DirectoryEnt
     default: room.isDefault,
     featured: room.featured ? true : undefined,
     archived: room.archived,
-    lastMessage: room.lastMessage ? messageWire(room.lastMessage) : undefined,
+    lastMessage: room.lastMessage ? plainMessageWire(room.lastMessage) : undefined,
     usernames,
   };
 }

@@ -29,6 +29,9 @@ import { UsersService } from './users.service.js';
 import { FilesService } from './files/files.service.js';
 import { BusinessHoursService } from './business-hours/business-hours.service.js';
 import { registerBusinessHoursOpening } from './business-hours/opening-job.js';
+import { NotesService } from './notes.service.js';
+import { CannedResponsesService } from './canned-responses.service.js';
+import { TagsService } from './tags.service.js';
 
 /**
  * Everything the HTTP layer may call. Built once per app by `createServices`.
@@ -66,6 +69,12 @@ export interface Services {
   files: FilesService;
   /** Business-hours schedules and decisions (desk contract D1). */
   businessHours: BusinessHoursService;
+  /** Private notes (DESK.md D6). */
+  notes: NotesService;
+  /** Canned responses (DESK.md D4). */
+  cannedResponses: CannedResponsesService;
+  /** Managed tags and D5's closing rules. */
+  tags: TagsService;
 }
 
 export interface ServicesOptions {
@@ -110,7 +119,8 @@ export function createServices(options: ServicesOptions): Services {
   const routing = new LivechatRouting(store, settings, clock, events, availability, businessHours);
   const openRooms = new OpenRoomCache(store, bus, options.onBusError);
   const livechat = new LivechatService(store, settings, clock, routing, limits, events, availability, openRooms, businessHours);
-  const livechatAdmin = new LivechatAdminService(store, settings, access, clock, routing, events, presence);
+  const tags = new TagsService(store, settings, access, clock, events);
+  const livechatAdmin = new LivechatAdminService(store, settings, access, clock, routing, events, presence, tags);
   const livechatWorkspace = new LivechatWorkspaceService(store, settings, access, clock, events);
   const live = new LiveService(store, access, settings, clock, events);
   const messages = new MessagesService(store, access, clock, events);
@@ -124,7 +134,9 @@ export function createServices(options: ServicesOptions): Services {
   registerBusinessHoursOpening({ store, settings, clock, jobs, routing, businessHours });
   const clockControl = new ClockService(manualClock, jobs, store);
   const files = new FilesService(store, settings, access, clock, events, limits, jobs);
-  return { files, clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence, businessHours };
+  const notes = new NotesService(store, access, clock, events);
+  const cannedResponses = new CannedResponsesService(store, settings, access, clock, events);
+  return { files, notes, cannedResponses, tags, clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence, businessHours };
 }
 
 export interface BootstrapConfig extends SeedConfig {

@@ -89,6 +89,7 @@ export class LiveService {
     const room = await this.room(rid);
     if (!room || !(await this.access.canReadRoom(user, room))) throw forbidden();
     const { messages } = await this.store.messages.page(rid, {
+      audience: 'staff',
       offset: 0,
       limit: Math.max(1, Math.min(limit, 1000)),
       direction: 'desc',

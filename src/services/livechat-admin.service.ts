@@ -17,6 +17,7 @@ import { codeOnly, departmentAgentWire, departmentWire, inquiryWire } from './li
 import { parsePaging, type PagingQuery } from './paging.js';
 import type { PresenceService } from './presence.service.js';
 import type { SettingsService } from './settings.service.js';
+import type { TagsService } from './tags.service.js';
 import type { DepartmentAgentRef, DepartmentAgentsBody, DepartmentBody, ForwardBody, LivechatUser as LivechatUserSchema } from '../wire/livechat.js';
 
 const departmentNotFound = () => failure('Department not found', 'error-department-not-found');
@@ -48,23 +49,29 @@ export class LivechatAdminService {
     private readonly routing: LivechatRouting,
     private readonly events: EventBus,
     private readonly presence: PresenceService,
+    /** DESK.md D5's closing rules (comment, tags). */
+    private readonly tags: TagsService,
   ) {}
 
   // ── §8.5 close by an agent ──
 
   /**
    * Unknown or non-livechat room → `"Room not found [error-invalid-room]"` (as chat.sendMessage);
-   * another agent's room needs `close-others-livechat-room`; closed → `room-closed`.
+   * another agent's room needs `close-others-livechat-room`; closed → `room-closed`; then DESK.md D5's comment and
+   * tags (`TagsService.closingTags`). The room closes with `closeReason: "agent"` and its tags and the request's.
    */
-  async closeByUser(caller: UserRecord, rid: string, comment: string | undefined): Promise<void> {
+  async closeByUser(caller: UserRecord, rid: string, comment: string | undefined, tags?: readonly string[]): Promise<void> {
     const room = await this.store.livechatRooms.findById(rid);
     if (!room) throw failure('Room not found', 'error-invalid-room');
     if (!this.access.canCloseRoom(caller, livechatSnapshot(room))) throw forbidden();
     if (!room.open) throw bareFailure('room-closed');
+    const closingTags = await this.tags.closingTags(room, comment, tags);
     await this.routing.close(room, {
       closer: 'user',
       by: { id: caller.id, username: caller.username ?? '', name: caller.name },
       comment: comment ?? '',
+      closeReason: 'agent',
+      tags: closingTags,
     });
   }
 
@@ -157,6 +164,8 @@ export class LivechatAdminService {
       showOnOfflineForm: input.showOnOfflineForm,
       email: input.email.trim() || null,
       description: input.description ?? null,
+      requestTagBeforeClosingChat: input.requestTagBeforeClosingChat ?? false,
+      chatClosingTags: [...new Set((input.chatClosingTags ?? []).map((tag) => tag.trim()).filter((tag) => tag !== ''))],
     };
   }
 

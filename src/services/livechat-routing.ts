@@ -7,7 +7,7 @@
 import { newId } from '../lib/ids.js';
 import { extend } from '../lib/values.js';
 import type { Clock } from '../lib/time.js';
-import type { InquiryRecord, LivechatCloser, LivechatRoom, MessageRecord, Store, SystemMessageType, TransferData, TransferEntry, VisitorRecord } from '../store/store.js';
+import type { CloseReason, InquiryRecord, LivechatCloser, LivechatRoom, MessageRecord, Store, SystemMessageType, TransferData, TransferEntry, VisitorRecord } from '../store/store.js';
 import { ApiError, bareFailure, failure } from './errors.js';
 import { eventInquiry, eventMessage, livechatSnapshot, type DomainEvent, type EventInquiry } from '../events/domain.js';
 import type { EventBus } from '../events/event-bus.js';
@@ -220,11 +220,20 @@ export class LivechatRouting {
    * visitor offline, inquiry removed, every subscription removed (rooms.get
    * `remove`), close message.
    */
-  async close(room: LivechatRoom, options: { closer: LivechatCloser; by: Actor; comment: string }): Promise<void> {
+  async close(
+    room: LivechatRoom,
+    options: { closer: LivechatCloser; by: Actor; comment: string; closeReason?: CloseReason; tags?: string[] },
+  ): Promise<void> {
     const now = this.clock.now();
     const done = await this.store.livechatRooms.closeWithEffects(
       room.id,
-      { closedAt: now, closer: options.closer, closedBy: { id: options.by.id, username: options.by.username } },
+      {
+        closedAt: now,
+        closer: options.closer,
+        closedBy: { id: options.by.id, username: options.by.username },
+        ...(options.closeReason && { closeReason: options.closeReason }),
+        ...(options.tags && { tags: options.tags }),
+      },
       this.systemMessage(room.id, 'livechat-close', options.comment, options.by, now),
       now,
     );

@@ -16,7 +16,7 @@ import type {
   VisitorRecord,
 } from '../store/store.js';
 import { ApiError } from './errors.js';
-import { messageWire } from './message-wire.js';
+import { plainMessageWire } from './message-wire.js';
 import type { AgentRoom, Department, DepartmentAgent, Inquiry, Visitor, VisitorFacingAgent, VisitorRoom } from '../wire/livechat.js';
 
 /** The wire types are those of the response schemas (wire/livechat.ts): written once. */
@@ -90,8 +90,12 @@ export function livechatRoomWire(r: LivechatRoom, withToken: boolean): RoomWire 
     ...(r.closer !== null && { closer: r.closer }),
     ...(r.closedBy && { closedBy: { _id: r.closedBy.id, username: r.closedBy.username } }),
     ...(r.surveyFeedback && { surveyFeedback: r.surveyFeedback }),
-    ...(r.lastMessage && { lastMessage: messageWire(r.lastMessage) }),
+    ...(r.lastMessage && { lastMessage: plainMessageWire(r.lastMessage) }),
     ...(r.transferHistory.length > 0 && { transferHistory: r.transferHistory.map(transferWire) }),
+    // Agent-facing only (DESK.md D0, D5): a room's tags and close reason are the desk's, not the visitor's.
+    ...(!withToken && r.topic !== null && { topic: r.topic }),
+    ...(!withToken && r.tags.length > 0 && { tags: r.tags }),
+    ...(!withToken && r.closeReason !== null && { closeReason: r.closeReason }),
   };
 }
 
@@ -130,6 +134,8 @@ export function departmentWire(d: DepartmentRecord): Static<typeof Department> {
     ...(d.description !== null && { description: d.description }),
     numAgents: d.numAgents,
     _updatedAt: iso(d.updatedAt),
+    ...(d.requestTagBeforeClosingChat && { requestTagBeforeClosingChat: true }),
+    ...(d.chatClosingTags.length > 0 && { chatClosingTags: d.chatClosingTags }),
   };
 }
 

@@ -102,6 +102,8 @@ export class LivechatWorkspaceService {
       ...(query.roomName && { fnameContains: query.roomName }),
       ...(query.visitorId && { visitorId: query.visitorId }),
       ...(query.text !== undefined && { text: searchText(query.text) }),
+      ...(query.tags && { tags: query.tags.filter((tag) => tag !== '') }),
+      ...(query.queued !== undefined && { queued: query.queued }),
     };
     const { rooms, total } = await this.store.livechatRooms.list(filter, { key, direction }, paging.offset, paging.count);
     return {
@@ -120,6 +122,7 @@ export class LivechatWorkspaceService {
     const [sortKey, direction] = paging.sort[0] ?? ['ts', -1];
     if (sortKey !== 'ts' || paging.sort.length > 1) throw invalidSort(query.sort);
     const { messages, total } = await this.store.messages.page(rid, {
+      audience: 'staff',
       text: query.searchTerm || undefined,
       offset: paging.offset,
       limit: paging.count,

@@ -14,7 +14,7 @@ import type { OpenRoomCache } from './open-rooms.js';
 import type { LivechatRouting } from './livechat-routing.js';
 import type { RateLimitClient, RateLimits } from './rate-limits.js';
 import { codeOnly, departmentWire, livechatRoomWire, visitorFacingAgent, visitorWire } from './livechat-wire.js';
-import { messageWire } from './message-wire.js';
+import { visitorMessageWire } from './message-wire.js';
 import { insertOrDuplicate, textMessage } from './messages.service.js';
 import { eventInquiry, eventMessage, livechatSnapshot } from '../events/domain.js';
 import type { EventBus } from '../events/event-bus.js';
@@ -322,7 +322,7 @@ export class LivechatService {
     this.events.publish({ type: 'messageCreated', room: livechatSnapshot(room), message: eventMessage(stored, true) });
     // The queue shows what the visitor waits about: the first message of a room nobody serves yet updates its inquiry.
     if (!room.servedBy && room.msgs === 0) await this.announceFirstMessage(room.id);
-    return { message: messageWire(stored, true) };
+    return { message: visitorMessageWire(stored) };
   }
 
   /** Publishes the room's queued inquiry with the visitor's first message (read back: the one stored first wins). */
@@ -342,8 +342,8 @@ export class LivechatService {
     if (end === null) throw invalidParams('The "end" query parameter must be a valid date');
     await this.visitorAndRoom(token, rid);
     const limit = Math.min(query.limit, HISTORY_MAX_LIMIT);
-    const messages = await this.store.messages.listByRoom(rid, query.offset, limit, end);
-    return { messages: messages.map((m) => withFileUpload(messageWire(m, true), m, origin)) };
+    const messages = await this.store.messages.listByRoom(rid, 'visitor', query.offset, limit, end);
+    return { messages: messages.map((m) => withFileUpload(visitorMessageWire(m), m, origin)) };
   }
 
   /** The serving agent as the visitor may see it (§8.8): the same object as `livechat/config`'s `agent`. */

@@ -1,21 +1,21 @@
 /** The wire shape of a message (contract §8.8), for every room type: built here only. */
 import type { Static } from '@sinclair/typebox';
 import { iso } from '../lib/time.js';
-import type { MessageFile, MessageRecord, TransferData } from '../store/store.js';
+import { isVisibleToVisitor, type MessageFile, type MessageRecord, type TransferData } from '../store/store.js';
 import { fileMessageFields } from './files/file-wire.js';
-import type { VisitorMessage } from '../wire/livechat.js';
+import type { Message, StaffMessage, VisitorMessage } from '../wire/livechat.js';
 
-/** The type is the response schema's (wire/livechat.ts): `token` only in a visitor's own messages. */
-export type MessageWire = Static<typeof VisitorMessage>;
+/** A message as agents and members read it (the response schema's type, wire/livechat.ts): never a token. */
+export type MessageWire = Static<typeof StaffMessage>;
+/** A plain or system message (a room's `lastMessage`, `chat.sendMessage`'s answer): never an agent-only one. */
+export type PlainMessageWire = Static<typeof Message>;
+/** A message as its visitor reads it: `token` only in the visitor's own messages; never an agent-only type. */
+export type VisitorMessageWire = Static<typeof VisitorMessage>;
 
-/**
- * A message. `token` only when `forVisitor` and the message is the visitor's
- * own (Parley rule §8.8: agents never see the token).
- */
-export function messageWire(
-  m: Pick<MessageRecord, 'id' | 'rid' | 't' | 'msg' | 'ts' | 'updatedAt' | 'u' | 'visitorToken' | 'transferData'> & { file?: MessageFile | undefined },
-  forVisitor = false,
-): MessageWire {
+type WireSource = Pick<MessageRecord, 'id' | 'rid' | 't' | 'msg' | 'ts' | 'updatedAt' | 'u' | 'visitorToken' | 'transferData'> & { file?: MessageFile | undefined };
+
+/** A message for agents and members (Parley rule §8.8: they never see the visitor's token). */
+export function messageWire(m: WireSource): MessageWire {
   return {
     _id: m.id,
     rid: m.rid,
@@ -24,10 +24,38 @@ export function messageWire(
     ts: iso(m.ts),
     _updatedAt: iso(m.updatedAt),
     u: { _id: m.u.id, username: m.u.username, ...(m.u.name !== null && { name: m.u.name }) },
-    ...(forVisitor && m.visitorToken !== null && { token: m.visitorToken }),
+    ...(m.transferData && { transferData: transferDataWire(m.transferData) }),
+    ...(m.t === 'livechat-note' && { internal: true }),
+    ...(m.file && fileMessageFields(m.file)),
+  };
+}
+
+/**
+ * A message for its room's visitor: `token` on the visitor's own messages. The visitor reads come from the store's
+ * visitor audience, which never holds an agent-only message; one reaching here anyway is a bug, refused loudly
+ * rather than shown (DESK.md D6).
+ */
+export function visitorMessageWire(m: WireSource): VisitorMessageWire {
+  if (!isVisibleToVisitor(m)) throw new Error(`an agent-only message (${m.t}) was about to reach a visitor`);
+  return {
+    _id: m.id,
+    rid: m.rid,
+    // Not agent-only (checked above): one of the types a visitor's message schema lists.
+    ...(m.t !== null && { t: m.t as NonNullable<VisitorMessageWire['t']> }),
+    msg: m.msg,
+    ts: iso(m.ts),
+    _updatedAt: iso(m.updatedAt),
+    u: { _id: m.u.id, username: m.u.username, ...(m.u.name !== null && { name: m.u.name }) },
+    ...(m.visitorToken !== null && { token: m.visitorToken }),
     ...(m.transferData && { transferData: transferDataWire(m.transferData) }),
     ...(m.file && fileMessageFields(m.file)),
   };
+}
+
+/** A room's `lastMessage` or a sent plain message: never an agent-only one (they move no `lastMessage`). */
+export function plainMessageWire(m: WireSource): PlainMessageWire {
+  const { token: _token, ...wire } = visitorMessageWire(m);
+  return wire;
 }
 
 /** A transfer message's details as clients read them (REST history and the streams alike). */

@@ -10,7 +10,7 @@ import { ConflictError } from '../store/errors.js';
 import type { MessageRecord, Store, UserRecord } from '../store/store.js';
 import type { Access } from './access.js';
 import { bareFailure, failure, forbidden } from './errors.js';
-import { messageWire } from './message-wire.js';
+import { plainMessageWire } from './message-wire.js';
 import { eventMessage, snapshotOf } from '../events/domain.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { SendMessageBody } from '../wire/rooms.js';
@@ -45,7 +45,7 @@ export class MessagesService {
       requireOpen: livechat,
     });
     this.events.publish({ type: 'messageCreated', room: snapshotOf(room), message: eventMessage(stored, false) });
-    return { message: messageWire(stored) };
+    return { message: plainMessageWire(stored) };
   }
 }
 

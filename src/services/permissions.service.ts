@@ -15,6 +15,7 @@ export const ROLES = [
   'moderator',
   'livechat-agent',
   'livechat-manager',
+  'livechat-monitor',
 ] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -22,6 +23,8 @@ const ADMIN = ['admin'];
 const MEMBERS = ['admin', 'user', 'bot'];
 const LIVECHAT_STAFF = ['livechat-manager', 'livechat-agent', 'admin'];
 const LIVECHAT_MANAGERS = ['livechat-manager', 'admin'];
+/** DESK.md D11's first row: agents, monitors, managers and admins. */
+const DESK_STAFF = ['livechat-agent', 'livechat-monitor', 'livechat-manager', 'admin'];
 
 /** Default role lists (Rocket.Chat's), contract §4. */
 export const DEFAULT_PERMISSIONS: Record<string, string[]> = {
@@ -55,6 +58,15 @@ export const DEFAULT_PERMISSIONS: Record<string, string[]> = {
   'view-livechat-rooms': LIVECHAT_MANAGERS,
   'view-livechat-business-hours': LIVECHAT_MANAGERS,
   'manage-livechat-business-hours': LIVECHAT_MANAGERS,
+  // DESK.md D11: canned responses (D4), tags and room info (D5).
+  'view-canned-responses': DESK_STAFF,
+  'save-canned-responses': DESK_STAFF,
+  'remove-canned-responses': DESK_STAFF,
+  'view-all-canned-responses': LIVECHAT_MANAGERS,
+  'save-all-canned-responses': LIVECHAT_MANAGERS,
+  'save-department-canned-responses': ['livechat-monitor'],
+  'manage-livechat-tags': LIVECHAT_MANAGERS,
+  'save-others-livechat-room-info': ['livechat-manager', 'livechat-monitor', 'admin'],
 };
 
 /** A permission on the wire (contract §4): the response schema's type (wire/permissions.ts). */

@@ -13,7 +13,7 @@ import type { Access } from './access.js';
 import { bareFailure, failure, forbidden } from './errors.js';
 import { snapshotOf } from '../events/domain.js';
 import { livechatRoomWire } from './livechat-wire.js';
-import { messageWire } from './message-wire.js';
+import { plainMessageWire } from './message-wire.js';
 import type { SettingsService } from './settings.service.js';
 import { extend, optional } from '../lib/values.js';
 import type { CreateDirectBody, CreateRoomBody, DirectRoomObject, RoomObject, RoomRefBody, RoomsGetResult, SubscriptionObject } from '../wire/rooms.js';
@@ -63,7 +63,7 @@ function channelView(room: RoomRecord): RoomView {
     usersCount: room.usersCount,
     msgs: room.msgs,
     lm: room.lm === null ? undefined : iso(room.lm),
-    lastMessage: room.lastMessage ? messageWire(room.lastMessage) : undefined,
+    lastMessage: room.lastMessage ? plainMessageWire(room.lastMessage) : undefined,
     archived: room.archived,
     featured: room.featured ? true : undefined,
   };

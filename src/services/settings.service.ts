@@ -73,6 +73,11 @@ export const SETTING_DEFAULTS = {
   Livechat_enable_business_hours: false,
   Livechat_business_hour_type: 'Single' as 'Single' | 'Multiple',
   Livechat_out_of_office_message: 'We are closed right now. Your chat waits in the queue; we open again at {{nextOpen | "our next opening"}}.',
+  // DESK.md D4, D5 (D11): canned responses on; a closing comment and tags not required unless asked for
+  // (Rocket.Chat requires the comment by default; today's clients close without one).
+  Canned_Responses_Enable: true,
+  Livechat_request_comment_when_closing_conversation: false,
+  Livechat_request_tags_when_closing_conversation: false,
 };
 
 export type SettingId = keyof typeof SETTING_DEFAULTS;

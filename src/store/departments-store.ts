@@ -11,10 +11,15 @@ export interface DepartmentRecord {
   description: string | null;
   numAgents: number;
   updatedAt: Millis;
+  /** DESK.md D5: closing this department's chats needs a tag (one of `chatClosingTags` when non-empty). */
+  requestTagBeforeClosingChat: boolean;
+  chatClosingTags: string[];
 }
 
 /** The fields a manager sets (POST/PUT livechat/department). */
-export type DepartmentFields = Omit<DepartmentRecord, 'id' | 'numAgents' | 'updatedAt'>;
+export type DepartmentFields = Omit<DepartmentRecord, 'id' | 'numAgents' | 'updatedAt' | 'requestTagBeforeClosingChat' | 'chatClosingTags'> &
+  /** DESK.md D5's closing fields; absent: no tag required, no closing tags. */
+  Partial<Pick<DepartmentRecord, 'requestTagBeforeClosingChat' | 'chatClosingTags'>>;
 
 export interface DepartmentAgentRecord {
   departmentId: string;

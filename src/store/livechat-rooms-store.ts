@@ -48,7 +48,16 @@ export interface LivechatRoom {
   closedBy: { id: string; username: string } | null;
   surveyFeedback: Record<string, string> | null;
   transferHistory: TransferEntry[];
+  /** DESK.md D5: the room's tags (names, first-seen order). */
+  tags: string[];
+  /** DESK.md D5: why a closed room closed (null while open). */
+  closeReason: CloseReason | null;
+  /** DESK.md D5's `room.saveInfo` topic, or null. */
+  topic: string | null;
 }
+
+/** DESK.md D5's `closeReason`. */
+export type CloseReason = 'visitor' | 'agent' | 'abandoned' | 'onHoldTimeout' | 'queueTimeout';
 
 export interface NewLivechatRoom {
   id: string;
@@ -63,6 +72,10 @@ export interface CloseInfo {
   closedAt: Millis;
   closer: LivechatCloser;
   closedBy: { id: string; username: string };
+  /** Absent: `visitor` for a visitor's close, else `agent`. */
+  closeReason?: CloseReason;
+  /** The room's tags as closed (DESK.md D5); absent: left as they are. */
+  tags?: string[];
 }
 
 /** What `closeWithEffects` changed. */
@@ -90,6 +103,10 @@ export interface LivechatRoomFilter {
   text?: string;
   createdAt?: { start?: Millis; end?: Millis };
   closedAt?: { start?: Millis; end?: Millis };
+  /** DESK.md D5: rooms carrying any of these tags (case-insensitive). */
+  tags?: readonly string[];
+  /** DESK.md D5: open rooms no agent serves (true) or the others (false). */
+  queued?: boolean;
 }
 
 export type LivechatRoomSortKey = 'ts' | 'fname' | 'lm' | 'closedAt' | 'msgs' | '_updatedAt';
@@ -174,6 +191,11 @@ export interface LivechatRoomsRepo {
    * or null when there is no such room or no such visitor (nothing changed).
    */
   mergeSurvey(rid: string, visitorToken: string, answers: Record<string, string>, now: Millis): Promise<Record<string, string> | null>;
+  /**
+   * DESK.md D5's `room.saveInfo`: replaces the tags and sets the topic (each only when given) of a livechat room, open
+   * or closed, and bumps `_updatedAt`; false when there is no such room.
+   */
+  setInfo(rid: string, info: { tags?: string[]; topic?: string }, now: Millis): Promise<boolean>;
   /**
    * Livechat rooms matching the filter, sorted by the key in the direction: empty
    * values (`closedAt` of open rooms) first ascending and last descending, as

@@ -3,7 +3,26 @@ import type { Millis } from '../lib/time.js';
 import type { MessageFile } from './files-store.js';
 
 /** The system messages' types (contract §8.8). */
-export type SystemMessageType = 'livechat-started' | 'livechat-close' | 'livechat_transfer_history' | 'livechat_navigation_history';
+export type SystemMessageType = 'livechat-started' | 'livechat-close' | 'livechat_transfer_history' | 'livechat_navigation_history' | AgentOnlyMessageType;
+
+/**
+ * The agent-only message types (DESK.md D0, D6): a private note and the on-hold messages. No visitor path ever
+ * shows one — the store's visitor reads leave them out (`MessageAudience` 'visitor') and every other visitor-facing
+ * path (stream delivery, transcripts, webhooks, e-mail) asks `isVisibleToVisitor`. This list is the one place that says so.
+ */
+export const AGENT_ONLY_MESSAGE_TYPES = ['livechat-note', 'omnichannel_placed_chat_on_hold', 'omnichannel_on_hold_chat_resumed'] as const;
+export type AgentOnlyMessageType = (typeof AGENT_ONLY_MESSAGE_TYPES)[number];
+
+/** Whether a visitor may ever see a message of this type (null: a plain message). The rule of DESK.md D6, once. */
+export function isVisibleToVisitor(message: { t: string | null }): boolean {
+  return message.t === null || !(AGENT_ONLY_MESSAGE_TYPES as readonly string[]).includes(message.t);
+}
+
+/**
+ * Who a read is for: `visitor` leaves agent-only messages out (in the statement itself), `staff` (agents, members,
+ * the server's own bookkeeping) reads everything. Required on every list, so no caller reads for a visitor by default.
+ */
+export type MessageAudience = 'visitor' | 'staff';
 
 /** A stored message (any room type); `visitorToken` is set on a visitor's own messages only. */
 export interface MessageRecord {
@@ -31,6 +50,7 @@ export interface TransferData {
 }
 
 export interface MessagePageQuery {
+  audience: MessageAudience;
   before?: Millis;
   text?: string;
   offset: number;
@@ -51,11 +71,11 @@ export interface MessagesRepo {
   insert(message: MessageRecord, options?: { waitingResponse?: boolean }): Promise<MessageRecord>;
   /**
    * Messages of the room, newest first (ties by id in code point order, descending); with `before`, only those
-   * older than it.
+   * older than it. `audience` 'visitor' leaves agent-only messages out.
    */
-  listByRoom(rid: string, offset: number, limit: number, before?: Millis): Promise<MessageRecord[]>;
-  /** The message, or null. */
-  findById(id: string): Promise<MessageRecord | null>;
+  listByRoom(rid: string, audience: MessageAudience, offset: number, limit: number, before?: Millis): Promise<MessageRecord[]>;
+  /** The message, or null (also null for an agent-only message read for a visitor). */
+  findById(id: string, audience?: MessageAudience): Promise<MessageRecord | null>;
   /** Records a transfer message's details (set once its transfer decided them, in the same transaction). */
   setTransferData(id: string, data: TransferData): Promise<void>;
   /** Records the file a message carries (in the transaction that inserted it). */
@@ -63,7 +83,7 @@ export interface MessagesRepo {
   /** The text of each room's first plain message written by its visitor, by room id (rooms without one are absent). */
   firstVisitorMessages(rids: readonly string[]): Promise<Map<string, string>>;
   /**
-   * A page of the room's messages (system ones included): `before` keeps those
+   * A page of the room's messages (system ones included; agent-only ones only for `staff`): `before` keeps those
    * older than it, `text` (non-empty) those whose `msg` contains it (literal,
    * case-insensitive beyond ASCII: `SqlDialect.containsTextScan`); ordered by `ts`
    * (`direction`), ties by id in code point order. `total` counts every match.

@@ -17,6 +17,8 @@ import type { DataChangeListener } from './changes-store.js';
 import type { JobsRepo, ManualClockRepo } from './jobs-store.js';
 import type { FilesRepo } from './files-store.js';
 import type { BusinessHoursRepo } from './business-hours-store.js';
+import type { CannedResponsesRepo } from './canned-responses-store.js';
+import type { TagsRepo } from './tags-store.js';
 
 export type * from './agents-store.js';
 export type * from './changes-store.js';
@@ -26,12 +28,15 @@ export type * from './inquiries-store.js';
 export type * from './jobs-store.js';
 export type * from './livechat-rooms-store.js';
 export type * from './messages-store.js';
+export { AGENT_ONLY_MESSAGE_TYPES, isVisibleToVisitor } from './messages-store.js';
 export type * from './presence-store.js';
 export type * from './rooms-store.js';
 export type * from './users-store.js';
 export type * from './visitors-store.js';
 export type * from './files-store.js';
 export type * from './business-hours-store.js';
+export type * from './canned-responses-store.js';
+export type * from './tags-store.js';
 
 export type Backend = 'sqlite' | 'postgres';
 
@@ -68,6 +73,10 @@ export interface Store {
   readonly files: FilesRepo;
   /** Business-hours schedules (desk contract D1). */
   readonly businessHours: BusinessHoursRepo;
+  /** Canned responses (DESK.md D4). */
+  readonly cannedResponses: CannedResponsesRepo;
+  /** Managed livechat tags (DESK.md D5). */
+  readonly tags: TagsRepo;
   /**
    * Runs `fn` in one database transaction: every write it makes through `tx`
    * commits together or not at all. Nested calls join the outer transaction.

@@ -4,6 +4,7 @@
  * (`AgentRoom` has no `v.token`, `Message` has `token` only in `VisitorMessage`).
  */
 import { Type, type TSchema } from '@sinclair/typebox';
+import { RoomTags } from './desk.js';
 import { Int, PagingQuery, StringEnum, Text, Timestamp } from './common.js';
 import { UserStatus } from './users.js';
 
@@ -87,6 +88,24 @@ export const NewMessageFields = { msg: Text({ minLength: 1 }), _id: Opt(Text({ m
 
 /** A message as agents and members see it (never a visitor token). */
 export const Message = Type.Object(messageFields);
+/** A message in a room's history as agents read it (`livechat/:rid/messages`, `loadHistory`, the streams, a note's answer). */
+export const StaffMessage = Type.Object({
+  ...messageFields,
+  /** System messages (§8.8) and, for agents only, the agent-only types (DESK.md D0, D6); a visitor's messages never have these. */
+  t: Opt(
+    StringEnum([
+      'livechat-started',
+      'livechat-close',
+      'livechat_transfer_history',
+      'livechat_navigation_history',
+      'livechat-note',
+      'omnichannel_placed_chat_on_hold',
+      'omnichannel_on_hold_chat_resumed',
+    ]),
+  ),
+  /** A private note (DESK.md D6): always true on one, absent elsewhere. */
+  internal: Opt(Type.Boolean()),
+});
 /** A message as its visitor sees it: their own messages carry their `token`. */
 export const VisitorMessage = Type.Object({
   ...messageFields,
@@ -132,6 +151,12 @@ function roomSchema<V extends TSchema>(v: V) {
     surveyFeedback: Opt(Type.Record(Type.String(), Type.String())),
     lastMessage: Opt(Message),
     transferHistory: Opt(Type.Array(TransferEntry)),
+    /** DESK.md D5, agents only: set by `room.saveInfo`. */
+    topic: Opt(Type.String()),
+    /** DESK.md D5, agents only: the room's tags (when it has any). */
+    tags: Opt(Type.Array(Type.String())),
+    /** DESK.md D5, agents only: why a closed room closed. */
+    closeReason: Opt(StringEnum(['visitor', 'agent', 'abandoned', 'onHoldTimeout', 'queueTimeout'])),
   });
 }
 
@@ -170,6 +195,10 @@ export const Department = Type.Object({
   description: Opt(Type.String()),
   numAgents: Type.Integer(),
   _updatedAt: Timestamp,
+  /** DESK.md D5: present when true. */
+  requestTagBeforeClosingChat: Opt(Type.Boolean()),
+  /** DESK.md D5: present when non-empty. */
+  chatClosingTags: Opt(Type.Array(Type.String())),
 });
 
 export const DepartmentAgent = Type.Object({
@@ -199,6 +228,9 @@ export const DepartmentBody = Type.Object({
     showOnOfflineForm: Type.Boolean(),
     email: Text(),
     description: Opt(Text()),
+    /** DESK.md D5 (Rocket.Chat's fields): a tag is required to close this department's chats, one of `chatClosingTags` when listed. */
+    requestTagBeforeClosingChat: Opt(Type.Boolean()),
+    chatClosingTags: Opt(Type.Array(Text({ minLength: 1, maxLength: 100 }), { maxItems: 100 })),
   }),
   agents: Opt(Type.Array(Type.Object({ agentId: Text(), username: Opt(Text()) }))),
 });
@@ -300,7 +332,15 @@ export const TransferredRoom = Type.Object({
 
 // ── requests of the agents' endpoints (§8.5, §8.9, §8.11) ──
 
-export const CloseByUserBody = Type.Object({ rid: Text(), comment: Opt(Text()) });
+/** §8.5 with DESK.md D5's `tags`; `transcriptEmail` is WIDGET.md's; `generateTranscriptPdf` and `forceClose` are ignored. */
+export const CloseByUserBody = Type.Object({
+  rid: Text(),
+  comment: Opt(Text()),
+  tags: Opt(RoomTags),
+  transcriptEmail: Opt(Type.Unknown()),
+  generateTranscriptPdf: Opt(Type.Unknown()),
+  forceClose: Opt(Type.Unknown()),
+});
 /**
  * `livechat/room.forward` body (the agent-side transfer). Rocket.Chat's schema refuses other keys too;
  * `clientAction` is accepted and ignored.
@@ -339,6 +379,9 @@ export const LivechatRoomsQuery = Type.Object({
   departmentId: Opt(Type.Union([Text(), Type.Array(Text())])),
   open: Opt(Type.Boolean()),
   roomName: Opt(Text()),
+  /** DESK.md D5: rooms with any of these tags; `queued`: open rooms no agent serves. */
+  tags: Opt(Type.Array(Text())),
+  queued: Opt(Type.Boolean()),
   /** Parley: one visitor's rooms (`v._id`), for the console's "earlier chats". */
   visitorId: Opt(Text()),
   /**

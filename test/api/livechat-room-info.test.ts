@@ -90,6 +90,7 @@ describe('GET channels.info of a livechat room', () => {
       source: { type: 'api' },
       closedAt: expect.stringMatching(ISO),
       closer: 'visitor',
+      closeReason: 'visitor',
       closedBy: { _id: visitor._id, username: visitor.username },
       surveyFeedback: { satisfaction: '5' },
       lastMessage,

@@ -30,7 +30,7 @@ describe(`real driver behaviour on ${backend}`, () => {
   // Registered only on PostgreSQL: SQLite has no typed columns to refuse the value.
   if (backend === 'postgres') it('a NaN bound where a bigint is expected (22P02 on PostgreSQL) is InvalidValueError, never a bare driver error', async () => {
     const room = await store.rooms.insert({ id: newId(), t: 'c', name: `nan${newId()}`, fname: 'nan', creator: null, ts: 1 });
-    const error = await store.messages.page(room.id, { before: NaN, offset: 0, limit: 10, direction: 'desc' }).catch((e: unknown) => e);
+    const error = await store.messages.page(room.id, { audience: 'staff', before: NaN, offset: 0, limit: 10, direction: 'desc' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidValueError);
     expect((error as InvalidValueError).kind).toBe('text');
   });

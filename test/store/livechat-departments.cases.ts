@@ -9,9 +9,12 @@ export function departmentsCases(ctx: LivechatCaseContext): void {
     const id = newId();
     const fields = { ...departmentFields('Sales'), email: 'sales@example.com', description: 'd' };
     const created = await store.departments.insert(id, fields, 1_000);
-    expect(created).toEqual({ id, ...fields, numAgents: 0, updatedAt: 1_000 });
+    expect(created).toEqual({ id, ...fields, numAgents: 0, updatedAt: 1_000, requestTagBeforeClosingChat: false, chatClosingTags: [] });
     expect(await store.departments.findById(id)).toEqual(created);
     expect(await store.departments.findById('missing')).toBeNull();
+    // DESK.md D5's closing fields round-trip.
+    const closing = await store.departments.update(id, { ...fields, requestTagBeforeClosingChat: true, chatClosingTags: ['a', 'b'] }, 2_000);
+    expect(closing).toMatchObject({ requestTagBeforeClosingChat: true, chatClosingTags: ['a', 'b'] });
   });
 
   it('update replaces the fields and bumps _updatedAt strictly; null when absent', async () => {

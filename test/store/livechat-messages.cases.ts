@@ -32,7 +32,7 @@ export function messagesCases(ctx: LivechatCaseContext): void {
     await store.messages.setTransferData(line.id, data);
     expect(await store.messages.findById(line.id)).toEqual({ ...line, transferData: data });
     expect(await store.messages.findById(plain.id)).toEqual(plain);
-    expect((await store.messages.listByRoom(room.id, 0, 10)).map((m) => m.transferData ?? null)).toEqual([null, data]);
+    expect((await store.messages.listByRoom(room.id, 'staff', 0, 10)).map((m) => m.transferData ?? null)).toEqual([null, data]);
   });
 
   it("firstVisitorMessages: each room's first plain message by its visitor; system and agent messages and other rooms left out", async () => {
@@ -80,7 +80,7 @@ export function messagesCases(ctx: LivechatCaseContext): void {
     const stored = await store.messages.insert(system);
     expect(stored).toEqual({ ...system, updatedAt: 20_000 });
     expect(await store.livechatRooms.findById(room.id)).toEqual(room);
-    expect(await store.messages.listByRoom(room.id, 0, 10)).toEqual([stored]);
+    expect(await store.messages.listByRoom(room.id, 'staff', 0, 10)).toEqual([stored]);
   });
 
   it('insert keeps ts strictly increasing per room within one millisecond (history order = insertion order)', async () => {
@@ -93,7 +93,7 @@ export function messagesCases(ctx: LivechatCaseContext): void {
       expect(m.updatedAt).toBe(m.ts);
       ids.push(m.id);
     }
-    expect((await store.messages.listByRoom(room.id, 0, 10)).map((m) => m.id)).toEqual([...ids].reverse());
+    expect((await store.messages.listByRoom(room.id, 'staff', 0, 10)).map((m) => m.id)).toEqual([...ids].reverse());
     expect((await store.livechatRooms.findById(room.id))!.lm).toBe(30_003);
   });
 
@@ -117,10 +117,29 @@ export function messagesCases(ctx: LivechatCaseContext): void {
     for (let i = 0; i < 5; i++) inserted.push(await store.messages.insert(message(room.id, { ts: 50_000 + i * 10, msg: `m${i}` })));
     await store.messages.insert(message(other.id, { ts: 50_000 }));
     const newestFirst = [...inserted].reverse();
-    expect(await store.messages.listByRoom(room.id, 0, 10)).toEqual(newestFirst);
-    expect(await store.messages.listByRoom(room.id, 1, 2)).toEqual(newestFirst.slice(1, 3));
-    expect(await store.messages.listByRoom(room.id, 5, 2)).toEqual([]);
-    expect(await store.messages.listByRoom('missing', 0, 10)).toEqual([]);
+    expect(await store.messages.listByRoom(room.id, 'staff', 0, 10)).toEqual(newestFirst);
+    expect(await store.messages.listByRoom(room.id, 'staff', 1, 2)).toEqual(newestFirst.slice(1, 3));
+    expect(await store.messages.listByRoom(room.id, 'staff', 5, 2)).toEqual([]);
+    expect(await store.messages.listByRoom('missing', 'staff', 0, 10)).toEqual([]);
+  });
+
+  it('audience visitor leaves the agent-only messages out of listByRoom, page and findById (DESK D6); staff reads all', async () => {
+    const store = ctx.store();
+    const { room } = await openRoom(store);
+    const plain = await store.messages.insert(message(room.id, { ts: 60_000, msg: 'hello' }));
+    const note = await store.messages.insert(message(room.id, { t: 'livechat-note', ts: 60_010, msg: 'hello secret' }));
+    const held = await store.messages.insert(message(room.id, { t: 'omnichannel_placed_chat_on_hold', ts: 60_020, msg: '' }));
+    const resumed = await store.messages.insert(message(room.id, { t: 'omnichannel_on_hold_chat_resumed', ts: 60_030, msg: '' }));
+    const started = await store.messages.insert(message(room.id, { t: 'livechat-started', ts: 60_040, msg: '' }));
+    expect(await store.messages.listByRoom(room.id, 'visitor', 0, 10)).toEqual([started, plain]);
+    expect(await store.messages.listByRoom(room.id, 'staff', 0, 10)).toEqual([started, resumed, held, note, plain]);
+    expect(await store.messages.page(room.id, { audience: 'visitor', text: 'hello', offset: 0, limit: 10, direction: 'asc' })).toEqual({ messages: [plain], total: 1 });
+    expect(await store.messages.page(room.id, { audience: 'staff', text: 'hello', offset: 0, limit: 10, direction: 'asc' })).toEqual({ messages: [plain, note], total: 2 });
+    expect(await store.messages.findById(note.id, 'visitor')).toBeNull();
+    expect(await store.messages.findById(note.id)).toEqual(note);
+    expect(await store.messages.findById(plain.id, 'visitor')).toEqual(plain);
+    // A note is typed: it moves none of the room's counters.
+    expect((await store.livechatRooms.findById(room.id))!).toMatchObject({ msgs: 1, lm: plain.ts });
   });
 
   it('reads a last message stored in the earlier wire shape', async () => {
@@ -161,7 +180,7 @@ export function messagesCases(ctx: LivechatCaseContext): void {
     const started = await insertRow(store, message(room.id, { t: 'livechat-started', msg: '', ts: 200, updatedAt: 200 }));
     const last = await insertRow(store, message(room.id, { ts: 300, updatedAt: 300, msg: 'three' }));
     await insertRow(store, message(other.id, { ts: 150, updatedAt: 150 }));
-    const page = (q: Partial<MessagePageQuery>) => store.messages.page(room.id, { offset: 0, limit: 100, direction: 'asc', ...q });
+    const page = (q: Partial<MessagePageQuery>) => store.messages.page(room.id, { audience: 'staff', offset: 0, limit: 100, direction: 'asc', ...q });
     expect(await page({})).toEqual({ messages: [b, a, started, last], total: 4 });
     expect(await page({ direction: 'desc' })).toEqual({ messages: [last, started, a, b], total: 4 });
     expect(await page({ before: 200 })).toEqual({ messages: [b, a], total: 2 });
@@ -172,7 +191,7 @@ export function messagesCases(ctx: LivechatCaseContext): void {
     expect(await page({ offset: 1, limit: 2, direction: 'desc' })).toEqual({ messages: [started, a], total: 4 });
     expect(await page({ offset: 4 })).toEqual({ messages: [], total: 4 });
     expect(await page({ before: 300, offset: 2, limit: 1 })).toEqual({ messages: [started], total: 3 });
-    expect(await store.messages.page('missing', { offset: 0, limit: 10, direction: 'desc' })).toEqual({ messages: [], total: 0 });
+    expect(await store.messages.page('missing', { audience: 'staff', offset: 0, limit: 10, direction: 'desc' })).toEqual({ messages: [], total: 0 });
   });
 
   it('page text: a literal substring of msg, case-insensitive beyond ASCII (alike on both backends); combines with before and paging', async () => {
@@ -182,7 +201,7 @@ export function messagesCases(ctx: LivechatCaseContext): void {
     const stored: MessageRecord[] = [];
     for (const [i, msg] of texts.entries()) stored.push(await store.messages.insert(message(room.id, { ts: 80_000 + i, msg })));
     const found = async (text: string, q: Partial<MessagePageQuery> = {}) => {
-      const r = await store.messages.page(room.id, { text, offset: 0, limit: 100, direction: 'asc', ...q });
+      const r = await store.messages.page(room.id, { audience: 'staff', text, offset: 0, limit: 100, direction: 'asc', ...q });
       return { msgs: r.messages.map((m) => m.msg), total: r.total };
     };
     const only = (...i: number[]) => ({ msgs: i.map((n) => texts[n]), total: i.length });

@@ -84,6 +84,9 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
       closedBy: null,
       surveyFeedback: null,
       transferHistory: [],
+      tags: [],
+      closeReason: null,
+      topic: null,
     });
     expect(await store.livechatRooms.findById(room.id)).toEqual(room);
     // the rooms repository sees the same livechat room (one row mapper)
@@ -113,7 +116,7 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
     expect(room).toMatchObject({ id: input.id, fname: 'Vi', ts: input.ts, updatedAt: input.ts, open: true, usersCount: 1, msgs: 0, servedBy: null, departmentId: 'dep-a', sourceType: 'widget', visitor: input.visitor });
     expect(await store.visitors.findByToken(visitor.token)).toEqual({ ...visitor, status: 'online', updatedAt: input.ts });
     expect(await store.inquiries.findByRoom(input.id)).toEqual(first.inquiry);
-    expect(await store.messages.listByRoom(input.id, 0, 10)).toEqual([first.started]);
+    expect(await store.messages.listByRoom(input.id, 'staff', 0, 10)).toEqual([first.started]);
 
     // The visitor's second open room: refused on the one-open-room index, and the transaction writes nothing.
     const again = newRoom(visitor);
@@ -123,7 +126,7 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
     expect((error as ConflictError).isOn('rooms', 'visitor_id')).toBe(true);
     expect(await store.livechatRooms.findById(again.id)).toBeNull();
     expect(await store.inquiries.findByRoom(again.id)).toBeNull();
-    expect(await store.messages.listByRoom(again.id, 0, 10)).toEqual([]);
+    expect(await store.messages.listByRoom(again.id, 'staff', 0, 10)).toEqual([]);
 
     // An inquiry or a message of another room or visitor, a taken inquiry, or a message at another time, is a caller's error.
     const other = newRoom(await insertVisitor(store));
@@ -200,6 +203,7 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
       open: false,
       closedAt: 7_000,
       closer: 'user',
+      closeReason: 'agent',
       closedBy: { id: 'agent-1', username: 'agent' },
       visitor: { ...room.visitor, status: 'offline' },
       updatedAt: 7_000,
@@ -217,7 +221,7 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
     await store.visitors.setStatus(visitor.id, 'online', 2_000);
     const latest = await store.messages.insert(message(room.id, { ts: 9_000 }));
     const before = (await store.livechatRooms.findById(room.id))!;
-    const info = { closedAt: 7_000, closer: 'user' as const, closedBy: { id: agent.id, username: agent.username! } };
+    const info = { closedAt: 7_000, closer: 'user' as const, closedBy: { id: agent.id, username: agent.username! }, closeReason: 'abandoned' as const, tags: ['t1', 't2'] };
     const bye = message(room.id, { t: 'livechat-close', msg: 'bye', ts: 7_000, updatedAt: 7_000, u: { id: agent.id, username: agent.username!, name: 'Agent' } });
 
     const done = (await store.livechatRooms.closeWithEffects(room.id, info, bye, 7_000))!;
@@ -228,6 +232,8 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
       open: false,
       closedAt: 7_000,
       closer: 'user',
+      closeReason: 'abandoned',
+      tags: ['t1', 't2'],
       closedBy: info.closedBy,
       visitor: { ...before.visitor, status: 'offline' },
       usersCount: before.usersCount,

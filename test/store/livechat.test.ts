@@ -16,6 +16,7 @@ import { presenceCases } from './presence.cases.js';
 import { livechatRoomsCases } from './livechat-rooms.cases.js';
 import { visitorsCases } from './livechat-visitors.cases.js';
 import { businessHoursCases } from './business-hours.cases.js';
+import { deskCases, roomInfoCases, tagsCases } from './desk.cases.js';
 
 function allCases(ctx: LivechatCaseContext): void {
   describe('visitors', () => visitorsCases(ctx));
@@ -26,6 +27,9 @@ function allCases(ctx: LivechatCaseContext): void {
   describe('departments', () => departmentsCases(ctx));
   describe('presence', () => presenceCases(ctx));
   describe('business hours', () => businessHoursCases(ctx));
+  describe('desk', () => deskCases(ctx));
+  describe('tags', () => tagsCases(ctx));
+  describe('room info', () => roomInfoCases(ctx));
 }
 
 describe(`livechat store on ${backend}`, () => {

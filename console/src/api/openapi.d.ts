@@ -44,6 +44,473 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/canned-responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Canned responses the caller may see, filtered (filters only narrow) and paged */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    count?: number;
+                    /** @description JSON object, one key, value 1 or -1 */
+                    sort?: string;
+                    /** @description JSON object of 0/1 values */
+                    fields?: string;
+                    shortcut?: string;
+                    text?: string;
+                    scope?: "global" | "department" | "user";
+                    tags?: string[];
+                    departmentId?: string;
+                    createdBy?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cannedResponses: {
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _createdAt: string;
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                createdBy: {
+                                    _id: string;
+                                    username: string;
+                                };
+                                departmentId?: string;
+                                /** @enum {string} */
+                                scope: "global" | "department" | "user";
+                                shortcut: string;
+                                tags: string[];
+                                text: string;
+                                userId?: string;
+                            }[];
+                            count: number;
+                            offset: number;
+                            /** @enum {boolean} */
+                            success: true;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a canned response, or update one (with _id), as the scope rules allow */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        _id?: string;
+                        departmentId?: string;
+                        /** @enum {string} */
+                        scope: "global" | "department" | "user";
+                        shortcut: string;
+                        tags?: string[];
+                        text: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cannedResponse: {
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _createdAt: string;
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                createdBy: {
+                                    _id: string;
+                                    username: string;
+                                };
+                                departmentId?: string;
+                                /** @enum {string} */
+                                scope: "global" | "department" | "user";
+                                shortcut: string;
+                                tags: string[];
+                                text: string;
+                                userId?: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        /** Remove a canned response (Rocket.Chat's older form: the id in the body) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        _id: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/canned-responses.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every canned response the caller may see, by shortcut */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            responses: {
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _createdAt: string;
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                createdBy: {
+                                    _id: string;
+                                    username: string;
+                                };
+                                departmentId?: string;
+                                /** @enum {string} */
+                                scope: "global" | "department" | "user";
+                                shortcut: string;
+                                tags: string[];
+                                text: string;
+                                userId?: string;
+                            }[];
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/canned-responses/{_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One canned response; unknown or not visible: 404 */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    _id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cannedResponse: {
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _createdAt: string;
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                createdBy: {
+                                    _id: string;
+                                    username: string;
+                                };
+                                departmentId?: string;
+                                /** @enum {string} */
+                                scope: "global" | "department" | "user";
+                                shortcut: string;
+                                tags: string[];
+                                text: string;
+                                userId?: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Remove a canned response, as the scope rules allow */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    _id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/channels.create": {
         parameters: {
             query?: never;
@@ -344,6 +811,8 @@ export interface paths {
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt: string;
                                 cl: boolean;
+                                /** @enum {string} */
+                                closeReason?: "visitor" | "agent" | "abandoned" | "onHoldTimeout" | "queueTimeout";
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 closedAt?: string;
                                 closedBy?: {
@@ -447,6 +916,8 @@ export interface paths {
                                 };
                                 /** @enum {string} */
                                 t: "l";
+                                tags?: string[];
+                                topic?: string;
                                 transferHistory?: {
                                     comment?: string;
                                     nextDepartment?: {
@@ -2521,6 +2992,8 @@ export interface paths {
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     _updatedAt: string;
                                     cl: boolean;
+                                    /** @enum {string} */
+                                    closeReason?: "visitor" | "agent" | "abandoned" | "onHoldTimeout" | "queueTimeout";
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     closedAt?: string;
                                     closedBy?: {
@@ -2624,6 +3097,8 @@ export interface paths {
                                     };
                                     /** @enum {string} */
                                     t: "l";
+                                    tags?: string[];
+                                    topic?: string;
                                     transferHistory?: {
                                         comment?: string;
                                         nextDepartment?: {
@@ -2734,11 +3209,13 @@ export interface paths {
                                 _id: string;
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt: string;
+                                chatClosingTags?: string[];
                                 description?: string;
                                 email?: string;
                                 enabled: boolean;
                                 name: string;
                                 numAgents: number;
+                                requestTagBeforeClosingChat?: boolean;
                                 showOnOfflineForm: boolean;
                                 showOnRegistration: boolean;
                             }[];
@@ -2795,10 +3272,12 @@ export interface paths {
                             username?: string;
                         }[];
                         department: {
+                            chatClosingTags?: string[];
                             description?: string;
                             email: string;
                             enabled: boolean;
                             name: string;
+                            requestTagBeforeClosingChat?: boolean;
                             showOnOfflineForm: boolean;
                             showOnRegistration: boolean;
                         };
@@ -2824,11 +3303,13 @@ export interface paths {
                                 _id: string;
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt: string;
+                                chatClosingTags?: string[];
                                 description?: string;
                                 email?: string;
                                 enabled: boolean;
                                 name: string;
                                 numAgents: number;
+                                requestTagBeforeClosingChat?: boolean;
                                 showOnOfflineForm: boolean;
                                 showOnRegistration: boolean;
                             };
@@ -2909,11 +3390,13 @@ export interface paths {
                                 _id: string;
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt: string;
+                                chatClosingTags?: string[];
                                 description?: string;
                                 email?: string;
                                 enabled: boolean;
                                 name: string;
                                 numAgents: number;
+                                requestTagBeforeClosingChat?: boolean;
                                 showOnOfflineForm: boolean;
                                 showOnRegistration: boolean;
                             };
@@ -2969,10 +3452,12 @@ export interface paths {
                             username?: string;
                         }[];
                         department: {
+                            chatClosingTags?: string[];
                             description?: string;
                             email: string;
                             enabled: boolean;
                             name: string;
+                            requestTagBeforeClosingChat?: boolean;
                             showOnOfflineForm: boolean;
                             showOnRegistration: boolean;
                         };
@@ -2998,11 +3483,13 @@ export interface paths {
                                 _id: string;
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt: string;
+                                chatClosingTags?: string[];
                                 description?: string;
                                 email?: string;
                                 enabled: boolean;
                                 name: string;
                                 numAgents: number;
+                                requestTagBeforeClosingChat?: boolean;
                                 showOnOfflineForm: boolean;
                                 showOnRegistration: boolean;
                             };
@@ -3842,6 +4329,8 @@ export interface paths {
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt: string;
                                 cl: boolean;
+                                /** @enum {string} */
+                                closeReason?: "visitor" | "agent" | "abandoned" | "onHoldTimeout" | "queueTimeout";
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 closedAt?: string;
                                 closedBy?: {
@@ -3945,6 +4434,8 @@ export interface paths {
                                 };
                                 /** @enum {string} */
                                 t: "l";
+                                tags?: string[];
+                                topic?: string;
                                 transferHistory?: {
                                     comment?: string;
                                     nextDepartment?: {
@@ -4089,7 +4580,11 @@ export interface paths {
                 content: {
                     "application/json": {
                         comment?: string;
+                        forceClose?: unknown;
+                        generateTranscriptPdf?: unknown;
                         rid: string;
+                        tags?: string[];
+                        transcriptEmail?: unknown;
                     };
                 };
             };
@@ -4166,6 +4661,237 @@ export interface paths {
                         departmentId?: string;
                         roomId: string;
                         userId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/room.note": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A private note in a livechat room: agents allowed in the room read it, no visitor ever does (DESK D6) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        msg: string;
+                        rid: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                attachments?: {
+                                    audio_size?: number;
+                                    audio_type?: string;
+                                    audio_url?: string;
+                                    description?: string;
+                                    format?: string;
+                                    image_dimensions?: {
+                                        height: number;
+                                        width: number;
+                                    };
+                                    image_size?: number;
+                                    image_type?: string;
+                                    image_url?: string;
+                                    size?: number;
+                                    title: string;
+                                    title_link: string;
+                                    title_link_download: boolean;
+                                    /** @enum {string} */
+                                    type: "file";
+                                    video_size?: number;
+                                    video_type?: string;
+                                    video_url?: string;
+                                }[];
+                                file?: {
+                                    _id: string;
+                                    format: string;
+                                    name: string;
+                                    size: number;
+                                    type: string;
+                                };
+                                files?: {
+                                    _id: string;
+                                    format: string;
+                                    name: string;
+                                    size: number;
+                                    type: string;
+                                }[];
+                                groupable?: boolean;
+                                internal?: boolean;
+                                msg: string;
+                                rid: string;
+                                /** @enum {string} */
+                                t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history" | "livechat-note" | "omnichannel_placed_chat_on_hold" | "omnichannel_on_hold_chat_resumed";
+                                transferData?: {
+                                    nextDepartment?: {
+                                        _id: string;
+                                        name: string;
+                                    };
+                                    /** @enum {string} */
+                                    scope: "department" | "agent" | "queue";
+                                    transferredBy: {
+                                        _id: string;
+                                        /** @enum {string} */
+                                        type: "visitor" | "user";
+                                        username: string;
+                                    };
+                                    transferredTo?: {
+                                        _id: string;
+                                        username: string;
+                                    };
+                                };
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                u: {
+                                    _id: string;
+                                    name?: string;
+                                    username: string;
+                                };
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/room.saveInfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A livechat room's tags and topic and its visitor's details (another agent's room: save-others-livechat-room-info) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        guestData: {
+                            _id: string;
+                            email?: string;
+                            name?: string;
+                            phone?: string;
+                        };
+                        roomData: {
+                            _id: string;
+                            livechatData?: {
+                                [key: string]: unknown;
+                            };
+                            tags?: string[];
+                            topic?: string;
+                        };
                     };
                 };
             };
@@ -4367,6 +5093,8 @@ export interface paths {
                     departmentId?: string | string[];
                     open?: boolean;
                     roomName?: string;
+                    tags?: string[];
+                    queued?: boolean;
                     visitorId?: string;
                     text?: string;
                     createdAt?: string;
@@ -4392,6 +5120,8 @@ export interface paths {
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt?: string;
                                 cl?: boolean;
+                                /** @enum {string} */
+                                closeReason?: "visitor" | "agent" | "abandoned" | "onHoldTimeout" | "queueTimeout";
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 closedAt?: string;
                                 closedBy?: {
@@ -4495,6 +5225,8 @@ export interface paths {
                                 };
                                 /** @enum {string} */
                                 t?: "l";
+                                tags?: string[];
+                                topic?: string;
                                 transferHistory?: {
                                     comment?: string;
                                     nextDepartment?: {
@@ -4553,6 +5285,406 @@ export interface paths {
                 };
                 /** @description Default Response */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tags of no department plus the department's (default the caller's); viewAll with manage-livechat-tags: all */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    count?: number;
+                    /** @description JSON object, one key, value 1 or -1 */
+                    sort?: string;
+                    /** @description JSON object of 0/1 values */
+                    fields?: string;
+                    text?: string;
+                    department?: string;
+                    viewAll?: boolean;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            offset: number;
+                            /** @enum {boolean} */
+                            success: true;
+                            tags: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                departments: string[];
+                                description: string;
+                                name: string;
+                                numDepartments: number;
+                            }[];
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/tags.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove a tag (rooms keep the names they have) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/tags.remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove a tag (rooms keep the names they have) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/tags.save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a tag, or replace one (with _id): name, description, departments */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        _id?: string;
+                        tagData: {
+                            description?: string;
+                            name: string;
+                        };
+                        tagDepartments?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            /** @description ISO 8601 UTC timestamp with milliseconds */
+                            _updatedAt: string;
+                            departments: string[];
+                            description: string;
+                            name: string;
+                            numDepartments: number;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/tags/{tagId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tag's fields; unknown: 404 */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    tagId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            /** @description ISO 8601 UTC timestamp with milliseconds */
+                            _updatedAt: string;
+                            departments: string[];
+                            description: string;
+                            name: string;
+                            numDepartments: number;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5683,10 +6815,11 @@ export interface paths {
                                     type: string;
                                 }[];
                                 groupable?: boolean;
+                                internal?: boolean;
                                 msg: string;
                                 rid: string;
                                 /** @enum {string} */
-                                t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history" | "livechat-note" | "omnichannel_placed_chat_on_hold" | "omnichannel_on_hold_chat_resumed";
                                 transferData?: {
                                     nextDepartment?: {
                                         _id: string;
@@ -6399,6 +7532,8 @@ export interface paths {
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt: string;
                                 cl: boolean;
+                                /** @enum {string} */
+                                closeReason?: "visitor" | "agent" | "abandoned" | "onHoldTimeout" | "queueTimeout";
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 closedAt?: string;
                                 closedBy?: {
@@ -6502,6 +7637,8 @@ export interface paths {
                                 };
                                 /** @enum {string} */
                                 t: "l";
+                                tags?: string[];
+                                topic?: string;
                                 transferHistory?: {
                                     comment?: string;
                                     nextDepartment?: {

@@ -17,10 +17,11 @@ import { usersRoutes } from './users.routes.js';
 import { widgetRoutes } from './widget.routes.js';
 import { fileServeRoutes, filesRoutes } from './files.routes.js';
 import { businessHoursRoutes } from './business-hours.routes.js';
+import { deskRoutes } from './desk.routes.js';
 import type { RouteGroup } from '../types.js';
 
 /** Groups mounted under `/api/v1`. */
-export const apiV1Groups: RouteGroup[] = [settingsRoutes, permissionsRoutes, roomsRoutes, directoryRoutes, accountsRoutes, usersRoutes, livechatRoutes, livechatAgentsRoutes, livechatWorkspaceRoutes, chatRoutes, clockRoutes, filesRoutes, businessHoursRoutes];
+export const apiV1Groups: RouteGroup[] = [settingsRoutes, permissionsRoutes, roomsRoutes, directoryRoutes, accountsRoutes, usersRoutes, livechatRoutes, livechatAgentsRoutes, livechatWorkspaceRoutes, chatRoutes, clockRoutes, filesRoutes, businessHoursRoutes, deskRoutes];
 
 /** Groups mounted at the site root, outside `/api/v1`: the livechat widget and its sound (R6, W10) and avatars (§8.11). */
 export const siteGroups: RouteGroup[] = [widgetRoutes, avatarRoutes, fileServeRoutes];

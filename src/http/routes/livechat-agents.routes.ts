@@ -37,7 +37,7 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
       config: { permissions: ['close-livechat-room'] },
     },
     async (request) => {
-      await livechatAdmin.closeByUser(callerOf(request).user, request.body.rid, request.body.comment);
+      await livechatAdmin.closeByUser(callerOf(request).user, request.body.rid, request.body.comment, request.body.tags);
       return { success: true as const };
     },
   );

@@ -7,7 +7,7 @@ import {
   AgentVisitor,
   Inquiry,
   LivechatRoomsQuery,
-  Message,
+  StaffMessage,
   PageVisit,
   PageVisitedBody,
   QueuedQuery,
@@ -51,7 +51,7 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
         params: Type.Object({ rid: Text() }),
         querystring: RoomMessagesQuery,
         response: {
-          200: Success({ messages: Type.Array(Message), ...PageFields }),
+          200: Success({ messages: Type.Array(StaffMessage), ...PageFields }),
           ...errorResponses(400, 401, 403),
         },
       },

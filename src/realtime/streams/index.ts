@@ -4,6 +4,7 @@
  */
 import type { DomainEvent } from '../../events/domain.js';
 import type { RealtimeContext } from '../context.js';
+import { cannedResponses } from './canned-responses.js';
 import { inquiryQueue } from './inquiry-queue.js';
 import { livechatRoom } from './livechat-room.js';
 import { notifyRoom } from './notify-room.js';
@@ -13,7 +14,7 @@ import type { EventHandlers, StreamModule } from './stream.js';
 
 export { STREAM } from './stream.js';
 
-const STREAMS: readonly StreamModule[] = [roomMessages, notifyRoom, livechatRoom, notifyUser, inquiryQueue];
+const STREAMS: readonly StreamModule[] = [roomMessages, notifyRoom, livechatRoom, notifyUser, inquiryQueue, cannedResponses];
 
 /** Events that move no stream but this process's own state. */
 const processState: EventHandlers = {

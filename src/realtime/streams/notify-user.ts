@@ -1,7 +1,7 @@
 /**
  * `stream-notify-user <uid>/<event>` (R4): only the user herself subscribes and receives. Pushes
  * `rooms-changed` and `subscriptions-changed` (the room and subscription as she reads them over REST) and
- * `notification` for a visitor's message in a room she serves.
+ * `notification` for a visitor's message in a room she serves; `rooms-changed` also when a room's tags or topic change.
  */
 import type { RealtimeContext } from '../context.js';
 import { ejson, messageDoc } from '../wire.js';
@@ -67,5 +67,7 @@ export const notifyUser: StreamModule = {
       };
       await Promise.all([subscriptions(), roomsChanged(ctx, userId, action, rid)]);
     },
+    // A room's tags or topic changed (DESK.md D5): its serving agent reads the room again.
+    roomInfoChanged: (ctx, event) => (event.room.servedById === null ? undefined : roomsChanged(ctx, event.room.servedById, 'updated', event.room.id)),
   },
 };

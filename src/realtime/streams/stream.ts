@@ -76,7 +76,7 @@ export function mayReceive(ctx: RealtimeContext, connection: DdpConnection, subs
   const token = RealtimeContext.extraToken(subscription.extra);
   if (token !== undefined) {
     const visitorId = ctx.visitorOf(connection, token);
-    return visitorId !== undefined && access.visitorCanRead(visitorId, context.room, { closeMessage: context.messageT === 'livechat-close' });
+    return visitorId !== undefined && access.visitorCanRead(visitorId, context.room, { closeMessage: context.messageT === 'livechat-close', messageT: context.messageT ?? null });
   }
   const user = ctx.userOf(connection);
   return user !== null && access.canReadRoom(user, context.room, deliveredMessage(context));

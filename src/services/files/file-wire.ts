@@ -1,6 +1,6 @@
 /** The fields a file message carries on the wire (WIDGET.md W5.4), built here only. */
 import type { MessageFile } from '../../store/store.js';
-import type { MessageWire } from '../message-wire.js';
+import type { MessageWire, VisitorMessageWire } from '../message-wire.js';
 import { extend } from '../../lib/values.js';
 import { formatOf, INLINE_TYPES } from './file-rules.js';
 
@@ -34,7 +34,7 @@ export function fileMessageFields(f: MessageFile) {
 }
 
 /** `livechat/messages.history` adds `fileUpload` to a file message (W5.4): the full link under the site's origin. */
-export function withFileUpload(wire: MessageWire, m: { file?: MessageFile | undefined }, origin: string): MessageWire {
+export function withFileUpload(wire: VisitorMessageWire, m: { file?: MessageFile | undefined }, origin: string): VisitorMessageWire {
   if (!m.file) return wire;
   wire.fileUpload = { publicFilePath: `${origin}${filePath(m.file.id, m.file.name)}`, type: m.file.type, size: m.file.size };
   return wire;

@@ -18,7 +18,7 @@ import { ApiError, bareFailure, failure, forbidden, invalidParams, type ErrorBod
 import { eventMessage, livechatSnapshot, snapshotOf } from '../../events/domain.js';
 import type { EventBus } from '../../events/event-bus.js';
 import type { JobsService } from '../jobs.service.js';
-import { messageWire } from '../message-wire.js';
+import { plainMessageWire, visitorMessageWire } from '../message-wire.js';
 import type { RateLimits } from '../rate-limits.js';
 import type { SettingsService } from '../settings.service.js';
 import { effectiveType, iecSize, imageDimensions, storedName, typeAllowed } from './file-rules.js';
@@ -159,7 +159,7 @@ export class FilesService {
     }
     const file = await this.checkedFile(received, 'visitor');
     const stored = await this.storeFile(target, file, fields, true);
-    return extend(messageWire(stored.message, true), { newRoom: false, showConnecting: false });
+    return extend(visitorMessageWire(stored.message), { newRoom: false, showConnecting: false });
   }
 
   // ── W5.2 agents ──
@@ -201,7 +201,7 @@ export class FilesService {
       return stored;
     });
     this.publish(target, message);
-    return { message: messageWire(message) };
+    return { message: plainMessageWire(message) };
   }
 
   /** `rooms.upload/:rid` (RC-deprecated): the file and its message at once. */
@@ -209,7 +209,7 @@ export class FilesService {
     const fields = this.textFields(received);
     const file = await this.checkedFile(received, 'user');
     const stored = await this.storeFile(target, file, fields, true);
-    return { message: messageWire(stored.message) };
+    return { message: plainMessageWire(stored.message) };
   }
 
   // ── W5.5 serving ──

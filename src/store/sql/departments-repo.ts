@@ -21,6 +21,8 @@ function toDepartment(row: Selectable<LivechatDepartmentsTable>): DepartmentReco
     description: row.description,
     numAgents: row.num_agents,
     updatedAt: Number(row.updated_at),
+    requestTagBeforeClosingChat: row.request_tag_before_closing_chat === 1,
+    chatClosingTags: row.chat_closing_tags === null ? [] : (JSON.parse(row.chat_closing_tags) as string[]),
   };
 }
 
@@ -33,6 +35,8 @@ function departmentColumns(f: DepartmentFields) {
     show_on_offline_form: f.showOnOfflineForm ? 1 : 0,
     email: f.email,
     description: f.description,
+    request_tag_before_closing_chat: f.requestTagBeforeClosingChat ? 1 : 0,
+    chat_closing_tags: f.chatClosingTags && f.chatClosingTags.length > 0 ? JSON.stringify(f.chatClosingTags) : null,
   };
 }
 

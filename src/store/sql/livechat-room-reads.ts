@@ -109,6 +109,11 @@ count: number,
   if (filter.createdAt?.end !== undefined) q = q.where('ts', '<=', filter.createdAt.end);
   if (filter.closedAt?.start !== undefined) q = q.where('closed_at', '>=', filter.closedAt.start);
   if (filter.closedAt?.end !== undefined) q = q.where('closed_at', '<=', filter.closedAt.end);
+  const tags = filter.tags;
+  // A tag is an element of the stored JSON array: its JSON text, quotes included, occurs in the array's text.
+  if (tags && tags.length > 0) q = q.where(({ or }) => or(tags.map((tag) => dialect.containsTextScan(sql.ref('rooms.tags'), JSON.stringify(tag)))));
+  if (filter.queued === true) q = q.where('open', '=', sql.lit(1)).where('served_by_id', 'is', null);
+  if (filter.queued === false) q = q.where((eb) => eb.or([eb('open', 'is', null), eb('served_by_id', 'is not', null)]));
   const ref = sql.ref(`rooms.${SORT_COLUMNS[sort.key]}`);
   const column = sort.key === 'fname' ? dialect.binaryText(sql.ref('rooms.fname')) : ref;
   const direction = sort.direction === 1 ? 'asc' : 'desc';

@@ -77,7 +77,18 @@ const SET_SERVED_BY = preparedQuery(
       .where('id', '=', rid),
 );
 /** Closes the room if it is still open: the one winner gets its row back. */
-const closeRoomQuery = (db: Kysely<Database>, dialect: SqlDialect, rid: string, closedAt: number, closer: string, closedById: string, closedByUsername: string, now: number) =>
+const closeRoomQuery = (
+  db: Kysely<Database>,
+  dialect: SqlDialect,
+  rid: string,
+  closedAt: number,
+  closer: string,
+  closedById: string,
+  closedByUsername: string,
+  closeReason: string,
+  tags: string | null,
+  now: number,
+) =>
   db
     .updateTable('rooms')
     .set({
@@ -86,6 +97,9 @@ const closeRoomQuery = (db: Kysely<Database>, dialect: SqlDialect, rid: string, 
       closer,
       closed_by_id: closedById,
       closed_by_username: closedByUsername,
+      close_reason: closeReason,
+      // Null keeps the room's tags (a close that names none).
+      tags: sql<string | null>`coalesce(cast(${tags} as text), tags)`,
       visitor_status: 'offline',
       updated_at: dialect.nextUpdatedAt(now),
     })
@@ -93,7 +107,7 @@ const closeRoomQuery = (db: Kysely<Database>, dialect: SqlDialect, rid: string, 
     .where('t', '=', sql.lit('l'))
     .where('open', '=', sql.lit(1))
     .returningAll();
-const CLOSE_ROOM = preparedQuery(6, closeRoomQuery);
+const CLOSE_ROOM = preparedQuery(8, closeRoomQuery);
 /** A store method's system message must be of the room it writes (a caller's error otherwise). */
 function assertSystemMessageOf(method: string, rid: string, message: MessageRecord): asserts message is MessageRecord & { t: string } {
   if (message.rid !== rid || message.t === null || message.visitorToken !== null) {
@@ -217,7 +231,7 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
 
   /** The conditional close (CLOSE_ROOM): the room's row as closed for the one winner, null otherwise. */
   private async closeRow(rid: string, info: CloseInfo, now: number): Promise<Selectable<RoomsTable> | null> {
-    const [closed] = await CLOSE_ROOM(this.db, this.dialect, rid, info.closedAt, info.closer, info.closedBy.id, info.closedBy.username, now);
+    const [closed] = await CLOSE_ROOM(this.db, this.dialect, rid, info.closedAt, info.closer, info.closedBy.id, info.closedBy.username, info.closeReason ?? (info.closer === 'visitor' ? 'visitor' : 'agent'), info.tags ? JSON.stringify(info.tags) : null, now);
     if (!closed) return null;
     this.changes.roomChanged(rid);
     await indexClosedRoom(this.db, this.dialect, rid);
@@ -266,6 +280,19 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
     await this.recordTransfer(rid, entry, now);
     await this.related.inquiries.requeue(rid, departmentId, now);
     return this.related.messages.insert(message);
+  }
+
+  async setInfo(rid: string, info: { tags?: string[]; topic?: string }, now: number): Promise<boolean> {
+    let q = this.db.updateTable('rooms').set({ updated_at: this.dialect.nextUpdatedAt(now) });
+    if (info.tags !== undefined) q = q.set({ tags: JSON.stringify(info.tags) });
+    if (info.topic !== undefined) q = q.set({ topic: info.topic });
+    const result = await q
+      .where('id', '=', rid)
+      .where('t', '=', sql.lit('l'))
+      .executeTakeFirst();
+    const changed = Number(result.numUpdatedRows) > 0;
+    if (changed) this.changes.roomChanged(rid);
+    return changed;
   }
 
   async mergeSurvey(rid: string, visitorToken: string, answers: Record<string, string>, now: number): Promise<Record<string, string> | null> {

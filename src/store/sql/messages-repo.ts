@@ -1,7 +1,8 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import { extend } from '../../lib/values.js';
 import type { Millis } from '../../lib/time.js';
-import type { MessageFile, MessagePageQuery, MessageRecord, MessagesRepo, SystemMessageType, TransferData } from '../store.js';
+import type { MessageFile } from '../files-store.js';
+import { AGENT_ONLY_MESSAGE_TYPES, type MessageAudience, type MessagePageQuery, type MessageRecord, type MessagesRepo, type SystemMessageType, type TransferData } from '../messages-store.js';
 import type { ChangeSink } from './change-recorder.js';
 import type { SqlDialect } from './dialect.js';
 import { preparedQuery } from './prepared.js';
@@ -46,6 +47,15 @@ const ROOM_AFTER_MESSAGE_WAITING = preparedQuery(4, (db: Kysely<Database>, diale
   roomAfterMessage(db, dialect, rid, ts, lastMessage).set({ waiting_response: waiting }),
 );
 
+/**
+ * The visitor's reads leave the agent-only messages out in the statement (DESK.md D6): the one filter every visitor
+ * path reads through.
+ */
+function forAudience<O>(q: SelectQueryBuilder<Database, 'messages', O>, audience: MessageAudience): SelectQueryBuilder<Database, 'messages', O> {
+  if (audience === 'staff') return q;
+  return q.where((eb) => eb.or([eb('t', 'is', null), eb('t', 'not in', [...AGENT_ONLY_MESSAGE_TYPES])]));
+}
+
 /** Messages of every room type, and the room counters a plain message moves. */
 export class SqlMessagesRepo implements MessagesRepo {
   constructor(
@@ -67,8 +77,8 @@ export class SqlMessagesRepo implements MessagesRepo {
     return m;
   }
 
-  async listByRoom(rid: string, offset: number, limit: number, before?: Millis): Promise<MessageRecord[]> {
-    let q = this.db.selectFrom('messages').selectAll().where('rid', '=', rid);
+  async listByRoom(rid: string, audience: MessageAudience, offset: number, limit: number, before?: Millis): Promise<MessageRecord[]> {
+    let q = forAudience(this.db.selectFrom('messages').selectAll().where('rid', '=', rid), audience);
     if (before !== undefined) q = q.where('ts', '<', before);
     const rows = await q
       .orderBy('ts', 'desc')
@@ -114,13 +124,13 @@ export class SqlMessagesRepo implements MessagesRepo {
     await this.db.updateTable('messages').set({ file_data: JSON.stringify(file) }).where('id', '=', id).execute();
   }
 
-  async findById(id: string): Promise<MessageRecord | null> {
-    const row = await this.db.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirst();
+  async findById(id: string, audience: MessageAudience = 'staff'): Promise<MessageRecord | null> {
+    const row = await forAudience(this.db.selectFrom('messages').selectAll().where('id', '=', id), audience).executeTakeFirst();
     return row ? toMessage(row) : null;
   }
 
   async page(rid: string, query: MessagePageQuery): Promise<{ messages: MessageRecord[]; total: number }> {
-    let q = this.db.selectFrom('messages').where('rid', '=', rid);
+    let q = forAudience(this.db.selectFrom('messages').where('rid', '=', rid), query.audience);
     if (query.before !== undefined) q = q.where('ts', '<', query.before);
     if (query.text) q = q.where(this.dialect.containsTextScan(sql.ref('messages.msg'), query.text));
     const [rows, count] = await Promise.all([

@@ -6,7 +6,7 @@
 import type { Selectable } from 'kysely';
 import { extend } from '../../lib/values.js';
 import { fromJson, toJson } from '../../lib/json.js';
-import type { DirectoryChannel, LivechatCloser, LivechatRoom, MessageFile, MessageRecord, RoomRecord, RoomType, TransferEntry, VisitorStatus } from '../store.js';
+import type { CloseReason, DirectoryChannel, LivechatCloser, LivechatRoom, MessageFile, MessageRecord, RoomRecord, RoomType, TransferEntry, VisitorStatus } from '../store.js';
 import type { RoomsTable } from './schema.js';
 
 type RoomRow = Selectable<RoomsTable>;
@@ -157,5 +157,8 @@ function livechatRoom(row: RoomRow, lastMessage: MessageRecord | null): Livechat
       row.closed_by_id === null ? null : { id: row.closed_by_id, username: row.closed_by_username ?? '' },
     surveyFeedback: fromJson<Record<string, string> | null>(row.survey_feedback, null),
     transferHistory: fromJson<TransferEntry[]>(row.transfer_history, []),
+    tags: fromJson<string[]>(row.tags, []),
+    closeReason: row.close_reason as CloseReason | null,
+    topic: row.topic,
   };
 }

@@ -119,6 +119,10 @@ export interface RoomsTable {
   closed_by_username: string | null;
   survey_feedback: string | null;
   transfer_history: string | null;
+  /** JSON array of tag names, or null (migration 0026). */
+  tags: string | null;
+  /** DESK.md D5 `closeReason` (migration 0026). */
+  close_reason: string | null;
 }
 
 export interface SubscriptionsTable {
@@ -215,6 +219,9 @@ export interface LivechatDepartmentsTable {
   updated_at: number;
   /** The department's custom business-hours schedule (migration 0024); null: the default. */
   business_hour_id: string | null;
+  request_tag_before_closing_chat: Generated<number>;
+  /** JSON array of tag names, or null (migration 0026). */
+  chat_closing_tags: string | null;
 }
 
 export interface LivechatDepartmentAgentsTable {
@@ -269,6 +276,42 @@ export interface BusinessHoursTable {
   updated_at: number;
 }
 
+/** Canned responses (migration 0026, DESK.md D4). */
+export interface CannedResponsesTable {
+  id: string;
+  shortcut: string;
+  /** The shortcut folded to lower case: unique per `owner_key`. */
+  shortcut_key: string;
+  text: string;
+  /** `global` | `department` | `user`. */
+  scope: string;
+  /** `global`, `department:<id>` or `user:<id>`: where a shortcut is unique. */
+  owner_key: string;
+  user_id: string | null;
+  department_id: string | null;
+  /** JSON array of strings. */
+  tags: string;
+  created_by_id: string;
+  created_by_username: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Managed livechat tags (migration 0026, DESK.md D5). */
+export interface LivechatTagsTable {
+  id: string;
+  name: string;
+  /** The name folded to lower case: unique. */
+  name_key: string;
+  description: string;
+  updated_at: number;
+}
+
+export interface LivechatTagDepartmentsTable {
+  tag_id: string;
+  department_id: string;
+}
+
 export interface Database {
   users: UsersTable;
   user_roles: UserRolesTable;
@@ -291,6 +334,9 @@ export interface Database {
   uploads: UploadsTable;
   upload_chunks: UploadChunksTable;
   business_hours: BusinessHoursTable;
+  canned_responses: CannedResponsesTable;
+  livechat_tags: LivechatTagsTable;
+  livechat_tag_departments: LivechatTagDepartmentsTable;
 }
 
 /** A stored file (migration 0025, WIDGET.md W5.6); its content is in `store`. */

@@ -19,6 +19,8 @@ import type { Database } from './schema.js';
 import { SqlTokensRepo, SqlUsersRepo } from './users-repo.js';
 import { SqlVisitorsRepo } from './visitors-repo.js';
 import { SqlFilesRepo } from './files-repo.js';
+import { SqlCannedResponsesRepo } from './canned-responses-repo.js';
+import { SqlTagsRepo } from './tags-repo.js';
 
 export interface BackendHooks {
   close(): Promise<void>;
@@ -54,6 +56,8 @@ export class SqlStore implements Store {
   readonly manualClock: SqlManualClockRepo;
   readonly files: SqlFilesRepo;
   readonly businessHours: SqlBusinessHoursRepo;
+  readonly cannedResponses: SqlCannedResponsesRepo;
+  readonly tags: SqlTagsRepo;
 
   constructor(
     readonly db: Kysely<Database>,
@@ -89,6 +93,8 @@ export class SqlStore implements Store {
     this.manualClock = new SqlManualClockRepo(db);
     this.files = new SqlFilesRepo(db);
     this.businessHours = new SqlBusinessHoursRepo(db, dialect, changes);
+    this.cannedResponses = new SqlCannedResponsesRepo(db, dialect);
+    this.tags = new SqlTagsRepo(db, dialect);
   }
 
   poolStats(): PoolStats | null {

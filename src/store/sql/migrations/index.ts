@@ -18,6 +18,7 @@ import * as subscriptionsRoomSeqPg from './0015-subscriptions-room-seq-pg.js';
 import * as roomSearchFnameDiffersPg from './0016-room-search-fname-differs-pg.js';
 import * as searchBacklog from './0017-search-backlog.js';
 import * as jobs from './0018-jobs.js';
+import * as desk from './0026-desk.js';
 import * as routing from './0019-routing.js';
 import * as presence from './0020-presence.js';
 import * as transferData from './0021-transfer-data.js';
@@ -56,6 +57,7 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0021-transfer-data': { up: (db) => transferData.up(db) },
     '0024-business-hours': { up: (db) => businessHours.up(db) },
     '0025-files': { up: (db) => files.up(db, dialect) },
+    '0026-desk': { up: (db) => desk.up(db) },
     '0027-livechat-search': { up: (db) => livechatSearch.up(db, dialect) },
   };
   return { getMigrations: async () => all };
