@@ -81,10 +81,16 @@ export class PresenceService {
     });
   }
 
-  /** The user's own explicit claim of presence over REST. */
-  async claim(userId: string): Promise<void> {
-    await this.store.transaction(async (tx) => {
-      if (await tx.presence.claim(userId, this.leaseClock.now())) await this.hooks?.online(tx, userId);
+  /**
+   * The user's own explicit claim of presence over REST. It waits for this process's presence writes of the user
+   * before it (a socket of hers that has just closed): otherwise that close, committing after the claim, would leave
+   * her absent right after she said she is here. Its failure is the caller's.
+   */
+  claim(userId: string): Promise<void> {
+    return this.chain(userId, async () => {
+      await this.store.transaction(async (tx) => {
+        if (await tx.presence.claim(userId, this.leaseClock.now())) await this.hooks?.online(tx, userId);
+      });
     });
   }
 
@@ -126,13 +132,20 @@ export class PresenceService {
     return this.leaseClock.now() + this.options.leaseMs;
   }
 
+  /** Runs `write` after this process's earlier presence writes of the user; failures are reported, not thrown. */
   private serialize(userId: string, write: () => Promise<void>): Promise<void> {
+    return this.chain(userId, write).catch((error: unknown) => this.options.onError?.(error));
+  }
+
+  /** Runs `write` after this process's earlier presence writes of the user, and before later ones. */
+  private chain(userId: string, write: () => Promise<void>): Promise<void> {
     const previous = this.writes.get(userId) ?? Promise.resolve();
-    const next = previous.then(write, write).catch((error: unknown) => this.options.onError?.(error));
-    this.writes.set(userId, next);
-    void next.then(() => {
-      if (this.writes.get(userId) === next) this.writes.delete(userId);
+    const result = previous.then(write);
+    const tail = result.catch(() => undefined);
+    this.writes.set(userId, tail);
+    void tail.then(() => {
+      if (this.writes.get(userId) === tail) this.writes.delete(userId);
     });
-    return next;
+    return result;
   }
 }

@@ -72,4 +72,16 @@ describe('presence (statusConnection)', () => {
     socket.close();
     await expect.poll(() => connection(b)).toBe('offline');
   });
+
+  it('a claim made as her last session closes comes after that close: she stays present', async () => {
+    const a = await absentAgent();
+    for (let round = 0; round < 5; round++) {
+      await t.services.presence.sessionOpened(a.userId);
+      expect(await connection(a)).toBe('online');
+      const closed = t.services.presence.sessionClosed(a.userId);
+      await t.services.presence.claim(a.userId);
+      await closed;
+      expect(await connection(a)).toBe('online');
+    }
+  });
 });
