@@ -15,6 +15,7 @@ import type { TokensRepo, UsersRepo } from './users-store.js';
 import type { VisitorsRepo } from './visitors-store.js';
 import type { DataChangeListener } from './changes-store.js';
 import type { JobsRepo, ManualClockRepo } from './jobs-store.js';
+import type { EmailOutboxRepo, OfflineMessagesRepo } from './mail-store.js';
 
 export type * from './agents-store.js';
 export type * from './changes-store.js';
@@ -28,6 +29,7 @@ export type * from './presence-store.js';
 export type * from './rooms-store.js';
 export type * from './users-store.js';
 export type * from './visitors-store.js';
+export type * from './mail-store.js';
 
 export type Backend = 'sqlite' | 'postgres';
 
@@ -60,6 +62,9 @@ export interface Store {
   /** Durable jobs (desk contract D0) and the shared time of `CLOCK=manual`. */
   readonly jobs: JobsRepo;
   readonly manualClock: ManualClockRepo;
+  /** The e-mail outbox and offline messages (widget contract W2, W3). */
+  readonly emailOutbox: EmailOutboxRepo;
+  readonly offlineMessages: OfflineMessagesRepo;
   /**
    * Runs `fn` in one database transaction: every write it makes through `tx`
    * commits together or not at all. Nested calls join the outer transaction.

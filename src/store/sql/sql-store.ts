@@ -10,6 +10,7 @@ import { SqlDepartmentsRepo } from './departments-repo.js';
 import { SqlDirectoryRepo } from './directory-repo.js';
 import { SqlInquiriesRepo } from './inquiries-repo.js';
 import { SqlJobsRepo, SqlManualClockRepo } from './jobs-repo.js';
+import { SqlEmailOutboxRepo, SqlOfflineMessagesRepo } from './mail-repo.js';
 import { SqlLivechatRoomsRepo } from './livechat-rooms-repo.js';
 import { SqlMessagesRepo } from './messages-repo.js';
 import { SqlPresenceRepo } from './presence-repo.js';
@@ -50,6 +51,8 @@ export class SqlStore implements Store {
   readonly presence: SqlPresenceRepo;
   readonly jobs: SqlJobsRepo;
   readonly manualClock: SqlManualClockRepo;
+  readonly emailOutbox: SqlEmailOutboxRepo;
+  readonly offlineMessages: SqlOfflineMessagesRepo;
 
   constructor(
     readonly db: Kysely<Database>,
@@ -83,6 +86,8 @@ export class SqlStore implements Store {
     this.presence = new SqlPresenceRepo(db, dialect, changes, (fn) => this.inTransaction((tx) => fn(tx.presence)));
     this.jobs = new SqlJobsRepo(db, dialect, changes);
     this.manualClock = new SqlManualClockRepo(db);
+    this.emailOutbox = new SqlEmailOutboxRepo(db, dialect);
+    this.offlineMessages = new SqlOfflineMessagesRepo(db, dialect);
   }
 
   poolStats(): PoolStats | null {

@@ -21,6 +21,8 @@ import * as jobs from './0018-jobs.js';
 import * as routing from './0019-routing.js';
 import * as presence from './0020-presence.js';
 import * as transferData from './0021-transfer-data.js';
+import * as emailOutbox from './0022-email-outbox.js';
+import * as offlineMessages from './0023-offline-messages.js';
 
 /**
  * The one migration history of both backends, in order. Migrations are
@@ -51,6 +53,8 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0019-routing': { up: (db) => routing.up(db) },
     '0020-presence': { up: (db) => presence.up(db) },
     '0021-transfer-data': { up: (db) => transferData.up(db) },
+    '0022-email-outbox': { up: (db) => emailOutbox.up(db) },
+    '0023-offline-messages': { up: (db) => offlineMessages.up(db) },
   };
   return { getMigrations: async () => all };
 }
