@@ -267,6 +267,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   app.addHook('preClose', async () => {
     stopRealtime();
     await services.jobs.stop();
+    services.mail.close();
     await ddp.close();
     // After the sockets: their sessions are released by the presence service's stop.
     await services.presence.stop();

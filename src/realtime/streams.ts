@@ -17,6 +17,7 @@ import { extend } from '../lib/values.js';
 import { isLookupKey, RealtimeContext } from './context.js';
 import { notAllowed, type DdpConnection, type DdpSubscription, type StreamEvent } from './ddp/index.js';
 import { ejson, inquiryDoc, messageDoc } from './wire.js';
+import { deliverMailEvent } from './mail-streams.js';
 
 export const STREAM = {
   roomMessages: 'stream-room-messages',
@@ -312,6 +313,9 @@ export function deliverEvent(ctx: RealtimeContext, event: DomainEvent): void | P
     case 'roomOpened':
     case 'roomTransferred':
       return;
+    case 'emailOutboxChanged':
+    case 'offlineMessageChanged':
+      return deliverMailEvent(ctx, event);
   }
 }
 

@@ -26,6 +26,8 @@ import { RateLimits, type CounterStore } from './rate-limits.js';
 import { seedFirstStart, type SeedConfig, type SeedResult } from './seed.service.js';
 import { SettingsService, type SettingId } from './settings.service.js';
 import { UsersService } from './users.service.js';
+import { MailService } from './mail.service.js';
+import { domainHasMail, OfflineMessagesService, type DomainCheck } from './offline-messages.service.js';
 
 /**
  * Everything the HTTP layer may call. Built once per app by `createServices`.
@@ -59,6 +61,10 @@ export interface Services {
   jobs: JobsService;
   /** The test clock's endpoint (`CLOCK=manual`; disabled otherwise). */
   clockControl: ClockService;
+  /** E-mail: the outbox, SMTP, the `email-outbox` REST (widget contract W2). */
+  mail: MailService;
+  /** Offline messages (widget contract W3). */
+  offlineMessages: OfflineMessagesService;
 }
 
 export interface ServicesOptions {
@@ -83,6 +89,8 @@ export interface ServicesOptions {
   jobRunnerId?: string;
   /** A job failed, or the runner could not reach the database (logged by the composition root). */
   onJobError?: (error: unknown, job: JobRecord | null) => void;
+  /** `Livechat_validate_offline_email`'s domain lookup (default: DNS). */
+  domainCheck?: DomainCheck;
 }
 
 export function createServices(options: ServicesOptions): Services {
@@ -114,7 +122,9 @@ export function createServices(options: ServicesOptions): Services {
   const jobs = new JobsService(store, clock, { shared: manualClock, onError: options.onJobError, runnerId: options.jobRunnerId });
   registerAgentLeave({ store, settings, clock, jobs, presence, routing });
   const clockControl = new ClockService(manualClock, jobs, store);
-  return { clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence };
+  const mail = new MailService(store, settings, access, clock, events, jobs, options.siteUrl);
+  const offlineMessages = new OfflineMessagesService(store, settings, access, clock, events, mail, options.domainCheck ?? domainHasMail);
+  return { clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence, mail, offlineMessages };
 }
 
 export interface BootstrapConfig extends SeedConfig {
@@ -129,5 +139,6 @@ export interface BootstrapConfig extends SeedConfig {
 export async function bootstrapServices(services: Services, store: Store, config: BootstrapConfig): Promise<SeedResult> {
   await services.settings.bootstrap(config.settingOverrides);
   await services.permissions.bootstrap();
+  await services.mail.bootstrap();
   return seedFirstStart(store, services.clock, config);
 }

@@ -53,6 +53,8 @@ export const DEFAULT_PERMISSIONS: Record<string, string[]> = {
   'manage-livechat-departments': LIVECHAT_MANAGERS,
   'view-livechat-departments': LIVECHAT_MANAGERS,
   'view-livechat-rooms': LIVECHAT_MANAGERS,
+  'manage-email-outbox': LIVECHAT_MANAGERS,
+  'send-omnichannel-chat-transcript': LIVECHAT_MANAGERS,
 };
 
 /** A permission on the wire (contract §4): the response schema's type (wire/permissions.ts). */

@@ -29,6 +29,8 @@ export const LIMITS = {
   register: { points: 5, durationSeconds: 60 },
   livechatVisitor: { points: 10, durationSeconds: 60 },
   livechatRoom: { points: 10, durationSeconds: 60 },
+  // Widget contract W0.3: anonymous callers that make Parley store and send mail.
+  offlineMessage: { points: 5, durationSeconds: 600 },
 } satisfies Record<string, LimitRule>;
 
 export type LimitName = keyof typeof LIMITS;

@@ -15,10 +15,11 @@ import { roomsRoutes } from './rooms.routes.js';
 import { settingsRoutes } from './settings.routes.js';
 import { usersRoutes } from './users.routes.js';
 import { widgetRoutes } from './widget.routes.js';
+import { mailRoutes } from './mail.routes.js';
 import type { RouteGroup } from '../types.js';
 
 /** Groups mounted under `/api/v1`. */
-export const apiV1Groups: RouteGroup[] = [settingsRoutes, permissionsRoutes, roomsRoutes, directoryRoutes, accountsRoutes, usersRoutes, livechatRoutes, livechatAgentsRoutes, livechatWorkspaceRoutes, chatRoutes, clockRoutes];
+export const apiV1Groups: RouteGroup[] = [settingsRoutes, permissionsRoutes, roomsRoutes, directoryRoutes, accountsRoutes, usersRoutes, livechatRoutes, livechatAgentsRoutes, livechatWorkspaceRoutes, chatRoutes, clockRoutes, mailRoutes];
 
 /** Groups mounted at the site root, outside `/api/v1`: the livechat widget and its sound (R6, W10) and avatars (§8.11). */
 export const siteGroups: RouteGroup[] = [widgetRoutes, avatarRoutes];

@@ -122,7 +122,7 @@ export class SqlEmailOutboxRepo implements EmailOutboxRepo {
     }
     const dir = ascending ? 'asc' : 'desc';
     const [rows, total] = await Promise.all([
-      base.selectAll().orderBy('created_at', dir).orderBy(this.dialect.binaryText(sql.ref('id')), dir).offset(offset).limit(count).execute(),
+      base.selectAll().orderBy('created_at', dir).orderBy(this.dialect.binaryText(sql.ref('id')), dir).offset(offset).limit(this.dialect.rowCount(count)).execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { emails: rows.map(toEmail), total: Number(total.n) };
@@ -248,7 +248,7 @@ export class SqlOfflineMessagesRepo implements OfflineMessagesRepo {
     }
     const dir = ascending ? 'asc' : 'desc';
     const [rows, total] = await Promise.all([
-      base.selectAll().orderBy('ts', dir).orderBy(this.dialect.binaryText(sql.ref('id')), dir).offset(offset).limit(count).execute(),
+      base.selectAll().orderBy('ts', dir).orderBy(this.dialect.binaryText(sql.ref('id')), dir).offset(offset).limit(this.dialect.rowCount(count)).execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { offlineMessages: rows.map(toOffline), total: Number(total.n) };
