@@ -17,7 +17,7 @@ import { codeOnly, departmentWire, livechatRoomWire, visitorFacingAgent, visitor
 import { messageWire } from './message-wire.js';
 import { insertOrDuplicate, textMessage } from './messages.service.js';
 import { eventInquiry, eventMessage, livechatSnapshot, type EventBus } from './events.js';
-import type { SettingsService } from './settings.service.js';
+import { parseFromEmail, type SettingsService } from './settings.service.js';
 import type { LivechatConfig, LivechatRoomQuery, SurveyBody, VisitorBody, VisitorMessageBody } from '../wire/livechat.js';
 
 /** The request types are those of the request schemas (wire/livechat.ts), written once. */
@@ -405,6 +405,8 @@ export class LivechatService {
           displayOfflineForm: s.get('Livechat_display_offline_form'),
           limitTextLength: s.get('Livechat_enable_message_character_limit') ? s.get('Livechat_message_character_limit') : (false as const),
           agentHiddenInfo: !s.get('Livechat_show_agent_info'),
+          // W1: transcripts are offered only when mail can carry them (W2.1's "mail is configured").
+          transcript: s.get('Livechat_enable_transcript') && s.get('SMTP_Host').trim() !== '' && parseFromEmail(s.get('From_Email')) !== null,
         }),
         theme: {
           title: s.get('Livechat_title'),
@@ -412,7 +414,12 @@ export class LivechatService {
           offlineTitle: s.get('Livechat_offline_title'),
           offlineColor: s.get('Livechat_offline_title_color'),
         },
-        messages: {},
+        messages: {
+          offlineMessage: s.get('Livechat_offline_message'),
+          offlineSuccessMessage: s.get('Livechat_offline_success_message'),
+          offlineUnavailableMessage: s.get('Livechat_offline_form_unavailable'),
+          transcriptMessage: s.get('Livechat_transcript_message'),
+        },
         triggers: [],
         resources: { sound: `${origin}/sounds/chime.mp3` },
         departments: departments.map((d) => {

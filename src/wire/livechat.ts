@@ -198,7 +198,13 @@ export const LivechatConfig = Type.Object({
     agentHiddenInfo: Type.Boolean(),
   }),
   theme: Type.Object({ title: Type.String(), color: Type.String(), offlineTitle: Type.String(), offlineColor: Type.String() }),
-  messages: Type.Object({}),
+  /** W1: the widget's texts from settings (`""` when unset: the widget then shows its own). */
+  messages: Type.Object({
+    offlineMessage: Type.String(),
+    offlineSuccessMessage: Type.String(),
+    offlineUnavailableMessage: Type.String(),
+    transcriptMessage: Type.String(),
+  }),
   triggers: Type.Array(Type.Unknown(), { maxItems: 0 }),
   /** `sound`: the notification sound the widget plays for agents' messages (W10). */
   resources: Type.Object({ sound: Type.String() }),

@@ -2102,7 +2102,12 @@ export interface paths {
                                         address: string;
                                     }[];
                                 };
-                                messages: Record<string, never>;
+                                messages: {
+                                    offlineMessage: string;
+                                    offlineSuccessMessage: string;
+                                    offlineUnavailableMessage: string;
+                                    transcriptMessage: string;
+                                };
                                 online: boolean;
                                 resources: {
                                     sound: string;
