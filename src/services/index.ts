@@ -27,6 +27,7 @@ import { seedFirstStart, type SeedConfig, type SeedResult } from './seed.service
 import { SettingsService, type SettingId } from './settings.service.js';
 import { UsersService } from './users.service.js';
 import { MailService } from './mail.service.js';
+import { TranscriptService } from './transcript.service.js';
 import { domainHasMail, OfflineMessagesService, type DomainCheck } from './offline-messages.service.js';
 
 /**
@@ -65,6 +66,8 @@ export interface Services {
   mail: MailService;
   /** Offline messages (widget contract W3). */
   offlineMessages: OfflineMessagesService;
+  /** Transcripts (widget contract W4). */
+  transcripts: TranscriptService;
 }
 
 export interface ServicesOptions {
@@ -124,7 +127,9 @@ export function createServices(options: ServicesOptions): Services {
   const clockControl = new ClockService(manualClock, jobs, store);
   const mail = new MailService(store, settings, access, clock, events, jobs, options.siteUrl);
   const offlineMessages = new OfflineMessagesService(store, settings, access, clock, events, mail, options.domainCheck ?? domainHasMail);
-  return { clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence, mail, offlineMessages };
+  const transcripts = new TranscriptService(store, settings, access, clock, mail, limits);
+  routing.closeHook = (tx, closed) => transcripts.atClose(tx, closed);
+  return { clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence, mail, offlineMessages, transcripts };
 }
 
 export interface BootstrapConfig extends SeedConfig {

@@ -39,6 +39,9 @@ export class LivechatRouting {
     private readonly availability: LivechatAvailability,
   ) {}
 
+  /** Runs in every close's transaction (the transcript, W4.4); returns what to publish after the commit. */
+  closeHook: ((tx: Store, closed: LivechatRoom) => Promise<(() => void) | null>) | null = null;
+
   private systemMessage(rid: string, t: SystemMessageType, msg: string, by: Actor, now: number): MessageRecord {
     return { id: newId(), rid, t, msg, ts: now, updatedAt: now, u: { id: by.id, username: by.username, name: by.name }, visitorToken: null };
   }
@@ -133,13 +136,20 @@ export class LivechatRouting {
    */
   async close(room: LivechatRoom, options: { closer: LivechatCloser; by: Actor; comment: string }): Promise<void> {
     const now = this.clock.now();
-    const done = await this.store.livechatRooms.closeWithEffects(
-      room.id,
-      { closedAt: now, closer: options.closer, closedBy: { id: options.by.id, username: options.by.username } },
-      this.systemMessage(room.id, 'livechat-close', options.comment, options.by, now),
-      now,
-    );
+    let afterCommit: (() => void) | null = null;
+    const done = await this.store.transaction(async (tx) => {
+      const closed = await tx.livechatRooms.closeWithEffects(
+        room.id,
+        { closedAt: now, closer: options.closer, closedBy: { id: options.by.id, username: options.by.username } },
+        this.systemMessage(room.id, 'livechat-close', options.comment, options.by, now),
+        now,
+      );
+      // What a close writes besides the room (its transcript mail, W4.4), in the same transaction.
+      if (closed && this.closeHook) afterCommit = await this.closeHook(tx, closed.room);
+      return closed;
+    });
     if (!done) throw bareFailure('room-closed');
+    (afterCommit as (() => void) | null)?.();
     const closed = done.room;
     const snapshot = livechatSnapshot(closed);
     // The queue's `removed` carries the whole inquiry (R4), with the visitor's first message (still stored).

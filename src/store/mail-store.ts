@@ -134,3 +134,21 @@ export interface OfflineMessagesRepo {
   /** Deletes the message and its replies; false when there was none. */
   delete(id: string): Promise<boolean>;
 }
+
+/** An agent's request to mail a room's transcript at close (W4.3). */
+export interface TranscriptRequestRecord {
+  rid: string;
+  email: string;
+  subject: string;
+  requestedAt: Millis;
+  requestedBy: { id: string; username: string };
+}
+
+export interface TranscriptRequestsRepo {
+  /** Sets (or replaces) the room's request. */
+  set(request: TranscriptRequestRecord): Promise<void>;
+  /** The room's request, or null. */
+  find(rid: string): Promise<TranscriptRequestRecord | null>;
+  /** Removes the room's request; false when there was none. */
+  delete(rid: string): Promise<boolean>;
+}

@@ -15,7 +15,7 @@ import type { TokensRepo, UsersRepo } from './users-store.js';
 import type { VisitorsRepo } from './visitors-store.js';
 import type { DataChangeListener } from './changes-store.js';
 import type { JobsRepo, ManualClockRepo } from './jobs-store.js';
-import type { EmailOutboxRepo, OfflineMessagesRepo } from './mail-store.js';
+import type { EmailOutboxRepo, OfflineMessagesRepo, TranscriptRequestsRepo } from './mail-store.js';
 
 export type * from './agents-store.js';
 export type * from './changes-store.js';
@@ -65,6 +65,7 @@ export interface Store {
   /** The e-mail outbox and offline messages (widget contract W2, W3). */
   readonly emailOutbox: EmailOutboxRepo;
   readonly offlineMessages: OfflineMessagesRepo;
+  readonly transcriptRequests: TranscriptRequestsRepo;
   /**
    * Runs `fn` in one database transaction: every write it makes through `tx`
    * commits together or not at all. Nested calls join the outer transaction.

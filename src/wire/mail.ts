@@ -98,3 +98,22 @@ export const OfflineMessageReplyBody = Type.Object({
   subject: Opt(Text({ maxLength: 1000 })),
   markHandled: Opt(Type.Boolean()),
 });
+
+/** `POST livechat/transcript` (the widget). `subject` is accepted and ignored (W4.2). */
+export const TranscriptVisitorBody = Type.Object({
+  token: Text({ minLength: 1, maxLength: 256 }),
+  rid: Text(),
+  email: Text(),
+  subject: Opt(Text()),
+});
+
+/** `POST livechat/transcript/:rid` (agents, RC: both required). */
+export const TranscriptAgentBody = Type.Object({ email: Text(), subject: Text({ maxLength: 1000 }) });
+
+export const TranscriptState = Type.Object({
+  transcriptRequest: Type.Union([
+    Type.Object({ email: Type.String(), subject: Type.String(), requestedAt: Timestamp, requestedBy: Type.Object({ _id: Type.String(), username: Type.String() }) }),
+    Type.Null(),
+  ]),
+  transcripts: Type.Array(EmailSummary),
+});

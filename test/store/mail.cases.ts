@@ -152,4 +152,19 @@ export function mailCases(ctx: MailCaseContext): void {
     expect(await store.offlineMessages.replies([m.id])).toEqual([]);
     expect(await store.offlineMessages.delete(m.id)).toBe(false);
   });
+
+  it('transcriptRequests: set replaces, find, delete', async () => {
+    const store = ctx.store();
+    const rid = newId();
+    expect(await store.transcriptRequests.find(rid)).toBeNull();
+    const first = { rid, email: 'a@example.com', subject: 'S1', requestedAt: 1_000, requestedBy: { id: 'u1', username: 'ann' } };
+    await store.transcriptRequests.set(first);
+    expect(await store.transcriptRequests.find(rid)).toEqual(first);
+    const second = { ...first, email: 'b@example.com', subject: 'S2', requestedAt: 2_000 };
+    await store.transcriptRequests.set(second);
+    expect(await store.transcriptRequests.find(rid)).toEqual(second);
+    expect(await store.transcriptRequests.delete(rid)).toBe(true);
+    expect(await store.transcriptRequests.delete(rid)).toBe(false);
+    expect(await store.transcriptRequests.find(rid)).toBeNull();
+  });
 }

@@ -13,6 +13,9 @@ import {
   OfflineMessageReplyBody,
   OfflineMessagesQuery,
   OfflineMessageStatusBody,
+  TranscriptAgentBody,
+  TranscriptState,
+  TranscriptVisitorBody,
 } from '../../wire/mail.js';
 import { callerOf } from '../plugins/auth.js';
 import { sendError, toApiError } from '../plugins/errors.js';
@@ -31,7 +34,7 @@ function withMessage(error: ApiError): ApiError {
 }
 
 /** Widget contract W2.4 (`email-outbox`) and W3 (offline messages). */
-export const mailRoutes: RouteGroup = (app, { mail, offlineMessages, limits }) => {
+export const mailRoutes: RouteGroup = (app, { mail, offlineMessages, limits, transcripts }) => {
   const bodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024;
 
   app.get(
@@ -195,5 +198,70 @@ export const mailRoutes: RouteGroup = (app, { mail, offlineMessages, limits }) =
       await offlineMessages.remove(callerOf(request).user, request.params._id);
       return { success: true as const };
     },
+  );
+
+  // W4: transcripts.
+  app.post(
+    '/livechat/transcript',
+    {
+      schema: {
+        tags: ['livechat'],
+        summary: "The visitor asks for its room's transcript by e-mail (answered once the outbox holds it)",
+        body: TranscriptVisitorBody,
+        response: { 200: Type.Object({ message: Type.String(), success: Type.Literal(true) }), ...errorResponses(400, 429) },
+      },
+    },
+    async (request) => transcripts.visitorRequest(request.body, request.ip),
+  );
+
+  const RidParams = Type.Object({ rid: Text() });
+
+  app.post(
+    '/livechat/transcript/:rid',
+    {
+      schema: {
+        tags: ['livechat'],
+        summary: "Request the room's transcript by e-mail when it closes",
+        params: RidParams,
+        body: TranscriptAgentBody,
+        response: { 200: Success({}), ...errorResponses(400, 401, 403) },
+      },
+      config: { auth: 'required' },
+    },
+    async (request) => {
+      await transcripts.agentRequest(callerOf(request).user, request.params.rid, request.body);
+      return { success: true as const };
+    },
+  );
+
+  app.delete(
+    '/livechat/transcript/:rid',
+    {
+      schema: {
+        tags: ['livechat'],
+        summary: "Withdraw the room's transcript request",
+        params: RidParams,
+        response: { 200: Success({}), ...errorResponses(400, 401, 403) },
+      },
+      config: { auth: 'required' },
+    },
+    async (request) => {
+      await transcripts.agentCancel(callerOf(request).user, request.params.rid);
+      return { success: true as const };
+    },
+  );
+
+  app.get(
+    '/livechat/transcript/:rid',
+    {
+      schema: {
+        tags: ['parley'],
+        summary: "The room's pending transcript request and its transcript mails",
+        params: RidParams,
+        response: { 200: Success(TranscriptState.properties), ...errorResponses(400, 401, 403) },
+      },
+      config: { auth: 'required' },
+    },
+    async (request) => extend(await transcripts.agentRead(callerOf(request).user, request.params.rid), { success: true as const }),
   );
 };

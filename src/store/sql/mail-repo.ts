@@ -11,6 +11,8 @@ import type {
   OfflineMessageReplyRecord,
   OfflineMessagesRepo,
   OfflineMessageStatus,
+  TranscriptRequestRecord,
+  TranscriptRequestsRepo,
 } from '../mail-store.js';
 import type { SqlDialect } from './dialect.js';
 import type { Database, EmailOutboxTable, OfflineMessageRepliesTable, OfflineMessagesTable } from './schema.js';
@@ -296,6 +298,31 @@ export class SqlOfflineMessagesRepo implements OfflineMessagesRepo {
   async delete(id: string): Promise<boolean> {
     await this.db.deleteFrom('offline_message_replies').where('offline_message_id', '=', id).execute();
     const result = await this.db.deleteFrom('offline_messages').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+}
+
+/** Agents' transcript requests (`store/mail-store.ts`). */
+export class SqlTranscriptRequestsRepo implements TranscriptRequestsRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async set(r: TranscriptRequestRecord): Promise<void> {
+    const values = { email: r.email, subject: r.subject, requested_at: r.requestedAt, by_id: r.requestedBy.id, by_username: r.requestedBy.username };
+    await this.db
+      .insertInto('livechat_transcript_requests')
+      .values({ rid: r.rid, ...values })
+      .onConflict((oc) => oc.column('rid').doUpdateSet(values))
+      .execute();
+  }
+
+  async find(rid: string): Promise<TranscriptRequestRecord | null> {
+    const row = await this.db.selectFrom('livechat_transcript_requests').selectAll().where('rid', '=', rid).executeTakeFirst();
+    if (!row) return null;
+    return { rid: row.rid, email: row.email, subject: row.subject, requestedAt: Number(row.requested_at), requestedBy: { id: row.by_id, username: row.by_username } };
+  }
+
+  async delete(rid: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('livechat_transcript_requests').where('rid', '=', rid).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 }

@@ -301,6 +301,16 @@ export interface OfflineMessageRepliesTable {
   user_name: string | null;
 }
 
+/** Agents' transcript requests of open rooms (migration 0023), one per room. */
+export interface LivechatTranscriptRequestsTable {
+  rid: string;
+  email: string;
+  subject: string;
+  requested_at: number;
+  by_id: string;
+  by_username: string;
+}
+
 export interface Database {
   users: UsersTable;
   user_roles: UserRolesTable;
@@ -323,4 +333,5 @@ export interface Database {
   email_outbox: EmailOutboxTable;
   offline_messages: OfflineMessagesTable;
   offline_message_replies: OfflineMessageRepliesTable;
+  livechat_transcript_requests: LivechatTranscriptRequestsTable;
 }

@@ -10,7 +10,7 @@ import { SqlDepartmentsRepo } from './departments-repo.js';
 import { SqlDirectoryRepo } from './directory-repo.js';
 import { SqlInquiriesRepo } from './inquiries-repo.js';
 import { SqlJobsRepo, SqlManualClockRepo } from './jobs-repo.js';
-import { SqlEmailOutboxRepo, SqlOfflineMessagesRepo } from './mail-repo.js';
+import { SqlEmailOutboxRepo, SqlOfflineMessagesRepo, SqlTranscriptRequestsRepo } from './mail-repo.js';
 import { SqlLivechatRoomsRepo } from './livechat-rooms-repo.js';
 import { SqlMessagesRepo } from './messages-repo.js';
 import { SqlPresenceRepo } from './presence-repo.js';
@@ -53,6 +53,7 @@ export class SqlStore implements Store {
   readonly manualClock: SqlManualClockRepo;
   readonly emailOutbox: SqlEmailOutboxRepo;
   readonly offlineMessages: SqlOfflineMessagesRepo;
+  readonly transcriptRequests: SqlTranscriptRequestsRepo;
 
   constructor(
     readonly db: Kysely<Database>,
@@ -88,6 +89,7 @@ export class SqlStore implements Store {
     this.manualClock = new SqlManualClockRepo(db);
     this.emailOutbox = new SqlEmailOutboxRepo(db, dialect);
     this.offlineMessages = new SqlOfflineMessagesRepo(db, dialect);
+    this.transcriptRequests = new SqlTranscriptRequestsRepo(db);
   }
 
   poolStats(): PoolStats | null {

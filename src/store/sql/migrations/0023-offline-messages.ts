@@ -2,7 +2,8 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * Offline messages (widget contract W3): what a visitor left with the widget's "Leave a message" form, always
- * stored, and the agents' replies (each reply's id is the id of its outbox e-mail, W3.4).
+ * stored, and the agents' replies (each reply's id is the id of its outbox e-mail, W3.4). And the agents'
+ * transcript requests of open rooms (W4.3), mailed when the room closes: a table of their own, one row per room.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -39,4 +40,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('user_name', 'text')
     .execute();
   await sql`CREATE INDEX IF NOT EXISTS offline_message_replies_message ON offline_message_replies (offline_message_id, ts)`.execute(db);
+
+  await db.schema
+    .createTable('livechat_transcript_requests')
+    .ifNotExists()
+    .addColumn('rid', 'text', (c) => c.primaryKey())
+    .addColumn('email', 'text', (c) => c.notNull())
+    .addColumn('subject', 'text', (c) => c.notNull())
+    .addColumn('requested_at', 'bigint', (c) => c.notNull())
+    .addColumn('by_id', 'text', (c) => c.notNull())
+    .addColumn('by_username', 'text', (c) => c.notNull())
+    .execute();
 }
