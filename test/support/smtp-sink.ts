@@ -30,6 +30,10 @@ export class SmtpSink {
   readonly logins: Array<{ username: string; password: string }> = [];
   /** When set, AUTH with another password is refused with 535. */
   password: string | null = null;
+  /** While true, a message's DATA is read but never answered (the sender waits: a mail in flight). */
+  hold = false;
+  /** Messages read and left unanswered under `hold` (never counted as delivered). */
+  held = 0;
   private failure: PlannedFailure | null = null;
   private waiters: Array<() => void> = [];
 
@@ -68,6 +72,11 @@ export class SmtpSink {
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('end', () => {
+          if (sink!.hold) {
+            sink!.held++;
+            for (const wake of sink!.waiters.splice(0)) wake();
+            return;
+          }
           const planned = sink!.take('data');
           if (planned) {
             callback(Object.assign(new Error(planned.text), { responseCode: planned.code }));
@@ -127,6 +136,27 @@ export class SmtpSink {
       });
     }
     return this.mails;
+  }
+
+  /** Resolves once a message is held (`hold`); a hang guard rejects after `timeoutMs`. */
+  async waitForHeld(count: number, timeoutMs = 15_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.held < count) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`smtp sink: ${this.held} of ${count} messages held`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(left, 1000));
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** The same settings as `OVERWRITE_SETTING_*` variables, for server processes (set before they start). */
+  env(): Record<string, string> {
+    return Object.fromEntries(Object.entries(this.settings()).map(([id, value]) => [`OVERWRITE_SETTING_${id}`, String(value)]));
   }
 
   /** The settings that point Parley at this sink. */
