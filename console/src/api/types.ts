@@ -47,3 +47,9 @@ export type DepartmentAgentInput = Item<NonNullable<In<'/api/v1/livechat/departm
 export type AgentUser = Item<Ok<'/api/v1/livechat/users/agent', 'get'>['users']>;
 /** The paging fields of a list answer. */
 export type Paged = Pick<Ok<'/api/v1/livechat/rooms', 'get'>, 'count' | 'offset' | 'total'>;
+
+/** An outbox e-mail's summary (W2.2) and one with both parts. */
+export type EmailSummary = Item<Ok<'/api/v1/email-outbox', 'get'>['emails']>;
+export type Email = Ok<'/api/v1/email-outbox/{_id}', 'get'>['email'];
+/** An offline message (W3.4). */
+export type OfflineMessage = Item<Ok<'/api/v1/livechat/offline-messages', 'get'>['offlineMessages']>;

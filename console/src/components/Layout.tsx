@@ -48,6 +48,7 @@ function ManageMenu() {
     ...(can('create-user') || can('edit-other-user-info') ? [['/admin/users', 'Users'] as [string, string]] : []),
     ...MANAGE_LINKS.slice(2, 4),
     ...(can('access-permissions') ? [['/admin/permissions', 'Permissions'] as [string, string]] : []),
+    ...(can('manage-email-outbox') ? [['/admin/mail', 'E-mail'] as [string, string]] : []),
     ...MANAGE_LINKS.slice(4),
   ];
   const current = links.find(([href]) => location === href || location.startsWith(`${href}/`));
@@ -160,6 +161,11 @@ export function Layout({ children }: { children: ReactNode }) {
           <li>
             <NavLink href="/closed">Closed</NavLink>
           </li>
+          {can('view-l-room') && (
+            <li>
+              <NavLink href="/admin/offline-messages">Messages left</NavLink>
+            </li>
+          )}
         </ul>
         {manager && <ManageMenu />}
       </nav>
