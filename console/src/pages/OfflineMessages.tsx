@@ -125,7 +125,7 @@ export function OfflineMessagesPage() {
                 type="button"
                 className="ghost small"
                 onClick={() => act.mutate({ id: m._id, action: m.status === 'new' ? 'handled' : 'new' })}
-                aria-label={m.status === 'new' ? `Mark ${m.name}'s message handled` : `Mark ${m.name}'s message new`}
+                aria-label={m.status === 'new' ? `Mark handled: ${m.name}` : `Mark new: ${m.name}`}
               >
                 {m.status === 'new' ? 'Mark handled' : 'Mark new'}
               </button>
