@@ -39,7 +39,12 @@ export class SmtpSink {
 
   private constructor(private readonly server: SMTPServer, readonly port: number) {}
 
-  static async start(): Promise<SmtpSink> {
+  /** Messages accepted (with `parse: false`, the only record of them: nothing is parsed or kept). */
+  accepted = 0;
+
+  /** `parse: false` (the benchmark): accept and count only. */
+  static async start(options: { parse?: boolean } = {}): Promise<SmtpSink> {
+    const parse = options.parse ?? true;
     let sink: SmtpSink | null = null;
     const server = new SMTPServer({
       authOptional: true,
@@ -80,6 +85,12 @@ export class SmtpSink {
           const planned = sink!.take('data');
           if (planned) {
             callback(Object.assign(new Error(planned.text), { responseCode: planned.code }));
+            return;
+          }
+          sink!.accepted++;
+          if (!parse) {
+            for (const wake of sink!.waiters.splice(0)) wake();
+            callback();
             return;
           }
           const raw = Buffer.concat(chunks).toString('utf8');
