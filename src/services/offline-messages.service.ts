@@ -204,7 +204,7 @@ export class OfflineMessagesService {
     return { offlineMessage: (await this.wires([updated ?? m]))[0]!, email: emailSummary(email) };
   }
 
-  /** Deletes the message, its replies and its unsent mails (`view-livechat-manager`, checked by the route). */
+  /** Deletes the message, its replies and its unsent mails (`view-livechat-manager`, checked by the route); sent ones stay until the outbox's retention. */
   async remove(caller: UserRecord, id: string): Promise<void> {
     const m = await this.visibleMessage(caller, id);
     const removedMails = await this.store.transaction(async (tx) => {

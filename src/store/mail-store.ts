@@ -76,7 +76,7 @@ export interface EmailOutboxRepo {
   list(filter: EmailFilter, offset: number, count: number, ascending: boolean): Promise<{ emails: EmailRecord[]; total: number }>;
   /** The statuses of these rows (absent ids are gone). */
   statuses(ids: readonly string[]): Promise<Map<string, EmailStatus>>;
-  /** Deletes the rows of an offline message (every status); returns their ids. */
+  /** Deletes the rows of an offline message that are not `sent` (W3.3: its unsent mails go with it); returns their ids. */
   deleteOfOfflineMessage(offlineMessageId: string): Promise<string[]>;
   /** Rows that are `failed` or `unsent-no-smtp`. */
   countUnsent(): Promise<number>;

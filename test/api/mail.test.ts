@@ -462,13 +462,19 @@ describe('offline messages, agent side (W3.3)', () => {
     await settled(res.body.email._id);
   });
 
-  it('a manager deletes a message with its mails', async () => {
+  it('a manager deletes a message with its unsent mails (sent ones stay until the retention)', async () => {
+    await unconfigure();
+    const unsent = (await t.api.post(`/api/v1/livechat/offline-messages/${inMine}/reply`, { msg: 'one more' }, { auth: agent })).body.email;
+    expect(unsent.status).toBe('unsent-no-smtp');
+    await configure();
     const before = await t.api.get(`/api/v1/email-outbox?offlineMessageId=${inMine}`, { auth: t.admin });
-    expect(before.body.total).toBe(2);
+    expect(before.body.total).toBe(3);
     const res = await t.api.delete(`/api/v1/livechat/offline-messages/${inMine}`, { auth: t.admin });
     expect(res.body).toEqual({ success: true });
     expect(await t.store.offlineMessages.findById(inMine)).toBeNull();
-    expect((await t.api.get(`/api/v1/email-outbox?offlineMessageId=${inMine}`, { auth: t.admin })).body.total).toBe(0);
+    const after = (await t.api.get(`/api/v1/email-outbox?offlineMessageId=${inMine}`, { auth: t.admin })).body.emails;
+    expect(after.map((e: { status: string }) => e.status)).toEqual(['sent', 'sent']);
+    expect(await t.store.emailOutbox.findById(unsent._id)).toBeNull();
     expect((await t.store.offlineMessages.replies([inMine])).length).toBe(0);
     const again = await t.api.delete(`/api/v1/livechat/offline-messages/${inMine}`, { auth: t.admin });
     expect(again.body).toEqual(fail('Offline message not found', 'error-offline-message-not-found'));

@@ -91,13 +91,14 @@ export function mailCases(ctx: MailCaseContext): void {
     expect(await store.emailOutbox.countUnsent()).toBeGreaterThanOrEqual(2);
   });
 
-  it('emailOutbox: deleteOfOfflineMessage and deleteFinishedBefore (never a queued row)', async () => {
+  it('emailOutbox: deleteOfOfflineMessage (all but sent rows) and deleteFinishedBefore (never a queued row)', async () => {
     const store = ctx.store();
     const om = newId();
-    const mine = [email({ offlineMessageId: om }), email({ offlineMessageId: om, status: 'sent' })];
+    const mine = [email({ offlineMessageId: om }), email({ offlineMessageId: om, status: 'failed' }), email({ offlineMessageId: om, status: 'sent' })];
     for (const e of mine) await store.emailOutbox.insert(e);
-    expect((await store.emailOutbox.deleteOfOfflineMessage(om)).sort()).toEqual(mine.map((e) => e.id).sort());
+    expect((await store.emailOutbox.deleteOfOfflineMessage(om)).sort()).toEqual([mine[0]!.id, mine[1]!.id].sort());
     expect(await store.emailOutbox.findById(mine[0]!.id)).toBeNull();
+    expect(await store.emailOutbox.findById(mine[2]!.id)).not.toBeNull();
     const old = email({ status: 'sent', updatedAt: 5 });
     const oldQueued = email({ status: 'queued', updatedAt: 5 });
     const recent = email({ status: 'failed', updatedAt: 50_000 });

@@ -139,7 +139,7 @@ export class SqlEmailOutboxRepo implements EmailOutboxRepo {
   }
 
   async deleteOfOfflineMessage(offlineMessageId: string): Promise<string[]> {
-    const rows = await this.db.deleteFrom('email_outbox').where('offline_message_id', '=', offlineMessageId).returning('id').execute();
+    const rows = await this.db.deleteFrom('email_outbox').where('offline_message_id', '=', offlineMessageId).where('status', '!=', 'sent').returning('id').execute();
     return rows.map((r) => r.id);
   }
 
