@@ -44,7 +44,7 @@ const configure = async () => {
 const unconfigure = () => setSetting(t, 'SMTP_Host', '');
 const row = (id: string) => t.store.emailOutbox.findById(id);
 const settled = (id: string, status = 'sent') =>
-  pollUntil(async () => (await row(id))?.status === status, `mail ${id} ${status}`);
+  pollUntil(async () => (await row(id))?.status === status, `mail ${id} ${status}`, { limitMs: 30_000 });
 const testMail = (to?: string) => t.api.post('/api/v1/email-outbox.test', to === undefined ? {} : { to }, { auth: t.admin });
 const offline = (body: Record<string, unknown>, token = newId()) =>
   t.api.post('/api/v1/livechat/offline.message', body, { headers: { 'x-visitor-token': token } });
@@ -162,7 +162,7 @@ describe('sending (W2.3)', () => {
   it('temporary failures retry on schedule and fail after the ninth (W11.4)', async () => {
     sink.failNext(9, 451, 'Try again later');
     const email = (await testMail('retry@example.com')).body.email;
-    await pollUntil(async () => (await row(email._id))!.attempts === 1, 'first attempt');
+    await pollUntil(async () => (await row(email._id))!.attempts === 1, 'first attempt', { limitMs: 30_000 });
     let stored = (await row(email._id))!;
     expect(stored).toMatchObject({ status: 'queued', lastError: '451 Try again later' });
     const delays = [60, 300, 900, 3600, 7200, 14400, 28800, 28800];
@@ -204,7 +204,7 @@ describe('sending (W2.3)', () => {
     await setSetting(t, 'SMTP_Port', 1);
     try {
       const email = (await testMail('refused@example.com')).body.email;
-      await pollUntil(async () => (await row(email._id))!.attempts === 1, 'attempt');
+      await pollUntil(async () => (await row(email._id))!.attempts === 1, 'attempt', { limitMs: 30_000 });
       expect((await row(email._id))!).toMatchObject({ status: 'queued', lastError: 'connection refused' });
     } finally {
       await setSetting(t, 'SMTP_Port', sink.port);
@@ -222,7 +222,7 @@ describe('sending (W2.3)', () => {
       expect(res.body).toEqual({ _id: 'SMTP_Password', value: '', isSet: true, success: true });
       sink.password = 'another';
       const refused = (await testMail('auth@example.com')).body.email;
-      await pollUntil(async () => (await row(refused._id))!.attempts === 1, 'auth attempt');
+      await pollUntil(async () => (await row(refused._id))!.attempts === 1, 'auth attempt', { limitMs: 30_000 });
       const stored = (await row(refused._id))!;
       expect(stored.status).toBe('queued');
       expect(stored.lastError).toMatch(/^535 /);

@@ -45,7 +45,7 @@ async function conversation(visitorEmail: string | null = `v-${newId().slice(0, 
 
 const transcriptsOf = async (rid: string) => (await t.api.get(`/api/v1/email-outbox?kind=transcript&rid=${rid}`, { auth: t.admin })).body.emails;
 const sentMail = async (id: string) => {
-  await pollUntil(async () => (await t.store.emailOutbox.findById(id))?.status === 'sent', `transcript ${id} sent`);
+  await pollUntil(async () => (await t.store.emailOutbox.findById(id))?.status === 'sent', `transcript ${id} sent`, { limitMs: 30_000 });
   return sink.mails.find((m) => m.messageId === `<${id}@localhost>`)!;
 };
 
@@ -144,7 +144,7 @@ describe('agent requests and the close (W4.3, W4.4)', () => {
       expect(close.body).toEqual({ rid, comment: 'Closed by visitor', success: true });
       const [row] = await transcriptsOf(rid);
       expect(row).toMatchObject({ to: [email], requestedBy: { type: 'system' } });
-      await pollUntil(async () => (await t.store.emailOutbox.findById(row._id))!.attempts === 1, 'attempt');
+      await pollUntil(async () => (await t.store.emailOutbox.findById(row._id))!.attempts === 1, 'attempt', { limitMs: 30_000 });
       expect((await t.store.emailOutbox.findById(row._id))!).toMatchObject({ status: 'queued', lastError: 'connection refused' });
       expect(sink.connections).toBe(connections);
       await setSetting(t, 'SMTP_Port', sink.port);
