@@ -22,7 +22,9 @@ let sink: SmtpSink;
 let agent: Awaited<ReturnType<typeof makeAgent>>;
 
 beforeAll(async () => {
-  t = await createTestApp({ config: { clock: 'manual', clockStart: Date.parse('2030-01-01T00:00:00.000Z'), rateLimit: false } });
+  // Rate limits are on by configuration and off by setting, except in the case that tests them.
+  t = await createTestApp({ config: { clock: 'manual', clockStart: Date.parse('2030-01-01T00:00:00.000Z') } });
+  await setSetting(t, 'API_Enable_Rate_Limiter', false);
   sink = await SmtpSink.start();
   for (const [id, value] of Object.entries(sink.settings())) await setSetting(t, id, value);
   await setSetting(t, 'Livechat_enable_transcript', true);
@@ -93,6 +95,27 @@ describe('POST livechat/transcript (W4.2)', () => {
     expect((await t.api.post(`${V}/transcript`, { token, rid, email })).body).toEqual(QUEUED);
     expect((await t.api.post(`${V}/transcript`, { token, rid, email })).body).toEqual(QUEUED);
     expect(await transcriptsOf(rid)).toHaveLength(1);
+  });
+});
+
+describe('W0.3 limits of POST livechat/transcript', () => {
+  it("an address not the visitor's: once per room; the visitor's own: 5 a minute per token; a limited request stores nothing", async () => {
+    const { token, rid, email } = await conversation();
+    await setSetting(t, 'API_Enable_Rate_Limiter', true);
+    try {
+      const ask = (to: string) => t.api.post(`${V}/transcript`, { token, rid, email: to });
+      expect((await ask('friend@example.com')).body).toEqual(QUEUED);
+      const again = await ask('friend2@example.com');
+      expect(again.status).toBe(429);
+      expect(again.body.errorType).toBe('error-too-many-requests');
+      for (let i = 0; i < 3; i++) expect((await ask(email!)).body).toEqual(QUEUED);
+      const sixth = await ask(email!);
+      expect(sixth.status).toBe(429);
+      expect(sixth.body.errorType).toBe('error-too-many-requests');
+      expect((await transcriptsOf(rid)).map((e: { to: string[] }) => e.to[0]).sort()).toEqual([email, email, email, 'friend@example.com'].sort());
+    } finally {
+      await setSetting(t, 'API_Enable_Rate_Limiter', false);
+    }
   });
 });
 
