@@ -27,7 +27,7 @@ import { seedFirstStart, type SeedConfig, type SeedResult } from './seed.service
 import { SettingsService, type SettingId } from './settings.service.js';
 import { UsersService } from './users.service.js';
 import { MailService } from './mail.service.js';
-import { TranscriptService } from './transcript.service.js';
+import { TranscriptService, type TranscriptChoice } from './transcript.service.js';
 import { domainHasMail, OfflineMessagesService, type DomainCheck } from './offline-messages.service.js';
 
 /**
@@ -128,7 +128,8 @@ export function createServices(options: ServicesOptions): Services {
   const mail = new MailService(store, settings, access, clock, events, jobs, options.siteUrl);
   const offlineMessages = new OfflineMessagesService(store, settings, access, clock, events, mail, options.domainCheck ?? domainHasMail);
   const transcripts = new TranscriptService(store, settings, access, clock, mail, limits);
-  routing.closeHook = (tx, closed) => transcripts.atClose(tx, closed);
+  routing.closeHook = (tx, closed, choice) => transcripts.atClose(tx, closed, choice as TranscriptChoice | undefined);
+  livechatAdmin.transcriptChoice = (caller, room, transcriptEmail) => transcripts.closeChoice(caller, room, transcriptEmail);
   return { clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence, mail, offlineMessages, transcripts };
 }
 

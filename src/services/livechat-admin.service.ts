@@ -5,7 +5,7 @@
 import type { Static } from '@sinclair/typebox';
 import { newId } from '../lib/ids.js';
 import type { Clock } from '../lib/time.js';
-import type { AgentLivechatStatus, DepartmentFields, InquiryRecord, LivechatUser, Store, UserRecord } from '../store/store.js';
+import type { AgentLivechatStatus, DepartmentFields, InquiryRecord, LivechatRoom, LivechatUser, Store, UserRecord } from '../store/store.js';
 import type { Access } from './access.js';
 import { releaseAgentChats } from './agent-leave.js';
 import { bareFailure, failure, forbidden, invalidParams } from './errors.js';
@@ -54,17 +54,31 @@ export class LivechatAdminService {
    * Unknown or non-livechat room → `"Room not found [error-invalid-room]"` (as chat.sendMessage);
    * another agent's room needs `close-others-livechat-room`; closed → `room-closed`.
    */
-  async closeByUser(caller: UserRecord, rid: string, comment: string | undefined): Promise<void> {
+  async closeByUser(
+    caller: UserRecord,
+    rid: string,
+    comment: string | undefined,
+    transcriptEmail?: { sendToVisitor: boolean; requestData?: { email: string; subject: string } },
+  ): Promise<{ _id: string; to: string[]; status: string } | null> {
     const room = await this.store.livechatRooms.findById(rid);
     if (!room) throw failure('Room not found', 'error-invalid-room');
     if (!this.access.canCloseRoom(caller, livechatSnapshot(room))) throw forbidden();
     if (!room.open) throw bareFailure('room-closed');
-    await this.routing.close(room, {
+    // W4.4: the transcript's address and permission are checked before anything closes.
+    const transcript = this.transcriptChoice ? await this.transcriptChoice(caller, room, transcriptEmail) : undefined;
+    const result = await this.routing.close(room, {
       closer: 'user',
       by: { id: caller.id, username: caller.username ?? '', name: caller.name },
       comment: comment ?? '',
+      transcript,
     });
+    return (result as { _id: string; to: string[]; status: string } | null) ?? null;
   }
+
+  /** Set by the composition root: what `transcriptEmail` means (transcripts, W4.4). */
+  transcriptChoice:
+    | ((caller: UserRecord, room: LivechatRoom, transcriptEmail: { sendToVisitor: boolean; requestData?: { email: string; subject: string } } | undefined) => Promise<unknown>)
+    | null = null;
 
   // ── transfer by an agent ──
 

@@ -40,7 +40,7 @@ export class LivechatRouting {
   ) {}
 
   /** Runs in every close's transaction (the transcript, W4.4); returns what to publish after the commit. */
-  closeHook: ((tx: Store, closed: LivechatRoom) => Promise<(() => void) | null>) | null = null;
+  closeHook: ((tx: Store, closed: LivechatRoom, transcript: unknown) => Promise<{ after: () => void; result: unknown } | null>) | null = null;
 
   private systemMessage(rid: string, t: SystemMessageType, msg: string, by: Actor, now: number): MessageRecord {
     return { id: newId(), rid, t, msg, ts: now, updatedAt: now, u: { id: by.id, username: by.username, name: by.name }, visitorToken: null };
@@ -134,9 +134,9 @@ export class LivechatRouting {
    * visitor offline, inquiry removed, every subscription removed (rooms.get
    * `remove`), close message.
    */
-  async close(room: LivechatRoom, options: { closer: LivechatCloser; by: Actor; comment: string }): Promise<void> {
+  async close(room: LivechatRoom, options: { closer: LivechatCloser; by: Actor; comment: string; transcript?: unknown }): Promise<unknown> {
     const now = this.clock.now();
-    let afterCommit: (() => void) | null = null;
+    let hooked: { after: () => void; result: unknown } | null = null;
     const done = await this.store.transaction(async (tx) => {
       const closed = await tx.livechatRooms.closeWithEffects(
         room.id,
@@ -145,11 +145,12 @@ export class LivechatRouting {
         now,
       );
       // What a close writes besides the room (its transcript mail, W4.4), in the same transaction.
-      if (closed && this.closeHook) afterCommit = await this.closeHook(tx, closed.room);
+      if (closed && this.closeHook) hooked = await this.closeHook(tx, closed.room, options.transcript);
       return closed;
     });
     if (!done) throw bareFailure('room-closed');
-    (afterCommit as (() => void) | null)?.();
+    const after = hooked as { after: () => void; result: unknown } | null;
+    after?.after();
     const closed = done.room;
     const snapshot = livechatSnapshot(closed);
     // The queue's `removed` carries the whole inquiry (R4), with the visitor's first message (still stored).
@@ -164,6 +165,7 @@ export class LivechatRouting {
         ? [{ type: 'inquiryRemoved', inquiry: eventInquiry(done.inquiry, removedMessage) } as const]
         : []),
     );
+    return after?.result ?? null;
   }
 
   /**

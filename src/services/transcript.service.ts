@@ -60,6 +60,9 @@ export function transcriptBlocks(
   return blocks;
 }
 
+/** What `room.closeByUser`'s `transcriptEmail` decided (absent: the request or send-always). */
+export type TranscriptChoice = { kind: 'none' } | { kind: 'to'; email: string; subject: string | null; by: { id: string; username: string } };
+
 export class TranscriptService {
   constructor(
     private readonly store: Store,
@@ -121,14 +124,19 @@ export class TranscriptService {
   }
 
   /**
-   * In the close's transaction (the routing's close hook): the agent's request if any, else send-always to the
-   * visitor's e-mail. Returns what to publish after the commit, or null.
+   * In the close's transaction (the routing's close hook): `choice` from `room.closeByUser`'s `transcriptEmail`
+   * (none: no transcript; to: that address), else the agent's request if any, else send-always to the visitor's
+   * e-mail. Returns what to publish after the commit and the row's `{_id, to, status}`, or null.
    */
-  async atClose(tx: Store, room: LivechatRoom): Promise<(() => void) | null> {
+  async atClose(tx: Store, room: LivechatRoom, choice?: TranscriptChoice): Promise<{ after: () => void; result: { _id: string; to: string[]; status: string } } | null> {
     const request = await tx.transcriptRequests.find(room.id);
     if (request) await tx.transcriptRequests.delete(room.id);
     let row;
-    if (request) {
+    if (choice?.kind === 'none') return null;
+    if (choice?.kind === 'to') {
+      const visitor = await tx.visitors.findById(room.visitor.id);
+      row = await this.enqueue(tx, room, visitor, choice.email, choice.subject, { type: 'user', id: choice.by.id, username: choice.by.username });
+    } else if (request) {
       const visitor = await tx.visitors.findById(room.visitor.id);
       row = await this.enqueue(tx, room, visitor, request.email, request.subject, { type: 'user', id: request.requestedBy.id, username: request.requestedBy.username });
     } else if (this.settings.get('Livechat_transcript_send_always')) {
@@ -139,7 +147,29 @@ export class TranscriptService {
       return null;
     }
     const id = row.id;
-    return () => this.mail.published('inserted', [id]);
+    return { after: () => this.mail.published('inserted', [id]), result: { _id: id, to: row.to, status: row.status } };
+  }
+
+  /**
+   * `room.closeByUser`'s `transcriptEmail` (W4.4), checked before anything closes: `true` → `requestData.email` (an
+   * address not the visitor's needs `send-omnichannel-chat-transcript`) or else the visitor's e-mail; `false` → none.
+   */
+  async closeChoice(
+    caller: UserRecord,
+    room: LivechatRoom,
+    transcriptEmail: { sendToVisitor: boolean; requestData?: { email: string; subject: string } } | undefined,
+  ): Promise<TranscriptChoice | undefined> {
+    if (transcriptEmail === undefined) return undefined;
+    if (!transcriptEmail.sendToVisitor) return { kind: 'none' };
+    const visitor = await this.store.visitors.findById(room.visitor.id);
+    const by = { id: caller.id, username: caller.username ?? '' };
+    if (transcriptEmail.requestData) {
+      const { email, valid } = normalizeEmail(transcriptEmail.requestData.email);
+      if (!valid) throw invalidEmail();
+      if (visitor?.email?.toLowerCase() !== email && !this.access.hasPermission(caller, 'send-omnichannel-chat-transcript')) throw forbidden();
+      return { kind: 'to', email, subject: transcriptEmail.requestData.subject, by };
+    }
+    return visitor?.email ? { kind: 'to', email: visitor.email.toLowerCase(), subject: null, by } : { kind: 'none' };
   }
 
   /** `POST livechat/transcript` (no auth): the visitor's own room, to an allowed address, 200 once the row committed. */

@@ -273,7 +273,12 @@ export const TransferredRoom = Type.Object({
 
 // ── requests of the agents' endpoints (§8.5, §8.9, §8.11) ──
 
-export const CloseByUserBody = Type.Object({ rid: Text(), comment: Opt(Text()) });
+export const CloseByUserBody = Type.Object({
+  rid: Text(),
+  comment: Opt(Text()),
+  /** W4.4 (RC 8.8): mail the transcript at close (`true`), or not (`false`); absent: a pending request or send-always. */
+  transcriptEmail: Opt(Type.Object({ sendToVisitor: Type.Boolean(), requestData: Opt(Type.Object({ email: Text(), subject: Text() })) })),
+});
 /**
  * `livechat/room.forward` body (the agent-side transfer). Rocket.Chat's schema refuses other keys too;
  * `clientAction` is accepted and ignored.

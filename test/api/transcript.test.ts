@@ -157,6 +157,31 @@ describe('agent requests and the close (W4.3, W4.4)', () => {
     expect(mail.parsed.text).toContain('Hi & welcome');
   });
 
+  it("room.closeByUser transcriptEmail: true mails the visitor (or requestData's address, with the permission, checked before closing); false mails none", async () => {
+    await setSetting(t, 'Livechat_transcript_send_always', true);
+    try {
+      const a = await conversation();
+      let res = await t.api.post(`${V}/room.closeByUser`, { rid: a.rid, transcriptEmail: { sendToVisitor: true, requestData: { email: 'boss@example.com', subject: 'S' } } }, { auth: agent });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual(FORBIDDEN);
+      expect((await t.store.livechatRooms.findById(a.rid))!.open).toBe(true);
+      res = await t.api.post(`${V}/room.closeByUser`, { rid: a.rid, transcriptEmail: { sendToVisitor: true } }, { auth: agent });
+      expect(res.status).toBe(200);
+      const [row] = await transcriptsOf(a.rid);
+      expect(res.body).toEqual({ transcript: { _id: row._id, to: [a.email], status: row.status }, success: true });
+      const b = await conversation();
+      res = await t.api.post(`${V}/room.closeByUser`, { rid: b.rid, transcriptEmail: { sendToVisitor: false } }, { auth: agent });
+      expect(res.body).toEqual({ success: true });
+      expect(await transcriptsOf(b.rid)).toEqual([]);
+      const c = await conversation();
+      res = await t.api.post(`${V}/room.closeByUser`, { rid: c.rid, transcriptEmail: { sendToVisitor: true, requestData: { email: 'boss@example.com', subject: 'For the boss' } } }, { auth: t.admin });
+      expect(res.body.transcript.to).toEqual(['boss@example.com']);
+      expect((await transcriptsOf(c.rid))[0]).toMatchObject({ subject: 'For the boss', requestedBy: { type: 'user', _id: t.admin.userId } });
+    } finally {
+      await setSetting(t, 'Livechat_transcript_send_always', false);
+    }
+  });
+
   it('send-always mails every closing room to the visitor; with SMTP down the close answers all the same (W11.8)', async () => {
     await setSetting(t, 'Livechat_transcript_send_always', true);
     try {

@@ -4139,6 +4139,13 @@ export interface paths {
                     "application/json": {
                         comment?: string;
                         rid: string;
+                        transcriptEmail?: {
+                            requestData?: {
+                                email: string;
+                                subject: string;
+                            };
+                            sendToVisitor: boolean;
+                        };
                     };
                 };
             };
@@ -4152,6 +4159,11 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
+                            transcript?: {
+                                _id: string;
+                                status: string;
+                                to: string[];
+                            };
                         };
                     };
                 };
