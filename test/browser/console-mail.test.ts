@@ -64,10 +64,15 @@ describe('the console mail screens', () => {
     page = await context.newPage();
     watched = watchPage(page);
     await page.setViewport({ width: 1280, height: 900 });
+    // A mail written while no SMTP is set: kept as not sent, and every page says so.
+    const early = await t.api.post('/api/v1/email-outbox.test', { to: 'early@example.com' }, { auth: t.admin });
+    expect(early.body.email.status).toBe('unsent-no-smtp');
     await signIn(page, base, ADMIN_USERNAME, ADMIN_PASSWORD);
+    await waitForPageText(page, '1 e-mail not sent.');
     await openPage(page, `${base}/admin/mail`);
     await waitForPageText(page, 'SMTP server');
-    await checkPage(page, 'mail-empty');
+    await waitForPageText(page, 'Not sent (no SMTP)');
+    await checkPage(page, 'mail-unsent');
     await page.focus('main');
     await typeInto(page, '#smtp-SMTP_Host', '127.0.0.1');
     await typeInto(page, '#smtp-SMTP_Port', String(sink.port));
@@ -87,6 +92,13 @@ describe('the console mail screens', () => {
     // The outbox event makes the list re-read: the row reads "Sent".
     await page.waitForFunction(() => [...document.querySelectorAll('[aria-label="E-mails"] li')].some((li: any) => li.innerText.includes('Parley test e-mail') && li.innerText.includes('Sent')), { timeout: 20_000 });
     await checkPage(page, 'mail-sent');
+    // The early mail, retried from the list by keyboard, goes out too; the banner goes.
+    await page.focus('main');
+    await tabTo(page, { name: 'Retry Parley test e-mail' });
+    await page.keyboard.press('Enter');
+    await sink.waitFor(2);
+    expect(sink.mails[1]!.envelope.to).toEqual(['early@example.com']);
+    await page.waitForFunction(() => !document.body.innerText.includes('not sent.'), { timeout: 20_000 });
     expect(watched.pageErrors).toEqual([]);
   }, 120_000);
 
@@ -110,7 +122,7 @@ describe('the console mail screens', () => {
     await checkPage(page, 'offline-reply');
     await tabTo(page, { name: 'Send and mark handled' });
     await page.keyboard.press('Enter');
-    await sink.waitFor(3);
+    await sink.waitFor(4);
     const reply = sink.mails.find((m) => m.envelope.to.includes('lena@example.com'))!;
     expect(reply.parsed.text).toContain('Yes, we do.');
     await waitForPageText(page, 'No messages.');

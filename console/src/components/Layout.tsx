@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation } from 'wouter';
+import { pollInterval } from '../live/live.js';
 import { useMyRooms, usePermissions, useQueue } from '../api/data.js';
 import { isAgent, isManager, useConsole } from '../context.js';
 import { titleWithUnread } from '../lib/format.js';
@@ -68,6 +70,28 @@ function ManageMenu() {
           </li>
         ))}
       </ul>
+    </div>
+  );
+}
+
+/** W2.4: while mails are `failed` or `unsent-no-smtp`, holders of `manage-email-outbox` see how many, linking to the E-mail page. */
+function UnsentMailBanner() {
+  const { api, liveStatus } = useConsole();
+  const can = usePermissions();
+  const allowed = can.ready && can('manage-email-outbox');
+  const unsent = useQuery({
+    queryKey: ['mail', 'unsent'],
+    enabled: allowed,
+    refetchInterval: pollInterval(liveStatus),
+    queryFn: async () => {
+      const total = async (status: string) => (await api<{ total: number }>('email-outbox', { query: { status, count: 1 } })).total;
+      return (await total('failed')) + (await total('unsent-no-smtp'));
+    },
+  });
+  if (!allowed || !unsent.data) return null;
+  return (
+    <div className="banner" role="status">
+      {unsent.data} e-mail{unsent.data === 1 ? '' : 's'} not sent. <Link href="/admin/mail">Open the outbox</Link>
     </div>
   );
 }
@@ -175,6 +199,7 @@ export function Layout({ children }: { children: ReactNode }) {
             Connection lost — reconnecting… Chats keep updating every few seconds meanwhile.
           </div>
         )}
+        <UnsentMailBanner />
         {(queue.error || rooms.error) && (queue.error as { status?: number } | null)?.status === 0 && (
           <div className="banner" role="status">
             The server cannot be reached. Retrying…
