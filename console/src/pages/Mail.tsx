@@ -120,7 +120,7 @@ function SmtpForm() {
         <button type="submit" className="primary small" disabled={Object.keys(edits).length === 0}>
           Save SMTP settings
         </button>
-        <label htmlFor="smtp-test-to" className="sr-only">
+        <label htmlFor="smtp-test-to">
           Send the test e-mail to
         </label>
         <input id="smtp-test-to" type="email" placeholder="Test address (default: yours)" value={testTo} onChange={(e) => setTestTo(e.target.value)} />
