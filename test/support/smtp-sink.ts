@@ -50,6 +50,8 @@ export class SmtpSink {
       authOptional: true,
       allowInsecureAuth: true,
       disabledCommands: ['STARTTLS'],
+      // No reverse DNS lookup of each connecting client: loopback needs none, and a slow resolver would stall every connection.
+      disableReverseLookup: true,
       logger: false,
       size: 30 * 1024 * 1024,
       onConnect(_session, callback) {
