@@ -8,6 +8,7 @@
  * `run` records the outcome on the row, which it locks first: a `sent` row is never sent again.
  */
 import type { Static } from '@sinclair/typebox';
+import { connect, type Socket } from 'node:net';
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import { newId } from '../lib/ids.js';
@@ -202,6 +203,9 @@ export class MailService {
       socketTimeout: 60_000,
       logger: false,
       debug: false,
+      // Plain SMTP (STARTTLS upgrades this socket): a socket of our own with Nagle's algorithm off. Otherwise the
+      // message's last small write waits for the server's delayed ACK, which stalls every mail of the queue.
+      ...(!smtps && { getSocket: (_options: unknown, callback: (error: Error | null, socket?: { connection: Socket }) => void) => openSocket(s.get('SMTP_Host').trim(), port, callback) }),
     };
     // The pooled and the single-connection SMTP transports take the same options; `pool` picks one at run time.
     const transporter = nodemailer.createTransport(options as Parameters<typeof nodemailer.createTransport>[0]);
@@ -342,6 +346,28 @@ export class MailService {
     const row = await this.store.emailOutbox.findById(emailId);
     return row ? emailSummary(row) : null;
   }
+}
+
+/** Connects to the SMTP server with `noDelay`; gives up after the connection timeout (W2.3). */
+function openSocket(host: string, port: number, callback: (error: Error | null, socket?: { connection: Socket }) => void): void {
+  let settled = false;
+  const socket = connect({ host, port });
+  const done = (error: Error | null) => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(timer);
+    socket.removeListener('error', done);
+    if (error) {
+      socket.destroy();
+      callback(error);
+    } else {
+      socket.setNoDelay(true);
+      callback(null, { connection: socket });
+    }
+  };
+  const timer = setTimeout(() => done(Object.assign(new Error('Connection timeout'), { code: 'ETIMEDOUT' })), 10_000);
+  socket.once('connect', () => done(null));
+  socket.once('error', done);
 }
 
 /** An address with a header-safe display name (none when empty). */

@@ -177,6 +177,9 @@ describe('agent requests and the close (W4.3, W4.4)', () => {
       res = await t.api.post(`${V}/room.closeByUser`, { rid: c.rid, transcriptEmail: { sendToVisitor: true, requestData: { email: 'boss@example.com', subject: 'For the boss' } } }, { auth: t.admin });
       expect(res.body.transcript.to).toEqual(['boss@example.com']);
       expect((await transcriptsOf(c.rid))[0]).toMatchObject({ subject: 'For the boss', requestedBy: { type: 'user', _id: t.admin.userId } });
+      // Both delivered before the next case counts the sink's connections.
+      await sentMail(row._id);
+      await sentMail((await transcriptsOf(c.rid))[0]._id);
     } finally {
       await setSetting(t, 'Livechat_transcript_send_always', false);
     }
