@@ -36,6 +36,7 @@ import autocannon from 'autocannon';
 import { openStore } from '../src/store/index.js';
 import type { SqlStore } from '../src/store/sql/sql-store.js';
 import { freePort } from '../test/support/server-process.js';
+import { SmtpSink } from '../test/support/smtp-sink.js';
 import { scratchDatabase } from './scratch-database.js';
 import { postgresCpuBetween, postgresCpuMs, processCpuMs } from './proc.js';
 import { serverNodeArgs } from './server-command.js';
@@ -61,6 +62,8 @@ const DURATION = QUICK_MODE ? 2 : 10;
 const CONNECTIONS = Number(args.connections);
 const CORES = cpus().length;
 const HAS_TASKSET = CORES >= 2 && existsSync('/usr/bin/taskset');
+/** Mails the outbox row drains. */
+const OUTBOX_MAILS = 10_000;
 const PG_SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 // Pin this process (the load generator) to the last core; servers go to core 0.
@@ -293,6 +296,7 @@ function endpoints(s: Seeded, since: string): Array<{ name: string; path: string
   };
   let nameFlip = 0;
   let prefFlip = 0;
+  let offlineN = 0;
   return [
     { group: 'platform', name: 'GET /api/info (no database, no auth)', path: '/api/info', spec: { method: 'GET', path: '/api/info' } },
     { group: 'read', name: 'GET me', path: '/api/v1/me', spec: { method: 'GET', path: '/api/v1/me', headers: auth(s.writer) } },
@@ -318,8 +322,57 @@ function endpoints(s: Seeded, since: string): Array<{ name: string; path: string
     { group: 'livechat-write', name: 'POST livechat/room.close', path: '/api/v1/livechat/room.close', spec: { method: 'POST', path: '/api/v1/livechat/room.close', body: () => { const [token, rid] = closeRoom(); return { token, rid }; } } },
     { group: 'livechat-write', name: 'POST livechat/room.transfer', path: '/api/v1/livechat/room.transfer', spec: { method: 'POST', path: '/api/v1/livechat/room.transfer', body: nextTransfer } },
     { group: 'canned', name: 'GET canned-responses (10,000; text search, 25)', path: '/api/v1/canned-responses', spec: { method: 'GET', path: '/api/v1/canned-responses?text=bravo&count=25', headers: auth(s.agent) }, expect: (body) => ((body as { cannedResponses?: unknown[] }).cannedResponses?.length === 25 ? null : 'expected 25 canned responses') },
+    { group: 'mail', name: 'POST livechat/offline.message (stored, notification queued)', path: '/api/v1/livechat/offline.message', spec: { method: 'POST', path: '/api/v1/livechat/offline.message', body: () => ({ name: 'Bench Visitor', email: `visitor${offlineN++}@example.com`, message: 'Please call me back about my order.' }) } },
     { group: 'login', name: 'POST login (logins/s, bcrypt cost 10)', path: '/api/v1/login', spec: { method: 'POST', path: '/api/v1/login', body: () => ({ user: s.writer.username, password: BENCH_PASSWORD }) } },
   ];
+}
+
+const OUTBOX_ROW = `outbox: drain ${OUTBOX_MAILS.toLocaleString('en')} queued mails into a local SMTP sink (mails/s)`;
+
+/**
+ * The outbox draining (widget contract W2): the server is pointed at an SMTP sink on loopback (this process, the
+ * load generator's core), then 10,000 queued mails with their due `email` jobs are written in one transaction
+ * beside it; the row is the mails the sink accepted per second until the last one, and the server's CPU per mail.
+ */
+async function outboxDrain(server: { child: ChildProcess; url: string }, databaseUrl: string, backend: 'sqlite' | 'postgres'): Promise<Measurement> {
+  const sink = await SmtpSink.start({ parse: false });
+  try {
+    const login = (await (await fetch(`${server.url}/api/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: 'admin', password: 'bench-Admin-1' }) })).json()) as { data: { userId: string; authToken: string } };
+    const headers = { 'content-type': 'application/json', 'x-user-id': login.data.userId, 'x-auth-token': login.data.authToken };
+    for (const [id, value] of Object.entries({ SMTP_Host: '127.0.0.1', SMTP_Port: sink.port, SMTP_Pool: true, From_Email: 'Bench <bench@example.com>' })) {
+      const res = await fetch(`${server.url}/api/v1/settings/${id}`, { method: 'POST', headers, body: JSON.stringify({ value }) });
+      if (!res.ok) throw new Error(`setting ${id}: ${res.status}`);
+    }
+    const store = await openStore(databaseUrl);
+    const now = Date.now();
+    const cpuBefore = processCpuMs(server.child.pid!);
+    const started = performance.now();
+    try {
+      await store.transaction(async (tx) => {
+        for (let i = 0; i < OUTBOX_MAILS; i++) {
+          const id = `bench-mail-${i}-${now}`;
+          await tx.emailOutbox.insert({
+            id, kind: 'test', to: [`reader${i}@example.com`], from: { name: 'Bench', address: 'bench@example.com' }, replyTo: null,
+            subject: `Bench mail ${i}`, messageId: `<${id}@localhost>`, status: 'queued', attempts: 0, lastError: null, lastAttemptAt: null,
+            nextAttemptAt: now, sentAt: null, createdAt: now, updatedAt: now, rid: null, visitorId: null, offlineMessageId: null,
+            requestedBy: { type: 'system' }, html: '<p>A benchmark mail.</p>', text: 'A benchmark mail.\n',
+          });
+          await tx.jobs.schedule({ kind: 'email', key: id, dueAt: now }, now);
+        }
+      });
+    } finally {
+      await store.close();
+    }
+    while (sink.accepted < OUTBOX_MAILS) await sink.waitFor(Number.MAX_SAFE_INTEGER, 1000).catch(() => undefined);
+    const seconds = (performance.now() - started) / 1000;
+    const cpu = processCpuMs(server.child.pid!) - cpuBefore;
+    return {
+      endpoint: OUTBOX_ROW, backend, processes: 1, rps: Math.round(OUTBOX_MAILS / seconds), p50_ms: 0, p99_ms: 0, ratio: 0, ratio_fastify: 0,
+      non2xx: 0, rss_after_mb: rssMb(server.child.pid!, 'VmRSS'), server_cpu_us: Math.round((cpu * 1000) / OUTBOX_MAILS),
+    };
+  } finally {
+    await sink.close();
+  }
 }
 
 async function startParley(databaseUrl: string, workers = 1): Promise<{ child: ChildProcess; url: string; readyMs: number }> {
@@ -335,6 +388,8 @@ async function startParley(databaseUrl: string, workers = 1): Promise<{ child: C
     RATE_LIMIT: 'off',
     ADMIN_PASS: 'bench-Admin-1',
     WORKERS: String(workers),
+    // The offline-message row queues its notification mail (kept unsent-no-smtp until the outbox row points SMTP at a sink).
+    OVERWRITE_SETTING_Livechat_offline_email: 'leads@example.com',
   }, workers > 1 ? `0-${CORES - 1}` : '0');
   child.stderr!.on('data', (d: Buffer) => process.stderr.write(d));
   const url = `http://127.0.0.1:${port}`;
@@ -437,6 +492,11 @@ async function main(): Promise<void> {
           console.error(
             `${backend} x${workers} ${e.name}: ${m.rps} req/s p99 ${m.p99_ms} ms${m.non2xx ? ` (${m.non2xx} refused, not counted)` : ''}, CPU/req server ${m.server_cpu_us} µs${m.database_cpu_us !== undefined ? ` PostgreSQL ${m.database_cpu_us} µs` : ''}, RSS after ${m.rss_after_mb} MB (peak so far ${rssMb(server.child.pid!)} MB)${m.paired_fastify ? `; beside bare Fastify ${m.paired_fastify.map((p) => `${p.row_rps}/${p.fastify_rps}`).join(', ')} req/s` : ''}`,
           );
+        }
+        if (workers === 1 && (!ONLY || ONLY.some((part) => OUTBOX_ROW.includes(part)))) {
+          const m = await outboxDrain(server, database.url, backend);
+          results.push(m);
+          console.error(`${backend} ${OUTBOX_ROW}: ${m.rps} mails/s, CPU/mail server ${m.server_cpu_us} µs`);
         }
         if (workers === 1) rssPeak = Math.max(rssPeak, rssMb(server.child.pid!));
         if (workers === 1 && args['heap-snapshot']) await heapSnapshot(server.child.pid!, args['heap-snapshot']);

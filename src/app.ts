@@ -269,6 +269,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     stopRealtime();
     await services.jobs.stop();
     services.files.stores.close();
+    services.mail.close();
     await ddp.close();
     // After the sockets: their sessions are released by the presence service's stop.
     await services.presence.stop();

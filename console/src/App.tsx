@@ -19,6 +19,8 @@ import { SettingsPage } from './pages/Settings.js';
 // Pages few people open, loaded when first visited (the first screen's script stays small).
 const UsersPage = lazy(() => import('./pages/Users.js').then((m) => ({ default: m.UsersPage })));
 const PermissionsPage = lazy(() => import('./pages/Permissions.js').then((m) => ({ default: m.PermissionsPage })));
+const MailPage = lazy(() => import('./pages/Mail.js').then((m) => ({ default: m.MailPage })));
+const OfflineMessagesPage = lazy(() => import('./pages/OfflineMessages.js').then((m) => ({ default: m.OfflineMessagesPage })));
 const OpenChatsPage = lazy(() => import('./pages/OpenChats.js').then((m) => ({ default: m.OpenChatsPage })));
 
 export interface AppProps {
@@ -88,6 +90,9 @@ function Routes() {
           <Route path="/admin/users" component={UsersPage} />
           <Route path="/admin/permissions" component={PermissionsPage} />
           <Route path="/admin/open-chats" component={OpenChatsPage} />
+          <Route path="/admin/mail" component={MailPage} />
+          <Route path="/admin/offline-messages" component={OfflineMessagesPage} />
+          <Route path="/admin/offline-messages/:id" component={OfflineMessagesPage} />
           <Route path="/admin/open-chats/:rid" component={OpenChatsPage} />
           <Route>
             <section className="page">

@@ -116,7 +116,13 @@ export type DomainEvent =
       typing: boolean;
       activities: string[];
       origin: string;
-    };
+    }
+  // Mail (widget contract W0.4): `<uid>/email-outbox-changed` and `<uid>/offline-messages-changed`, to each user
+  // allowed to read the item at delivery (the receiver reads the item back).
+  /** An outbox e-mail was inserted, changed status or was removed. */
+  | { type: 'emailOutboxChanged'; action: 'inserted' | 'updated' | 'removed'; emailId: string }
+  /** An offline message was inserted, changed (status, reply) or removed; `departmentId` for delivery of `removed`. */
+  | { type: 'offlineMessageChanged'; action: 'inserted' | 'updated' | 'removed'; offlineMessageId: string; departmentId: string | null };
 
 export type DomainEventType = DomainEvent['type'];
 

@@ -32,6 +32,9 @@ import { registerBusinessHoursOpening } from './business-hours/opening-job.js';
 import { NotesService } from './notes.service.js';
 import { CannedResponsesService } from './canned-responses.service.js';
 import { TagsService } from './tags.service.js';
+import { MailService } from './mail.service.js';
+import { TranscriptService, type TranscriptChoice } from './transcript.service.js';
+import { domainHasMail, OfflineMessagesService, type DomainCheck } from './offline-messages.service.js';
 
 /**
  * Everything the HTTP layer may call. Built once per app by `createServices`.
@@ -75,6 +78,12 @@ export interface Services {
   cannedResponses: CannedResponsesService;
   /** Managed tags and D5's closing rules. */
   tags: TagsService;
+  /** E-mail: the outbox, SMTP, the `email-outbox` REST (widget contract W2). */
+  mail: MailService;
+  /** Offline messages (widget contract W3). */
+  offlineMessages: OfflineMessagesService;
+  /** Transcripts (widget contract W4). */
+  transcripts: TranscriptService;
 }
 
 export interface ServicesOptions {
@@ -99,6 +108,8 @@ export interface ServicesOptions {
   jobRunnerId?: string;
   /** A job failed, or the runner could not reach the database (logged by the composition root). */
   onJobError?: (error: unknown, job: JobRecord | null) => void;
+  /** `Livechat_validate_offline_email`'s domain lookup (default: DNS). */
+  domainCheck?: DomainCheck;
 }
 
 export function createServices(options: ServicesOptions): Services {
@@ -136,7 +147,12 @@ export function createServices(options: ServicesOptions): Services {
   const files = new FilesService(store, settings, access, clock, events, limits, jobs);
   const notes = new NotesService(store, access, clock, events);
   const cannedResponses = new CannedResponsesService(store, settings, access, clock, events);
-  return { files, notes, cannedResponses, tags, clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence, businessHours };
+  const mail = new MailService(store, settings, access, clock, events, jobs, options.siteUrl);
+  const offlineMessages = new OfflineMessagesService(store, settings, access, clock, events, mail, options.domainCheck ?? domainHasMail);
+  const transcripts = new TranscriptService(store, settings, access, clock, mail, limits);
+  routing.closeHook = (tx, closed, choice) => transcripts.atClose(tx, closed, choice as TranscriptChoice | undefined);
+  livechatAdmin.transcriptChoice = (caller, room, transcriptEmail) => transcripts.closeChoice(caller, room, transcriptEmail);
+  return { files, notes, cannedResponses, tags, clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence, businessHours, mail, offlineMessages, transcripts };
 }
 
 export interface BootstrapConfig extends SeedConfig {
@@ -153,5 +169,6 @@ export async function bootstrapServices(services: Services, store: Store, config
   await services.permissions.bootstrap();
   // The seeded default schedule lives in the server's zone (`TZ`), else UTC (desk contract D1).
   await services.businessHours.ensureDefault(process.env['TZ']);
+  await services.mail.bootstrap();
   return seedFirstStart(store, services.clock, config);
 }

@@ -26,7 +26,9 @@ export interface JobKind {
    * first wins), then acts through `tx`. Throwing rolls the transaction back and retries the job later with
    * backoff; throwing `GiveUp` marks it `failed` instead.
    */
-  run(job: JobRecord, tx: Store, prepared: unknown): Promise<void>;
+  run(job: JobRecord, tx: Store, prepared: unknown): Promise<unknown>;
+  /** Optional, after the transaction of `run` committed, with what `run` returned (e.g. publish events). */
+  afterCommit?(job: JobRecord, result: unknown): void;
   /** Attempts before the job is given up (default `DEFAULT_MAX_ATTEMPTS`). */
   maxAttempts?: number;
   /** Delay before the next attempt after `attempts` failed ones (default `retryDelay`). */
@@ -198,11 +200,16 @@ export class JobsService {
     if (!kind) return 'lost';
     try {
       const prepared = kind.prepare ? await kind.prepare(job, this.abort.signal) : undefined;
-      await this.store.transaction(async (tx) => {
+      const result = await this.store.transaction(async (tx) => {
         // First, so a job the handler schedules again under the same key is a new pending job, not this one.
         if (!(await tx.jobs.complete(job, now))) throw new ClaimLost();
-        await kind.run(job, tx, prepared);
+        return kind.run(job, tx, prepared);
       });
+      try {
+        kind.afterCommit?.(job, result);
+      } catch (error) {
+        this.options.onError?.(error, job);
+      }
       return 'done';
     } catch (error) {
       if (error instanceof ClaimLost || this.abort.signal.aborted) return 'lost';

@@ -5,7 +5,7 @@
 import type { Static } from '@sinclair/typebox';
 import { newId } from '../lib/ids.js';
 import type { Clock } from '../lib/time.js';
-import type { AgentLivechatStatus, DepartmentFields, InquiryRecord, LivechatUser, Store, UserRecord } from '../store/store.js';
+import type { AgentLivechatStatus, DepartmentFields, InquiryRecord, LivechatRoom, LivechatUser, Store, UserRecord } from '../store/store.js';
 import type { Access } from './access.js';
 import { releaseAgentChats } from './agent-leave.js';
 import { bareFailure, failure, forbidden, invalidParams } from './errors.js';
@@ -60,20 +60,35 @@ export class LivechatAdminService {
    * another agent's room needs `close-others-livechat-room`; closed → `room-closed`; then DESK.md D5's comment and
    * tags (`TagsService.closingTags`). The room closes with `closeReason: "agent"` and its tags and the request's.
    */
-  async closeByUser(caller: UserRecord, rid: string, comment: string | undefined, tags?: readonly string[]): Promise<void> {
+  async closeByUser(
+    caller: UserRecord,
+    rid: string,
+    comment: string | undefined,
+    tags?: readonly string[],
+    transcriptEmail?: { sendToVisitor: boolean; requestData?: { email: string; subject: string } },
+  ): Promise<{ _id: string; to: string[]; status: string } | null> {
     const room = await this.store.livechatRooms.findById(rid);
     if (!room) throw failure('Room not found', 'error-invalid-room');
     if (!this.access.canCloseRoom(caller, livechatSnapshot(room))) throw forbidden();
     if (!room.open) throw bareFailure('room-closed');
     const closingTags = await this.tags.closingTags(room, comment, tags);
-    await this.routing.close(room, {
+    // W4.4: the transcript's address and permission are checked before anything closes.
+    const transcript = this.transcriptChoice ? await this.transcriptChoice(caller, room, transcriptEmail) : undefined;
+    const result = await this.routing.close(room, {
       closer: 'user',
       by: { id: caller.id, username: caller.username ?? '', name: caller.name },
       comment: comment ?? '',
       closeReason: 'agent',
       tags: closingTags,
+      transcript,
     });
+    return (result as { _id: string; to: string[]; status: string } | null) ?? null;
   }
+
+  /** Set by the composition root: what `transcriptEmail` means (transcripts, W4.4). */
+  transcriptChoice:
+    | ((caller: UserRecord, room: LivechatRoom, transcriptEmail: { sendToVisitor: boolean; requestData?: { email: string; subject: string } } | undefined) => Promise<unknown>)
+    | null = null;
 
   // ── transfer by an agent ──
 

@@ -44,6 +44,9 @@ export class LivechatRouting {
     private readonly hours?: BusinessHoursService,
   ) {}
 
+  /** Runs in every close's transaction (the transcript, W4.4); returns what to publish after the commit. */
+  closeHook: ((tx: Store, closed: LivechatRoom, transcript: unknown) => Promise<{ after: () => void; result: unknown } | null>) | null = null;
+
   private systemMessage(rid: string, t: SystemMessageType, msg: string, by: Actor, now: number): MessageRecord {
     return { id: newId(), rid, t, msg, ts: now, updatedAt: now, u: { id: by.id, username: by.username, name: by.name }, visitorToken: null };
   }
@@ -222,22 +225,30 @@ export class LivechatRouting {
    */
   async close(
     room: LivechatRoom,
-    options: { closer: LivechatCloser; by: Actor; comment: string; closeReason?: CloseReason; tags?: string[] },
-  ): Promise<void> {
+    options: { closer: LivechatCloser; by: Actor; comment: string; closeReason?: CloseReason; tags?: string[]; transcript?: unknown },
+  ): Promise<unknown> {
     const now = this.clock.now();
-    const done = await this.store.livechatRooms.closeWithEffects(
-      room.id,
-      {
-        closedAt: now,
-        closer: options.closer,
-        closedBy: { id: options.by.id, username: options.by.username },
-        ...(options.closeReason && { closeReason: options.closeReason }),
-        ...(options.tags && { tags: options.tags }),
-      },
-      this.systemMessage(room.id, 'livechat-close', options.comment, options.by, now),
-      now,
-    );
+    let hooked: { after: () => void; result: unknown } | null = null;
+    const done = await this.store.transaction(async (tx) => {
+      const closed = await tx.livechatRooms.closeWithEffects(
+        room.id,
+        {
+          closedAt: now,
+          closer: options.closer,
+          closedBy: { id: options.by.id, username: options.by.username },
+          ...(options.closeReason && { closeReason: options.closeReason }),
+          ...(options.tags && { tags: options.tags }),
+        },
+        this.systemMessage(room.id, 'livechat-close', options.comment, options.by, now),
+        now,
+      );
+      // What a close writes besides the room (its transcript mail, W4.4), in the same transaction.
+      if (closed && this.closeHook) hooked = await this.closeHook(tx, closed.room, options.transcript);
+      return closed;
+    });
     if (!done) throw bareFailure('room-closed');
+    const after = hooked as { after: () => void; result: unknown } | null;
+    after?.after();
     const closed = done.room;
     const snapshot = livechatSnapshot(closed);
     // The queue's `removed` carries the whole inquiry (R4), with the visitor's first message (still stored).
@@ -252,6 +263,7 @@ export class LivechatRouting {
         ? [{ type: 'inquiryRemoved', inquiry: eventInquiry(done.inquiry, removedMessage) } as const]
         : []),
     );
+    return after?.result ?? null;
   }
 
   /**

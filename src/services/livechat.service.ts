@@ -22,6 +22,7 @@ import type { SettingsService } from './settings.service.js';
 import { visitorUploadsOffered } from './files/object-stores.js';
 import { withFileUpload } from './files/file-wire.js';
 import { removeFiles } from './files/files.service.js';
+import { parseFromEmail } from './settings.service.js';
 import type { LivechatConfig, LivechatRoomQuery, SurveyBody, VisitorBody, VisitorMessageBody } from '../wire/livechat.js';
 import type { BusinessHoursService } from './business-hours/business-hours.service.js';
 
@@ -420,6 +421,8 @@ export class LivechatService {
           limitTextLength: s.get('Livechat_enable_message_character_limit') ? s.get('Livechat_message_character_limit') : (false as const),
           agentHiddenInfo: !s.get('Livechat_show_agent_info'),
           fileUpload: visitorUploadsOffered(s),
+          // W1: transcripts are offered only when mail can carry them (W2.1's "mail is configured").
+          transcript: s.get('Livechat_enable_transcript') && s.get('SMTP_Host').trim() !== '' && parseFromEmail(s.get('From_Email')) !== null,
         }),
         theme: {
           title: s.get('Livechat_title'),
@@ -427,7 +430,12 @@ export class LivechatService {
           offlineTitle: s.get('Livechat_offline_title'),
           offlineColor: s.get('Livechat_offline_title_color'),
         },
-        messages: {},
+        messages: {
+          offlineMessage: s.get('Livechat_offline_message'),
+          offlineSuccessMessage: s.get('Livechat_offline_success_message'),
+          offlineUnavailableMessage: s.get('Livechat_offline_form_unavailable'),
+          transcriptMessage: s.get('Livechat_transcript_message'),
+        },
         triggers: [],
         resources: { sound: `${origin}/sounds/chime.mp3` },
         departments: departments.map((d) => {

@@ -30,6 +30,12 @@ export const LIMITS = {
   livechatVisitor: { points: 10, durationSeconds: 60 },
   livechatRoom: { points: 10, durationSeconds: 60 },
   livechatUpload: { points: 20, durationSeconds: 60 },
+  // Widget contract W0.3: anonymous callers that make Parley store and send mail.
+  offlineMessage: { points: 5, durationSeconds: 600 },
+  transcript: { points: 5, durationSeconds: 60 },
+  transcriptOther: { points: 3, durationSeconds: 86_400 },
+  transcriptOtherRoom: { points: 1, durationSeconds: 86_400 },
+  transcriptIp: { points: 20, durationSeconds: 86_400 },
 } satisfies Record<string, LimitRule>;
 
 export type LimitName = keyof typeof LIMITS;

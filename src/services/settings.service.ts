@@ -3,6 +3,7 @@ import type { Clock } from '../lib/time.js';
 import type { Store } from '../store/store.js';
 import type { ChangeBus } from '../events/change-bus.js';
 import { failure, invalidParams } from './errors.js';
+import { normalizeEmail } from './user-rules.js';
 
 /** The settings of contract §3, with their types and defaults. */
 export const SETTING_DEFAULTS = {
@@ -78,6 +79,27 @@ export const SETTING_DEFAULTS = {
   Canned_Responses_Enable: true,
   Livechat_request_comment_when_closing_conversation: false,
   Livechat_request_tags_when_closing_conversation: false,
+  // E-mail (widget contract W2, W12): SMTP, the sender, the outbox's retention.
+  SMTP_Host: '',
+  SMTP_Port: 0,
+  SMTP_Protocol: 'smtp' as 'smtp' | 'smtps',
+  SMTP_IgnoreTLS: false,
+  SMTP_Pool: true,
+  SMTP_Username: '',
+  SMTP_Password: '',
+  From_Email: '',
+  Email_Outbox_Retention_Days: 30,
+  // Offline messages and transcripts (W3, W4; the widget's texts are `livechat/config` `messages.*`, W1).
+  Livechat_offline_message: '',
+  Livechat_offline_success_message: '',
+  Livechat_offline_form_unavailable: '',
+  Livechat_transcript_message: '',
+  Livechat_offline_email: '',
+  Livechat_validate_offline_email: false,
+  Livechat_enable_transcript: false,
+  Livechat_transcript_send_always: false,
+  Livechat_transcript_show_system_messages: false,
+  Livechat_transcript_email_subject: '',
 };
 
 export type SettingId = keyof typeof SETTING_DEFAULTS;
@@ -90,13 +112,23 @@ const ENUMS: Partial<Record<SettingId, readonly string[]>> = {
   // RC's `GridFS` is accepted and stored as `Database` (W5.6).
   FileUpload_Storage_Type: ['Database', 'FileSystem', 'AmazonS3', 'GridFS'],
   Livechat_business_hour_type: ['Single', 'Multiple'],
+  SMTP_Protocol: ['smtp', 'smtps'],
 };
 
-/** Secret settings (W2.1, W5.6): read back as `value:""` with `isSet`, never shown. */
-export const SECRET_SETTINGS: ReadonlySet<string> = new Set(['FileUpload_S3_AWSSecretAccessKey']);
+/**
+ * Secrets (W2.1, W5.6): `GET settings/:_id` answers `value: ""` and whether one is set (`isSet`); writing `""`
+ * clears. No response, log line, mail or error text holds them.
+ */
+export const SECRET_SETTINGS: ReadonlySet<string> = new Set(['SMTP_Password', 'FileUpload_S3_AWSSecretAccessKey']);
 
 /** The least value of integer settings whose least is not 0. */
 const MINIMUMS: Partial<Record<SettingId, number>> = { Accounts_Password_Policy_MaxLength: -1, FileUpload_MaxFileSize: 1 };
+
+/** Integer settings with bounds of their own (the rest: their minimum…2³¹−1). */
+const INT_RANGES: Partial<Record<SettingId, readonly [number, number]>> = {
+  SMTP_Port: [0, 65535],
+  Email_Outbox_Retention_Days: [1, 3650],
+};
 
 /** Settings whose string value is a regular expression source (must compile). */
 const REGEX_SETTINGS: ReadonlySet<SettingId> = new Set(['UTF8_User_Names_Validation', 'UTF8_Channel_Names_Validation']);
@@ -137,6 +169,8 @@ function schemaFor(id: SettingId): object {
   if (typeof def === 'boolean') return { type: 'boolean' };
   // Integers are bounded like every request integer (contract §1.4, invariant 11):
   // 0…2³¹−1, except the policy maximum whose -1 means "no maximum" (§3).
+  const range = INT_RANGES[id];
+  if (range) return { type: 'integer', minimum: range[0], maximum: range[1] };
   if (typeof def === 'number') return { type: 'integer', minimum: MINIMUMS[id] ?? 0, maximum: 2_147_483_647 };
   // NUL is refused before this (wire.ts); the pattern keeps the rule if a value arrives another way.
   return { type: 'string', pattern: NO_NUL };
@@ -246,6 +280,7 @@ export class SettingsService {
     if (!validate(value)) {
       throw invalidParams(validate.errors?.[0]?.message ?? 'invalid value');
     }
+    if (typeof value === 'string' && !emailSettingValid(id, value)) throw failure('Invalid email address', 'error-invalid-email');
     const problem = typeof value === 'string' ? formatProblem(id, value) : null;
     if (problem) throw failure(problem, 'error-invalid-setting-value');
     if (id === 'FileUpload_Storage_Type' && value === 'GridFS') value = 'Database';
@@ -254,6 +289,39 @@ export class SettingsService {
     this.revisionCount++;
     await this.bus.publish('settings');
   }
+}
+
+/** `From_Email` (`addr` or `Name <addr>`, or `""`) and `Livechat_offline_email` (≤ 10 comma-separated addresses, or `""`). */
+function emailSettingValid(id: SettingId, value: string): boolean {
+  if (id === 'From_Email') return value.trim() === '' || parseFromEmail(value) !== null;
+  if (id === 'Livechat_offline_email') {
+    const list = addressList(value);
+    return list !== null && list.length <= 10;
+  }
+  return true;
+}
+
+/** `addr` or `Name <addr>` as `{name?, address}`, or null when it is neither. */
+export function parseFromEmail(value: string): { name?: string; address: string } | null {
+  const text = value.trim();
+  const angle = /^(.*)<([^<>]+)>$/.exec(text);
+  const raw = angle ? angle[2]! : text;
+  const { email, valid } = normalizeEmail(raw);
+  if (!valid) return null;
+  const name = angle ? angle[1]!.trim().replace(/^"(.*)"$/, '$1').trim() : '';
+  return name ? { name, address: email } : { address: email };
+}
+
+/** A comma-separated address list (empties dropped), each normalized; null when one is not an address. */
+export function addressList(value: string): string[] | null {
+  const out: string[] = [];
+  for (const part of value.split(',')) {
+    if (part.trim() === '') continue;
+    const { email, valid } = normalizeEmail(part);
+    if (!valid) return null;
+    out.push(email);
+  }
+  return out;
 }
 
 function settingNotFound() {

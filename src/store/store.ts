@@ -19,6 +19,7 @@ import type { FilesRepo } from './files-store.js';
 import type { BusinessHoursRepo } from './business-hours-store.js';
 import type { CannedResponsesRepo } from './canned-responses-store.js';
 import type { TagsRepo } from './tags-store.js';
+import type { EmailOutboxRepo, OfflineMessagesRepo, TranscriptRequestsRepo } from './mail-store.js';
 
 export type * from './agents-store.js';
 export type * from './changes-store.js';
@@ -37,6 +38,7 @@ export type * from './files-store.js';
 export type * from './business-hours-store.js';
 export type * from './canned-responses-store.js';
 export type * from './tags-store.js';
+export type * from './mail-store.js';
 
 export type Backend = 'sqlite' | 'postgres';
 
@@ -77,6 +79,10 @@ export interface Store {
   readonly cannedResponses: CannedResponsesRepo;
   /** Managed livechat tags (DESK.md D5). */
   readonly tags: TagsRepo;
+  /** The e-mail outbox and offline messages (widget contract W2, W3). */
+  readonly emailOutbox: EmailOutboxRepo;
+  readonly offlineMessages: OfflineMessagesRepo;
+  readonly transcriptRequests: TranscriptRequestsRepo;
   /**
    * Runs `fn` in one database transaction: every write it makes through `tx`
    * commits together or not at all. Nested calls join the outer transaction.

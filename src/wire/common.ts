@@ -82,7 +82,7 @@ export const StatusOk = Type.Object({ status: Type.Literal('ok') });
 export const StatusUnavailable = Type.Object({ status: Type.Literal('unavailable') });
 
 /** A setting as `settings/:_id` shows it (contract §3). */
-export const Setting = Type.Object({ _id: Type.String(), value: Type.Unknown(), isSet: Type.Optional(Type.Boolean()) });
+export const Setting = Type.Object({ _id: Type.String(), value: Type.Unknown(), isSet: Type.Optional(Type.Boolean({ description: 'secrets only: whether a value is stored (the value is never returned)' })) });
 export const SettingValueBody = Type.Object({ value: JsonValue });
 
 /** The query of a list endpoint with no other parameter. */

@@ -263,7 +263,13 @@ export const LivechatConfig = Type.Object({
     agentHiddenInfo: Type.Boolean(),
   }),
   theme: Type.Object({ title: Type.String(), color: Type.String(), offlineTitle: Type.String(), offlineColor: Type.String() }),
-  messages: Type.Object({}),
+  /** W1: the widget's texts from settings (`""` when unset: the widget then shows its own). */
+  messages: Type.Object({
+    offlineMessage: Type.String(),
+    offlineSuccessMessage: Type.String(),
+    offlineUnavailableMessage: Type.String(),
+    transcriptMessage: Type.String(),
+  }),
   triggers: Type.Array(Type.Unknown(), { maxItems: 0 }),
   /** `sound`: the notification sound the widget plays for agents' messages (W10). */
   resources: Type.Object({ sound: Type.String() }),
@@ -332,12 +338,13 @@ export const TransferredRoom = Type.Object({
 
 // ── requests of the agents' endpoints (§8.5, §8.9, §8.11) ──
 
-/** §8.5 with DESK.md D5's `tags`; `transcriptEmail` is WIDGET.md's; `generateTranscriptPdf` and `forceClose` are ignored. */
+/** §8.5 with DESK.md D5's `tags` and WIDGET.md W4.4's `transcriptEmail`; `generateTranscriptPdf` and `forceClose` are ignored. */
 export const CloseByUserBody = Type.Object({
   rid: Text(),
   comment: Opt(Text()),
   tags: Opt(RoomTags),
-  transcriptEmail: Opt(Type.Unknown()),
+  /** W4.4 (RC 8.8): mail the transcript at close (`true`), or not (`false`); absent: a pending request or send-always. */
+  transcriptEmail: Opt(Type.Object({ sendToVisitor: Type.Boolean(), requestData: Opt(Type.Object({ email: Text(), subject: Text() })) })),
   generateTranscriptPdf: Opt(Type.Unknown()),
   forceClose: Opt(Type.Unknown()),
 });

@@ -16,6 +16,8 @@ beforeEach(async () => {
   await onlyAvailable(t, [agent]);
 });
 
+/** W1: the widget's texts, `""` while unset. */
+const DEFAULT_MESSAGES = { offlineMessage: '', offlineSuccessMessage: '', offlineUnavailableMessage: '', transcriptMessage: '' };
 const CONFIG = '/api/v1/livechat/config';
 const DEFAULT_SETTINGS = {
   registrationForm: true,
@@ -54,7 +56,7 @@ describe('GET livechat/config', () => {
         online: true,
         settings: DEFAULT_SETTINGS,
         theme: DEFAULT_THEME,
-        messages: {},
+        messages: DEFAULT_MESSAGES,
         triggers: [],
         resources: { sound: 'http://localhost:80/sounds/chime.mp3' },
         departments: expect.any(Array),
@@ -66,6 +68,22 @@ describe('GET livechat/config', () => {
     expect((await t.api.get(CONFIG)).body.config.online).toBe(false);
   });
 
+  it('W1: settings.transcript needs Livechat_enable_transcript and configured mail; messages.* follow their settings', async () => {
+    const read = async () => (await t.api.get(CONFIG)).body.config;
+    await withSetting('Livechat_enable_transcript', true, async () => {
+      expect((await read()).settings.transcript).toBe(false);
+      await withSetting('SMTP_Host', 'smtp.example.com', async () => {
+        expect((await read()).settings.transcript).toBe(false);
+        await withSetting('From_Email', 'desk@example.com', async () => {
+          expect((await read()).settings.transcript).toBe(true);
+        });
+      });
+    });
+    await withSetting('Livechat_offline_success_message', 'Thanks, we will write back', async () => {
+      expect((await read()).messages).toEqual({ ...DEFAULT_MESSAGES, offlineSuccessMessage: 'Thanks, we will write back' });
+    });
+  });
+
   it('keeps settings, theme, messages, triggers and resources when livechat is disabled', async () => {
     const body = await withSetting('Livechat_enabled', false, async () => (await t.api.get(CONFIG)).body);
     expect(body.config).toMatchObject({
@@ -73,7 +91,7 @@ describe('GET livechat/config', () => {
       online: false,
       settings: DEFAULT_SETTINGS,
       theme: DEFAULT_THEME,
-      messages: {},
+      messages: DEFAULT_MESSAGES,
       triggers: [],
       resources: { sound: 'http://localhost:80/sounds/chime.mp3' },
     });

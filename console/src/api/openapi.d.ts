@@ -1897,6 +1897,433 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/email-outbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The e-mail outbox, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    count?: number;
+                    /** @description JSON object, one key, value 1 or -1 */
+                    sort?: string;
+                    /** @description JSON object of 0/1 values */
+                    fields?: string;
+                    status?: "queued" | "sent" | "failed" | "unsent-no-smtp";
+                    kind?: "offline-message" | "offline-reply" | "transcript" | "test";
+                    rid?: string;
+                    offlineMessageId?: string;
+                    text?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            emails: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                attempts: number;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                createdAt: string;
+                                from: string;
+                                /** @enum {string} */
+                                kind: "offline-message" | "offline-reply" | "transcript" | "test";
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                lastAttemptAt?: string;
+                                lastError?: string;
+                                messageId: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                nextAttemptAt?: string;
+                                offlineMessageId?: string;
+                                replyTo?: string;
+                                requestedBy: {
+                                    _id?: string;
+                                    /** @enum {string} */
+                                    type: "visitor" | "user" | "system";
+                                    username?: string;
+                                };
+                                rid?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                sentAt?: string;
+                                /** @enum {string} */
+                                status: "queued" | "sent" | "failed" | "unsent-no-smtp";
+                                subject: string;
+                                to: string[];
+                                visitorId?: string;
+                            }[];
+                            offset: number;
+                            /** @enum {boolean} */
+                            success: true;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/email-outbox.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test e-mail (to `to`, or the caller’s verified address) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        to?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            email: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                attempts: number;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                createdAt: string;
+                                from: string;
+                                html: string;
+                                /** @enum {string} */
+                                kind: "offline-message" | "offline-reply" | "transcript" | "test";
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                lastAttemptAt?: string;
+                                lastError?: string;
+                                messageId: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                nextAttemptAt?: string;
+                                offlineMessageId?: string;
+                                replyTo?: string;
+                                requestedBy: {
+                                    _id?: string;
+                                    /** @enum {string} */
+                                    type: "visitor" | "user" | "system";
+                                    username?: string;
+                                };
+                                rid?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                sentAt?: string;
+                                /** @enum {string} */
+                                status: "queued" | "sent" | "failed" | "unsent-no-smtp";
+                                subject: string;
+                                text: string;
+                                to: string[];
+                                visitorId?: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/email-outbox/{_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One outbox e-mail with its text and HTML parts */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    _id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            email: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                attempts: number;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                createdAt: string;
+                                from: string;
+                                html: string;
+                                /** @enum {string} */
+                                kind: "offline-message" | "offline-reply" | "transcript" | "test";
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                lastAttemptAt?: string;
+                                lastError?: string;
+                                messageId: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                nextAttemptAt?: string;
+                                offlineMessageId?: string;
+                                replyTo?: string;
+                                requestedBy: {
+                                    _id?: string;
+                                    /** @enum {string} */
+                                    type: "visitor" | "user" | "system";
+                                    username?: string;
+                                };
+                                rid?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                sentAt?: string;
+                                /** @enum {string} */
+                                status: "queued" | "sent" | "failed" | "unsent-no-smtp";
+                                subject: string;
+                                text: string;
+                                to: string[];
+                                visitorId?: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/email-outbox/{_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue a failed or unsent e-mail again */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    _id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            email: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                attempts: number;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                createdAt: string;
+                                from: string;
+                                html: string;
+                                /** @enum {string} */
+                                kind: "offline-message" | "offline-reply" | "transcript" | "test";
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                lastAttemptAt?: string;
+                                lastError?: string;
+                                messageId: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                nextAttemptAt?: string;
+                                offlineMessageId?: string;
+                                replyTo?: string;
+                                requestedBy: {
+                                    _id?: string;
+                                    /** @enum {string} */
+                                    type: "visitor" | "user" | "system";
+                                    username?: string;
+                                };
+                                rid?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                sentAt?: string;
+                                /** @enum {string} */
+                                status: "queued" | "sent" | "failed" | "unsent-no-smtp";
+                                subject: string;
+                                text: string;
+                                to: string[];
+                                visitorId?: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/groups.create": {
         parameters: {
             query?: never;
@@ -2982,7 +3409,12 @@ export interface paths {
                                         address: string;
                                     }[];
                                 };
-                                messages: Record<string, never>;
+                                messages: {
+                                    offlineMessage: string;
+                                    offlineSuccessMessage: string;
+                                    offlineUnavailableMessage: string;
+                                    transcriptMessage: string;
+                                };
                                 online: boolean;
                                 resources: {
                                     sound: string;
@@ -4221,6 +4653,621 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/livechat/offline-messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Offline messages the caller may read, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    count?: number;
+                    /** @description JSON object, one key, value 1 or -1 */
+                    sort?: string;
+                    /** @description JSON object of 0/1 values */
+                    fields?: string;
+                    status?: "new" | "handled";
+                    department?: string;
+                    text?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            offlineMessages: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                department: {
+                                    _id: string;
+                                    name: string;
+                                } | null;
+                                email: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                handledAt?: string;
+                                handledBy?: {
+                                    _id: string;
+                                    username: string;
+                                };
+                                host: string | null;
+                                message: string;
+                                name: string;
+                                notification?: {
+                                    _id: string;
+                                    /** @enum {string} */
+                                    status: "queued" | "sent" | "failed" | "unsent-no-smtp";
+                                };
+                                replies: {
+                                    _id: string;
+                                    msg: string;
+                                    /** @enum {string} */
+                                    status: "queued" | "sent" | "failed" | "unsent-no-smtp";
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    u: {
+                                        _id: string;
+                                        name?: string;
+                                        username: string;
+                                    };
+                                }[];
+                                /** @enum {string} */
+                                status: "new" | "handled";
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                            }[];
+                            offset: number;
+                            /** @enum {boolean} */
+                            success: true;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/offline-messages/{_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One offline message */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    _id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            offlineMessage: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                department: {
+                                    _id: string;
+                                    name: string;
+                                } | null;
+                                email: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                handledAt?: string;
+                                handledBy?: {
+                                    _id: string;
+                                    username: string;
+                                };
+                                host: string | null;
+                                message: string;
+                                name: string;
+                                notification?: {
+                                    _id: string;
+                                    /** @enum {string} */
+                                    status: "queued" | "sent" | "failed" | "unsent-no-smtp";
+                                };
+                                replies: {
+                                    _id: string;
+                                    msg: string;
+                                    /** @enum {string} */
+                                    status: "queued" | "sent" | "failed" | "unsent-no-smtp";
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    u: {
+                                        _id: string;
+                                        name?: string;
+                                        username: string;
+                                    };
+                                }[];
+                                /** @enum {string} */
+                                status: "new" | "handled";
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete an offline message and its unsent mails */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    _id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/offline-messages/{_id}/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Answer an offline message by e-mail (through the outbox) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    _id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        markHandled?: boolean;
+                        msg: string;
+                        subject?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            email: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                attempts: number;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                createdAt: string;
+                                from: string;
+                                /** @enum {string} */
+                                kind: "offline-message" | "offline-reply" | "transcript" | "test";
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                lastAttemptAt?: string;
+                                lastError?: string;
+                                messageId: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                nextAttemptAt?: string;
+                                offlineMessageId?: string;
+                                replyTo?: string;
+                                requestedBy: {
+                                    _id?: string;
+                                    /** @enum {string} */
+                                    type: "visitor" | "user" | "system";
+                                    username?: string;
+                                };
+                                rid?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                sentAt?: string;
+                                /** @enum {string} */
+                                status: "queued" | "sent" | "failed" | "unsent-no-smtp";
+                                subject: string;
+                                to: string[];
+                                visitorId?: string;
+                            };
+                            offlineMessage: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                department: {
+                                    _id: string;
+                                    name: string;
+                                } | null;
+                                email: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                handledAt?: string;
+                                handledBy?: {
+                                    _id: string;
+                                    username: string;
+                                };
+                                host: string | null;
+                                message: string;
+                                name: string;
+                                notification?: {
+                                    _id: string;
+                                    /** @enum {string} */
+                                    status: "queued" | "sent" | "failed" | "unsent-no-smtp";
+                                };
+                                replies: {
+                                    _id: string;
+                                    msg: string;
+                                    /** @enum {string} */
+                                    status: "queued" | "sent" | "failed" | "unsent-no-smtp";
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    u: {
+                                        _id: string;
+                                        name?: string;
+                                        username: string;
+                                    };
+                                }[];
+                                /** @enum {string} */
+                                status: "new" | "handled";
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/offline-messages/{_id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark an offline message handled or new */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    _id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "new" | "handled";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            offlineMessage: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                department: {
+                                    _id: string;
+                                    name: string;
+                                } | null;
+                                email: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                handledAt?: string;
+                                handledBy?: {
+                                    _id: string;
+                                    username: string;
+                                };
+                                host: string | null;
+                                message: string;
+                                name: string;
+                                notification?: {
+                                    _id: string;
+                                    /** @enum {string} */
+                                    status: "queued" | "sent" | "failed" | "unsent-no-smtp";
+                                };
+                                replies: {
+                                    _id: string;
+                                    msg: string;
+                                    /** @enum {string} */
+                                    status: "queued" | "sent" | "failed" | "unsent-no-smtp";
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    u: {
+                                        _id: string;
+                                        name?: string;
+                                        username: string;
+                                    };
+                                }[];
+                                /** @enum {string} */
+                                status: "new" | "handled";
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/offline.message": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Leave a message while no agent is available (always stored; mailed when a recipient is set) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        department?: string;
+                        email: string;
+                        host?: string | null;
+                        message: string;
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/livechat/page.visited": {
         parameters: {
             query?: never;
@@ -4584,7 +5631,13 @@ export interface paths {
                         generateTranscriptPdf?: unknown;
                         rid: string;
                         tags?: string[];
-                        transcriptEmail?: unknown;
+                        transcriptEmail?: {
+                            requestData?: {
+                                email: string;
+                                subject: string;
+                            };
+                            sendToVisitor: boolean;
+                        };
                     };
                 };
             };
@@ -4598,6 +5651,11 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
+                            transcript?: {
+                                _id: string;
+                                status: string;
+                                to: string[];
+                            };
                         };
                     };
                 };
@@ -5697,6 +6755,295 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/transcript": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The visitor asks for its room's transcript by e-mail (answered once the outbox holds it) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: string;
+                        rid: string;
+                        subject?: string;
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/transcript/{rid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The room's pending transcript request and its transcript mails */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    rid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            transcriptRequest: {
+                                email: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                requestedAt: string;
+                                requestedBy: {
+                                    _id: string;
+                                    username: string;
+                                };
+                                subject: string;
+                            } | null;
+                            transcripts: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                attempts: number;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                createdAt: string;
+                                from: string;
+                                /** @enum {string} */
+                                kind: "offline-message" | "offline-reply" | "transcript" | "test";
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                lastAttemptAt?: string;
+                                lastError?: string;
+                                messageId: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                nextAttemptAt?: string;
+                                offlineMessageId?: string;
+                                replyTo?: string;
+                                requestedBy: {
+                                    _id?: string;
+                                    /** @enum {string} */
+                                    type: "visitor" | "user" | "system";
+                                    username?: string;
+                                };
+                                rid?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                sentAt?: string;
+                                /** @enum {string} */
+                                status: "queued" | "sent" | "failed" | "unsent-no-smtp";
+                                subject: string;
+                                to: string[];
+                                visitorId?: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Request the room's transcript by e-mail when it closes */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    rid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: string;
+                        subject: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        /** Withdraw the room's transcript request */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    rid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -8205,6 +9552,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             _id: string;
+                            /** @description secrets only: whether a value is stored (the value is never returned) */
                             isSet?: boolean;
                             /** @enum {boolean} */
                             success: true;

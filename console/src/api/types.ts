@@ -52,3 +52,8 @@ export type Paged = Pick<Ok<'/api/v1/livechat/rooms', 'get'>, 'count' | 'offset'
 export type BusinessHour = Item<Ok<'/api/v1/livechat/business-hours', 'get'>['businessHours']>;
 /** What `livechat/business-hours.save` takes. */
 export type BusinessHourSave = In<'/api/v1/livechat/business-hours.save', 'post'>;
+/** An outbox e-mail's summary (W2.2) and one with both parts. */
+export type EmailSummary = Item<Ok<'/api/v1/email-outbox', 'get'>['emails']>;
+export type Email = Ok<'/api/v1/email-outbox/{_id}', 'get'>['email'];
+/** An offline message (W3.4). */
+export type OfflineMessage = Item<Ok<'/api/v1/livechat/offline-messages', 'get'>['offlineMessages']>;

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation } from 'wouter';
+import { pollInterval } from '../live/live.js';
 import { useMyRooms, usePermissions, useQueue } from '../api/data.js';
 import { isAgent, isManager, useConsole } from '../context.js';
 import { titleWithUnread } from '../lib/format.js';
@@ -49,6 +51,7 @@ function ManageMenu() {
     ...(can('create-user') || can('edit-other-user-info') ? [['/admin/users', 'Users'] as [string, string]] : []),
     ...MANAGE_LINKS.slice(2, 4),
     ...(can('access-permissions') ? [['/admin/permissions', 'Permissions'] as [string, string]] : []),
+    ...(can('manage-email-outbox') ? [['/admin/mail', 'E-mail'] as [string, string]] : []),
     ...MANAGE_LINKS.slice(4),
   ];
   const current = links.find(([href]) => location === href || location.startsWith(`${href}/`));
@@ -68,6 +71,28 @@ function ManageMenu() {
           </li>
         ))}
       </ul>
+    </div>
+  );
+}
+
+/** W2.4: while mails are `failed` or `unsent-no-smtp`, holders of `manage-email-outbox` see how many, linking to the E-mail page. */
+function UnsentMailBanner() {
+  const { api, liveStatus } = useConsole();
+  const can = usePermissions();
+  const allowed = can.ready && can('manage-email-outbox');
+  const unsent = useQuery({
+    queryKey: ['mail', 'unsent'],
+    enabled: allowed,
+    refetchInterval: pollInterval(liveStatus),
+    queryFn: async () => {
+      const total = async (status: string) => (await api<{ total: number }>('email-outbox', { query: { status, count: 1 } })).total;
+      return (await total('failed')) + (await total('unsent-no-smtp'));
+    },
+  });
+  if (!allowed || !unsent.data) return null;
+  return (
+    <div className="banner" role="status">
+      {unsent.data} e-mail{unsent.data === 1 ? '' : 's'} not sent. <Link href="/admin/mail">Open the outbox</Link>
     </div>
   );
 }
@@ -161,6 +186,11 @@ export function Layout({ children }: { children: ReactNode }) {
           <li>
             <NavLink href="/closed">Closed</NavLink>
           </li>
+          {can('view-l-room') && (
+            <li>
+              <NavLink href="/admin/offline-messages">Messages left</NavLink>
+            </li>
+          )}
         </ul>
         {manager && <ManageMenu />}
       </nav>
@@ -170,6 +200,7 @@ export function Layout({ children }: { children: ReactNode }) {
             Connection lost — reconnecting… Chats keep updating every few seconds meanwhile.
           </div>
         )}
+        <UnsentMailBanner />
         {(queue.error || rooms.error) && (queue.error as { status?: number } | null)?.status === 0 && (
           <div className="banner" role="status">
             The server cannot be reached. Retrying…

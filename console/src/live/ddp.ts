@@ -77,6 +77,9 @@ export function ddpTransport(options: DdpOptions): TransportFactory {
       };
       watch('notify-user', `${uid}/subscriptions-changed`, () => invalidate('rooms'));
       watch('notify-user', `${uid}/rooms-changed`, () => invalidate('rooms'));
+      // W0.4: the outbox and the messages left (the server delivers each only to users allowed to read it).
+      watch('notify-user', `${uid}/email-outbox-changed`, () => invalidate('mail'));
+      watch('notify-user', `${uid}/offline-messages-changed`, () => invalidate('offline'));
       watch('room-messages', '__my_messages__', (...args) => {
         const rid = messageRid(args);
         if (rid) invalidate(`room:${rid}`);

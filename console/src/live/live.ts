@@ -15,7 +15,7 @@
  */
 export type LiveStatus = 'connecting' | 'live' | 'polling' | 'reconnecting';
 
-export type LiveTopic = 'queue' | 'rooms' | `room:${string}`;
+export type LiveTopic = 'queue' | 'rooms' | `room:${string}` | 'mail' | 'offline';
 
 /** What a transport (DDP, or a fake in tests) reports to the hub. */
 export interface LiveSink {

@@ -32,13 +32,16 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
         tags,
         summary: 'Close a livechat room (agent)',
         body: CloseByUserBody,
-        response: { 200: Success({}), ...errorResponses(400, 401, 403) },
+        response: {
+          200: Success({ transcript: Type.Optional(Type.Object({ _id: Type.String(), to: Type.Array(Type.String()), status: Type.String() })) }),
+          ...errorResponses(400, 401, 403),
+        },
       },
       config: { permissions: ['close-livechat-room'] },
     },
     async (request) => {
-      await livechatAdmin.closeByUser(callerOf(request).user, request.body.rid, request.body.comment, request.body.tags);
-      return { success: true as const };
+      const transcript = await livechatAdmin.closeByUser(callerOf(request).user, request.body.rid, request.body.comment, request.body.tags, request.body.transcriptEmail);
+      return transcript ? { transcript, success: true as const } : { success: true as const };
     },
   );
 

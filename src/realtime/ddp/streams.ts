@@ -98,6 +98,11 @@ export class StreamRegistry {
     return this.#activeCount;
   }
 
+  /** The event names of a stream with an active subscription in this process. */
+  eventNames(streamName: string): string[] {
+    return [...(this.#index.get(streamName)?.entries() ?? [])].filter(([, set]) => set.size > 0).map(([name]) => name);
+  }
+
   /** Number of active subscriptions to (stream, eventName) in this process. */
   subscriberCount(streamName: string, eventName: string): number {
     return this.#index.get(streamName)?.get(eventName)?.size ?? 0;

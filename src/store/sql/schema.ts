@@ -312,6 +312,70 @@ export interface LivechatTagDepartmentsTable {
   department_id: string;
 }
 
+/** The e-mail outbox (migration 0022). */
+export interface EmailOutboxTable {
+  id: string;
+  kind: string;
+  to_json: string;
+  from_json: string;
+  reply_to_json: string | null;
+  subject: string;
+  message_id: string;
+  status: string;
+  attempts: Generated<number>;
+  last_error: string | null;
+  last_attempt_at: number | null;
+  next_attempt_at: number | null;
+  sent_at: number | null;
+  created_at: number;
+  updated_at: number;
+  rid: string | null;
+  visitor_id: string | null;
+  offline_message_id: string | null;
+  requested_by: string;
+  html: string;
+  text_body: string;
+}
+
+/** Offline messages (migration 0023). */
+export interface OfflineMessagesTable {
+  id: string;
+  name: string;
+  email: string;
+  message: string;
+  department_id: string | null;
+  department_name: string | null;
+  host: string | null;
+  ts: number;
+  status: string;
+  handled_at: number | null;
+  handled_by_id: string | null;
+  handled_by_username: string | null;
+  notification_id: string | null;
+  updated_at: number;
+}
+
+/** Replies to offline messages (migration 0023); `id` is the reply's outbox e-mail. */
+export interface OfflineMessageRepliesTable {
+  id: string;
+  offline_message_id: string;
+  msg: string;
+  ts: number;
+  user_id: string;
+  username: string;
+  user_name: string | null;
+}
+
+/** Agents' transcript requests of open rooms (migration 0023), one per room. */
+export interface LivechatTranscriptRequestsTable {
+  rid: string;
+  email: string;
+  subject: string;
+  requested_at: number;
+  by_id: string;
+  by_username: string;
+}
+
 export interface Database {
   users: UsersTable;
   user_roles: UserRolesTable;
@@ -337,6 +401,10 @@ export interface Database {
   canned_responses: CannedResponsesTable;
   livechat_tags: LivechatTagsTable;
   livechat_tag_departments: LivechatTagDepartmentsTable;
+  email_outbox: EmailOutboxTable;
+  offline_messages: OfflineMessagesTable;
+  offline_message_replies: OfflineMessageRepliesTable;
+  livechat_transcript_requests: LivechatTranscriptRequestsTable;
 }
 
 /** A stored file (migration 0025, WIDGET.md W5.6); its content is in `store`. */

@@ -11,6 +11,7 @@ import { SqlDirectoryRepo } from './directory-repo.js';
 import { SqlInquiriesRepo } from './inquiries-repo.js';
 import { SqlJobsRepo, SqlManualClockRepo } from './jobs-repo.js';
 import { SqlBusinessHoursRepo } from './business-hours-repo.js';
+import { SqlEmailOutboxRepo, SqlOfflineMessagesRepo, SqlTranscriptRequestsRepo } from './mail-repo.js';
 import { SqlLivechatRoomsRepo } from './livechat-rooms-repo.js';
 import { SqlMessagesRepo } from './messages-repo.js';
 import { SqlPresenceRepo } from './presence-repo.js';
@@ -58,6 +59,9 @@ export class SqlStore implements Store {
   readonly businessHours: SqlBusinessHoursRepo;
   readonly cannedResponses: SqlCannedResponsesRepo;
   readonly tags: SqlTagsRepo;
+  readonly emailOutbox: SqlEmailOutboxRepo;
+  readonly offlineMessages: SqlOfflineMessagesRepo;
+  readonly transcriptRequests: SqlTranscriptRequestsRepo;
 
   constructor(
     readonly db: Kysely<Database>,
@@ -95,6 +99,9 @@ export class SqlStore implements Store {
     this.businessHours = new SqlBusinessHoursRepo(db, dialect, changes);
     this.cannedResponses = new SqlCannedResponsesRepo(db, dialect);
     this.tags = new SqlTagsRepo(db, dialect);
+    this.emailOutbox = new SqlEmailOutboxRepo(db, dialect);
+    this.offlineMessages = new SqlOfflineMessagesRepo(db, dialect);
+    this.transcriptRequests = new SqlTranscriptRequestsRepo(db);
   }
 
   poolStats(): PoolStats | null {

@@ -183,3 +183,23 @@ it('a kind registers once; a runner without kinds claims nothing', async () => {
   expect(() => runner.register('k', { run: async () => {} })).toThrow('job kind "k" is registered twice');
   await runner.stop();
 });
+
+it("afterCommit gets run's result once the transaction committed, and is not called for a rolled-back run", async () => {
+  const s = standIn([job({ id: 'ok' }), job({ id: 'bad' })]);
+  const after: unknown[] = [];
+  const runner = new JobsService(s.store, clock, { onError: () => {} });
+  runner.register('k', {
+    run: async (j) => {
+      if (j.id === 'bad') throw new Error('boom');
+      return `result of ${j.id}`;
+    },
+    afterCommit: (j, result) => {
+      s.calls.push(`after ${j.id}`);
+      after.push(result);
+    },
+  });
+  await onePass(runner);
+  expect(after).toEqual(['result of ok']);
+  expect(s.calls.slice(0, 5)).toEqual(['claim', 'begin', 'complete ok 5000', 'commit', 'after ok']);
+  await runner.stop();
+});

@@ -23,8 +23,10 @@ import * as routing from './0019-routing.js';
 import * as presence from './0020-presence.js';
 import * as transferData from './0021-transfer-data.js';
 import * as businessHours from './0024-business-hours.js';
+import * as emailOutbox from './0022-email-outbox.js';
 import * as files from './0025-files.js';
 import * as livechatSearch from './0027-livechat-search.js';
+import * as offlineMessages from './0023-offline-messages.js';
 
 /**
  * The one migration history of both backends, in order. Migrations are
@@ -55,6 +57,8 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0019-routing': { up: (db) => routing.up(db) },
     '0020-presence': { up: (db) => presence.up(db) },
     '0021-transfer-data': { up: (db) => transferData.up(db) },
+    '0022-email-outbox': { up: (db) => emailOutbox.up(db) },
+    '0023-offline-messages': { up: (db) => offlineMessages.up(db) },
     '0024-business-hours': { up: (db) => businessHours.up(db) },
     '0025-files': { up: (db) => files.up(db, dialect) },
     '0026-desk': { up: (db) => desk.up(db) },
