@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { generatePassword } from '../src/api/admin.js';
 import { typingLine } from '../src/lib/format.js';
 import { openChatTiming } from '../src/pages/OpenChats.js';
+import { matches } from '../src/pages/Permissions.js';
 
 describe('generatePassword', () => {
   it('is 16 characters with a lowercase and an uppercase letter, a digit and a symbol, and no look-alikes', () => {
@@ -41,5 +42,15 @@ describe('typingLine', () => {
     expect(typingLine(['guest-1'], visitor)).toBe('Vera Visitor is typing…');
     expect(typingLine(['guest-1', 'bob'], visitor)).toBe('Vera Visitor, bob are typing…');
     expect(typingLine(['guest-1'], { username: 'guest-1' })).toBe('The visitor is typing…');
+  });
+});
+
+describe('the Permissions filter', () => {
+  it("keeps the permissions whose words or id hold the text, any case; empty keeps all", () => {
+    const entry = (id: string) => ({ _id: id, roles: [] });
+    expect(matches(entry('transfer-livechat-guest'), 'TRANSFER')).toBe(true);
+    expect(matches(entry('transfer-livechat-guest'), 'another agent')).toBe(true);
+    expect(matches(entry('close-livechat-room'), 'transfer')).toBe(false);
+    expect(matches(entry('close-livechat-room'), '  ')).toBe(true);
   });
 });

@@ -49,6 +49,13 @@ export const PERMISSION_TEXT: Record<string, string> = {
   'delete-p': 'Delete private groups',
 };
 
+/** Whether a permission's words or id hold the filter's text (any case); an empty filter keeps every one. */
+export function matches(entry: PermissionEntry, filter: string): boolean {
+  const term = filter.trim().toLowerCase();
+  if (term === '') return true;
+  return entry._id.toLowerCase().includes(term) || (PERMISSION_TEXT[entry._id] ?? '').toLowerCase().includes(term);
+}
+
 /** Livechat permissions first, then the rest, each group by id. */
 function ordered(entries: PermissionEntry[]): PermissionEntry[] {
   const livechat = (id: string) => /livechat|^view-l-room$/.test(id);
@@ -68,6 +75,7 @@ export function PermissionsPage() {
   const queryClient = useQueryClient();
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [filter, setFilter] = useState('');
   const save = useMutation({
     mutationFn: (change: { entry: PermissionEntry; role: string; on: boolean }) =>
       api('permissions.update', {
@@ -114,6 +122,10 @@ export function PermissionsPage() {
           {errorText(table.error, 'permissions')}
         </p>
       )}
+      <label className="filter">
+        Find a permission
+        <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="e.g. transfer, canned, e-mail" />
+      </label>
       {table.data && (
         <div className="table-wrap">
           <table className="matrix">
@@ -129,7 +141,7 @@ export function PermissionsPage() {
               </tr>
             </thead>
             <tbody>
-              {ordered(table.data).map((entry) => {
+              {ordered(table.data).filter((entry) => matches(entry, filter)).map((entry) => {
                 const text = PERMISSION_TEXT[entry._id] ?? entry._id;
                 return (
                   <tr key={entry._id}>
