@@ -73,6 +73,8 @@ describe('POST livechat/transcript (W4.2)', () => {
 
   it("queues the open room's transcript to the visitor's address; the mail holds only its messages, escaped in HTML", async () => {
     const { token, rid, email } = await conversation();
+    // A private note (DESK.md D6) is the agents' own: never in a transcript.
+    expect((await t.api.post(`${V}/room.note`, { rid, msg: 'Secret note: refund approved' }, { auth: agent })).status).toBe(200);
     const res = await t.api.post(`${V}/transcript`, { token, rid, email: email!.toUpperCase(), subject: 'ignored' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual(QUEUED);
@@ -84,6 +86,7 @@ describe('POST livechat/transcript (W4.2)', () => {
     expect(mail.parsed.text).toContain(`${agent.username} (`);
     expect(mail.parsed.text).toContain('Hi & welcome');
     expect(mail.parsed.text).not.toContain('livechat-started');
+    expect(`${mail.parsed.text}${mail.parsed.html}`).not.toContain('Secret note');
     expect(mail.parsed.html).toContain('Vera &lt;V&gt;');
     expect(mail.parsed.html).toContain('Hello &lt;b&gt;agent&lt;/b&gt;');
     expect(mail.parsed.html).toContain('Hi &amp; welcome');
