@@ -24,6 +24,8 @@ import {
   type WidgetServer,
 } from '../support/browser.js';
 import { backend } from '../support/backend.js';
+import { SmtpSink } from '../support/smtp-sink.js';
+import { pollUntil } from '../support/poll.js';
 
 let server: WidgetServer;
 let host: HostPage;
@@ -124,10 +126,16 @@ describe('the livechat widget in Chromium', () => {
     expect(shots.saved).toHaveLength(4);
   }, 120_000);
 
-  it('shows the offline form with the offline theme when no agent is available', async () => {
+  it('with no agent available, shows the offline form; a message left there is stored and mailed to the desk (W3)', async () => {
     const shots = screenshots(`widget-offline-${backend}`);
+    const setSetting = async (id: string, value: unknown) =>
+      expect((await server.api.post(`/api/v1/settings/${id}`, { value }, { auth: server.admin })).status).toBe(200);
+    const sink = await SmtpSink.start();
+    for (const [id, value] of Object.entries(sink.settings())) await setSetting(id, value);
+    await setSetting('Livechat_offline_email', 'leads@example.com');
+    await setSetting('Livechat_offline_success_message', 'Thanks! We will write back soon.');
     expect((await server.api.post('/api/v1/livechat/agent.status', { status: 'not-available' }, { auth: agent })).status).toBe(200);
-    await server.api.post('/api/v1/settings/Livechat_offline_title', { value: 'We are away' }, { auth: server.admin });
+    await setSetting('Livechat_offline_title', 'We are away');
     // A fresh browser context: a new visitor (the first test's token lives in the other context's storage).
     const context = await browser.createBrowserContext();
     const page = await context.newPage();
@@ -138,10 +146,25 @@ describe('the livechat widget in Chromium', () => {
       await waitForText(frame, 'We are away');
       await waitVisible(frame, 'textarea[name="message"]');
       await shots.take(page, 'offline-form');
+      await typeInto(frame, 'input[name="name"]', 'Olga Offline');
+      await typeInto(frame, 'input[name="email"]', 'olga@example.com');
+      await typeInto(frame, 'textarea[name="message"]', 'Please call me back about order 4711.');
+      await domClick(frame, 'button[type="submit"]:not([disabled])');
+      await waitForText(frame, 'Thanks! We will write back soon.');
+      await shots.take(page, 'offline-sent');
+      const toDesk = () => sink.mails.find((m) => m.envelope.to.includes('leads@example.com'));
+      await pollUntil(() => toDesk() !== undefined, 'the offline message mailed to the desk', { limitMs: 30_000 });
+      const mail = toDesk()!;
+      expect(mail.parsed.text).toContain('Please call me back about order 4711.');
+      expect(mail.parsed.text).toContain('olga@example.com');
+      const listed = await server.api.get('/api/v1/livechat/offline-messages', { auth: server.admin });
+      expect(listed.body.offlineMessages.map((m: { message: string }) => m.message)).toContain('Please call me back about order 4711.');
     } finally {
       await context.close();
-      await server.api.post('/api/v1/settings/Livechat_offline_title', { value: 'Leave a message' }, { auth: server.admin });
+      await setSetting('Livechat_offline_title', 'Leave a message');
+      await setSetting('SMTP_Host', '');
       await server.api.post('/api/v1/livechat/agent.status', { status: 'available' }, { auth: agent });
+      await sink.close();
     }
   }, 120_000);
 
