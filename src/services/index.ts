@@ -16,6 +16,7 @@ import { LivechatAdminService } from './livechat-admin.service.js';
 import { LivechatAvailability } from './livechat-availability.js';
 import { OpenRoomCache } from './open-rooms.js';
 import { LivechatRouting } from './livechat-routing.js';
+import { RoomActivity } from './room-activity.js';
 import { LivechatService } from './livechat.service.js';
 import { LivechatWorkspaceService } from './livechat-workspace.service.js';
 import { LiveService } from './live.service.js';
@@ -42,6 +43,8 @@ import { domainHasMail, OfflineMessagesService, type DomainCheck } from './offli
  */
 export interface Services {
   clock: Clock;
+  /** Livechat room changes told in their transactions (`room-activity.ts`): where durable consumers register. */
+  activity: RoomActivity;
   health: HealthService;
   bus: ChangeBus;
   /** Domain events (R5), published after commit; transports subscribe. */
@@ -127,14 +130,16 @@ export function createServices(options: ServicesOptions): Services {
   const users = new UsersService(store, settings, access, clock, options.siteUrl, events, presence);
   const availability = new LivechatAvailability(store, bus, options.onBusError);
   const businessHours = new BusinessHoursService(store, settings, clock, availability);
-  const routing = new LivechatRouting(store, settings, clock, events, availability, businessHours);
+  // Told in the transaction of each livechat room change (the report log and webhook outbox register here).
+  const activity = new RoomActivity();
+  const routing = new LivechatRouting(store, settings, clock, events, availability, activity, businessHours);
   const openRooms = new OpenRoomCache(store, bus, options.onBusError);
-  const livechat = new LivechatService(store, settings, clock, routing, limits, events, availability, openRooms, businessHours);
+  const livechat = new LivechatService(store, settings, clock, routing, limits, events, availability, openRooms, activity, businessHours);
   const tags = new TagsService(store, settings, access, clock, events);
   const livechatAdmin = new LivechatAdminService(store, settings, access, clock, routing, events, presence, tags);
-  const livechatWorkspace = new LivechatWorkspaceService(store, settings, access, clock, events);
+  const livechatWorkspace = new LivechatWorkspaceService(store, settings, access, clock, events, activity);
   const live = new LiveService(store, access, settings, clock, events);
-  const messages = new MessagesService(store, access, clock, events);
+  const messages = new MessagesService(store, access, clock, events, activity);
   const rooms = new RoomsService(store, settings, access, clock);
   const directory = new DirectoryService(store, settings, access);
   const avatars = new AvatarService(store);
@@ -144,7 +149,7 @@ export function createServices(options: ServicesOptions): Services {
   registerAgentLeave({ store, settings, clock, jobs, presence, routing });
   registerBusinessHoursOpening({ store, settings, clock, jobs, routing, businessHours });
   const clockControl = new ClockService(manualClock, jobs, store);
-  const files = new FilesService(store, settings, access, clock, events, limits, jobs);
+  const files = new FilesService(store, settings, access, clock, events, limits, jobs, activity);
   const notes = new NotesService(store, access, clock, events);
   const cannedResponses = new CannedResponsesService(store, settings, access, clock, events);
   const mail = new MailService(store, settings, access, clock, events, jobs, options.siteUrl);
@@ -152,7 +157,7 @@ export function createServices(options: ServicesOptions): Services {
   const transcripts = new TranscriptService(store, settings, access, clock, mail, limits);
   routing.closeHook = (tx, closed, choice) => transcripts.atClose(tx, closed, choice as TranscriptChoice | undefined);
   livechatAdmin.transcriptChoice = (caller, room, transcriptEmail) => transcripts.closeChoice(caller, room, transcriptEmail);
-  return { files, notes, cannedResponses, tags, clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence, businessHours, mail, offlineMessages, transcripts };
+  return { activity, files, notes, cannedResponses, tags, clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence, businessHours, mail, offlineMessages, transcripts };
 }
 
 export interface BootstrapConfig extends SeedConfig {

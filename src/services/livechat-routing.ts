@@ -16,6 +16,7 @@ import type { SettingsService } from './settings.service.js';
 import { openAndServe, serveQueued } from './routing/router.js';
 import type { BusinessHoursService, HoursDecision } from './business-hours/business-hours.service.js';
 import { BOT_USER_ID } from './seed.service.js';
+import type { RoomActivity, RoomActivityEvent } from './room-activity.js';
 
 export interface Actor {
   id: string;
@@ -40,9 +41,22 @@ export class LivechatRouting {
     private readonly events: EventBus,
     /** The departments and agent availability from memory, for the checks made before a room is opened or transferred. */
     private readonly availability: LivechatAvailability,
+    /** What happened in each room, told in the change's transaction (the report log, the webhook outbox). */
+    private readonly activity: RoomActivity,
     /** Business hours (desk contract D1): whether a department is open at each routing decision. */
     private readonly hours?: BusinessHoursService,
   ) {}
+
+  /** A new room's activities: opened, its started message, then served or waiting. */
+  private opening(rid: string, started: MessageRecord, agentId: string | null, at: number): RoomActivityEvent[] {
+    return [
+      { kind: 'opened', rid, at },
+      { kind: 'message', rid, at, message: started, byVisitor: true },
+      agentId
+        ? { kind: 'assigned', rid, at, agentId, previousAgentId: null, cause: 'routing' }
+        : { kind: 'queued', rid, at, cause: 'opened' },
+    ];
+  }
 
   /** Runs in every close's transaction (the transcript, W4.4); returns what to publish after the commit. */
   closeHook: ((tx: Store, closed: LivechatRoom, transcript: unknown) => Promise<{ after: () => void; result: unknown } | null>) | null = null;
@@ -114,7 +128,11 @@ export class LivechatRouting {
     let served: { agentId: string; subscriptionId: string } | null = null;
     if (auto) {
       const subscriptionId = newId();
-      const routed = await openAndServe(this.store, candidates, opening, inquiry, started, subscriptionId, now, hours?.gate ?? undefined);
+      const routed = await this.store.transaction(async (tx) => {
+        const served = await openAndServe(tx, candidates, opening, inquiry, started, subscriptionId, now, hours?.gate ?? undefined);
+        if (served) await this.activity.record(tx, ...this.opening(roomId, started, served.agent.id, now));
+        return served;
+      });
       if (routed) {
         room = routed.room;
         served = { agentId: routed.agent.id, subscriptionId };
@@ -122,7 +140,11 @@ export class LivechatRouting {
         throw noAgent();
       }
     }
-    room ??= await this.store.livechatRooms.open(opening, inquiry, started);
+    room ??= await this.store.transaction(async (tx) => {
+      const opened = await tx.livechatRooms.open(opening, inquiry, started);
+      await this.activity.record(tx, ...this.opening(roomId, started, null, now));
+      return opened;
+    });
     const snapshot = livechatSnapshot(room);
     const events: DomainEvent[] = [
       { type: 'roomOpened', room: snapshot },
@@ -169,6 +191,8 @@ export class LivechatRouting {
       await tx.livechatRooms.open(opening, inquiry, started);
       const message = await tx.messages.insert(notice);
       await hoursService.scheduleOpening(tx, hours, now);
+      const [opened, startedMessage, queued] = this.opening(roomId, started, null, now);
+      await this.activity.record(tx, opened!, startedMessage!, { kind: 'message', rid: roomId, at: now, message, byVisitor: false }, queued!);
       return { room: (await tx.livechatRooms.findById(roomId))!, message };
     });
     const snapshot = livechatSnapshot(room);
@@ -203,6 +227,7 @@ export class LivechatRouting {
         this.hours?.gateFor(current.departmentId),
       );
       if (!routed) return null;
+      await this.activity.record(tx, { kind: 'assigned', rid, at: now, agentId: routed.agent.id, previousAgentId: null, cause: 'routing' });
       const taken = await tx.inquiries.findById(inquiry.id);
       return { routed, subscriptionId, taken: taken && (await this.withFirstMessage(tx, taken)) };
     });
@@ -242,6 +267,13 @@ export class LivechatRouting {
         this.systemMessage(room.id, 'livechat-close', options.comment, options.by, now),
         now,
       );
+      if (closed) {
+        await this.activity.record(
+          tx,
+          { kind: 'message', rid: room.id, at: now, message: closed.message, byVisitor: options.closer === 'visitor' },
+          { kind: 'closed', rid: room.id, at: now },
+        );
+      }
       // What a close writes besides the room (its transcript mail, W4.4), in the same transaction.
       if (closed && this.closeHook) hooked = await this.closeHook(tx, closed.room, options.transcript);
       return closed;
@@ -473,8 +505,17 @@ export class LivechatRouting {
         scope: target.kind === 'agent' ? 'agent' : target.department ? 'department' : 'queue',
       };
       await tx.messages.setTransferData(message.id, transferData);
+      const withData = extend(message, { transferData });
+      await this.activity.record(
+        tx,
+        { kind: 'message', rid: room.id, at: now, message: withData, byVisitor: by.type === 'visitor' },
+        { kind: 'transferred', rid: room.id, at: now, previousAgentId: previous?.id ?? null, previousDepartmentId: current.departmentId, departmentId },
+        agent
+          ? { kind: 'assigned', rid: room.id, at: now, agentId: agent.id, previousAgentId: previous?.id ?? null, cause: 'transfer' }
+          : { kind: 'queued', rid: room.id, at: now, cause: 'transfer' },
+      );
       return {
-        message: extend(message, { transferData }),
+        message: withData,
         transferData,
         previousServedById: previous?.id ?? null,
         agent,
@@ -540,6 +581,7 @@ export class LivechatRouting {
       const events: DomainEvent[] = [];
       if (room.servedBy && room.servedBy.id !== agent.id) events.push(...(await this.unassign(tx, room.id, room.servedBy.id, now)));
       events.push(...(await this.assign(tx, room, agent, now)));
+      await this.activity.record(tx, { kind: 'assigned', rid: room.id, at: now, agentId: agent.id, previousAgentId: room.servedBy?.id ?? null, cause: 'take' });
       const taken = await tx.inquiries.findById(inquiryId);
       const snapshot = livechatSnapshot(extend(room, { servedBy: { id: agent.id } }));
       if (taken) events.unshift({ type: 'inquiryTaken', inquiry: await this.withFirstMessage(tx, taken), agentId: agent.id });

@@ -15,6 +15,7 @@ import type { EventBus } from '../events/event-bus.js';
 import { inquiryWire, livechatRoomWire, visitorWire } from './livechat-wire.js';
 import { messageWire } from './message-wire.js';
 import { insertOrDuplicate } from './messages.service.js';
+import type { RoomActivity } from './room-activity.js';
 import { invalidSort, parsePaging, project, type PagingQuery } from './paging.js';
 import { roomView, type RoomRef } from './rooms.service.js';
 import type { SettingsService } from './settings.service.js';
@@ -76,6 +77,7 @@ export class LivechatWorkspaceService {
     private readonly access: Access,
     private readonly clock: Clock,
     private readonly events: EventBus,
+    private readonly activity: RoomActivity,
   ) {}
 
   /**
@@ -219,7 +221,7 @@ export class LivechatWorkspaceService {
         visitorToken: null,
       },
       {},
-      { requireOpen: true },
+      { requireOpen: true, activity: { log: this.activity, byVisitor: true } },
     );
     this.events.publish({ type: 'messageCreated', room: livechatSnapshot(room), message: eventMessage(stored, true) });
     return { page: { msg, navigation: { page: { title: page.title, location: { href: page.href } }, token } } };

@@ -16,6 +16,7 @@ import type { RateLimitClient, RateLimits } from './rate-limits.js';
 import { codeOnly, departmentWire, livechatRoomWire, visitorFacingAgent, visitorWire } from './livechat-wire.js';
 import { visitorMessageWire } from './message-wire.js';
 import { insertOrDuplicate, textMessage } from './messages.service.js';
+import type { RoomActivity } from './room-activity.js';
 import { eventInquiry, eventMessage, livechatSnapshot } from '../events/domain.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { SettingsService } from './settings.service.js';
@@ -69,6 +70,7 @@ export class LivechatService {
     private readonly events: EventBus,
     private readonly availability: LivechatAvailability,
     private readonly openRooms: OpenRoomCache,
+    private readonly activity: RoomActivity,
     /** Business hours (desk contract D1): `online` is false while the department is closed. */
     private readonly hours?: BusinessHoursService,
   ) {}
@@ -319,7 +321,12 @@ export class LivechatService {
       visitor.token,
       this.clock.now(),
     );
-    const stored = await insertOrDuplicate(this.store, message, { waitingResponse: true }, { requireOpen: true });
+    const stored = await insertOrDuplicate(
+      this.store,
+      message,
+      { waitingResponse: true },
+      { requireOpen: true, activity: { log: this.activity, byVisitor: true } },
+    );
     this.events.publish({ type: 'messageCreated', room: livechatSnapshot(room), message: eventMessage(stored, true) });
     // The queue shows what the visitor waits about: the first message of a room nobody serves yet updates its inquiry.
     if (!room.servedBy && room.msgs === 0) await this.announceFirstMessage(room.id);

@@ -14,6 +14,7 @@ import { plainMessageWire } from './message-wire.js';
 import { eventMessage, snapshotOf } from '../events/domain.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { SendMessageBody } from '../wire/rooms.js';
+import type { RoomActivity } from './room-activity.js';
 
 export class MessagesService {
   constructor(
@@ -21,6 +22,7 @@ export class MessagesService {
     private readonly access: Access,
     private readonly clock: Clock,
     private readonly events: EventBus,
+    private readonly activity: RoomActivity,
   ) {}
 
   /**
@@ -41,9 +43,12 @@ export class MessagesService {
       null,
       this.clock.now(),
     );
-    const stored = await insertOrDuplicate(this.store, message, livechat ? { waitingResponse: false } : {}, {
-      requireOpen: livechat,
-    });
+    const stored = await insertOrDuplicate(
+      this.store,
+      message,
+      livechat ? { waitingResponse: false } : {},
+      livechat ? { requireOpen: true, activity: { log: this.activity, byVisitor: false } } : { requireOpen: false },
+    );
     this.events.publish({ type: 'messageCreated', room: snapshotOf(room), message: eventMessage(stored, false) });
     return { message: plainMessageWire(stored) };
   }
@@ -62,14 +67,15 @@ export function textMessage(
 /**
  * Inserts a plain message and updates the room in one transaction. The room
  * row is locked first (`ts` stays strictly increasing); with `requireOpen` it is re-checked so a message never lands
- * in a room closed concurrently. A client-chosen `_id` already used →
+ * in a room closed concurrently; `activity` (a livechat room's message) is told in the same transaction. A
+ * client-chosen `_id` already used →
  * `"Message id already exists [error-duplicate-message-id]"` (contract silent).
  */
 export async function insertOrDuplicate(
   store: Store,
   message: MessageRecord,
   options: { waitingResponse?: boolean },
-  check: { requireOpen: boolean },
+  check: { requireOpen: boolean; activity?: { log: RoomActivity; byVisitor: boolean } },
 ): Promise<MessageRecord> {
   try {
     return await store.transaction(async (tx) => {
@@ -80,7 +86,11 @@ export async function insertOrDuplicate(
       } else {
         await tx.rooms.lock(message.rid);
       }
-      return tx.messages.insert(message, options);
+      const stored = await tx.messages.insert(message, options);
+      if (check.activity) {
+        await check.activity.log.record(tx, { kind: 'message', rid: stored.rid, at: stored.ts, message: stored, byVisitor: check.activity.byVisitor });
+      }
+      return stored;
     });
   } catch (error) {
     if (error instanceof ConflictError && error.isOn('messages', 'id')) {

@@ -24,6 +24,7 @@ import type { SettingsService } from '../settings.service.js';
 import { effectiveType, iecSize, imageDimensions, storedName, typeAllowed } from './file-rules.js';
 import { filePath } from './file-wire.js';
 import { ObjectStores, StorageUnavailableError, visitorUploadsOffered, type ObjectStore } from './object-stores.js';
+import type { RoomActivity } from '../room-activity.js';
 
 /** A file part as the HTTP layer received it: spooled to `path`, its first bytes in `head`. */
 export interface ReceivedFile {
@@ -105,6 +106,7 @@ export class FilesService {
     private readonly events: EventBus,
     private readonly limits: RateLimits,
     jobs: JobsService,
+    private readonly activity: RoomActivity,
   ) {
     this.stores = new ObjectStores(store, settings);
     jobs.register(REMOVE_OBJECT, {
@@ -386,7 +388,11 @@ export class FilesService {
     const options = target.livechat ? { waitingResponse: target.uploader.kind === 'visitor' } : {};
     const stored = await tx.messages.insert(record, options);
     await tx.messages.setFile(stored.id, record.file!);
-    return extend(stored, { file: record.file! });
+    const withFile = extend(stored, { file: record.file! });
+    if (target.livechat) {
+      await this.activity.record(tx, { kind: 'message', rid: stored.rid, at: stored.ts, message: withFile, byVisitor: target.uploader.kind === 'visitor' });
+    }
+    return withFile;
   }
 
   private publish(target: UploadTarget, message: MessageRecord): void {
