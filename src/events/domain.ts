@@ -49,6 +49,8 @@ export interface EventMessage {
   transferData?: TransferData;
   /** A file message's file (WIDGET.md W5.4). */
   file?: MessageFile;
+  /** A close message whose close mailed the visitor a transcript (WIDGET.md W4.4). */
+  transcriptRequested?: true;
 }
 
 /** An inquiry as events carry it (no token). */
@@ -163,6 +165,7 @@ export function eventMessage(m: MessageRecord, byVisitor: boolean, transferData?
     byVisitor,
     ...(transferData && { transferData }),
     ...(m.file && { file: m.file }),
+    ...(m.transcriptRequested && { transcriptRequested: true as const }),
   };
 }
 

@@ -58,8 +58,12 @@ export class LivechatRouting {
     ];
   }
 
-  /** Runs in every close's transaction (the transcript, W4.4); returns what to publish after the commit. */
-  closeHook: ((tx: Store, closed: LivechatRoom, transcript: unknown) => Promise<{ after: () => void; result: unknown } | null>) | null = null;
+  /**
+   * Runs in every close's transaction (the transcript, W4.4); returns what to publish after the commit, and whether
+   * a transcript went to the visitor's own address (the close message then carries `transcriptRequested`).
+   */
+  closeHook: ((tx: Store, closed: LivechatRoom, transcript: unknown) => Promise<{ after: () => void; result: unknown; toVisitor: boolean } | null>) | null =
+    null;
 
   private systemMessage(rid: string, t: SystemMessageType, msg: string, by: Actor, now: number): MessageRecord {
     return { id: newId(), rid, t, msg, ts: now, updatedAt: now, u: { id: by.id, username: by.username, name: by.name }, visitorToken: null };
@@ -253,7 +257,7 @@ export class LivechatRouting {
     options: { closer: LivechatCloser; by: Actor; comment: string; closeReason?: CloseReason; tags?: string[]; transcript?: unknown },
   ): Promise<unknown> {
     const now = this.clock.now();
-    let hooked: { after: () => void; result: unknown } | null = null;
+    let hooked: { after: () => void; result: unknown; toVisitor: boolean } | null = null;
     const done = await this.store.transaction(async (tx) => {
       const closed = await tx.livechatRooms.closeWithEffects(
         room.id,
@@ -276,10 +280,15 @@ export class LivechatRouting {
       }
       // What a close writes besides the room (its transcript mail, W4.4), in the same transaction.
       if (closed && this.closeHook) hooked = await this.closeHook(tx, closed.room, options.transcript);
+      const mailed = hooked as { toVisitor: boolean } | null;
+      if (closed && mailed?.toVisitor) {
+        await tx.messages.setTranscriptRequested(closed.message.id);
+        return extend(closed, { message: extend(closed.message, { transcriptRequested: true as const }) });
+      }
       return closed;
     });
     if (!done) throw bareFailure('room-closed');
-    const after = hooked as { after: () => void; result: unknown } | null;
+    const after = hooked as { after: () => void; result: unknown; toVisitor: boolean } | null;
     after?.after();
     const closed = done.room;
     const snapshot = livechatSnapshot(closed);

@@ -12,7 +12,9 @@ export type PlainMessageWire = Static<typeof Message>;
 /** A message as its visitor reads it: `token` only in the visitor's own messages; never an agent-only type. */
 export type VisitorMessageWire = Static<typeof VisitorMessage>;
 
-type WireSource = Pick<MessageRecord, 'id' | 'rid' | 't' | 'msg' | 'ts' | 'updatedAt' | 'u' | 'visitorToken' | 'transferData'> & { file?: MessageFile | undefined };
+type WireSource = Pick<MessageRecord, 'id' | 'rid' | 't' | 'msg' | 'ts' | 'updatedAt' | 'u' | 'visitorToken' | 'transferData' | 'transcriptRequested'> & {
+  file?: MessageFile | undefined;
+};
 
 /** A message for agents and members (Parley rule §8.8: they never see the visitor's token). */
 export function messageWire(m: WireSource): MessageWire {
@@ -25,6 +27,7 @@ export function messageWire(m: WireSource): MessageWire {
     _updatedAt: iso(m.updatedAt),
     u: { _id: m.u.id, username: m.u.username, ...(m.u.name !== null && { name: m.u.name }) },
     ...(m.transferData && { transferData: transferDataWire(m.transferData) }),
+    ...(m.transcriptRequested && { transcriptRequested: true as const }),
     ...(m.t === 'livechat-note' && { internal: true }),
     ...(m.file && fileMessageFields(m.file)),
   };
@@ -48,6 +51,7 @@ export function visitorMessageWire(m: WireSource): VisitorMessageWire {
     u: { _id: m.u.id, username: m.u.username, ...(m.u.name !== null && { name: m.u.name }) },
     ...(m.visitorToken !== null && { token: m.visitorToken }),
     ...(m.transferData && { transferData: transferDataWire(m.transferData) }),
+    ...(m.transcriptRequested && { transcriptRequested: true as const }),
     ...(m.file && fileMessageFields(m.file)),
   };
 }

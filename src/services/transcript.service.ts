@@ -129,26 +129,34 @@ export class TranscriptService {
    * (none: no transcript; to: that address), else the agent's request if any, else send-always to the visitor's
    * e-mail. Returns what to publish after the commit and the row's `{_id, to, status}`, or null.
    */
-  async atClose(tx: Store, room: LivechatRoom, choice?: TranscriptChoice): Promise<{ after: () => void; result: { _id: string; to: string[]; status: string } } | null> {
+  async atClose(
+    tx: Store,
+    room: LivechatRoom,
+    choice?: TranscriptChoice,
+  ): Promise<{ after: () => void; result: { _id: string; to: string[]; status: string }; toVisitor: boolean } | null> {
     const request = await tx.transcriptRequests.find(room.id);
     if (request) await tx.transcriptRequests.delete(room.id);
     let row;
+    let to: string;
     if (choice?.kind === 'none') return null;
+    const visitor = await tx.visitors.findById(room.visitor.id);
     if (choice?.kind === 'to') {
-      const visitor = await tx.visitors.findById(room.visitor.id);
-      row = await this.enqueue(tx, room, visitor, choice.email, choice.subject, { type: 'user', id: choice.by.id, username: choice.by.username });
+      to = choice.email;
+      row = await this.enqueue(tx, room, visitor, to, choice.subject, { type: 'user', id: choice.by.id, username: choice.by.username });
     } else if (request) {
-      const visitor = await tx.visitors.findById(room.visitor.id);
-      row = await this.enqueue(tx, room, visitor, request.email, request.subject, { type: 'user', id: request.requestedBy.id, username: request.requestedBy.username });
+      to = request.email;
+      row = await this.enqueue(tx, room, visitor, to, request.subject, { type: 'user', id: request.requestedBy.id, username: request.requestedBy.username });
     } else if (this.settings.get('Livechat_transcript_send_always')) {
-      const visitor = await tx.visitors.findById(room.visitor.id);
       if (!visitor?.email) return null;
-      row = await this.enqueue(tx, room, visitor, visitor.email, null, { type: 'system' });
+      to = visitor.email;
+      row = await this.enqueue(tx, room, visitor, to, null, { type: 'system' });
     } else {
       return null;
     }
     const id = row.id;
-    return { after: () => this.mail.published('inserted', [id]), result: { _id: id, to: row.to, status: row.status } };
+    // W4.4: the close message says so when the mail went to the visitor's own address (the widget then offers none).
+    const toVisitor = visitor?.email != null && visitor.email.toLowerCase() === to.toLowerCase();
+    return { after: () => this.mail.published('inserted', [id]), result: { _id: id, to: row.to, status: row.status }, toVisitor };
   }
 
   /**

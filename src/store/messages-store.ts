@@ -39,6 +39,8 @@ export interface MessageRecord {
   transferData?: TransferData;
   /** A file message's file (WIDGET.md W5.4). */
   file?: MessageFile;
+  /** A `livechat-close` message whose close mailed the visitor a transcript (WIDGET.md W4.4). */
+  transcriptRequested?: true;
 }
 
 /** Transfer details of a `livechat_transfer_history` message (R4; the widget builds its transfer line from them). */
@@ -80,6 +82,8 @@ export interface MessagesRepo {
   setTransferData(id: string, data: TransferData): Promise<void>;
   /** Records the file a message carries (in the transaction that inserted it). */
   setFile(id: string, file: MessageFile): Promise<void>;
+  /** Marks a close message: its close mailed the visitor a transcript (W4.4). */
+  setTranscriptRequested(id: string): Promise<void>;
   /** The text of each room's first plain message written by its visitor, by room id (rooms without one are absent). */
   firstVisitorMessages(rids: readonly string[]): Promise<Map<string, string>>;
   /**

@@ -76,6 +76,8 @@ const messageFields = {
       scope: StringEnum(['department', 'agent', 'queue']),
     }),
   ),
+  /** `livechat-close` only: the close mailed the visitor a transcript, so the widget does not offer one (WIDGET.md W4.4). */
+  transcriptRequested: Opt(Type.Literal(true)),
   /** File messages only (WIDGET.md W5.4). */
   groupable: Opt(Type.Boolean()),
   file: Opt(FileFields),

@@ -45,6 +45,18 @@ async function conversation(visitorEmail: string | null = `v-${newId().slice(0, 
   return { token, rid: room._id as string, email: visitorEmail };
 }
 
+/**
+ * The close message's `transcriptRequested` (W4.4) as the visitor's history and the agents' history show it
+ * (absent: undefined); both must agree.
+ */
+async function closeFlag(rid: string, token: string): Promise<unknown> {
+  const visitorSide = (await t.api.get(`${V}/messages.history/${rid}`, { query: { token } })).body.messages.find((m: { t?: string }) => m.t === 'livechat-close');
+  const agentSide = (await t.api.get(`${V}/${rid}/messages`, { auth: t.admin })).body.messages.find((m: { t?: string }) => m.t === 'livechat-close');
+  expect(visitorSide).toBeDefined();
+  expect(agentSide.transcriptRequested).toBe(visitorSide.transcriptRequested);
+  return visitorSide.transcriptRequested;
+}
+
 const transcriptsOf = async (rid: string) => (await t.api.get(`/api/v1/email-outbox?kind=transcript&rid=${rid}`, { auth: t.admin })).body.emails;
 const sentMail = async (id: string) => {
   await pollUntil(async () => (await t.store.emailOutbox.findById(id))?.status === 'sent', `transcript ${id} sent`, { limitMs: 30_000 });
@@ -148,7 +160,7 @@ describe('agent requests and the close (W4.3, W4.4)', () => {
   });
 
   it('a requested transcript is written in the close and mailed after it, with the agent subject', async () => {
-    const { rid, email } = await conversation();
+    const { rid, email, token } = await conversation();
     await t.api.post(`${V}/transcript/${rid}`, { email, subject: 'Your chat with us' }, { auth: agent });
     const close = await t.api.post(`${V}/room.closeByUser`, { rid }, { auth: agent });
     expect(close.status, JSON.stringify(close.body)).toBe(200);
@@ -158,6 +170,8 @@ describe('agent requests and the close (W4.3, W4.4)', () => {
     expect(read.transcripts[0]).toMatchObject({ subject: 'Your chat with us', to: [email], requestedBy: { type: 'user', _id: agent.userId } });
     const mail = await sentMail(read.transcripts[0]._id);
     expect(mail.parsed.text).toContain('Hi & welcome');
+    // To the visitor's own address: the widget offers no second transcript.
+    expect(await closeFlag(rid, token)).toBe(true);
   });
 
   it("room.closeByUser transcriptEmail: true mails the visitor (or requestData's address, with the permission, checked before closing); false mails none", async () => {
@@ -172,14 +186,18 @@ describe('agent requests and the close (W4.3, W4.4)', () => {
       expect(res.status).toBe(200);
       const [row] = await transcriptsOf(a.rid);
       expect(res.body).toEqual({ transcript: { _id: row._id, to: [a.email], status: row.status }, success: true });
+      expect(await closeFlag(a.rid, a.token)).toBe(true);
       const b = await conversation();
       res = await t.api.post(`${V}/room.closeByUser`, { rid: b.rid, transcriptEmail: { sendToVisitor: false } }, { auth: agent });
       expect(res.body).toEqual({ success: true });
       expect(await transcriptsOf(b.rid)).toEqual([]);
+      expect(await closeFlag(b.rid, b.token)).toBeUndefined();
       const c = await conversation();
       res = await t.api.post(`${V}/room.closeByUser`, { rid: c.rid, transcriptEmail: { sendToVisitor: true, requestData: { email: 'boss@example.com', subject: 'For the boss' } } }, { auth: t.admin });
       expect(res.body.transcript.to).toEqual(['boss@example.com']);
       expect((await transcriptsOf(c.rid))[0]).toMatchObject({ subject: 'For the boss', requestedBy: { type: 'user', _id: t.admin.userId } });
+      // Another address than the visitor's: the visitor may still ask for her own copy.
+      expect(await closeFlag(c.rid, c.token)).toBeUndefined();
       // Both delivered before the next case counts the sink's connections.
       await sentMail(row._id);
       await sentMail((await transcriptsOf(c.rid))[0]._id);
@@ -198,6 +216,7 @@ describe('agent requests and the close (W4.3, W4.4)', () => {
       expect(close.body).toEqual({ rid, comment: 'Closed by visitor', success: true });
       const [row] = await transcriptsOf(rid);
       expect(row).toMatchObject({ to: [email], requestedBy: { type: 'system' } });
+      expect(await closeFlag(rid, token)).toBe(true);
       await pollUntil(async () => (await t.store.emailOutbox.findById(row._id))!.attempts === 1, 'attempt', { limitMs: 30_000 });
       expect((await t.store.emailOutbox.findById(row._id))!).toMatchObject({ status: 'queued', lastError: 'connection refused' });
       expect(sink.connections).toBe(connections);

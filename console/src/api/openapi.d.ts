@@ -611,6 +611,8 @@ export interface paths {
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    /** @enum {boolean} */
+                                    transcriptRequested?: true;
                                     transferData?: {
                                         nextDepartment?: {
                                             _id: string;
@@ -871,6 +873,8 @@ export interface paths {
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    /** @enum {boolean} */
+                                    transcriptRequested?: true;
                                     transferData?: {
                                         nextDepartment?: {
                                             _id: string;
@@ -1009,6 +1013,8 @@ export interface paths {
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    /** @enum {boolean} */
+                                    transcriptRequested?: true;
                                     transferData?: {
                                         nextDepartment?: {
                                             _id: string;
@@ -1199,6 +1205,8 @@ export interface paths {
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    /** @enum {boolean} */
+                                    transcriptRequested?: true;
                                     transferData?: {
                                         nextDepartment?: {
                                             _id: string;
@@ -1387,6 +1395,8 @@ export interface paths {
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    /** @enum {boolean} */
+                                    transcriptRequested?: true;
                                     transferData?: {
                                         nextDepartment?: {
                                             _id: string;
@@ -1556,6 +1566,8 @@ export interface paths {
                                 rid: string;
                                 /** @enum {string} */
                                 t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                /** @enum {boolean} */
+                                transcriptRequested?: true;
                                 transferData?: {
                                     nextDepartment?: {
                                         _id: string;
@@ -1826,6 +1838,8 @@ export interface paths {
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    /** @enum {boolean} */
+                                    transcriptRequested?: true;
                                     transferData?: {
                                         nextDepartment?: {
                                             _id: string;
@@ -2424,6 +2438,8 @@ export interface paths {
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    /** @enum {boolean} */
+                                    transcriptRequested?: true;
                                     transferData?: {
                                         nextDepartment?: {
                                             _id: string;
@@ -2612,6 +2628,8 @@ export interface paths {
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    /** @enum {boolean} */
+                                    transcriptRequested?: true;
                                     transferData?: {
                                         nextDepartment?: {
                                             _id: string;
@@ -3484,6 +3502,8 @@ export interface paths {
                                         rid: string;
                                         /** @enum {string} */
                                         t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                        /** @enum {boolean} */
+                                        transcriptRequested?: true;
                                         transferData?: {
                                             nextDepartment?: {
                                                 _id: string;
@@ -4468,6 +4488,8 @@ export interface paths {
                                 /** @enum {string} */
                                 t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
                                 token?: string;
+                                /** @enum {boolean} */
+                                transcriptRequested?: true;
                                 transferData?: {
                                     nextDepartment?: {
                                         _id: string;
@@ -4603,6 +4625,8 @@ export interface paths {
                                 /** @enum {string} */
                                 t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
                                 token?: string;
+                                /** @enum {boolean} */
+                                transcriptRequested?: true;
                                 transferData?: {
                                     nextDepartment?: {
                                         _id: string;
@@ -5436,6 +5460,8 @@ export interface paths {
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    /** @enum {boolean} */
+                                    transcriptRequested?: true;
                                     transferData?: {
                                         nextDepartment?: {
                                             _id: string;
@@ -5850,6 +5876,8 @@ export interface paths {
                                 rid: string;
                                 /** @enum {string} */
                                 t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history" | "livechat-note" | "omnichannel_placed_chat_on_hold" | "omnichannel_on_hold_chat_resumed";
+                                /** @enum {boolean} */
+                                transcriptRequested?: true;
                                 transferData?: {
                                     nextDepartment?: {
                                         _id: string;
@@ -6238,6 +6266,8 @@ export interface paths {
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    /** @enum {boolean} */
+                                    transcriptRequested?: true;
                                     transferData?: {
                                         nextDepartment?: {
                                             _id: string;
@@ -7132,6 +7162,8 @@ export interface paths {
                             /** @enum {string} */
                             t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
                             token?: string;
+                            /** @enum {boolean} */
+                            transcriptRequested?: true;
                             transferData?: {
                                 nextDepartment?: {
                                     _id: string;
@@ -8167,6 +8199,8 @@ export interface paths {
                                 rid: string;
                                 /** @enum {string} */
                                 t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history" | "livechat-note" | "omnichannel_placed_chat_on_hold" | "omnichannel_on_hold_chat_resumed";
+                                /** @enum {boolean} */
+                                transcriptRequested?: true;
                                 transferData?: {
                                     nextDepartment?: {
                                         _id: string;
@@ -8761,6 +8795,8 @@ export interface paths {
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    /** @enum {boolean} */
+                                    transcriptRequested?: true;
                                     transferData?: {
                                         nextDepartment?: {
                                             _id: string;
@@ -8939,6 +8975,8 @@ export interface paths {
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    /** @enum {boolean} */
+                                    transcriptRequested?: true;
                                     transferData?: {
                                         nextDepartment?: {
                                             _id: string;
@@ -9077,6 +9115,8 @@ export interface paths {
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    /** @enum {boolean} */
+                                    transcriptRequested?: true;
                                     transferData?: {
                                         nextDepartment?: {
                                             _id: string;
@@ -9319,6 +9359,8 @@ export interface paths {
                                 rid: string;
                                 /** @enum {string} */
                                 t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                /** @enum {boolean} */
+                                transcriptRequested?: true;
                                 transferData?: {
                                     nextDepartment?: {
                                         _id: string;
@@ -9459,6 +9501,8 @@ export interface paths {
                                 rid: string;
                                 /** @enum {string} */
                                 t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                /** @enum {boolean} */
+                                transcriptRequested?: true;
                                 transferData?: {
                                     nextDepartment?: {
                                         _id: string;

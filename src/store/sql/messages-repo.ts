@@ -21,6 +21,7 @@ function toMessage(row: Selectable<MessagesTable>): MessageRecord {
     visitorToken: row.visitor_token,
     ...(row.transfer_data !== null && { transferData: JSON.parse(row.transfer_data) as TransferData }),
     ...(row.file_data !== null && row.file_data !== undefined && { file: JSON.parse(row.file_data) as MessageFile }),
+    ...(row.transcript_requested === 1 && { transcriptRequested: true as const }),
   };
 }
 
@@ -122,6 +123,10 @@ export class SqlMessagesRepo implements MessagesRepo {
 
   async setFile(id: string, file: MessageFile): Promise<void> {
     await this.db.updateTable('messages').set({ file_data: JSON.stringify(file) }).where('id', '=', id).execute();
+  }
+
+  async setTranscriptRequested(id: string): Promise<void> {
+    await this.db.updateTable('messages').set({ transcript_requested: 1 }).where('id', '=', id).execute();
   }
 
   async findById(id: string, audience: MessageAudience = 'staff'): Promise<MessageRecord | null> {

@@ -174,6 +174,8 @@ export interface MessagesTable {
   transfer_data: string | null;
   /** JSON of a file message's `MessageFile` (migration 0025). */
   file_data: string | null;
+  /** 1 on a close message whose close mailed the visitor a transcript (migration 0032, WIDGET.md W4.4). */
+  transcript_requested: number | null;
 }
 
 export interface LivechatVisitorsTable {
