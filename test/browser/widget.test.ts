@@ -7,6 +7,7 @@
 import type { Browser, HTTPRequest, Target } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  clickText,
   createAvailableAgent,
   domClick,
   launchBrowser,
@@ -18,8 +19,10 @@ import {
   startWidgetServer,
   typeInto,
   waitForText,
+  waitForWidgetCall,
   waitVisible,
   widgetFrame,
+  widgetToken,
   type HostPage,
   type WidgetServer,
 } from '../support/browser.js';
@@ -164,6 +167,61 @@ describe('the livechat widget in Chromium', () => {
       await setSetting('Livechat_offline_title', 'Leave a message');
       await setSetting('SMTP_Host', '');
       await server.api.post('/api/v1/livechat/agent.status', { status: 'available' }, { auth: agent });
+      await sink.close();
+    }
+  }, 120_000);
+
+  it('a visitor who finishes the chat is offered its transcript; "Yes" mails it to her (W4.1)', async () => {
+    const shots = screenshots(`widget-transcript-${backend}`);
+    const setSetting = async (id: string, value: unknown) =>
+      expect((await server.api.post(`/api/v1/settings/${id}`, { value }, { auth: server.admin })).status).toBe(200);
+    const sink = await SmtpSink.start();
+    for (const [id, value] of Object.entries(sink.settings())) await setSetting(id, value);
+    await setSetting('Livechat_enable_transcript', true);
+    await setSetting('Livechat_transcript_message', 'Want a copy of this chat by e-mail?');
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    const network = recordNetwork(page);
+    try {
+      await page.goto(host.url);
+      const frame = await widgetFrame(page, server.url);
+      await registerInWidget(frame, { name: 'Tina Transcript', email: 'tina@example.com' });
+      await sendFromWidget(page, frame, 'Where is my parcel?');
+      await waitForWidgetCall(network, 'POST', '/api/v1/livechat/message');
+      const token = widgetToken(network, server);
+      const rid: string = (await server.api.get('/api/v1/livechat/room', { query: { token } })).body.room._id;
+      const reply = await server.api.post('/api/v1/chat.sendMessage', { message: { rid, msg: 'It ships tomorrow & arrives Friday.' } }, { auth: agent });
+      expect(reply.status).toBe(200);
+
+      await clickText(frame, 'Options');
+      await clickText(frame, 'Finish this chat');
+      await clickText(frame, 'Yes'); // "Are you sure you want to finish this chat?"
+      await waitForWidgetCall(network, 'POST', '/api/v1/livechat/room.close');
+      // The widget offers the transcript (config.settings.transcript, with the desk's own wording) ...
+      await waitForText(frame, 'Want a copy of this chat by e-mail?');
+      await shots.take(page, 'transcript-offered');
+      await clickText(frame, 'Yes');
+      // ... and asks for it to her address; the answer comes once the mail is in the outbox.
+      await waitForWidgetCall(network, 'POST', '/api/v1/livechat/transcript');
+      await waitForText(frame, 'Thanks for talking with us');
+      await shots.take(page, 'chat-finished');
+
+      const toTina = () => sink.mails.find((m) => m.envelope.to.includes('tina@example.com'));
+      await pollUntil(() => toTina() !== undefined, 'the transcript mailed to the visitor', { limitMs: 30_000 });
+      const mail = toTina()!;
+      expect(mail.parsed.subject).toBe('Transcript of your omnichannel conversation');
+      expect(mail.parsed.text).toContain('Where is my parcel?');
+      expect(mail.parsed.text).toContain('It ships tomorrow & arrives Friday.');
+      expect(mail.parsed.html).toContain('It ships tomorrow &amp; arrives Friday.');
+      // Exactly one transcript for this close, however many times the widget asked.
+      const rows = (await server.api.get(`/api/v1/email-outbox?kind=transcript&rid=${rid}`, { auth: server.admin })).body.emails;
+      expect(rows).toHaveLength(1);
+      expect(sink.mails.filter((m) => m.envelope.to.includes('tina@example.com'))).toHaveLength(1);
+      expect(network.filter((n) => n.status >= 500)).toEqual([]);
+    } finally {
+      await context.close();
+      await setSetting('Livechat_enable_transcript', false);
+      await setSetting('SMTP_Host', '');
       await sink.close();
     }
   }, 120_000);
