@@ -247,7 +247,11 @@ export class TranscriptService {
   async agentRead(
     caller: UserRecord,
     rid: string,
-  ): Promise<{ transcriptRequest: { email: string; subject: string; requestedAt: string; requestedBy: { _id: string; username: string } } | null; transcripts: EmailSummaryWire[] }> {
+  ): Promise<{
+    transcriptRequest: { email: string; subject: string; requestedAt: string; requestedBy: { _id: string; username: string } } | null;
+    transcripts: EmailSummaryWire[];
+    mailConfigured: boolean;
+  }> {
     await this.readableRoom(caller, rid);
     const request = await this.store.transcriptRequests.find(rid);
     const { emails } = await this.store.emailOutbox.list({ kind: 'transcript', rid }, 0, 100, false);
@@ -256,6 +260,7 @@ export class TranscriptService {
         ? { email: request.email, subject: request.subject, requestedAt: iso(request.requestedAt), requestedBy: { _id: request.requestedBy.id, username: request.requestedBy.username } }
         : null,
       transcripts: emails.map(emailSummary),
+      mailConfigured: this.mail.configured(),
     };
   }
 }

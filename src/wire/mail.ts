@@ -116,4 +116,6 @@ export const TranscriptState = Type.Object({
     Type.Null(),
   ]),
   transcripts: Type.Array(EmailSummary),
+  /** Parley: whether mail can be sent now (W2.1); the console says why a transcript cannot be e-mailed when it cannot. */
+  mailConfigured: Type.Boolean(),
 });

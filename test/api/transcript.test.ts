@@ -154,9 +154,21 @@ describe('agent requests and the close (W4.3, W4.4)', () => {
     expect(res.body).toEqual(FORBIDDEN);
     expect((await t.api.post(`${V}/transcript/${rid}`, { email, subject: 'Your chat' }, { auth: agent })).body).toEqual({ success: true });
     const read = (await t.api.get(`${V}/transcript/${rid}`, { auth: agent })).body;
-    expect(read).toMatchObject({ transcriptRequest: { email, subject: 'Your chat', requestedBy: { _id: agent.userId, username: agent.username } }, transcripts: [], success: true });
+    expect(read).toEqual({
+      transcriptRequest: { email, subject: 'Your chat', requestedAt: expect.any(String), requestedBy: { _id: agent.userId, username: agent.username } },
+      transcripts: [],
+      mailConfigured: true,
+      success: true,
+    });
     expect((await t.api.delete(`${V}/transcript/${rid}`, { auth: agent })).body).toEqual({ success: true });
     expect((await t.api.get(`${V}/transcript/${rid}`, { auth: agent })).body.transcriptRequest).toBeNull();
+    // With no SMTP server set, the console learns that no transcript can be e-mailed now.
+    await setSetting(t, 'SMTP_Host', '');
+    try {
+      expect((await t.api.get(`${V}/transcript/${rid}`, { auth: agent })).body).toEqual({ transcriptRequest: null, transcripts: [], mailConfigured: false, success: true });
+    } finally {
+      await setSetting(t, 'SMTP_Host', '127.0.0.1');
+    }
   });
 
   it('a requested transcript is written in the close and mailed after it, with the agent subject', async () => {

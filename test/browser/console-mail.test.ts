@@ -2,7 +2,8 @@
  * The console's mail screens in Chromium (issue 48 point 6), against the real app with the console built as in
  * production and a real SMTP sink on loopback: the admin sets SMTP on the E-mail page and sends a test mail, all
  * by keyboard, and sees it sent in the live outbox; a message left with the widget appears under "Messages left",
- * is answered by e-mail and moves to Handled. Every page passes axe; screenshots go to
+ * is answered by e-mail and moves to Handled; an agent closes a chat with its transcript e-mailed to the visitor and
+ * the visitor panel shows it sent. Every page passes axe; screenshots go to
  * .tmp/screenshots/console-mail-<backend>/.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -130,6 +131,43 @@ describe('the console mail screens', () => {
     await page.keyboard.press('Enter');
     await waitForPageText(page, 'Do you ship to Norway?');
     await checkPage(page, 'offline-handled');
+    expect(watched.pageErrors).toEqual([]);
+  }, 120_000);
+
+  it('an agent closes a chat by keyboard with "E-mail the transcript to the visitor" on; the panel shows it sent (W4)', async () => {
+    // The admin serves the chat: an available agent, online.
+    expect((await t.api.post('/api/v1/livechat/users/agent', { username: ADMIN_USERNAME }, { auth: t.admin })).status).toBe(200);
+    await t.store.users.update(t.admin.userId, { status: 'online' }, Date.now());
+    expect((await t.api.post('/api/v1/livechat/agent.status', { status: 'available' }, { auth: t.admin })).status).toBe(200);
+    const token = `tok-transcript-${BACKEND}`;
+    expect((await t.api.post('/api/v1/livechat/visitor', { visitor: { token, name: 'Vic', email: 'vic@example.com' } })).status).toBe(200);
+    const room = (await t.api.get('/api/v1/livechat/room', { query: { token } })).body.room;
+    expect(room.servedBy._id).toBe(t.admin.userId);
+    expect((await t.api.post('/api/v1/livechat/message', { rid: room._id, token, msg: 'Is my order <b>4711</b> on its way?' })).status).toBe(200);
+    const mailsBefore = sink.mails.length;
+
+    await openPage(page, `${base}/chats/${room._id}`);
+    await waitForPageText(page, 'Is my order <b>4711</b> on its way?');
+    await waitForPageText(page, 'None sent.');
+    await page.focus('main');
+    await tabTo(page, { name: 'Close' });
+    await page.keyboard.press('Enter');
+    await waitForPageText(page, 'E-mail the transcript to the visitor (vic@example.com)');
+    // On by default: the visitor left an address and mail can go out.
+    expect(await page.$eval('#close-comment ~ label.check input', (el: any) => [el.checked, el.disabled])).toEqual([true, false]);
+    await checkPage(page, 'close-with-transcript');
+    await tabTo(page, { name: 'Close chat' });
+    await page.keyboard.press('Enter');
+    await sink.waitFor(mailsBefore + 1);
+    const mail = sink.mails.find((m) => m.envelope.to.includes('vic@example.com'))!;
+    expect(mail.parsed.subject).toBe('Transcript of your omnichannel conversation');
+    expect(mail.parsed.text).toContain('Is my order <b>4711</b> on its way?');
+    await waitForPageText(page, 'This chat is closed');
+    await page.waitForFunction(() => [...document.querySelectorAll('[aria-label="Transcript e-mails"] li')].some((li: any) => li.innerText.includes('vic@example.com') && li.innerText.includes('Sent')), { timeout: 20_000 });
+    await checkPage(page, 'transcript-sent');
+    // The close message tells the widget not to offer a second transcript.
+    const history = (await t.api.get(`/api/v1/livechat/messages.history/${room._id}`, { query: { token } })).body.messages;
+    expect(history.find((m: { t?: string }) => m.t === 'livechat-close')).toMatchObject({ transcriptRequested: true });
     expect(watched.pageErrors).toEqual([]);
   }, 120_000);
 });

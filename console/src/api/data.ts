@@ -9,7 +9,7 @@ import { useConsole } from '../context.js';
 import { pollInterval } from '../live/live.js';
 import { isChatGone } from '../lib/errors.js';
 import { ApiError } from './client.js';
-import type { AgentUser, Department, DepartmentAgent, Inquiry, LivechatRoom, Message, Paged, RoomEntry, Visitor } from './types.js';
+import type { AgentUser, Department, DepartmentAgent, Inquiry, LivechatRoom, Message, Paged, RoomEntry, TranscriptState, Visitor } from './types.js';
 import { hasOlder, mergeWindows, readOlder, refreshHistory, refreshQueue, type MessageWindow, type PageReader, type QueueWindow } from './windows.js';
 
 /** A 404 "API endpoint does not exist": the server is older than the endpoint. */
@@ -124,6 +124,16 @@ export function useVisitor(visitorId: string | undefined) {
     queryKey: ['visitor', visitorId],
     enabled: !!visitorId,
     queryFn: async () => (await api<{ visitor: Visitor }>('livechat/visitors.info', { query: { visitorId } })).visitor,
+  });
+}
+
+/** A room's transcript request and mails (W4.3): under `mail`, so the outbox's live events refresh it. */
+export function useTranscript(rid: string) {
+  const { api, liveStatus } = useConsole();
+  return useQuery({
+    queryKey: ['mail', 'transcript', rid],
+    queryFn: () => api<TranscriptState>(`livechat/transcript/${rid}`),
+    refetchInterval: pollInterval(liveStatus),
   });
 }
 

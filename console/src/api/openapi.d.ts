@@ -6883,6 +6883,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            mailConfigured: boolean;
                             /** @enum {boolean} */
                             success: true;
                             transcriptRequest: {

@@ -55,5 +55,7 @@ export type BusinessHourSave = In<'/api/v1/livechat/business-hours.save', 'post'
 /** An outbox e-mail's summary (W2.2) and one with both parts. */
 export type EmailSummary = Item<Ok<'/api/v1/email-outbox', 'get'>['emails']>;
 export type Email = Ok<'/api/v1/email-outbox/{_id}', 'get'>['email'];
+/** A room's pending transcript request, its transcript mails and whether mail can go out (W4.3). */
+export type TranscriptState = Ok<'/api/v1/livechat/transcript/{rid}', 'get'>;
 /** An offline message (W3.4). */
 export type OfflineMessage = Item<Ok<'/api/v1/livechat/offline-messages', 'get'>['offlineMessages']>;

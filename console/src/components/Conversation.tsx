@@ -11,6 +11,7 @@ import { markSeen } from '../lib/unread.js';
 import { Markdown } from './Markdown.js';
 import { VirtualRow } from './VirtualRow.js';
 import { VisitorPanel } from './VisitorPanel.js';
+import { useCloseTranscript } from './Transcript.js';
 
 const TYPING_SHOWN_MS = 6_000;
 const TYPING_IDLE_MS = 3_000;
@@ -427,9 +428,15 @@ function CloseForm({ room, onDone }: { room: LivechatRoom; onDone: () => void })
   const queryClient = useQueryClient();
   const [comment, setComment] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const transcript = useCloseTranscript(room);
   const close = useMutation({
-    mutationFn: () => api('livechat/room.closeByUser', { method: 'POST', body: { rid: room._id, ...(comment.trim() ? { comment: comment.trim() } : {}) } }),
+    mutationFn: () =>
+      api('livechat/room.closeByUser', {
+        method: 'POST',
+        body: { rid: room._id, ...(comment.trim() ? { comment: comment.trim() } : {}), ...(transcript.value && { transcriptEmail: transcript.value }) },
+      }),
     onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['mail', 'transcript', room._id] });
       void queryClient.invalidateQueries({ queryKey: ['rooms'] });
       void queryClient.invalidateQueries({ queryKey: ['room', room._id] });
       void queryClient.invalidateQueries({ queryKey: ['closed'] });
@@ -442,6 +449,7 @@ function CloseForm({ room, onDone }: { room: LivechatRoom; onDone: () => void })
     <InlineForm label="Close chat" onSubmit={() => close.mutate()} onCancel={onDone}>
       <label htmlFor="close-comment">Closing comment (optional)</label>
       <input id="close-comment" value={comment} onChange={(e) => setComment(e.target.value)} />
+      {transcript.fields}
       <FormError error={error} />
       <div className="row">
         <button type="submit" className="danger small" disabled={close.isPending}>

@@ -3,6 +3,7 @@ import { useDepartmentNames, usePermissions, useVisitor, useVisitorRooms } from 
 import type { LivechatRoom } from '../api/types.js';
 import { dateTime, SURVEY_LABELS } from '../lib/format.js';
 import { errorText } from '../lib/errors.js';
+import { TranscriptSection } from './Transcript.js';
 
 /** Who the visitor is, where they are, their earlier chats and the survey they gave. */
 export function VisitorPanel({ room }: { room: LivechatRoom }) {
@@ -58,6 +59,7 @@ export function VisitorPanel({ room }: { room: LivechatRoom }) {
           </dl>
         </>
       )}
+      <TranscriptSection room={room} />
       <h3>Earlier chats</h3>
       {earlier.data && earlier.data.length > 0 ? (
         <ul className="plain">

@@ -1,5 +1,13 @@
 /** Pure helpers of the console's lists and conversation (unit-tested in console/test). */
-import type { Message, RoomEntry, TransferEntry } from '../api/types.js';
+import type { EmailSummary, Message, RoomEntry, TransferEntry } from '../api/types.js';
+
+/** An outbox e-mail's status as the console says it (W2.2). */
+export const EMAIL_STATUS_TEXT: Record<EmailSummary['status'], string> = {
+  queued: 'Queued',
+  sent: 'Sent',
+  failed: 'Failed',
+  'unsent-no-smtp': 'Not sent (no SMTP)',
+};
 
 /** "42s", "3m 05s", "1h 02m" — how long something has been waiting. */
 export function waitingTime(sinceIso: string, now: number): string {

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import type { EmailSummary } from '../api/types.js';
 import { useConsole } from '../context.js';
 import { errorText } from '../lib/errors.js';
+import { EMAIL_STATUS_TEXT } from '../lib/format.js';
 import { pollInterval } from '../live/live.js';
 
 /** The SMTP settings (W2.1), saved through `settings/:_id`; the password is write-only. */
@@ -17,12 +18,7 @@ const SMTP_FIELDS: Array<{ id: string; label: string; kind: 'text' | 'number' | 
   { id: 'From_Email', label: 'Sender (From)', kind: 'text', help: 'desk@example.com or Example Desk <desk@example.com>' },
 ];
 
-const STATUS_TEXT: Record<EmailSummary['status'], string> = {
-  queued: 'Queued',
-  sent: 'Sent',
-  failed: 'Failed',
-  'unsent-no-smtp': 'Not sent (no SMTP)',
-};
+const STATUS_TEXT = EMAIL_STATUS_TEXT;
 
 type Value = string | number | boolean;
 
