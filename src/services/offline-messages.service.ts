@@ -32,21 +32,34 @@ export function offlineMessageNotFound() {
 export type DomainCheck = (domain: string) => Promise<boolean>;
 
 /**
- * The default `DomainCheck`: MX, A or AAAA, answered within 2 s; a lookup that fails for another reason than
- * "no such domain / no data" (a timeout, no resolver) passes, so a DNS outage never loses a lead.
+ * A `DomainCheck` over DNS: MX, A or AAAA, answered within `timeoutMs` (2 s by default); a lookup that fails for
+ * another reason than "no such domain / no data" (a timeout, a failing or missing resolver) passes, so a DNS outage
+ * never loses a lead. `servers`: the resolvers to ask (default: the system's).
  */
-export async function domainHasMail(domain: string): Promise<boolean> {
-  const lookups = [dns.resolveMx(domain), dns.resolve4(domain), dns.resolve6(domain)].map((p) =>
-    p.then(
-      (records) => (records.length > 0 ? 'yes' : 'no'),
-      (error: { code?: string }) => (error.code === 'ENOTFOUND' || error.code === 'ENODATA' ? 'no' : 'unknown'),
-    ),
-  );
-  const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 2000).unref());
-  const answers = await Promise.race([Promise.all(lookups), timeout]);
-  if (answers === 'timeout') return true;
-  return answers.some((a) => a !== 'no');
+export function dnsDomainCheck(options: { servers?: string[]; timeoutMs?: number } = {}): DomainCheck {
+  const timeoutMs = options.timeoutMs ?? 2000;
+  const resolver = new dns.Resolver({ timeout: timeoutMs, tries: 1 });
+  if (options.servers) resolver.setServers(options.servers);
+  return async (domain) => {
+    const lookups = [resolver.resolveMx(domain), resolver.resolve4(domain), resolver.resolve6(domain)].map((p) =>
+      p.then(
+        (records) => (records.length > 0 ? 'yes' : 'no'),
+        (error: { code?: string }) => (error.code === 'ENOTFOUND' || error.code === 'ENODATA' ? 'no' : 'unknown'),
+      ),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs).unref();
+    });
+    const answers = await Promise.race([Promise.all(lookups), timeout]);
+    clearTimeout(timer);
+    if (answers === 'timeout') return true;
+    return answers.some((a) => a !== 'no');
+  };
 }
+
+/** The default `DomainCheck`: the system's resolvers. */
+export const domainHasMail: DomainCheck = dnsDomainCheck();
 
 export class OfflineMessagesService {
   constructor(
