@@ -1,4 +1,4 @@
-import { isVisibleToVisitor, type CannedVisibility, type Store, type UserRecord } from '../store/store.js';
+import { isVisibleToVisitor, type CannedVisibility, type ContactViewer, type Store, type UserRecord } from '../store/store.js';
 import { forbidden } from './errors.js';
 import type { RoomSnapshot } from '../events/domain.js';
 import type { PermissionsService } from './permissions.service.js';
@@ -41,7 +41,7 @@ export interface DeliveredMessage {
 export class Access {
   constructor(
     private readonly permissions: PermissionsService,
-    private readonly store: Pick<Store, 'rooms' | 'departments'>,
+    private readonly store: Pick<Store, 'rooms' | 'departments' | 'contacts'>,
   ) {}
 
   /** True when one of the user's roles is granted the permission. */
@@ -139,6 +139,23 @@ export class Access {
   /** Visitor read by staff (`livechat/visitors.info`): the livechat workspace. Never the token (the views drop it). */
   canReadVisitor(caller: Pick<UserRecord, 'roles'>): boolean {
     return this.usesLivechatWorkspace(caller);
+  }
+
+  /**
+   * Contact history (DESK.md D7): who a caller of the livechat workspace sees — null: every visitor
+   * (`view-livechat-rooms`); otherwise the visitors whose rooms it serves or served, or whose waiting room it may
+   * take (its queues: `departmentScope`).
+   */
+  async contactViewer(caller: Caller): Promise<ContactViewer | null> {
+    if (this.hasPermission(caller, 'view-livechat-rooms')) return null;
+    return { userId: caller.id, queueDepartments: await this.departmentScope(caller) };
+  }
+
+  /** Whether the caller sees this visitor (D7); seeing one lets it read all the visitor's rooms and messages. */
+  async seesVisitor(caller: Caller, visitorId: string): Promise<boolean> {
+    if (!this.usesLivechatWorkspace(caller)) return false;
+    const viewer = await this.contactViewer(caller);
+    return viewer === null || this.store.contacts.sees(visitorId, viewer);
   }
 
   /**

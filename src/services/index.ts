@@ -17,6 +17,7 @@ import { LivechatAvailability } from './livechat-availability.js';
 import { OpenRoomCache } from './open-rooms.js';
 import { LivechatRouting } from './livechat-routing.js';
 import { RoomActivity } from './room-activity.js';
+import { ContactsService } from './contacts.service.js';
 import { LivechatService } from './livechat.service.js';
 import { LivechatWorkspaceService } from './livechat-workspace.service.js';
 import { LiveService } from './live.service.js';
@@ -43,6 +44,8 @@ import { domainHasMail, OfflineMessagesService, type DomainCheck } from './offli
  */
 export interface Services {
   clock: Clock;
+  /** Contact history (DESK.md D7). */
+  contacts: ContactsService;
   /** Livechat room changes told in their transactions (`room-activity.ts`): where durable consumers register. */
   activity: RoomActivity;
   health: HealthService;
@@ -140,6 +143,7 @@ export function createServices(options: ServicesOptions): Services {
   const livechatWorkspace = new LivechatWorkspaceService(store, settings, access, clock, events, activity);
   const live = new LiveService(store, access, settings, clock, events);
   const messages = new MessagesService(store, access, clock, events, activity);
+  const contacts = new ContactsService(store, settings, access);
   const rooms = new RoomsService(store, settings, access, clock);
   const directory = new DirectoryService(store, settings, access);
   const avatars = new AvatarService(store);
@@ -157,7 +161,7 @@ export function createServices(options: ServicesOptions): Services {
   const transcripts = new TranscriptService(store, settings, access, clock, mail, limits);
   routing.closeHook = (tx, closed, choice) => transcripts.atClose(tx, closed, choice as TranscriptChoice | undefined);
   livechatAdmin.transcriptChoice = (caller, room, transcriptEmail) => transcripts.closeChoice(caller, room, transcriptEmail);
-  return { activity, files, notes, cannedResponses, tags, clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence, businessHours, mail, offlineMessages, transcripts };
+  return { activity, contacts, files, notes, cannedResponses, tags, clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence, businessHours, mail, offlineMessages, transcripts };
 }
 
 export interface BootstrapConfig extends SeedConfig {

@@ -116,11 +116,15 @@ export class LivechatWorkspaceService {
     };
   }
 
-  /** `GET livechat/:rid/messages` (route: `view-l-room`); unknown or not readable → 403. */
+  /**
+   * `GET livechat/:rid/messages` (route: `view-l-room`): a room the caller reads, or any room of a visitor it sees
+   * (contact history, DESK.md D7); unknown or not readable → 403.
+   */
   async roomMessages(caller: UserRecord, rid: string, query: Static<typeof RoomMessagesQuery>) {
     const paging = parsePaging(query, this.settings);
     const room = await this.store.livechatRooms.findById(rid);
-    if (!room || !(await this.access.canReadRoom(caller, livechatSnapshot(room)))) throw forbidden();
+    const readable = room && ((await this.access.canReadRoom(caller, livechatSnapshot(room))) || (await this.access.seesVisitor(caller, room.visitor.id)));
+    if (!readable) throw forbidden();
     const [sortKey, direction] = paging.sort[0] ?? ['ts', -1];
     if (sortKey !== 'ts' || paging.sort.length > 1) throw invalidSort(query.sort);
     const { messages, total } = await this.store.messages.page(rid, {
@@ -160,14 +164,6 @@ export class LivechatWorkspaceService {
       offset: paging.offset,
       total,
     };
-  }
-
-  /** `GET livechat/visitors.info` (route: `view-l-room`). */
-  async visitorInfo(caller: UserRecord, visitorId: string) {
-    if (!this.access.canReadVisitor(caller)) throw forbidden();
-    const visitor = await this.store.visitors.findById(visitorId);
-    if (!visitor) throw bareFailure('visitor-not-found');
-    return { visitor: visitorForAgents(visitor) };
   }
 
   /**

@@ -19,6 +19,7 @@ import type { FilesRepo } from './files-store.js';
 import type { BusinessHoursRepo } from './business-hours-store.js';
 import type { CannedResponsesRepo } from './canned-responses-store.js';
 import type { TagsRepo } from './tags-store.js';
+import type { ContactsRepo } from './contacts-store.js';
 import type { EmailOutboxRepo, OfflineMessagesRepo, TranscriptRequestsRepo } from './mail-store.js';
 
 export type * from './agents-store.js';
@@ -38,6 +39,7 @@ export type * from './files-store.js';
 export type * from './business-hours-store.js';
 export type * from './canned-responses-store.js';
 export type * from './tags-store.js';
+export type * from './contacts-store.js';
 export type * from './mail-store.js';
 
 export type Backend = 'sqlite' | 'postgres';
@@ -79,6 +81,8 @@ export interface Store {
   readonly cannedResponses: CannedResponsesRepo;
   /** Managed livechat tags (DESK.md D5). */
   readonly tags: TagsRepo;
+  /** Contact history reads (DESK.md D7). */
+  readonly contacts: ContactsRepo;
   /** The e-mail outbox and offline messages (widget contract W2, W3). */
   readonly emailOutbox: EmailOutboxRepo;
   readonly offlineMessages: OfflineMessagesRepo;

@@ -8023,6 +8023,304 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/livechat/visitors.autocomplete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The first ten visitors the caller sees whose name contains the term (DESK D7) */
+        get: {
+            parameters: {
+                query: {
+                    selector: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                _id: string;
+                                name?: string;
+                                username: string;
+                            }[];
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/visitors.chatHistory/room/{roomId}/visitor/{visitorId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A visitor's chats, open and closed, newest first (DESK D7) */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    count?: number;
+                    /** @description JSON object, one key, value 1 or -1 */
+                    sort?: string;
+                    /** @description JSON object of 0/1 values */
+                    fields?: string;
+                };
+                header?: never;
+                path: {
+                    roomId: string;
+                    visitorId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            history: {
+                                _id?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt?: string;
+                                cl?: boolean;
+                                /** @enum {string} */
+                                closeReason?: "visitor" | "agent" | "abandoned" | "onHoldTimeout" | "queueTimeout";
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                closedAt?: string;
+                                closedBy?: {
+                                    _id: string;
+                                    username: string;
+                                };
+                                /** @enum {string} */
+                                closer?: "visitor" | "user";
+                                departmentId?: string;
+                                fname?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                jitsiTimeout?: string;
+                                lastMessage?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    _updatedAt: string;
+                                    attachments?: {
+                                        audio_size?: number;
+                                        audio_type?: string;
+                                        audio_url?: string;
+                                        description?: string;
+                                        format?: string;
+                                        image_dimensions?: {
+                                            height: number;
+                                            width: number;
+                                        };
+                                        image_size?: number;
+                                        image_type?: string;
+                                        image_url?: string;
+                                        size?: number;
+                                        title: string;
+                                        title_link: string;
+                                        title_link_download: boolean;
+                                        /** @enum {string} */
+                                        type: "file";
+                                        video_size?: number;
+                                        video_type?: string;
+                                        video_url?: string;
+                                    }[];
+                                    file?: {
+                                        _id: string;
+                                        format: string;
+                                        name: string;
+                                        size: number;
+                                        type: string;
+                                    };
+                                    files?: {
+                                        _id: string;
+                                        format: string;
+                                        name: string;
+                                        size: number;
+                                        type: string;
+                                    }[];
+                                    groupable?: boolean;
+                                    msg: string;
+                                    rid: string;
+                                    /** @enum {string} */
+                                    t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                    /** @enum {boolean} */
+                                    transcriptRequested?: true;
+                                    transferData?: {
+                                        nextDepartment?: {
+                                            _id: string;
+                                            name: string;
+                                        };
+                                        /** @enum {string} */
+                                        scope: "department" | "agent" | "queue";
+                                        transferredBy: {
+                                            _id: string;
+                                            /** @enum {string} */
+                                            type: "visitor" | "user";
+                                            username: string;
+                                        };
+                                        transferredTo?: {
+                                            _id: string;
+                                            username: string;
+                                        };
+                                    };
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    u: {
+                                        _id: string;
+                                        name?: string;
+                                        username: string;
+                                    };
+                                };
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                lm?: string;
+                                msgs?: number;
+                                open?: boolean;
+                                servedBy?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    username: string;
+                                };
+                                source?: {
+                                    /** @enum {string} */
+                                    type: "widget" | "api";
+                                };
+                                surveyFeedback?: {
+                                    [key: string]: string;
+                                };
+                                /** @enum {string} */
+                                t?: "l";
+                                tags?: string[];
+                                topic?: string;
+                                transferHistory?: {
+                                    comment?: string;
+                                    nextDepartment?: {
+                                        _id: string;
+                                        name: string;
+                                    };
+                                    previousDepartment?: string;
+                                    scope: string;
+                                    transferredBy: {
+                                        _id: string;
+                                        type: string;
+                                        username: string;
+                                    };
+                                    transferredTo?: {
+                                        _id: string;
+                                        username: string;
+                                    };
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    type: string;
+                                }[];
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts?: string;
+                                usersCount?: number;
+                                v?: {
+                                    _id: string;
+                                    /** @enum {string} */
+                                    status: "online" | "away" | "busy" | "offline";
+                                    username: string;
+                                };
+                                waitingResponse?: boolean;
+                            }[];
+                            offset: number;
+                            /** @enum {boolean} */
+                            success: true;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/livechat/visitors.info": {
         parameters: {
             query?: never;
@@ -8030,7 +8328,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A visitor (without token), with custom fields and last page */
+        /** A visitor the caller sees (without token), with custom fields, last page, latest chat and agent (DESK D7) */
         get: {
             parameters: {
                 query: {
@@ -8056,6 +8354,17 @@ export interface paths {
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt: string;
                                 department?: string;
+                                lastAgent?: {
+                                    agentId: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                    username: string;
+                                };
+                                lastChat?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                };
                                 lastPage?: {
                                     href: string;
                                     title: string;
@@ -8078,6 +8387,102 @@ export interface paths {
                                     address: string;
                                 }[];
                             };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/visitors.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Visitors the caller sees whose name, username, e-mail or phone contains the term (DESK D7) */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    count?: number;
+                    /** @description JSON object, one key, value 1 or -1 */
+                    sort?: string;
+                    /** @description JSON object of 0/1 values */
+                    fields?: string;
+                    term?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            offset: number;
+                            /** @enum {boolean} */
+                            success: true;
+                            total: number;
+                            visitors: {
+                                _id: string;
+                                lastChat?: {
+                                    _id: string;
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    ts: string;
+                                };
+                                livechatData: {
+                                    [key: string]: string;
+                                };
+                                name?: string;
+                                phone?: {
+                                    phoneNumber: string;
+                                }[];
+                                username: string;
+                                visitorEmails?: {
+                                    address: string;
+                                }[];
+                            }[];
                         };
                     };
                 };

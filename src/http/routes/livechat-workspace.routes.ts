@@ -4,7 +4,6 @@ import { callerOf } from '../plugins/auth.js';
 import { errorResponses, Success, Text } from '../../wire/common.js';
 import {
   AgentRoom,
-  AgentVisitor,
   Inquiry,
   LivechatRoomsQuery,
   StaffMessage,
@@ -16,6 +15,7 @@ import {
   VisitorStatusBody,
 } from '../../wire/livechat.js';
 import { RoomObject, RoomRefBody } from '../../wire/rooms.js';
+import { AutocompleteItems, AutocompleteQuery, ChatHistory, ChatHistoryParams, ChatHistoryQuery, ContactVisitor, VisitorSearch, VisitorSearchQuery } from '../../wire/contacts.js';
 import type { RouteGroup } from '../types.js';
 
 const tags = ['livechat'];
@@ -27,7 +27,7 @@ const RoomsList = Success({ rooms: Type.Array(Type.Partial(AgentRoom)), ...PageF
 const InquiriesList = Success({ inquiries: Type.Array(Type.Partial(Inquiry)), ...PageFields });
 
 /** Contract §8.11: the agent workspace (room lists, messages, queue, visitor info, rooms.info) and widget helpers. */
-export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) => {
+export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace, contacts }) => {
   app.get(
     '/livechat/rooms',
     {
@@ -81,13 +81,57 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace }) 
     {
       schema: {
         tags,
-        summary: 'A visitor (without token), with custom fields and last page',
+        summary: 'A visitor the caller sees (without token), with custom fields, last page, latest chat and agent (DESK D7)',
         querystring: VisitorIdQuery,
-        response: { 200: Success({ visitor: AgentVisitor }), ...errorResponses(400, 401, 403) },
+        response: { 200: Success({ visitor: ContactVisitor }), ...errorResponses(400, 401, 403) },
       },
       config: { permissions: ['view-l-room'] },
     },
-    async (request) => extend(await livechatWorkspace.visitorInfo(callerOf(request).user, request.query.visitorId), { success: true as const }),
+    async (request) => extend(await contacts.visitorInfo(callerOf(request).user, request.query.visitorId), { success: true as const }),
+  );
+
+  app.get(
+    '/livechat/visitors.chatHistory/room/:roomId/visitor/:visitorId',
+    {
+      schema: {
+        tags,
+        summary: "A visitor's chats, open and closed, newest first (DESK D7)",
+        params: ChatHistoryParams,
+        querystring: ChatHistoryQuery,
+        response: { 200: Success(ChatHistory), ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['view-l-room'] },
+    },
+    async (request) =>
+      extend(await contacts.chatHistory(callerOf(request).user, request.params.roomId, request.params.visitorId, request.query), { success: true as const }),
+  );
+
+  app.get(
+    '/livechat/visitors.search',
+    {
+      schema: {
+        tags,
+        summary: 'Visitors the caller sees whose name, username, e-mail or phone contains the term (DESK D7)',
+        querystring: VisitorSearchQuery,
+        response: { 200: Success(VisitorSearch), ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['view-l-room'] },
+    },
+    async (request) => extend(await contacts.search(callerOf(request).user, request.query), { success: true as const }),
+  );
+
+  app.get(
+    '/livechat/visitors.autocomplete',
+    {
+      schema: {
+        tags,
+        summary: 'The first ten visitors the caller sees whose name contains the term (DESK D7)',
+        querystring: AutocompleteQuery,
+        response: { 200: Success(AutocompleteItems), ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['view-l-room'] },
+    },
+    async (request) => extend(await contacts.autocomplete(callerOf(request).user, request.query), { success: true as const }),
   );
 
   app.get(
