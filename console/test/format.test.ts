@@ -37,6 +37,8 @@ describe('messages', () => {
   it('renders the livechat system messages as lines', () => {
     expect(systemText(message(undefined, 'hello'))).toBeNull();
     expect(systemText(message('livechat-started'))).toBe('Chat started');
+    // A private note is a message of its author (marked as a note), not a system line.
+    expect(systemText(message('livechat-note' as never, 'Refund approved'))).toBeNull();
     expect(systemText(message('livechat-close', 'Solved, thanks'))).toBe('Chat closed: Solved, thanks');
     expect(systemText(message('livechat-close', ''))).toBe('Chat closed');
     expect(

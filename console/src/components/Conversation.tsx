@@ -12,6 +12,8 @@ import { Markdown } from './Markdown.js';
 import { VirtualRow } from './VirtualRow.js';
 import { VisitorPanel } from './VisitorPanel.js';
 import { useCloseTranscript } from './Transcript.js';
+import { CloseTags } from './CloseTags.js';
+import { errorCode } from '../lib/errors.js';
 
 const TYPING_SHOWN_MS = 6_000;
 const TYPING_IDLE_MS = 3_000;
@@ -26,9 +28,11 @@ const MessageItem = memo(function MessageItem({ message, selfId, transfer }: { m
     );
   }
   const mine = message.u._id === selfId;
+  const note = message.t === 'livechat-note';
   return (
-    <div className={mine ? 'msg mine' : 'msg'}>
+    <div className={`msg${mine ? ' mine' : ''}${note ? ' note' : ''}`}>
       <span className="msg-meta">
+        {note && <strong className="note-label">Private note · </strong>}
         <span className="msg-author">{message.u.name || message.u.username}</span> <time dateTime={message.ts}>{clockTime(message.ts)}</time>
       </span>
       {/* Markdown to React elements, never to HTML: markup or script a visitor sends is shown, never run. */}
@@ -150,6 +154,8 @@ function Composer({ room, onSent }: { room: LivechatRoom; onSent: () => void }) 
   const queryClient = useQueryClient();
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // Reply (the visitor reads it) or Note (agents only, DESK.md D6).
+  const [mode, setMode] = useState<'reply' | 'note'>('reply');
   const typingSent = useRef(false);
   const idle = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
@@ -179,13 +185,17 @@ function Composer({ room, onSent }: { room: LivechatRoom; onSent: () => void }) 
     onError: (e) => setError(errorText(e, 'chat')),
   });
   function sendFile(file: File | undefined) {
-    if (!file || upload.isPending) return;
+    // Files go to the visitor: none from the note mode.
+    if (!file || upload.isPending || mode === 'note') return;
     setError(null);
     upload.mutate({ file, msg: text.trim() });
   }
 
   const send = useMutation({
-    mutationFn: (msg: string) => api('chat.sendMessage', { method: 'POST', body: { message: { rid: room._id, msg } } }),
+    mutationFn: (msg: string) =>
+      mode === 'note'
+        ? api('livechat/room.note', { method: 'POST', body: { rid: room._id, msg } })
+        : api('chat.sendMessage', { method: 'POST', body: { message: { rid: room._id, msg } } }),
     onSuccess: () => {
       setText('');
       onSent();
@@ -205,6 +215,15 @@ function Composer({ room, onSent }: { room: LivechatRoom; onSent: () => void }) 
     send.mutate(msg);
   }
 
+  function typed(value: string) {
+    setText(value);
+    // A note is no reply in the making: the visitor sees no typing for it.
+    if (mode === 'note') return;
+    setTypingState(value.length > 0);
+    clearTimeout(idle.current);
+    idle.current = setTimeout(() => setTypingState(false), TYPING_IDLE_MS);
+  }
+
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
     if (isSendKey({ key: event.key, shiftKey: event.shiftKey, isComposing: event.nativeEvent.isComposing })) {
       event.preventDefault();
@@ -214,7 +233,7 @@ function Composer({ room, onSent }: { room: LivechatRoom; onSent: () => void }) 
 
   return (
     <form
-      className="composer"
+      className={mode === 'note' ? 'composer note-mode' : 'composer'}
       onSubmit={submit}
       onDragOver={(e) => {
         if (e.dataTransfer.types.includes('Files')) e.preventDefault();
@@ -225,20 +244,34 @@ function Composer({ room, onSent }: { room: LivechatRoom; onSent: () => void }) 
         sendFile(e.dataTransfer.files[0]);
       }}
     >
+      <fieldset className="composer-mode">
+        <legend className="visually-hidden">Send as</legend>
+        <label className="check">
+          <input type="radio" name={`mode-${room._id}`} checked={mode === 'reply'} onChange={() => setMode('reply')} />
+          Reply
+        </label>
+        <label className="check">
+          <input
+            type="radio"
+            name={`mode-${room._id}`}
+            checked={mode === 'note'}
+            onChange={() => {
+              setTypingState(false);
+              setMode('note');
+            }}
+          />
+          Note <span className="muted small">(only agents see this)</span>
+        </label>
+      </fieldset>
       <label htmlFor={`composer-${room._id}`} className="visually-hidden">
-        Message to {room.fname ?? room.v.username}
+        {mode === 'note' ? 'Private note (only agents see this)' : `Message to ${room.fname ?? room.v.username}`}
       </label>
       <textarea
         id={`composer-${room._id}`}
         rows={2}
         value={text}
-        placeholder="Write a reply — Enter sends, Shift+Enter for a new line"
-        onChange={(e) => {
-          setText(e.target.value);
-          setTypingState(e.target.value.length > 0);
-          clearTimeout(idle.current);
-          idle.current = setTimeout(() => setTypingState(false), TYPING_IDLE_MS);
-        }}
+        placeholder={mode === 'note' ? 'Private note — only agents see this' : 'Write a reply — Enter sends, Shift+Enter for a new line'}
+        onChange={(e) => typed(e.target.value)}
         onKeyDown={onKeyDown}
         onBlur={() => setTypingState(false)}
         onPaste={(e) => {
@@ -261,11 +294,13 @@ function Composer({ room, onSent }: { room: LivechatRoom; onSent: () => void }) 
             e.target.value = '';
           }}
         />
-        <button type="button" className="ghost" onClick={() => attach.current?.click()} disabled={upload.isPending} aria-busy={upload.isPending}>
-          {upload.isPending ? 'Uploading…' : 'Attach file'}
-        </button>
+        {mode === 'reply' && (
+          <button type="button" className="ghost" onClick={() => attach.current?.click()} disabled={upload.isPending} aria-busy={upload.isPending}>
+            {upload.isPending ? 'Uploading…' : 'Attach file'}
+          </button>
+        )}
         <button type="submit" className="primary" disabled={!text.trim() || send.isPending}>
-          Send
+          {mode === 'note' ? 'Add note' : 'Send'}
         </button>
       </div>
       {error && (
@@ -427,13 +462,21 @@ function CloseForm({ room, onDone }: { room: LivechatRoom; onDone: () => void })
   const { api } = useConsole();
   const queryClient = useQueryClient();
   const [comment, setComment] = useState('');
+  const [tags, setTags] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
+  // What the server said is required (DESK.md D5): the form marks those fields after a refusal.
+  const [needs, setNeeds] = useState<{ comment: boolean; tags: boolean }>({ comment: false, tags: false });
   const transcript = useCloseTranscript(room);
   const close = useMutation({
     mutationFn: () =>
       api('livechat/room.closeByUser', {
         method: 'POST',
-        body: { rid: room._id, ...(comment.trim() ? { comment: comment.trim() } : {}), ...(transcript.value && { transcriptEmail: transcript.value }) },
+        body: {
+          rid: room._id,
+          ...(comment.trim() ? { comment: comment.trim() } : {}),
+          ...(tags.length > 0 && { tags }),
+          ...(transcript.value && { transcriptEmail: transcript.value }),
+        },
       }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: ['mail', 'transcript', room._id] });
@@ -443,12 +486,17 @@ function CloseForm({ room, onDone }: { room: LivechatRoom; onDone: () => void })
       void queryClient.invalidateQueries({ queryKey: ['open-chats'] });
       onDone();
     },
-    onError: (e) => setError(errorText(e, 'close')),
+    onError: (e) => {
+      const code = errorCode(e);
+      setNeeds((n) => ({ comment: n.comment || code === 'error-comment-is-required', tags: n.tags || code === 'error-tags-must-be-assigned-before-closing-chat' }));
+      setError(errorText(e, 'close'));
+    },
   });
   return (
     <InlineForm label="Close chat" onSubmit={() => close.mutate()} onCancel={onDone}>
-      <label htmlFor="close-comment">Closing comment (optional)</label>
-      <input id="close-comment" value={comment} onChange={(e) => setComment(e.target.value)} />
+      <label htmlFor="close-comment">Closing comment {needs.comment ? '(required)' : '(optional)'}</label>
+      <input id="close-comment" value={comment} onChange={(e) => setComment(e.target.value)} required={needs.comment} aria-invalid={needs.comment && !comment.trim()} />
+      <CloseTags room={room} chosen={tags} onChange={setTags} required={needs.tags} />
       {transcript.fields}
       <FormError error={error} />
       <div className="row">

@@ -70,6 +70,9 @@ export function systemText(message: Message, transfer?: TransferEntry): string |
     }
     case 'livechat_navigation_history':
       return `Visitor navigated: ${message.msg}`;
+    // A private note is shown as a message of its author, marked as a note (DESK.md D6).
+    case 'livechat-note':
+      return null;
     default:
       return message.msg || message.t || null;
   }
