@@ -1,8 +1,10 @@
 /**
- * The desk in the console's conversation (DESK.md D5, D6), in Chromium against the real app with the console built as
- * in production, all by keyboard: an agent switches the composer to Note and adds a private note, which the timeline
- * marks as a note and no visitor path returns; closing asks for a tag once the server requires one, and the chosen
- * tag is stored with the close. Every step passes axe; screenshots go to .tmp/screenshots/console-desk-<backend>/.
+ * The desk in the console's conversation (DESK.md D4, D5, D6), in Chromium against the real app with the console
+ * built as in production, all by keyboard: an agent inserts a canned response with `!shortcut` (its variables
+ * expanded; one left without value holds the message back), switches the composer to Note and adds a private note,
+ * which the timeline marks as a note and no visitor path returns; closing asks for a tag once the server requires
+ * one, and the chosen tag is stored with the close. Every step passes axe; screenshots go to
+ * .tmp/screenshots/console-desk-<backend>/.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'puppeteer-core';
@@ -47,13 +49,20 @@ async function checkPage(page: Page, name: string) {
 }
 
 describe('the desk in a conversation', () => {
-  it('a private note by keyboard: marked in the timeline, absent from the visitor; a required tag asked at close and stored', async () => {
+  it('a canned response and a private note by keyboard: the note marked in the timeline, absent from the visitor; a required tag asked at close and stored', async () => {
     const token = `tok-desk-${BACKEND}`;
     expect((await t.api.post(`${V}/visitor`, { visitor: { token, name: 'Dana' } })).status).toBe(200);
     const room = (await t.api.get(`${V}/room`, { query: { token } })).body.room;
     expect((await t.api.post(`${V}/message`, { rid: room._id, token, msg: 'I was charged twice.' })).status).toBe(200);
     expect((await t.api.post(`${V}/tags.save`, { tagData: { name: 'billing', description: 'Payments and invoices' } }, { auth: t.admin })).status).toBe(200);
     expect((await t.api.post('/api/v1/settings/Livechat_request_tags_when_closing_conversation', { value: true }, { auth: t.admin })).status).toBe(200);
+    for (const response of [
+      { shortcut: 'refund', text: 'Hi {{visitor.firstName}}, the refund for {{ visitor.customFields.order | "your order" }} is on its way. {{ agent.name }}' },
+      { shortcut: 'call', text: 'Which number may we call? {{ visitor.phone }}' },
+    ]) {
+      const saved = await t.api.post('/api/v1/canned-responses', { ...response, scope: 'global' }, { auth: t.admin });
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    }
 
     const context = await browser.createBrowserContext();
     const page = await context.newPage();
@@ -63,6 +72,30 @@ describe('the desk in a conversation', () => {
       await signIn(page, base, ADMIN_USERNAME, ADMIN_PASSWORD);
       await openPage(page, `${base}/chats/${room._id}`);
       await waitForPageText(page, 'I was charged twice.');
+
+      // A canned response: "!ref" lists it, Enter inserts it with its variables expanded, Enter sends it.
+      await page.focus(`#composer-${room._id}`);
+      await page.keyboard.type('!ref');
+      await page.waitForSelector('[role="listbox"][aria-label="Canned responses"] [role="option"][aria-selected="true"]');
+      await checkPage(page, 'canned-list');
+      await page.keyboard.press('Enter');
+      const inserted = 'Hi Dana, the refund for your order is on its way. Administrator';
+      expect(await page.$eval(`#composer-${room._id}`, (el: any) => el.value)).toBe(inserted);
+      await page.keyboard.press('Enter');
+      await page.waitForFunction((text: string) => document.body.innerText.includes(text) && document.querySelector('textarea').value === '', { timeout: 20_000 }, inserted);
+      const history = (await t.api.get(`${V}/messages.history/${room._id}`, { query: { token } })).body.messages;
+      expect(history.map((m: { msg: string }) => m.msg)).toContain(inserted);
+      // A variable with no value and no fallback stays, and the composer will not send it.
+      await page.keyboard.type('!call');
+      await page.waitForSelector('[role="listbox"][aria-label="Canned responses"]');
+      await page.keyboard.press('Enter');
+      expect(await page.$eval(`#composer-${room._id}`, (el: any) => el.value)).toBe('Which number may we call? {{ visitor.phone }}');
+      await page.keyboard.press('Enter');
+      await waitForPageText(page, 'Fill in {{ visitor.phone }} before sending.');
+      await page.keyboard.down('Control');
+      await page.keyboard.press('a');
+      await page.keyboard.up('Control');
+      await page.keyboard.press('Backspace');
       // Note mode: the composer says who reads it.
       await page.focus('main');
       // A radio group: Tab reaches the chosen mode (Reply), an arrow key moves to Note.

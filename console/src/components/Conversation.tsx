@@ -13,6 +13,7 @@ import { VirtualRow } from './VirtualRow.js';
 import { VisitorPanel } from './VisitorPanel.js';
 import { useCloseTranscript } from './Transcript.js';
 import { CloseTags } from './CloseTags.js';
+import { useCannedPicker } from './CannedPicker.js';
 import { errorCode } from '../lib/errors.js';
 
 const TYPING_SHOWN_MS = 6_000;
@@ -156,6 +157,11 @@ function Composer({ room, onSent }: { room: LivechatRoom; onSent: () => void }) 
   const [error, setError] = useState<string | null>(null);
   // Reply (the visitor reads it) or Note (agents only, DESK.md D6).
   const [mode, setMode] = useState<'reply' | 'note'>('reply');
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const canned = useCannedPicker(room, text, (value, caret) => {
+    typed(value);
+    requestAnimationFrame(() => textarea.current?.setSelectionRange(caret, caret));
+  });
   const typingSent = useRef(false);
   const idle = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
@@ -209,6 +215,11 @@ function Composer({ room, onSent }: { room: LivechatRoom; onSent: () => void }) 
     event?.preventDefault();
     const msg = text.trim();
     if (!msg || send.isPending) return;
+    const unfilled = canned.unfilledIn(text);
+    if (unfilled.length > 0) {
+      setError(`Fill in ${unfilled.join(', ')} before sending.`);
+      return;
+    }
     setError(null);
     clearTimeout(idle.current);
     setTypingState(false);
@@ -225,6 +236,7 @@ function Composer({ room, onSent }: { room: LivechatRoom; onSent: () => void }) 
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (canned.onKeyDown(event)) return;
     if (isSendKey({ key: event.key, shiftKey: event.shiftKey, isComposing: event.nativeEvent.isComposing })) {
       event.preventDefault();
       submit();
@@ -263,15 +275,22 @@ function Composer({ room, onSent }: { room: LivechatRoom; onSent: () => void }) 
           Note <span className="muted small">(only agents see this)</span>
         </label>
       </fieldset>
+      {canned.list}
       <label htmlFor={`composer-${room._id}`} className="visually-hidden">
         {mode === 'note' ? 'Private note (only agents see this)' : `Message to ${room.fname ?? room.v.username}`}
       </label>
       <textarea
+        ref={textarea}
         id={`composer-${room._id}`}
         rows={2}
         value={text}
+        {...canned.inputProps}
+        onSelect={(e) => canned.onCaret(e.currentTarget.selectionStart)}
         placeholder={mode === 'note' ? 'Private note — only agents see this' : 'Write a reply — Enter sends, Shift+Enter for a new line'}
-        onChange={(e) => typed(e.target.value)}
+        onChange={(e) => {
+          typed(e.target.value);
+          canned.onCaret(e.target.selectionStart);
+        }}
         onKeyDown={onKeyDown}
         onBlur={() => setTypingState(false)}
         onPaste={(e) => {
