@@ -20,6 +20,7 @@ import type { BusinessHoursRepo } from './business-hours-store.js';
 import type { CannedResponsesRepo } from './canned-responses-store.js';
 import type { TagsRepo } from './tags-store.js';
 import type { EmailOutboxRepo, OfflineMessagesRepo, TranscriptRequestsRepo } from './mail-store.js';
+import type { WebhooksRepo } from './webhooks-store.js';
 
 export type * from './agents-store.js';
 export type * from './changes-store.js';
@@ -39,6 +40,7 @@ export type * from './business-hours-store.js';
 export type * from './canned-responses-store.js';
 export type * from './tags-store.js';
 export type * from './mail-store.js';
+export type * from './webhooks-store.js';
 
 export type Backend = 'sqlite' | 'postgres';
 
@@ -83,6 +85,8 @@ export interface Store {
   readonly emailOutbox: EmailOutboxRepo;
   readonly offlineMessages: OfflineMessagesRepo;
   readonly transcriptRequests: TranscriptRequestsRepo;
+  /** The webhook outbox and rooms' `crmData` (DESK.md D9). */
+  readonly webhooks: WebhooksRepo;
   /**
    * Runs `fn` in one database transaction: every write it makes through `tx`
    * commits together or not at all. Nested calls join the outer transaction.
