@@ -381,7 +381,7 @@ describe('delivery (D9 Parley rule)', () => {
     await t.api.post(`${V}/message`, { rid: slowRoom._id, token: slow.token, msg: 'stuck' });
     await pollUntil(() => roomHooks(slowRoom._id).length === 1, 'the hanging request arrived');
     const started = Date.now();
-    const others = [];
+    const others: string[] = [];
     for (let i = 0; i < 5; i++) {
       const v = await registerVisitor(t);
       const r = await openRoom(t, v.token);
