@@ -4,7 +4,7 @@ import { usePermissions } from '../api/data.js';
 import type { WebhookDelivery, WebhookDeliveryDetail } from '../api/types.js';
 import { useConsole } from '../context.js';
 import { errorText } from '../lib/errors.js';
-import { pollInterval } from '../live/live.js';
+import { POLL_INTERVAL_MS } from '../live/live.js';
 
 /** `omnichannel/integrations`' keys, the settings they write (as `livechat/integrations.settings` names them), labels. */
 const TOGGLES: Array<{ key: string; id: string; label: string }> = [
@@ -168,7 +168,7 @@ function DeliveryDetail({ id }: { id: string }) {
 }
 
 function DeliveryLog() {
-  const { api, liveStatus } = useConsole();
+  const { api } = useConsole();
   const queryClient = useQueryClient();
   const [status, setStatus] = useState('');
   const [type, setType] = useState('');
@@ -177,7 +177,8 @@ function DeliveryLog() {
   const [error, setError] = useState<string | null>(null);
   const list = useQuery({
     queryKey: ['webhooks', 'log', status, type, rid],
-    refetchInterval: pollInterval(liveStatus),
+    // No event tells of deliveries (DESK.md D9): the open log is read again every few seconds.
+    refetchInterval: POLL_INTERVAL_MS,
     queryFn: () =>
       api<{ deliveries: WebhookDelivery[]; total: number }>('livechat/webhook.deliveries', {
         query: { count: 50, ...(status && { status }), ...(type && { type }), ...(rid.trim() && { rid: rid.trim() }) },
@@ -239,7 +240,7 @@ function DeliveryLog() {
               <span className="list-preview wrap">
                 <strong>{STATUS_TEXT[d.status]}</strong> · {d.attempts} attempt{d.attempts === 1 ? '' : 's'}
                 {d.lastStatusCode !== null ? ` · last answer HTTP ${d.lastStatusCode}` : ''}
-                {d.lastError ? ` · last error: ${d.lastError}` : ''}
+                {d.lastError && d.lastError !== `HTTP ${d.lastStatusCode}` ? ` · last error: ${d.lastError}` : ''}
                 {d.nextAttemptAt ? ` · next attempt ${new Date(d.nextAttemptAt).toLocaleString()}` : ''} · {new Date(d.createdAt).toLocaleString()}
               </span>
               {open === d._id && <DeliveryDetail id={d._id} />}
