@@ -441,3 +441,26 @@ describe('the delivery log (D9)', () => {
     expect(JSON.stringify(detail.body)).not.toContain(SECRET);
   });
 });
+
+describe('retention (D9: kept at least 30 days)', () => {
+  it('finished deliveries go after 30 days, not before; waiting ones stay', async () => {
+    await setSetting(t, 'Livechat_webhook_on_visitor_message', true);
+    const { token } = await registerVisitor(t);
+    const room = await openRoom(t, token);
+    receiver.respond = () => ({ status: 200 });
+    await t.api.post(`${V}/message`, { rid: room._id, token, msg: 'old news' });
+    await pollUntil(async () => (await deliveries({ rid: room._id, status: 'delivered' })).length === 1, 'delivered');
+    receiver.respond = () => ({ status: 503 });
+    const other = await registerVisitor(t);
+    const otherRoom = await openRoom(t, other.token);
+    await t.api.post(`${V}/message`, { rid: otherRoom._id, token: other.token, msg: 'still trying' });
+    await pollUntil(async () => (await deliveries({ rid: otherRoom._id, status: 'retrying' })).length === 1, 'retrying');
+    await advance(29 * 86_400);
+    expect(await deliveries({ rid: room._id })).toHaveLength(1);
+    await advance(2 * 86_400);
+    expect(await deliveries({ rid: room._id })).toHaveLength(0);
+    // The other one failed after its schedule (about 21 hours) more than 30 days ago too: gone; nothing waits.
+    expect(await deliveries({ status: 'pending' })).toHaveLength(0);
+    expect(await deliveries({ status: 'retrying' })).toHaveLength(0);
+  });
+});
