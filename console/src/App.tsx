@@ -21,6 +21,7 @@ const UsersPage = lazy(() => import('./pages/Users.js').then((m) => ({ default: 
 const PermissionsPage = lazy(() => import('./pages/Permissions.js').then((m) => ({ default: m.PermissionsPage })));
 const MailPage = lazy(() => import('./pages/Mail.js').then((m) => ({ default: m.MailPage })));
 const OfflineMessagesPage = lazy(() => import('./pages/OfflineMessages.js').then((m) => ({ default: m.OfflineMessagesPage })));
+const WebhooksPage = lazy(() => import('./pages/Webhooks.js').then((m) => ({ default: m.WebhooksPage })));
 const OpenChatsPage = lazy(() => import('./pages/OpenChats.js').then((m) => ({ default: m.OpenChatsPage })));
 
 export interface AppProps {
@@ -91,6 +92,7 @@ function Routes() {
           <Route path="/admin/permissions" component={PermissionsPage} />
           <Route path="/admin/open-chats" component={OpenChatsPage} />
           <Route path="/admin/mail" component={MailPage} />
+          <Route path="/admin/webhooks" component={WebhooksPage} />
           <Route path="/admin/offline-messages" component={OfflineMessagesPage} />
           <Route path="/admin/offline-messages/:id" component={OfflineMessagesPage} />
           <Route path="/admin/open-chats/:rid" component={OpenChatsPage} />

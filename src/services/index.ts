@@ -36,6 +36,7 @@ import { CannedResponsesService } from './canned-responses.service.js';
 import { TagsService } from './tags.service.js';
 import { MailService } from './mail.service.js';
 import { TranscriptService, type TranscriptChoice } from './transcript.service.js';
+import { WebhooksService } from './webhooks/webhooks.service.js';
 import { domainHasMail, OfflineMessagesService, type DomainCheck } from './offline-messages.service.js';
 
 /**
@@ -90,6 +91,8 @@ export interface Services {
   offlineMessages: OfflineMessagesService;
   /** Transcripts (widget contract W4). */
   transcripts: TranscriptService;
+  /** Webhooks (DESK.md D9): the outbox, its delivery, the settings and the delivery log. */
+  webhooks: WebhooksService;
 }
 
 export interface ServicesOptions {
@@ -116,6 +119,8 @@ export interface ServicesOptions {
   onJobError?: (error: unknown, job: JobRecord | null) => void;
   /** `Livechat_validate_offline_email`'s domain lookup (default: DNS). */
   domainCheck?: DomainCheck;
+  /** The jitter of webhook retries, 0…1 (default: `Math.random`). */
+  webhookJitter?: () => number;
 }
 
 export function createServices(options: ServicesOptions): Services {
@@ -161,7 +166,10 @@ export function createServices(options: ServicesOptions): Services {
   const transcripts = new TranscriptService(store, settings, access, clock, mail, limits);
   routing.closeHook = (tx, closed, choice) => transcripts.atClose(tx, closed, choice as TranscriptChoice | undefined);
   livechatAdmin.transcriptChoice = (caller, room, transcriptEmail) => transcripts.closeChoice(caller, room, transcriptEmail);
-  return { activity, contacts, files, notes, cannedResponses, tags, clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence, businessHours, mail, offlineMessages, transcripts };
+  const webhooks = new WebhooksService(store, settings, clock, jobs, options.webhookJitter);
+  activity.add(webhooks.record);
+  offlineMessages.storedHook = (tx, message) => webhooks.offlineMessage(tx, message, message.ts);
+  return { webhooks, activity, contacts, files, notes, cannedResponses, tags, clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence, businessHours, mail, offlineMessages, transcripts };
 }
 
 export interface BootstrapConfig extends SeedConfig {
@@ -179,5 +187,6 @@ export async function bootstrapServices(services: Services, store: Store, config
   // The seeded default schedule lives in the server's zone (`TZ`), else UTC (desk contract D1).
   await services.businessHours.ensureDefault(process.env['TZ']);
   await services.mail.bootstrap();
+  await services.webhooks.bootstrap();
   return seedFirstStart(store, services.clock, config);
 }

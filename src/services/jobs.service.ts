@@ -33,6 +33,11 @@ export interface JobKind {
   maxAttempts?: number;
   /** Delay before the next attempt after `attempts` failed ones (default `retryDelay`). */
   retryDelay?(attempts: number): Millis;
+  /**
+   * Jobs of this kind run beside the others, at most this many at once in this runner, so a slow `prepare` (a
+   * webhook receiver that does not answer) never holds up other jobs. Without it, a runner's jobs run one by one.
+   */
+  parallel?: number;
 }
 
 /** Thrown by a handler: the job cannot succeed, stop retrying it. */
@@ -94,6 +99,8 @@ export class JobsService {
   private unsubscribe: (() => void) | null = null;
   private readonly pollMs: number;
   private readonly leaseMs: number;
+  /** Jobs of `parallel` kinds under way, by kind. */
+  private readonly running = new Map<string, Set<Promise<void>>>();
 
   constructor(
     private readonly store: Store,
@@ -135,6 +142,7 @@ export class JobsService {
     this.unsubscribe = null;
     this.abort.abort();
     await this.tail.catch(() => {});
+    await Promise.all([...this.running.values()].flatMap((set) => [...set]));
   }
 
   /** Looks for due jobs now (a job was scheduled in this process). */
@@ -169,7 +177,7 @@ export class JobsService {
     try {
       const time = this.options.shared ? await this.options.shared.sync() : { now: this.clock.now(), advancing: false };
       if (time.advancing) return;
-      await this.runDue(time.now);
+      await this.runDue(time.now, false);
     } catch (error) {
       this.options.onError?.(error, null);
     }
@@ -177,19 +185,45 @@ export class JobsService {
 
   /**
    * Claims and runs every job due at `now`, in `dueAt` order, until none is left (jobs the handlers schedule
-   * for `now` or earlier included). Returns how many finished (done, or given up).
+   * for `now` or earlier included). Returns how many finished (done, or given up). Jobs of `parallel` kinds are
+   * started beside the others; with `waitForParallel` (the test clock's advances) they are also waited for.
    */
-  async runDue(now: Millis): Promise<number> {
-    const kinds = this.kindNames;
+  async runDue(now: Millis, waitForParallel = true): Promise<number> {
+    const serial = this.kindNames.filter((kind) => this.kinds.get(kind)!.parallel === undefined);
     let finished = 0;
+    const count = (outcome: string) => {
+      if (outcome === 'done' || outcome === 'failed') finished++;
+    };
     while (!this.stopping) {
-      const claimed = await this.store.jobs.claimDue({ now, runner: this.runnerId, leaseMs: this.leaseMs, kinds, limit: CLAIM_BATCH });
-      if (claimed.length === 0) break;
+      let started = 0;
+      for (const [kind, handler] of this.kinds) {
+        if (handler.parallel === undefined) continue;
+        const set = this.running.get(kind) ?? new Set<Promise<void>>();
+        this.running.set(kind, set);
+        const free = handler.parallel - set.size;
+        if (free <= 0) continue;
+        const jobs = await this.store.jobs.claimDue({ now, runner: this.runnerId, leaseMs: this.leaseMs, kinds: [kind], limit: Math.min(free, CLAIM_BATCH) });
+        for (const job of jobs) {
+          const task: Promise<void> = this.runOne(job, now)
+            .then(count)
+            .finally(() => {
+              set.delete(task);
+              // A slot is free: due jobs of this kind waiting for one go now, not at the next poll.
+              this.wake();
+            });
+          set.add(task);
+          started++;
+        }
+      }
+      const claimed = serial.length === 0 ? [] : await this.store.jobs.claimDue({ now, runner: this.runnerId, leaseMs: this.leaseMs, kinds: serial, limit: CLAIM_BATCH });
       for (const job of claimed) {
         if (this.stopping) break;
-        const outcome = await this.runOne(job, now);
-        if (outcome === 'done' || outcome === 'failed') finished++;
+        count(await this.runOne(job, now));
       }
+      if (claimed.length > 0 || started > 0) continue;
+      const under = waitForParallel ? [...this.running.values()].flatMap((set) => [...set]) : [];
+      if (under.length === 0) break;
+      await Promise.all(under);
     }
     return finished;
   }

@@ -62,6 +62,9 @@ export function dnsDomainCheck(options: { servers?: string[]; timeoutMs?: number
 export const domainHasMail: DomainCheck = dnsDomainCheck();
 
 export class OfflineMessagesService {
+  /** Told in the transaction that stores an offline message (DESK.md D9's `_on_offline_msg` outbox row). */
+  storedHook: ((tx: Store, message: OfflineMessageRecord) => Promise<void>) | null = null;
+
   constructor(
     private readonly store: Store,
     private readonly settings: SettingsService,
@@ -129,6 +132,7 @@ export class OfflineMessagesService {
         record.notificationId = mail.id;
       }
       await tx.offlineMessages.insert(record);
+      await this.storedHook?.(tx, record);
       return mail;
     });
     this.events.publish({ type: 'offlineMessageChanged', action: 'inserted', offlineMessageId: record.id, departmentId: record.department?.id ?? null });

@@ -69,6 +69,8 @@ export const DEFAULT_PERMISSIONS: Record<string, string[]> = {
   'save-others-livechat-room-info': ['livechat-manager', 'livechat-monitor', 'admin'],
   'manage-email-outbox': LIVECHAT_MANAGERS,
   'send-omnichannel-chat-transcript': LIVECHAT_MANAGERS,
+  // DESK.md D9, D11: the webhook settings, test and delivery log.
+  'view-livechat-webhooks': LIVECHAT_MANAGERS,
 };
 
 /** A permission on the wire (contract §4): the response schema's type (wire/permissions.ts). */

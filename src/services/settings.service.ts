@@ -100,6 +100,19 @@ export const SETTING_DEFAULTS = {
   Livechat_transcript_send_always: false,
   Livechat_transcript_show_system_messages: false,
   Livechat_transcript_email_subject: '',
+  // Webhooks (DESK.md D9, D11): the receiver, its secret (never returned), the attempt's time limit, the events.
+  Livechat_webhookUrl: '',
+  Livechat_secret_token: '',
+  Livechat_http_timeout: 5000,
+  Livechat_webhook_on_start: false,
+  Livechat_webhook_on_chat_queued: false,
+  Livechat_webhook_on_chat_taken: false,
+  Livechat_webhook_on_forward: false,
+  Livechat_webhook_on_close: false,
+  Livechat_webhook_on_visitor_message: false,
+  Livechat_webhook_on_agent_message: false,
+  Livechat_webhook_on_offline_msg: false,
+  Send_visitor_navigation_history_livechat_webhook_request: false,
 };
 
 export type SettingId = keyof typeof SETTING_DEFAULTS;
@@ -119,7 +132,7 @@ const ENUMS: Partial<Record<SettingId, readonly string[]>> = {
  * Secrets (W2.1, W5.6): `GET settings/:_id` answers `value: ""` and whether one is set (`isSet`); writing `""`
  * clears. No response, log line, mail or error text holds them.
  */
-export const SECRET_SETTINGS: ReadonlySet<string> = new Set(['SMTP_Password', 'FileUpload_S3_AWSSecretAccessKey']);
+export const SECRET_SETTINGS: ReadonlySet<string> = new Set(['SMTP_Password', 'FileUpload_S3_AWSSecretAccessKey', 'Livechat_secret_token']);
 
 /** The least value of integer settings whose least is not 0. */
 const MINIMUMS: Partial<Record<SettingId, number>> = { Accounts_Password_Policy_MaxLength: -1, FileUpload_MaxFileSize: 1 };
@@ -128,6 +141,8 @@ const MINIMUMS: Partial<Record<SettingId, number>> = { Accounts_Password_Policy_
 const INT_RANGES: Partial<Record<SettingId, readonly [number, number]>> = {
   SMTP_Port: [0, 65535],
   Email_Outbox_Retention_Days: [1, 3650],
+  // Milliseconds; an attempt must end well inside a job's claim (D0), so at most 20 seconds.
+  Livechat_http_timeout: [1, 20_000],
 };
 
 /** Settings whose string value is a regular expression source (must compile). */
@@ -333,10 +348,22 @@ function formatProblem(id: SettingId, value: string): string | null {
   if (value.includes('\u0000')) return 'The value must not contain NUL characters';
   if (REGEX_SETTINGS.has(id) && !isValidRegexSource(value)) return 'The value is not a valid regular expression';
   if (COLOUR_SETTINGS.has(id) && !COLOUR.test(value)) return 'The value is not a valid colour';
+  if (id === 'Livechat_webhookUrl' && value.trim() !== '' && !isWebhookUrl(value.trim())) return 'The value is not an http or https URL';
   if (id === 'Livechat_AllowedDomainsList' && !allowedDomains(value).every((d) => d.length <= 253 && HOST_SOURCE.test(d))) {
     return 'The value is not a comma-separated list of domains';
   }
   return null;
+}
+
+/** A webhook receiver's address: an absolute `http:` or `https:` URL without credentials in it. */
+export function isWebhookUrl(value: string): boolean {
+  if (value.length > 2048) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '';
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -21,6 +21,7 @@ import type { CannedResponsesRepo } from './canned-responses-store.js';
 import type { TagsRepo } from './tags-store.js';
 import type { ContactsRepo } from './contacts-store.js';
 import type { EmailOutboxRepo, OfflineMessagesRepo, TranscriptRequestsRepo } from './mail-store.js';
+import type { WebhooksRepo } from './webhooks-store.js';
 
 export type * from './agents-store.js';
 export type * from './changes-store.js';
@@ -41,6 +42,7 @@ export type * from './canned-responses-store.js';
 export type * from './tags-store.js';
 export type * from './contacts-store.js';
 export type * from './mail-store.js';
+export type * from './webhooks-store.js';
 
 export type Backend = 'sqlite' | 'postgres';
 
@@ -87,6 +89,8 @@ export interface Store {
   readonly emailOutbox: EmailOutboxRepo;
   readonly offlineMessages: OfflineMessagesRepo;
   readonly transcriptRequests: TranscriptRequestsRepo;
+  /** The webhook outbox and rooms' `crmData` (DESK.md D9). */
+  readonly webhooks: WebhooksRepo;
   /**
    * Runs `fn` in one database transaction: every write it makes through `tx`
    * commits together or not at all. Nested calls join the outer transaction.

@@ -4401,6 +4401,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/livechat/integrations.settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The webhook settings (the secret as value "" plus isSet) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            settings: {
+                                _id: string;
+                                /** @description secrets only: whether a value is stored (the value is never returned) */
+                                isSet?: boolean;
+                                value: unknown;
+                            }[];
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/livechat/message": {
         parameters: {
             query?: never;
@@ -8523,6 +8586,363 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/livechat/webhook.deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The webhook delivery log, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    count?: number;
+                    /** @description JSON object, one key, value 1 or -1 */
+                    sort?: string;
+                    /** @description JSON object of 0/1 values */
+                    fields?: string;
+                    status?: "pending" | "retrying" | "delivered" | "failed";
+                    type?: string;
+                    rid?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            deliveries: {
+                                _id: string;
+                                attempts: number;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                createdAt: string;
+                                deliveredAt: string | null;
+                                /** @description the same across retries and redeliveries (X-Parley-Event-Id) */
+                                eventId: string;
+                                lastDurationMs: number | null;
+                                lastError: string | null;
+                                lastStatusCode: number | null;
+                                nextAttemptAt: string | null;
+                                rid: string | null;
+                                /** @enum {string} */
+                                status: "pending" | "retrying" | "delivered" | "failed";
+                                type: string;
+                                url: string;
+                            }[];
+                            offset: number;
+                            /** @enum {boolean} */
+                            success: true;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/webhook.deliveries/{_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook delivery with its payload and attempts */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    _id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            delivery: {
+                                _id: string;
+                                attempts: number;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                createdAt: string;
+                                deliveredAt: string | null;
+                                /** @description the same across retries and redeliveries (X-Parley-Event-Id) */
+                                eventId: string;
+                                lastDurationMs: number | null;
+                                lastError: string | null;
+                                lastStatusCode: number | null;
+                                log: {
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    at: string;
+                                    durationMs: number;
+                                    error: string | null;
+                                    statusCode: number | null;
+                                }[];
+                                nextAttemptAt: string | null;
+                                /** @description the JSON body as sent */
+                                payload: unknown;
+                                rid: string | null;
+                                /** @enum {string} */
+                                status: "pending" | "retrying" | "delivered" | "failed";
+                                type: string;
+                                url: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/webhook.redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivered or failed webhook event again (same event id) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        _id: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            delivery: {
+                                _id: string;
+                                attempts: number;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                createdAt: string;
+                                deliveredAt: string | null;
+                                /** @description the same across retries and redeliveries (X-Parley-Event-Id) */
+                                eventId: string;
+                                lastDurationMs: number | null;
+                                lastError: string | null;
+                                lastStatusCode: number | null;
+                                log: {
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    at: string;
+                                    durationMs: number;
+                                    error: string | null;
+                                    statusCode: number | null;
+                                }[];
+                                nextAttemptAt: string | null;
+                                /** @description the JSON body as sent */
+                                payload: unknown;
+                                rid: string | null;
+                                /** @enum {string} */
+                                status: "pending" | "retrying" | "delivered" | "failed";
+                                type: string;
+                                url: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send Rocket.Chat's sample session to the webhook now */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/livechat/{rid}/messages": {
         parameters: {
             query?: never;
@@ -8947,6 +9367,88 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/omnichannel/integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Write the webhook settings (each key given, false included) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        LivechatHttpTimeout?: number;
+                        LivechatSecretToken?: string;
+                        LivechatWebhookOnAgentMessage?: boolean;
+                        LivechatWebhookOnChatQueued?: boolean;
+                        LivechatWebhookOnChatTaken?: boolean;
+                        LivechatWebhookOnClose?: boolean;
+                        LivechatWebhookOnForward?: boolean;
+                        LivechatWebhookOnOfflineMsg?: boolean;
+                        LivechatWebhookOnStart?: boolean;
+                        LivechatWebhookOnVisitorMessage?: boolean;
+                        LivechatWebhookUrl?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

@@ -59,3 +59,6 @@ export type Email = Ok<'/api/v1/email-outbox/{_id}', 'get'>['email'];
 export type TranscriptState = Ok<'/api/v1/livechat/transcript/{rid}', 'get'>;
 /** An offline message (W3.4). */
 export type OfflineMessage = Item<Ok<'/api/v1/livechat/offline-messages', 'get'>['offlineMessages']>;
+/** A webhook delivery in the log and one with its payload and attempts (DESK.md D9). */
+export type WebhookDelivery = Item<Ok<'/api/v1/livechat/webhook.deliveries', 'get'>['deliveries']>;
+export type WebhookDeliveryDetail = Ok<'/api/v1/livechat/webhook.deliveries/{_id}', 'get'>['delivery'];

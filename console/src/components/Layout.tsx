@@ -52,6 +52,7 @@ function ManageMenu() {
     ...MANAGE_LINKS.slice(2, 4),
     ...(can('access-permissions') ? [['/admin/permissions', 'Permissions'] as [string, string]] : []),
     ...(can('manage-email-outbox') ? [['/admin/mail', 'E-mail'] as [string, string]] : []),
+    ...(can('view-livechat-webhooks') ? [['/admin/webhooks', 'Webhooks'] as [string, string]] : []),
     ...MANAGE_LINKS.slice(4),
   ];
   const current = links.find(([href]) => location === href || location.startsWith(`${href}/`));

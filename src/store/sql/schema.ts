@@ -123,6 +123,8 @@ export interface RoomsTable {
   tags: string | null;
   /** DESK.md D5 `closeReason` (migration 0026). */
   close_reason: string | null;
+  /** DESK.md D9 `crmData`: the first 10 KB of the receiver's last 2xx answer for the room (migration 0030). */
+  crm_data: string | null;
 }
 
 export interface SubscriptionsTable {
@@ -339,6 +341,34 @@ export interface EmailOutboxTable {
   text_body: string;
 }
 
+/** The webhook outbox (migration 0030, DESK.md D9). */
+export interface WebhookDeliveriesTable {
+  id: string;
+  event_id: string;
+  type: string;
+  rid: string | null;
+  order_key: string;
+  seq: number;
+  url: string;
+  status: string;
+  attempts: Generated<number>;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_duration_ms: number | null;
+  next_attempt_at: number | null;
+  created_at: number;
+  delivered_at: number | null;
+  updated_at: number;
+  payload: string;
+  log: string;
+}
+
+/** The last sequence number of each webhook order key (migration 0030). */
+export interface WebhookOrderTable {
+  order_key: string;
+  seq: number;
+}
+
 /** Offline messages (migration 0023). */
 export interface OfflineMessagesTable {
   id: string;
@@ -407,6 +437,8 @@ export interface Database {
   offline_messages: OfflineMessagesTable;
   offline_message_replies: OfflineMessageRepliesTable;
   livechat_transcript_requests: LivechatTranscriptRequestsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_order: WebhookOrderTable;
 }
 
 /** A stored file (migration 0025, WIDGET.md W5.6); its content is in `store`. */

@@ -10,6 +10,7 @@ import { SqlDepartmentsRepo } from './departments-repo.js';
 import { SqlDirectoryRepo } from './directory-repo.js';
 import { SqlInquiriesRepo } from './inquiries-repo.js';
 import { SqlJobsRepo, SqlManualClockRepo } from './jobs-repo.js';
+import { SqlWebhooksRepo } from './webhooks-repo.js';
 import { SqlBusinessHoursRepo } from './business-hours-repo.js';
 import { SqlEmailOutboxRepo, SqlOfflineMessagesRepo, SqlTranscriptRequestsRepo } from './mail-repo.js';
 import { SqlLivechatRoomsRepo } from './livechat-rooms-repo.js';
@@ -64,6 +65,7 @@ export class SqlStore implements Store {
   readonly emailOutbox: SqlEmailOutboxRepo;
   readonly offlineMessages: SqlOfflineMessagesRepo;
   readonly transcriptRequests: SqlTranscriptRequestsRepo;
+  readonly webhooks: SqlWebhooksRepo;
 
   constructor(
     readonly db: Kysely<Database>,
@@ -105,6 +107,7 @@ export class SqlStore implements Store {
     this.emailOutbox = new SqlEmailOutboxRepo(db, dialect);
     this.offlineMessages = new SqlOfflineMessagesRepo(db, dialect);
     this.transcriptRequests = new SqlTranscriptRequestsRepo(db);
+    this.webhooks = new SqlWebhooksRepo(db, dialect);
   }
 
   poolStats(): PoolStats | null {

@@ -28,6 +28,7 @@ import * as files from './0025-files.js';
 import * as livechatSearch from './0027-livechat-search.js';
 import * as offlineMessages from './0023-offline-messages.js';
 import * as transcriptRequested from './0032-transcript-requested.js';
+import * as webhooks from './0030-webhooks.js';
 
 /**
  * The one migration history of both backends, in order. Migrations are
@@ -65,6 +66,7 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0026-desk': { up: (db) => desk.up(db) },
     '0027-livechat-search': { up: (db) => livechatSearch.up(db, dialect) },
     '0032-transcript-requested': { up: (db) => transcriptRequested.up(db) },
+    '0030-webhooks': { up: (db) => webhooks.up(db) },
   };
   return { getMigrations: async () => all };
 }
