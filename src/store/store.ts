@@ -19,6 +19,7 @@ import type { FilesRepo } from './files-store.js';
 import type { BusinessHoursRepo } from './business-hours-store.js';
 import type { CannedResponsesRepo } from './canned-responses-store.js';
 import type { TagsRepo } from './tags-store.js';
+import type { CustomFieldsRepo, PageTrailRepo, TriggersRepo, VisitorDataRepo } from './widget-store.js';
 import type { EmailOutboxRepo, OfflineMessagesRepo, TranscriptRequestsRepo } from './mail-store.js';
 
 export type * from './agents-store.js';
@@ -39,6 +40,7 @@ export type * from './business-hours-store.js';
 export type * from './canned-responses-store.js';
 export type * from './tags-store.js';
 export type * from './mail-store.js';
+export type * from './widget-store.js';
 
 export type Backend = 'sqlite' | 'postgres';
 
@@ -83,6 +85,11 @@ export interface Store {
   readonly emailOutbox: EmailOutboxRepo;
   readonly offlineMessages: OfflineMessagesRepo;
   readonly transcriptRequests: TranscriptRequestsRepo;
+  /** The widget's triggers, custom-field definitions, page trail, and the removal of a visitor's data (WIDGET.md W6–W9). */
+  readonly triggers: TriggersRepo;
+  readonly customFields: CustomFieldsRepo;
+  readonly pageTrail: PageTrailRepo;
+  readonly visitorData: VisitorDataRepo;
   /**
    * Runs `fn` in one database transaction: every write it makes through `tx`
    * commits together or not at all. Nested calls join the outer transaction.

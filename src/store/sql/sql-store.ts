@@ -22,6 +22,10 @@ import { SqlVisitorsRepo } from './visitors-repo.js';
 import { SqlFilesRepo } from './files-repo.js';
 import { SqlCannedResponsesRepo } from './canned-responses-repo.js';
 import { SqlTagsRepo } from './tags-repo.js';
+import { SqlTriggersRepo } from './triggers-repo.js';
+import { SqlCustomFieldsRepo } from './custom-fields-repo.js';
+import { SqlPageTrailRepo } from './page-trail-repo.js';
+import { SqlVisitorDataRepo } from './visitor-data-repo.js';
 
 export interface BackendHooks {
   close(): Promise<void>;
@@ -62,6 +66,10 @@ export class SqlStore implements Store {
   readonly emailOutbox: SqlEmailOutboxRepo;
   readonly offlineMessages: SqlOfflineMessagesRepo;
   readonly transcriptRequests: SqlTranscriptRequestsRepo;
+  readonly triggers: SqlTriggersRepo;
+  readonly customFields: SqlCustomFieldsRepo;
+  readonly pageTrail: SqlPageTrailRepo;
+  readonly visitorData: SqlVisitorDataRepo;
 
   constructor(
     readonly db: Kysely<Database>,
@@ -102,6 +110,10 @@ export class SqlStore implements Store {
     this.emailOutbox = new SqlEmailOutboxRepo(db, dialect);
     this.offlineMessages = new SqlOfflineMessagesRepo(db, dialect);
     this.transcriptRequests = new SqlTranscriptRequestsRepo(db);
+    this.triggers = new SqlTriggersRepo(db, dialect, changes);
+    this.customFields = new SqlCustomFieldsRepo(db, dialect, changes);
+    this.pageTrail = new SqlPageTrailRepo(db, dialect);
+    this.visitorData = new SqlVisitorDataRepo(db, changes);
   }
 
   poolStats(): PoolStats | null {
