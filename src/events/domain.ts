@@ -49,6 +49,8 @@ export interface EventMessage {
   transferData?: TransferData;
   /** A file message's file (WIDGET.md W5.4). */
   file?: MessageFile;
+  /** A `livechat-close` of a visitor's data removal (WIDGET.md W8.2): the widget offers no transcript. */
+  transcriptRequested?: true;
 }
 
 /** An inquiry as events carry it (no token). */

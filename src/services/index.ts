@@ -35,6 +35,10 @@ import { TagsService } from './tags.service.js';
 import { MailService } from './mail.service.js';
 import { TranscriptService, type TranscriptChoice } from './transcript.service.js';
 import { domainHasMail, OfflineMessagesService, type DomainCheck } from './offline-messages.service.js';
+import { TriggersService } from './triggers.service.js';
+import { CustomFieldsService } from './custom-fields.service.js';
+import { PageTrailService } from './page-trail.service.js';
+import { VisitorRemovalService, type RemovalLog } from './visitor-removal.service.js';
 
 /**
  * Everything the HTTP layer may call. Built once per app by `createServices`.
@@ -84,6 +88,11 @@ export interface Services {
   offlineMessages: OfflineMessagesService;
   /** Transcripts (widget contract W4). */
   transcripts: TranscriptService;
+  /** Widget triggers (W6), custom fields (W7), the removal of a visitor's data (W8), the page trail (W9). */
+  triggers: TriggersService;
+  customFields: CustomFieldsService;
+  visitorRemoval: VisitorRemovalService;
+  pageTrail: PageTrailService;
 }
 
 export interface ServicesOptions {
@@ -110,6 +119,8 @@ export interface ServicesOptions {
   onJobError?: (error: unknown, job: JobRecord | null) => void;
   /** `Livechat_validate_offline_email`'s domain lookup (default: DNS). */
   domainCheck?: DomainCheck;
+  /** A visitor's data was removed (W8.3's log line, counts only). */
+  onVisitorRemoved?: (entry: RemovalLog) => void;
 }
 
 export function createServices(options: ServicesOptions): Services {
@@ -152,7 +163,12 @@ export function createServices(options: ServicesOptions): Services {
   const transcripts = new TranscriptService(store, settings, access, clock, mail, limits);
   routing.closeHook = (tx, closed, choice) => transcripts.atClose(tx, closed, choice as TranscriptChoice | undefined);
   livechatAdmin.transcriptChoice = (caller, room, transcriptEmail) => transcripts.closeChoice(caller, room, transcriptEmail);
-  return { files, notes, cannedResponses, tags, clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence, businessHours, mail, offlineMessages, transcripts };
+  const triggers = new TriggersService(store, settings, clock);
+  const customFields = new CustomFieldsService(store, settings, clock, events);
+  const visitorRemoval = new VisitorRemovalService(store, access, clock, routing, options.onVisitorRemoved);
+  const pageTrail = new PageTrailService(store, settings, access, clock, events, limits, jobs);
+  livechat.widgetParts = { triggers: () => triggers.forConfig(), customFields: () => customFields.forConfig() };
+  return { triggers, customFields, visitorRemoval, pageTrail, files, notes, cannedResponses, tags, clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence, businessHours, mail, offlineMessages, transcripts };
 }
 
 export interface BootstrapConfig extends SeedConfig {

@@ -4,7 +4,7 @@
  */
 import type { Static } from '@sinclair/typebox';
 import { newId } from '../lib/ids.js';
-import { iso, parseTimestamp, type Clock } from '../lib/time.js';
+import { parseTimestamp, type Clock } from '../lib/time.js';
 import { deepFreeze, extend } from '../lib/values.js';
 import { ConflictError } from '../store/errors.js';
 import type { LivechatRoom, Store, UserRecord, VisitorRecord } from '../store/store.js';
@@ -21,10 +21,10 @@ import type { EventBus } from '../events/event-bus.js';
 import type { SettingsService } from './settings.service.js';
 import { visitorUploadsOffered } from './files/object-stores.js';
 import { withFileUpload } from './files/file-wire.js';
-import { removeFiles } from './files/files.service.js';
 import { parseFromEmail } from './settings.service.js';
 import type { LivechatConfig, LivechatRoomQuery, SurveyBody, VisitorBody, VisitorMessageBody } from '../wire/livechat.js';
 import type { BusinessHoursService } from './business-hours/business-hours.service.js';
+import { PageTrailService } from './page-trail.service.js';
 
 /** The request types are those of the request schemas (wire/livechat.ts), written once. */
 export type VisitorInput = Static<typeof VisitorBody>['visitor'];
@@ -47,7 +47,6 @@ const WIDGET_SETTINGS = {
   showConnecting: false,
   fileUpload: false,
   transcript: false,
-  forceAcceptDataProcessingConsent: false,
 };
 
 /** The visitor fields a registration sets (absent: left as they are). */
@@ -57,6 +56,12 @@ type VisitorFields = { name?: string; email?: string | null; phone?: string | nu
 export type WidgetConfig = { config: Static<typeof LivechatConfig> };
 
 export class LivechatService {
+  /** What `livechat/config` lists besides settings (W6.1, W7.2); set once by `createServices`. */
+  widgetParts: { triggers: () => Promise<WidgetConfig['config']['triggers']>; customFields: () => Promise<WidgetConfig['config']['customFields']> } = {
+    triggers: async () => [],
+    customFields: async () => [],
+  };
+
   /** The visitor-less widget configurations, per department ('' for none), at one revision of their inputs. */
   private widgetConfigs = { settingsRevision: -1, availabilityRevision: -1, byDepartment: new Map<string, WidgetConfig>() };
 
@@ -139,7 +144,9 @@ export class LivechatService {
           ts: now,
           livechatData: mergeData({}),
         });
-        return { visitor: visitorWire(visitor) };
+        // W9: the pages this token reported before it registered become the visitor's.
+        await this.store.transaction((tx) => PageTrailService.attachPending(tx, visitor, now));
+        return { visitor: visitorWire((await this.store.visitors.findById(visitor.id)) ?? visitor) };
       } catch (error) {
         if (!(error instanceof ConflictError) || attempt > 5) throw error;
         if (error.isOn('livechat_visitors', 'token')) {
@@ -190,20 +197,6 @@ export class LivechatService {
     return { visitor: visitorWire(visitor) };
   }
 
-  async removeVisitor(token: string) {
-    const visitor = await this.store.visitors.findByToken(token);
-    if (!visitor) throw codeOnly('invalid-token');
-    return this.store.transaction(async (tx) => {
-      if (await tx.livechatRooms.findOpenOfVisitor(visitor.id)) {
-        throw failure('Cannot remove visitors with opened rooms', 'visitor-has-open-rooms');
-      }
-      await tx.visitors.delete(visitor.id);
-      // Their files go with them (WIDGET.md W5.6): rows now, objects outside the database by a job.
-      await removeFiles(tx, { visitorId: visitor.id }, this.clock.now());
-      return { visitor: { _id: visitor.id, ts: iso(visitor.ts) } };
-    });
-  }
-
   // ── §8.3 get or open ──
 
   /**
@@ -231,6 +224,7 @@ export class LivechatService {
         agentId: input.agentId || null,
         sourceType: context.widget ? 'widget' : 'api',
       });
+      await this.adoptPendingRoomData(visitor.id, room.id);
       return { room: livechatRoomWire(room, true), newRoom: true };
     } catch (error) {
       // §10.2: the partial unique index refused a second open room. The
@@ -240,6 +234,20 @@ export class LivechatService {
       if (!winner) throw error;
       return { room: livechatRoomWire(winner, true), newRoom: false };
     }
+  }
+
+  /**
+   * W7.3 (Parley rule): room-scope values the visitor sent while no room of theirs was open go into the room just
+   * opened, and are no longer pending.
+   */
+  private async adoptPendingRoomData(visitorId: string, rid: string): Promise<void> {
+    await this.store.transaction(async (tx) => {
+      await tx.visitors.lock(visitorId);
+      const current = await tx.visitors.findById(visitorId);
+      if (!current || Object.keys(current.pendingRoomData).length === 0) return;
+      await tx.customFields.setRoomData(rid, current.pendingRoomData, this.clock.now());
+      await tx.visitors.update(visitorId, { pendingRoomData: {} }, this.clock.now());
+    });
   }
 
   // ── §8.4 close by visitor ──
@@ -355,6 +363,24 @@ export class LivechatService {
     return { agent: this.visitorAgent(agent) };
   }
 
+  /**
+   * `GET livechat/agent.next/:token` (W6.3): the agent serving the token's open room, else whom Auto_Selection would
+   * pick now; no `_id` (Parley rule). The token need not be a visitor's yet.
+   */
+  async nextAgent(token: string, department: string | undefined) {
+    const visitor = token === '' ? null : await this.store.visitors.findByToken(token);
+    const room = visitor ? await this.store.livechatRooms.findOpenOfVisitor(visitor.id) : null;
+    let agentId = room?.servedBy?.id ?? null;
+    if (!agentId) {
+      const dep = department ? await this.availability.departmentByIdOrName(department) : null;
+      agentId = (await this.routing.nextAgent(dep?.id ?? null))?.id ?? null;
+    }
+    const agent = agentId ? await this.store.users.findById(agentId) : null;
+    if (!agent) throw bareFailure('agent-not-found');
+    const { _id: _hidden, ...shown } = this.visitorAgent(agent);
+    return { agent: shown };
+  }
+
   private visitorAgent(agent: UserRecord) {
     return visitorFacingAgent(agent, { info: this.settings.get('Livechat_show_agent_info'), email: this.settings.get('Livechat_show_agent_email') });
   }
@@ -423,6 +449,8 @@ export class LivechatService {
           fileUpload: visitorUploadsOffered(s),
           // W1: transcripts are offered only when mail can carry them (W2.1's "mail is configured").
           transcript: s.get('Livechat_enable_transcript') && s.get('SMTP_Host').trim() !== '' && parseFromEmail(s.get('From_Email')) !== null,
+          forceAcceptDataProcessingConsent: s.get('Livechat_force_accept_data_processing_consent'),
+          historyMonitorType: s.get('Livechat_history_monitor_type'),
         }),
         theme: {
           title: s.get('Livechat_title'),
@@ -435,8 +463,10 @@ export class LivechatService {
           offlineSuccessMessage: s.get('Livechat_offline_success_message'),
           offlineUnavailableMessage: s.get('Livechat_offline_form_unavailable'),
           transcriptMessage: s.get('Livechat_transcript_message'),
+          dataProcessingConsentText: s.get('Livechat_data_processing_consent_text'),
         },
-        triggers: [],
+        triggers: await this.widgetParts.triggers(),
+        customFields: await this.widgetParts.customFields(),
         resources: { sound: `${origin}/sounds/chime.mp3` },
         departments: departments.map((d) => {
           const w = departmentWire(d);

@@ -69,6 +69,7 @@ export const DEFAULT_PERMISSIONS: Record<string, string[]> = {
   'save-others-livechat-room-info': ['livechat-manager', 'livechat-monitor', 'admin'],
   'manage-email-outbox': LIVECHAT_MANAGERS,
   'send-omnichannel-chat-transcript': LIVECHAT_MANAGERS,
+  'remove-livechat-visitor': LIVECHAT_MANAGERS,
 };
 
 /** A permission on the wire (contract §4): the response schema's type (wire/permissions.ts). */

@@ -100,6 +100,10 @@ export const SETTING_DEFAULTS = {
   Livechat_transcript_send_always: false,
   Livechat_transcript_show_system_messages: false,
   Livechat_transcript_email_subject: '',
+  Livechat_force_accept_data_processing_consent: false,
+  Livechat_data_processing_consent_text:
+    'We keep the name, e-mail address, messages and files you send in this chat in order to answer you.',
+  Livechat_history_monitor_type: 'url' as 'url' | 'title',
 };
 
 export type SettingId = keyof typeof SETTING_DEFAULTS;
@@ -113,6 +117,7 @@ const ENUMS: Partial<Record<SettingId, readonly string[]>> = {
   FileUpload_Storage_Type: ['Database', 'FileSystem', 'AmazonS3', 'GridFS'],
   Livechat_business_hour_type: ['Single', 'Multiple'],
   SMTP_Protocol: ['smtp', 'smtps'],
+  Livechat_history_monitor_type: ['url', 'title'],
 };
 
 /**

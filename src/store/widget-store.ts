@@ -1,5 +1,6 @@
 /** The widget's triggers, custom-field definitions, page trail and the removal of a visitor's data (WIDGET.md W6–W9). */
 import type { Millis } from '../lib/time.js';
+import type { LivechatRoom } from './livechat-rooms-store.js';
 
 export interface TriggerCondition {
   name: string;
@@ -64,6 +65,8 @@ export interface CustomFieldsRepo {
   /** A page by label (then id); `text` matches id or label, case-insensitively. */
   list(options: { text?: string; offset: number; count: number }): Promise<{ customFields: CustomFieldRecord[]; total: number }>;
   delete(id: string): Promise<boolean>;
+  /** Replaces a livechat room's room-scope values (W7.3), bumps `_updatedAt`; the room, or null when absent. */
+  setRoomData(rid: string, data: Record<string, string>, now: Millis): Promise<LivechatRoom | null>;
 }
 
 /** One page visited (W9). */

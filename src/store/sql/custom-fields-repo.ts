@@ -1,5 +1,9 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { toJson } from '../../lib/json.js';
+import type { Millis } from '../../lib/time.js';
+import type { LivechatRoom } from '../livechat-rooms-store.js';
 import type { CustomFieldRecord, CustomFieldsRepo } from '../widget-store.js';
+import { toLivechatRoom } from './room-rows.js';
 import type { ChangeSink } from './change-recorder.js';
 import type { SqlDialect } from './dialect.js';
 import type { Database, LivechatCustomFieldsTable } from './schema.js';
@@ -80,11 +84,24 @@ export class SqlCustomFieldsRepo implements CustomFieldsRepo {
       .selectAll()
       .orderBy(this.dialect.binaryText(sql.ref('label')))
       .orderBy(this.dialect.binaryText(sql.ref('id')))
-      .limit(options.count)
+      .limit(this.dialect.rowCount(options.count))
       .offset(options.offset)
       .execute();
     const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return { customFields: rows.map(toField), total: Number(total.n) };
+  }
+
+  async setRoomData(rid: string, data: Record<string, string>, now: Millis): Promise<LivechatRoom | null> {
+    const row = await this.db
+      .updateTable('rooms')
+      .set({ custom_fields: Object.keys(data).length === 0 ? null : toJson(data), updated_at: this.dialect.nextUpdatedAt(now) })
+      .where('id', '=', rid)
+      .where('t', '=', 'l')
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) return null;
+    this.changes.roomChanged(rid);
+    return toLivechatRoom(row);
   }
 
   async delete(id: string): Promise<boolean> {

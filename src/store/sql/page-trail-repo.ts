@@ -25,7 +25,7 @@ export class SqlPageTrailRepo implements PageTrailRepo {
 
   /** Deletes the owner's entries beyond the newest `keep`. */
   private async prune(owner: TrailOwner, keep: number): Promise<void> {
-    const kept = this.ofOwner(owner).select('id').orderBy(this.dialect.binaryText(sql.ref('id')), 'desc').limit(keep);
+    const kept = this.ofOwner(owner).select('id').orderBy(this.dialect.binaryText(sql.ref('id')), 'desc').limit(this.dialect.rowCount(keep));
     let q = this.db.deleteFrom('livechat_page_trail');
     q = 'visitorId' in owner ? q.where('visitor_id', '=', owner.visitorId) : q.where('visitor_id', 'is', null).where('pending_key', '=', owner.pendingKey);
     // A derived table around the LIMIT (MySQL-style engines refuse LIMIT inside IN; both of ours accept it either way).
@@ -50,7 +50,7 @@ export class SqlPageTrailRepo implements PageTrailRepo {
   }
 
   async latest(owner: TrailOwner): Promise<PageEntry | null> {
-    const row = await this.ofOwner(owner).selectAll().orderBy(this.dialect.binaryText(sql.ref('id')), 'desc').limit(1).executeTakeFirst();
+    const row = await this.ofOwner(owner).selectAll().orderBy(this.dialect.binaryText(sql.ref('id')), 'desc').limit(sql.lit(1)).executeTakeFirst();
     return row ? toEntry(row) : null;
   }
 
@@ -60,7 +60,7 @@ export class SqlPageTrailRepo implements PageTrailRepo {
 
   async list(visitorId: string, offset: number, count: number): Promise<{ pages: PageEntry[]; total: number }> {
     const owner = { visitorId };
-    const rows = await this.ofOwner(owner).selectAll().orderBy(this.dialect.binaryText(sql.ref('id')), 'desc').limit(count).offset(offset).execute();
+    const rows = await this.ofOwner(owner).selectAll().orderBy(this.dialect.binaryText(sql.ref('id')), 'desc').limit(this.dialect.rowCount(count)).offset(offset).execute();
     const total = await this.ofOwner(owner).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return { pages: rows.map(toEntry), total: Number(total.n) };
   }

@@ -62,7 +62,7 @@ export class SqlTriggersRepo implements TriggersRepo {
       .selectAll()
       .orderBy(this.dialect.binaryText(sql.ref('name')), direction)
       .orderBy(this.dialect.binaryText(sql.ref('id')), direction)
-      .limit(options.count)
+      .limit(this.dialect.rowCount(options.count))
       .offset(options.offset)
       .execute();
     const total = await this.db.selectFrom('livechat_triggers').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
