@@ -7,7 +7,7 @@ import { newId } from '../lib/ids.js';
 import { parseTimestamp, type Clock } from '../lib/time.js';
 import { deepFreeze, extend } from '../lib/values.js';
 import { ConflictError } from '../store/errors.js';
-import type { LivechatRoom, Store, UserRecord, VisitorRecord } from '../store/store.js';
+import { isVisibleToVisitor, type LivechatRoom, type Store, type UserRecord, type VisitorRecord } from '../store/store.js';
 import { bareFailure, failure, invalidParams } from './errors.js';
 import type { LivechatAvailability } from './livechat-availability.js';
 import type { OpenRoomCache } from './open-rooms.js';
@@ -25,6 +25,7 @@ import { parseFromEmail } from './settings.service.js';
 import type { LivechatConfig, LivechatRoomQuery, SurveyBody, VisitorBody, VisitorMessageBody } from '../wire/livechat.js';
 import type { BusinessHoursService } from './business-hours/business-hours.service.js';
 import { PageTrailService } from './page-trail.service.js';
+import { valueAccepted } from './custom-fields.service.js';
 
 /** The request types are those of the request schemas (wire/livechat.ts), written once. */
 export type VisitorInput = Static<typeof VisitorBody>['visitor'];
@@ -114,6 +115,7 @@ export class LivechatService {
     }
     const now = this.clock.now();
     const existing = await this.store.visitors.findByToken(token);
+    await this.checkCustomFields(input.customFields ?? [], existing);
     const fields: VisitorFields = {};
     if (input.name !== undefined) fields.name = input.name;
     if (input.email !== undefined) fields.email = input.email.trim().toLowerCase() || null;
@@ -157,6 +159,27 @@ export class LivechatService {
         // username taken: retry with a guest number.
       }
     }
+  }
+
+  /**
+   * W7.4: defined keys are checked as `livechat/custom.field` checks them (one refusal refuses the registration), and
+   * a non-empty list must hold every required visible visitor-scope field the visitor has no value for yet.
+   * Undefined keys are stored as before (API.md §8.2).
+   */
+  private async checkCustomFields(values: NonNullable<VisitorInput['customFields']>, existing: VisitorRecord | null): Promise<void> {
+    if (values.length === 0) return;
+    const definitions = await this.store.customFields.all();
+    const byId = new Map(definitions.map((f) => [f.id, f]));
+    for (const v of values) {
+      const field = byId.get(v.key);
+      if (field && !valueAccepted(field, v.value)) throw bareFailure(`Invalid value for ${v.key} field`);
+    }
+    const sent = new Set(values.filter((v) => v.value !== '').map((v) => v.key));
+    const missing = definitions
+      .filter((f) => f.required && f.visibility === 'visible' && f.scope === 'visitor')
+      .filter((f) => !sent.has(f.id) && !(existing && (existing.livechatData[f.id] ?? '') !== ''))
+      .map((f) => f.id);
+    if (missing.length > 0) throw bareFailure(`Missing required custom fields: ${missing.join(', ')}`);
   }
 
   /** `update`, then `visitorData` to whoever watches the visitor's open room (R4), after commit. */
@@ -332,6 +355,17 @@ export class LivechatService {
     // The queue shows what the visitor waits about: the first message of a room nobody serves yet updates its inquiry.
     if (!room.servedBy && room.msgs === 0) await this.announceFirstMessage(room.id);
     return { message: visitorMessageWire(stored) };
+  }
+
+  /**
+   * `GET livechat/message/:id?token=&rid=` (W10): one message of the visitor's room as the visitor sees it; an unknown
+   * or agent-only message is `invalid-message`.
+   */
+  async visitorMessage(id: string, token: string, rid: string) {
+    await this.visitorAndRoom(token, rid);
+    const message = await this.store.messages.findById(id, 'visitor');
+    if (!message || message.rid !== rid || !isVisibleToVisitor(message)) throw bareFailure('invalid-message');
+    return { message: visitorMessageWire(message) };
   }
 
   /** Publishes the room's queued inquiry with the visitor's first message (read back: the one stored first wins). */

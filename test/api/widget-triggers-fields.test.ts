@@ -350,4 +350,45 @@ describe('W7 config and visitor values', () => {
     // The visitor never reads it back with its room; the token never reaches agents.
     expect((await t.api.get(`${V}/room`, { query: { token } })).body.room.livechatData).toBeUndefined();
   });
+
+  it('W7.4: livechat/visitor checks defined keys and, with a non-empty list, the required fields; undefined keys are stored', async () => {
+    const token = `w74-${Date.now()}`;
+    const before = await databaseSnapshot(t.store);
+    const register = (customFields: unknown[]) => t.api.post(`${V}/visitor`, { visitor: { token, customFields } });
+    expect((await register([{ key: 'company', value: 'bad!', overwrite: true }])).body).toEqual(bare('Invalid value for company field'));
+    expect((await register([{ key: 'size', value: 'large', overwrite: true }])).body).toEqual(bare('Missing required custom fields: company'));
+    expect(await databaseSnapshot(t.store)).toEqual(before);
+    const ok = await register([
+      { key: 'company', value: 'Acme', overwrite: true },
+      { key: 'free', value: 'anything', overwrite: true },
+    ]);
+    expect(ok.body.visitor.livechatData).toEqual({ company: 'Acme', free: 'anything' });
+    // The stored value satisfies the requirement from now on; an empty list checks nothing.
+    expect((await register([{ key: 'size', value: 'small', overwrite: true }])).status).toBe(200);
+    expect((await t.api.post(`${V}/visitor`, { visitor: { token: `w74b-${Date.now()}` } })).status).toBe(200);
+  });
+});
+
+describe('W10 GET livechat/message/:id', () => {
+  it("one message of the visitor's room; invalid-token, invalid-room, invalid-message; PUT and DELETE 405", async () => {
+    const { token } = await registerVisitor(t);
+    const room = await openRoom(t, token);
+    const sent = (await t.api.post(`${V}/message`, { rid: room._id, token, msg: 'Hello' })).body.message;
+    const note = await t.api.post(`${V}/room.note`, { rid: room._id, msg: 'internal' }, { auth: agent });
+    expect(note.status).toBe(200);
+    const other = await registerVisitor(t);
+    const otherRoom = await openRoom(t, other.token);
+    const get = (id: string, query: Record<string, string>) => t.api.get(`${V}/message/${id}`, { query });
+    expect((await get(sent._id, { token, rid: room._id })).body).toEqual({ message: sent, success: true });
+    expect((await get(sent._id, { token: 'nobody', rid: room._id })).body).toEqual(bare('invalid-token'));
+    expect((await get(sent._id, { token, rid: otherRoom._id })).body).toEqual(bare('invalid-room'));
+    expect((await get(sent._id, { token: other.token, rid: otherRoom._id })).body).toEqual(bare('invalid-message'));
+    expect((await get(note.body.message._id, { token, rid: room._id })).body).toEqual(bare('invalid-message'));
+    expect((await get('nope', { token, rid: room._id })).body).toEqual(bare('invalid-message'));
+    expect((await t.api.get(`${V}/message/${sent._id}`, { query: { token } })).body.errorType).toBe('invalid-params');
+    for (const method of ['PUT', 'DELETE'] as const) {
+      const res = await t.app.inject({ method, url: `${V}/message/${sent._id}` });
+      expect(res.statusCode).toBe(405);
+    }
+  });
 });

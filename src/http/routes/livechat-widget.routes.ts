@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { extend } from '../../lib/values.js';
 import { callerOf } from '../plugins/auth.js';
 import { errorResponses, Success, Text } from '../../wire/common.js';
-import { PageVisit, PageVisitedBody, RemovedVisitor, VisitorFacingAgent } from '../../wire/livechat.js';
+import { PageVisit, PageVisitedBody, RemovedVisitor, VisitorFacingAgent, VisitorMessage } from '../../wire/livechat.js';
 import {
   AgentNextQuery,
   CustomField,
@@ -99,6 +99,22 @@ export const livechatWidgetRoutes: RouteGroup = (app, { triggers, customFields, 
       },
     },
     async (request) => extend(await livechat.nextAgent(request.params.token, request.query.department), { success: true as const }),
+  );
+
+  // ── W10 ──
+
+  app.get(
+    '/livechat/message/:id',
+    {
+      schema: {
+        tags,
+        summary: "One message of the visitor's room (widget)",
+        params: Type.Object({ id: Text() }),
+        querystring: Type.Object({ token: Text(), rid: Text() }),
+        response: { 200: Success({ message: VisitorMessage }), ...errorResponses(400) },
+      },
+    },
+    async (request) => extend(await livechat.visitorMessage(request.params.id, request.query.token, request.query.rid), { success: true as const }),
   );
 
   // ── W7 custom fields ──
