@@ -17,6 +17,7 @@ import { livechatRoomsCases } from './livechat-rooms.cases.js';
 import { visitorsCases } from './livechat-visitors.cases.js';
 import { businessHoursCases } from './business-hours.cases.js';
 import { deskCases, roomInfoCases, tagsCases } from './desk.cases.js';
+import { widgetCases } from './widget.cases.js';
 
 function allCases(ctx: LivechatCaseContext): void {
   describe('visitors', () => visitorsCases(ctx));
@@ -30,6 +31,7 @@ function allCases(ctx: LivechatCaseContext): void {
   describe('desk', () => deskCases(ctx));
   describe('tags', () => tagsCases(ctx));
   describe('room info', () => roomInfoCases(ctx));
+  describe('widget', () => widgetCases(ctx));
 }
 
 describe(`livechat store on ${backend}`, () => {
