@@ -12,7 +12,7 @@ import { ConflictError } from '../store/errors.js';
 import type { CustomFieldRecord, LivechatRoom, Store, VisitorPatch, VisitorRecord } from '../store/store.js';
 import { livechatSnapshot } from '../events/domain.js';
 import type { EventBus } from '../events/event-bus.js';
-import { bareFailure, failure } from './errors.js';
+import { bareFailure, failure, invalidParams } from './errors.js';
 import { parsePaging } from './paging.js';
 import type { SettingsService } from './settings.service.js';
 import type { ConfigCustomField, CustomField, CustomFieldsQuery, CustomValuesBody, SaveCustomFieldBody } from '../wire/widget.js';
@@ -110,6 +110,7 @@ export class CustomFieldsService {
   /** `POST livechat/custom-fields.save`: creates, or with `customFieldId` replaces (the id stays). */
   async save(body: Static<typeof SaveCustomFieldBody>) {
     const data = body.customFieldData;
+    if (!/^[0-9a-zA-Z_-]+$/.test(data.field)) throw invalidParams('must match pattern "^[0-9a-zA-Z_-]+$"');
     if (data.label.trim() === '') throw failure('Invalid label', 'error-invalid-custom-field');
     const regexp = data.regexp ?? '';
     if (regexp !== '' && !acceptablePattern(regexp)) throw failure('Invalid regular expression', 'error-invalid-regexp');

@@ -6,6 +6,9 @@ import { PagingQuery, StringEnum, Text, TextRecord, Timestamp } from './common.j
 
 const Opt = Type.Optional;
 
+/** A number a client may send where RC takes one for a string (stored as its text): finite and bounded. */
+const Num = () => Type.Number({ minimum: -1e15, maximum: 1e15 });
+
 // ── W6 triggers ──
 
 export const TriggerCondition = Type.Object({ name: Type.String(), value: Type.Union([Type.String(), Type.Null()]) });
@@ -31,7 +34,7 @@ export const ConfigTrigger = Type.Object({
   runOnce: Type.Boolean(),
 });
 
-const Scalar = Type.Union([Text({ maxLength: 10_000 }), Type.Number(), Type.Boolean()]);
+const Scalar = Type.Union([Text({ maxLength: 10_000 }), Num(), Type.Boolean()]);
 
 /** `POST livechat/triggers` (RC 8.8's body; `_id` updates). */
 export const SaveTriggerBody = Type.Object({
@@ -43,7 +46,7 @@ export const SaveTriggerBody = Type.Object({
   conditions: Type.Array(
     Type.Object({
       name: StringEnum(['time-on-site', 'page-url', 'chat-opened-by-visitor', 'after-guest-registration']),
-      value: Opt(Type.Union([Text({ maxLength: 1000 }), Type.Number(), Type.Null()])),
+      value: Opt(Type.Union([Text({ maxLength: 1000 }), Num(), Type.Null()])),
     }),
     { minItems: 1, maxItems: 10 },
   ),
@@ -93,7 +96,8 @@ export const CustomFieldsQuery = Type.Object({ ...PagingQuery, text: Opt(Text())
 export const SaveCustomFieldBody = Type.Object({
   customFieldId: Opt(Text()),
   customFieldData: Type.Object({
-    field: Text({ minLength: 1, maxLength: 50, pattern: '^[0-9a-zA-Z_-]+$' }),
+    /** `^[0-9a-zA-Z_-]+$` (checked by the service: request strings keep the NUL-free pattern). */
+    field: Text({ minLength: 1, maxLength: 50 }),
     label: Text({ maxLength: 200 }),
     scope: StringEnum(['visitor', 'room']),
     visibility: StringEnum(['visible', 'hidden']),
@@ -109,7 +113,7 @@ export const SaveCustomFieldBody = Type.Object({
 
 export const DeleteCustomFieldBody = Type.Object({ customFieldId: Text() });
 
-const CustomValue = Type.Union([Text({ maxLength: 100_000 }), Type.Number(), Type.Boolean()]);
+const CustomValue = Type.Union([Text({ maxLength: 100_000 }), Num(), Type.Boolean()]);
 
 /** `POST livechat/custom.field` (no auth). */
 export const CustomValueBody = Type.Object({ token: Text(), key: Text(), value: CustomValue, overwrite: Type.Boolean() });
