@@ -65,14 +65,14 @@ function TriggerForm({ initial, onDone }: { initial: TriggerDraft; onDone: (text
     <form onSubmit={submit} aria-labelledby="trigger-form-title" className="card form-grid">
       <h3 id="trigger-form-title">{d._id ? `Edit "${initial.name}"` : 'New trigger'}</h3>
       <label>
-        Name <input value={d.name} onChange={(e) => set({ name: e.target.value })} required maxLength={200} />
+        Name <input id="trigger-name" value={d.name} onChange={(e) => set({ name: e.target.value })} required maxLength={200} />
       </label>
       <label>
         Description <input value={d.description} onChange={(e) => set({ description: e.target.value })} maxLength={1000} />
       </label>
       <label>
         When{' '}
-        <select value={d.condition} onChange={(e) => set({ condition: e.target.value, value: e.target.value === 'page-url' ? '.*' : e.target.value === 'time-on-site' ? '10' : '' })}>
+        <select id="trigger-condition" value={d.condition} onChange={(e) => set({ condition: e.target.value, value: e.target.value === 'page-url' ? '.*' : e.target.value === 'time-on-site' ? '10' : '' })}>
           {CONDITIONS.map(([value, label]) => (
             <option key={value} value={value}>
               {label}
@@ -91,11 +91,11 @@ function TriggerForm({ initial, onDone }: { initial: TriggerDraft; onDone: (text
       )}
       {d.condition === 'time-on-site' && (
         <label>
-          Seconds <input type="number" min={0} max={86400} value={d.value} onChange={(e) => set({ value: e.target.value })} required />
+          Seconds <input id="trigger-seconds" type="number" min={0} max={86400} value={d.value} onChange={(e) => set({ value: e.target.value })} required />
         </label>
       )}
       <label>
-        Message <textarea value={d.msg} onChange={(e) => set({ msg: e.target.value })} required maxLength={1000} rows={3} />
+        Message <textarea id="trigger-msg" value={d.msg} onChange={(e) => set({ msg: e.target.value })} required maxLength={1000} rows={3} />
       </label>
       <label>
         Shown as{' '}
@@ -228,10 +228,10 @@ function FieldForm({ initial, onDone }: { initial: FieldDraft; onDone: (text: st
     <form onSubmit={submit} aria-labelledby="field-form-title" className="card form-grid">
       <h3 id="field-form-title">{d.existing ? `Edit "${initial.label}"` : 'New custom field'}</h3>
       <label>
-        Key <input value={d.field} onChange={(e) => set({ field: e.target.value })} required pattern="[0-9a-zA-Z_\-]+" maxLength={50} readOnly={d.existing} />
+        Key <input id="field-key" value={d.field} onChange={(e) => set({ field: e.target.value })} required pattern="[0-9a-zA-Z_\-]+" maxLength={50} readOnly={d.existing} />
       </label>
       <label>
-        Label <input value={d.label} onChange={(e) => set({ label: e.target.value })} required maxLength={200} />
+        Label <input id="field-label" value={d.label} onChange={(e) => set({ label: e.target.value })} required maxLength={200} />
       </label>
       <label>
         Belongs to{' '}
