@@ -167,7 +167,7 @@ function TriggersSection() {
       )}
       {list.data && list.data.length === 0 && <p className="muted">No triggers yet.</p>}
       {list.data && list.data.length > 0 && (
-        <ul className="plain">
+        <ul className="list">
           {list.data.map((t) => (
             <li key={t._id} className="card">
               <strong>{t.name}</strong> — <span className="muted">{t.actions.find((a) => a.name === 'send-message')?.params?.msg ?? '(no message)'}</span>{' '}
