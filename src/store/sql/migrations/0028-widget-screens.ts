@@ -51,5 +51,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE INDEX IF NOT EXISTS livechat_page_trail_visitor ON livechat_page_trail (visitor_id, ts)`.execute(db);
   await sql`CREATE INDEX IF NOT EXISTS livechat_page_trail_pending ON livechat_page_trail (pending_key, ts)`.execute(db);
 
-  await db.schema.alterTable('livechat_visitors').addColumn('pending_room_data', 'text').execute();
+  // Safe to run again, like the tables above (the column is added only when absent).
+  const visitors = (await db.introspection.getTables()).find((table) => table.name === 'livechat_visitors');
+  if (!visitors?.columns.some((column) => column.name === 'pending_room_data')) {
+    await db.schema.alterTable('livechat_visitors').addColumn('pending_room_data', 'text').execute();
+  }
 }
