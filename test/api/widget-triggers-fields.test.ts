@@ -392,3 +392,27 @@ describe('W10 GET livechat/message/:id', () => {
     }
   });
 });
+
+describe('W0.4 events of custom values', () => {
+  it('visitor scope with an open room → visitorUpdated (visitorData); room scope → roomInfoChanged (rooms-changed to the agent); a refusal publishes nothing', async () => {
+    const { token, visitor } = await registerVisitor(t);
+    const room = await openRoom(t, token);
+    await t.services.events.flushed();
+    const seen: Array<{ type: string; visitorId?: string; room?: { id: string } }> = [];
+    const off = t.services.events.subscribe((e) => void seen.push(e as never));
+    try {
+      await t.api.post(`${V}/custom.field`, { token, key: 'company', value: 'bad!', overwrite: true });
+      await t.api.post(`${V}/custom.field`, { token, key: 'company', value: 'Acme', overwrite: true });
+      await t.api.post(`${V}/custom.field`, { token, key: 'order', value: 'B-7', overwrite: true });
+      await t.services.events.flushed();
+      await new Promise((r) => setImmediate(r));
+      expect(seen.map((e) => [e.type, e.visitorId ?? null, e.room?.id ?? null])).toEqual([
+        ['visitorUpdated', visitor._id, room._id],
+        ['roomInfoChanged', null, room._id],
+      ]);
+    } finally {
+      off();
+    }
+  });
+});
+
