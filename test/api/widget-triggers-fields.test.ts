@@ -369,6 +369,28 @@ describe('W7 config and visitor values', () => {
   });
 });
 
+describe('W7.4 room.saveInfo', () => {
+  it('room and visitor values: defined keys of that scope only, checked, all or nothing; "" clears', async () => {
+    const { token, visitor } = await registerVisitor(t, { customFields: [{ key: 'company', value: 'Acme', overwrite: true }] });
+    const room = await openRoom(t, token);
+    const save = (roomData: Record<string, unknown>, guestData: Record<string, unknown> = {}) =>
+      t.api.post(`${V}/room.saveInfo`, { roomData: { _id: room._id, ...roomData }, guestData: { _id: visitor._id, ...guestData } }, { auth: agent });
+    const before = await databaseSnapshot(t.store);
+    expect((await save({ livechatData: { company: 'x' } })).body).toEqual(bare('invalid-custom-field'));
+    expect((await save({}, { livechatData: { order: 'x' } })).body).toEqual(bare('invalid-custom-field'));
+    expect((await save({ livechatData: { order: 'A-9' } }, { livechatData: { size: 'huge' } })).body).toEqual(bare('Invalid value for size field'));
+    expect((await save({ topic: 'T', livechatData: { order: 'A-9' } }, { livechatData: { company: '' } })).body).toEqual(bare('Invalid value for company field'));
+    expect(await databaseSnapshot(t.store)).toEqual(before);
+    expect((await save({ livechatData: { order: 'A-9' } }, { livechatData: { size: 'large', internal: 'vip' } })).body).toEqual({ success: true });
+    const rooms = (await t.api.get(`${V}/rooms`, { auth: t.admin })).body.rooms;
+    expect(rooms.find((r: any) => r._id === room._id).livechatData).toEqual({ order: 'A-9' });
+    const info = await t.api.get(`${V}/visitors.info`, { auth: agent, query: { visitorId: visitor._id } });
+    expect(info.body.visitor.livechatData).toEqual({ company: 'Acme', size: 'large', internal: 'vip' });
+    expect((await save({}, { livechatData: { internal: '' } })).body).toEqual({ success: true });
+    expect((await t.api.get(`${V}/visitors.info`, { auth: agent, query: { visitorId: visitor._id } })).body.visitor.livechatData).toEqual({ company: 'Acme', size: 'large' });
+  });
+});
+
 describe('W10 GET livechat/message/:id', () => {
   it("one message of the visitor's room; invalid-token, invalid-room, invalid-message; PUT and DELETE 405", async () => {
     const { token } = await registerVisitor(t);

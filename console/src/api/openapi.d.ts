@@ -6662,13 +6662,16 @@ export interface paths {
                         guestData: {
                             _id: string;
                             email?: string;
+                            livechatData?: {
+                                [key: string]: string | number | boolean;
+                            };
                             name?: string;
                             phone?: string;
                         };
                         roomData: {
                             _id: string;
                             livechatData?: {
-                                [key: string]: unknown;
+                                [key: string]: string | number | boolean;
                             };
                             tags?: string[];
                             topic?: string;
