@@ -63,6 +63,9 @@ export class LivechatService {
     customFields: async () => [],
   };
 
+  /** `config.triggers` and `config.customFields`, kept while no livechat change (their writes report one) came. */
+  private keptParts: { revision: number; parts: Pick<WidgetConfig['config'], 'triggers' | 'customFields'> } | null = null;
+
   /** The visitor-less widget configurations, per department ('' for none), at one revision of their inputs. */
   private widgetConfigs = { settingsRevision: -1, availabilityRevision: -1, byDepartment: new Map<string, WidgetConfig>() };
 
@@ -454,6 +457,16 @@ export class LivechatService {
     return config;
   }
 
+  /** W6.1 and W7.2 from memory: every widget load (with a token, too) asks for them, and they rarely change. */
+  private async configParts(): Promise<Pick<WidgetConfig['config'], 'triggers' | 'customFields'>> {
+    const revision = this.availability.revision;
+    if (this.keptParts?.revision === revision) return this.keptParts.parts;
+    const parts = { triggers: await this.widgetParts.triggers(), customFields: await this.widgetParts.customFields() };
+    // A read that raced an invalidation is not kept.
+    if (this.availability.revision === revision) this.keptParts = { revision, parts: deepFreeze(parts) };
+    return parts;
+  }
+
   private async buildConfig(token: string | undefined, department: string | undefined, origin: string, knownOpen?: boolean): Promise<WidgetConfig> {
     const s = this.settings;
     const enabled = s.get('Livechat_enabled');
@@ -499,8 +512,7 @@ export class LivechatService {
           transcriptMessage: s.get('Livechat_transcript_message'),
           dataProcessingConsentText: s.get('Livechat_data_processing_consent_text'),
         },
-        triggers: await this.widgetParts.triggers(),
-        customFields: await this.widgetParts.customFields(),
+        ...(await this.configParts()),
         resources: { sound: `${origin}/sounds/chime.mp3` },
         departments: departments.map((d) => {
           const w = departmentWire(d);
