@@ -156,6 +156,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   let logEventError: (error: unknown) => void = () => {};
   let logBusError: (error: unknown) => void = () => {};
   let logJobError: (error: unknown, job: { id: string; kind: string } | null) => void = () => {};
+  let logVisitorRemoved: (entry: object) => void = () => {};
   // CLOCK=manual: the one clock is the time stored in the database, shared by every process (D0).
   const manualClock = !options.clock && config.clock === 'manual' ? await StoredClock.open(store, config.clockStart ?? Date.now()) : null;
   const events = new EventBus({
@@ -178,6 +179,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     onBusError: (error) => logBusError(error),
     presenceLeaseMs: config.presenceLeaseMs,
     onJobError: (error, job) => logJobError(error, job),
+    onVisitorRemoved: (entry) => logVisitorRemoved(entry),
   });
   if (config.testJobs) registerTestJobs(services.jobs, services.clock);
   const seed = await bootstrapServices(services, store, config);
@@ -234,6 +236,11 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   logEventError = (error) => app.log.error({ err: error }, 'domain event not delivered');
   logBusError = (error) => app.log.error({ err: error }, 'change notification not sent to other processes');
   logJobError = (error, job) => app.log.error({ err: error, job: job && { id: job.id, kind: job.kind } }, job ? 'job failed' : 'job runner failed');
+  // W8.3: counts only, never a name, address, token or text.
+  logVisitorRemoved = (entry) => {
+    const { msg, ...counts } = entry as { msg: string };
+    app.log.info(counts, msg);
+  };
   // Every request reads the shared manual time first, so it never sees a time older than the last advance.
   if (manualClock) app.addHook('onRequest', async () => void (await manualClock.sync()));
   // Fastify's per-request lines are at info: not built at all when the logger would not write them.

@@ -22,6 +22,7 @@ const PermissionsPage = lazy(() => import('./pages/Permissions.js').then((m) => 
 const MailPage = lazy(() => import('./pages/Mail.js').then((m) => ({ default: m.MailPage })));
 const OfflineMessagesPage = lazy(() => import('./pages/OfflineMessages.js').then((m) => ({ default: m.OfflineMessagesPage })));
 const WebhooksPage = lazy(() => import('./pages/Webhooks.js').then((m) => ({ default: m.WebhooksPage })));
+const WidgetRulesPage = lazy(() => import('./pages/WidgetRules.js').then((m) => ({ default: m.WidgetRulesPage })));
 const OpenChatsPage = lazy(() => import('./pages/OpenChats.js').then((m) => ({ default: m.OpenChatsPage })));
 
 export interface AppProps {
@@ -87,6 +88,7 @@ function Routes() {
           {manager && <Route path="/admin/business-hours" component={BusinessHoursPage} />}
           {manager && <Route path="/admin/settings" component={SettingsPage} />}
           {manager && <Route path="/admin/embed" component={EmbedPage} />}
+          {manager && <Route path="/admin/widget-rules" component={WidgetRulesPage} />}
           {/* These check their own permission (an administrator may give it to anyone). */}
           <Route path="/admin/users" component={UsersPage} />
           <Route path="/admin/permissions" component={PermissionsPage} />

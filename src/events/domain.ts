@@ -49,7 +49,10 @@ export interface EventMessage {
   transferData?: TransferData;
   /** A file message's file (WIDGET.md W5.4). */
   file?: MessageFile;
-  /** A close message whose close mailed the visitor a transcript (WIDGET.md W4.4). */
+  /**
+   * A close message whose close mailed the visitor a transcript (WIDGET.md W4.4), or that closed for the removal of
+   * the visitor's data (W8.2): either way the widget offers no transcript.
+   */
   transcriptRequested?: true;
 }
 

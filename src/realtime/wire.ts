@@ -20,7 +20,11 @@ export function ejson<T>(value: T): unknown {
 
 /** A message on `stream-room-messages` (REST §8.8 shape, EJSON dates, `transferData` on transfers). */
 export function messageDoc(m: EventMessage) {
-  return extend(messageWire(extend(m, { msg: m.msg ?? '', visitorToken: null })), { ts: new Date(m.ts), _updatedAt: new Date(m.updatedAt) });
+  return extend(messageWire(extend(m, { msg: m.msg ?? '', visitorToken: null })), {
+    ts: new Date(m.ts),
+    _updatedAt: new Date(m.updatedAt),
+    ...(m.transcriptRequested && { transcriptRequested: true as const }),
+  });
 }
 
 /** An inquiry on the queue streams (no token). */

@@ -38,6 +38,10 @@ import { MailService } from './mail.service.js';
 import { TranscriptService, type TranscriptChoice } from './transcript.service.js';
 import { WebhooksService } from './webhooks/webhooks.service.js';
 import { domainHasMail, OfflineMessagesService, type DomainCheck } from './offline-messages.service.js';
+import { TriggersService } from './triggers.service.js';
+import { CustomFieldsService } from './custom-fields.service.js';
+import { PageTrailService } from './page-trail.service.js';
+import { VisitorRemovalService, type RemovalLog } from './visitor-removal.service.js';
 
 /**
  * Everything the HTTP layer may call. Built once per app by `createServices`.
@@ -93,6 +97,11 @@ export interface Services {
   transcripts: TranscriptService;
   /** Webhooks (DESK.md D9): the outbox, its delivery, the settings and the delivery log. */
   webhooks: WebhooksService;
+  /** Widget triggers (W6), custom fields (W7), the removal of a visitor's data (W8), the page trail (W9). */
+  triggers: TriggersService;
+  customFields: CustomFieldsService;
+  visitorRemoval: VisitorRemovalService;
+  pageTrail: PageTrailService;
 }
 
 export interface ServicesOptions {
@@ -121,6 +130,8 @@ export interface ServicesOptions {
   domainCheck?: DomainCheck;
   /** The jitter of webhook retries, 0…1 (default: `Math.random`). */
   webhookJitter?: () => number;
+  /** A visitor's data was removed (W8.3's log line, counts only). */
+  onVisitorRemoved?: (entry: RemovalLog) => void;
 }
 
 export function createServices(options: ServicesOptions): Services {
@@ -145,7 +156,7 @@ export function createServices(options: ServicesOptions): Services {
   const livechat = new LivechatService(store, settings, clock, routing, limits, events, availability, openRooms, activity, businessHours);
   const tags = new TagsService(store, settings, access, clock, events);
   const livechatAdmin = new LivechatAdminService(store, settings, access, clock, routing, events, presence, tags);
-  const livechatWorkspace = new LivechatWorkspaceService(store, settings, access, clock, events, activity);
+  const livechatWorkspace = new LivechatWorkspaceService(store, settings, access, clock, events);
   const live = new LiveService(store, access, settings, clock, events);
   const messages = new MessagesService(store, access, clock, events, activity);
   const contacts = new ContactsService(store, settings, access);
@@ -169,7 +180,12 @@ export function createServices(options: ServicesOptions): Services {
   const webhooks = new WebhooksService(store, settings, clock, jobs, options.webhookJitter);
   activity.add(webhooks.record);
   offlineMessages.storedHook = (tx, message) => webhooks.offlineMessage(tx, message, message.ts);
-  return { webhooks, activity, contacts, files, notes, cannedResponses, tags, clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence, businessHours, mail, offlineMessages, transcripts };
+  const triggers = new TriggersService(store, settings, clock);
+  const customFields = new CustomFieldsService(store, settings, clock, events);
+  const visitorRemoval = new VisitorRemovalService(store, access, clock, routing, options.onVisitorRemoved);
+  const pageTrail = new PageTrailService(store, settings, access, clock, events, limits, jobs, activity);
+  livechat.widgetParts = { triggers: () => triggers.forConfig(), customFields: () => customFields.forConfig() };
+  return { webhooks, triggers, customFields, visitorRemoval, pageTrail, activity, contacts, files, notes, cannedResponses, tags, clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence, businessHours, mail, offlineMessages, transcripts };
 }
 
 export interface BootstrapConfig extends SeedConfig {

@@ -14,6 +14,7 @@ import type { EventBus } from '../events/event-bus.js';
 import type { LivechatAvailability } from './livechat-availability.js';
 import type { SettingsService } from './settings.service.js';
 import { openAndServe, serveQueued } from './routing/router.js';
+import { ranked } from './routing/choice.js';
 import type { BusinessHoursService, HoursDecision } from './business-hours/business-hours.service.js';
 import { BOT_USER_ID } from './seed.service.js';
 import type { RoomActivity, RoomActivityEvent } from './room-activity.js';
@@ -247,6 +248,19 @@ export class LivechatRouting {
   }
 
   /**
+   * WIDGET.md W6.3: whom Auto_Selection would pick now (the department's agents when given; business hours apply),
+   * whatever the routing method, assigning nothing; null when nobody is available.
+   */
+  async nextAgent(departmentId: string | null): Promise<{ id: string; username: string } | null> {
+    const now = this.clock.now();
+    const read = await this.store.agents.candidates({ departmentId });
+    if (read.length === 0) return null;
+    const gate = this.hours?.gateFor(departmentId);
+    const best = ranked(read, { departmentId, now, routable: gate ? await gate(this.store, read) : null })[0];
+    return best ? { id: best.id, username: best.username } : null;
+  }
+
+  /**
    * Closes the room once: the conditional update decides the single winner;
    * losers get `room-closed`. Atomically with it (`livechatRooms.closeWithEffects`):
    * visitor offline, inquiry removed, every subscription removed (rooms.get
@@ -254,7 +268,20 @@ export class LivechatRouting {
    */
   async close(
     room: LivechatRoom,
-    options: { closer: LivechatCloser; by: Actor; comment: string; closeReason?: CloseReason; tags?: string[]; transcript?: unknown },
+    options: {
+      closer: LivechatCloser;
+      by: Actor;
+      comment: string;
+      closeReason?: CloseReason;
+      tags?: string[];
+      transcript?: unknown;
+      /**
+       * WIDGET.md W8: more work in the close's transaction, after it (the removal of the visitor's data), and the close
+       * message marked `transcriptRequested` so that no transcript of erased data is offered.
+       */
+      within?: (tx: Store, closed: LivechatRoom) => Promise<void>;
+      transcriptRequested?: true;
+    },
   ): Promise<unknown> {
     const now = this.clock.now();
     let hooked: { after: () => void; result: unknown; toVisitor: boolean } | null = null;
@@ -279,7 +306,8 @@ export class LivechatRouting {
         );
       }
       // What a close writes besides the room (its transcript mail, W4.4), in the same transaction.
-      if (closed && this.closeHook) hooked = await this.closeHook(tx, closed.room, options.transcript);
+      if (closed && this.closeHook && !options.within) hooked = await this.closeHook(tx, closed.room, options.transcript);
+      if (closed && options.within) await options.within(tx, closed.room);
       const mailed = hooked as { toVisitor: boolean } | null;
       if (closed && mailed?.toVisitor) {
         await tx.messages.setTranscriptRequested(closed.message.id);
@@ -294,8 +322,10 @@ export class LivechatRouting {
     const snapshot = livechatSnapshot(closed);
     // The queue's `removed` carries the whole inquiry (R4), with the visitor's first message (still stored).
     const removedMessage = done.inquiry ? ((await this.store.messages.firstVisitorMessages([room.id])).get(room.id) ?? '') : '';
+    const closeMessage = eventMessage(done.message, options.closer === 'visitor');
+    if (options.transcriptRequested) closeMessage.transcriptRequested = true;
     this.events.publish(
-      { type: 'messageCreated', room: snapshot, message: eventMessage(done.message, options.closer === 'visitor') },
+      { type: 'messageCreated', room: snapshot, message: closeMessage },
       { type: 'roomClosed', room: snapshot, formerMemberIds: done.formerMemberIds },
       ...done.formerMemberIds.map(
         (userId): DomainEvent => ({ type: 'subscriptionChanged', userId, rid: room.id, action: 'removed', subscriptionId: null }),

@@ -96,6 +96,7 @@ export function livechatRoomWire(r: LivechatRoom, withToken: boolean): RoomWire 
     ...(!withToken && r.topic !== null && { topic: r.topic }),
     ...(!withToken && r.tags.length > 0 && { tags: r.tags }),
     ...(!withToken && r.closeReason !== null && { closeReason: r.closeReason }),
+    ...(!withToken && r.livechatData && Object.keys(r.livechatData).length > 0 && { livechatData: r.livechatData }),
   };
 }
 

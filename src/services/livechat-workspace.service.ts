@@ -5,17 +5,14 @@
  * never carry the visitor's token (§8.8).
  */
 import type { Static } from '@sinclair/typebox';
-import { newId } from '../lib/ids.js';
 import { parseTimestamp, type Clock, type Millis } from '../lib/time.js';
 import type { LivechatRoomFilter, LivechatRoomSortKey, RoomRecord, Store, UserRecord, VisitorRecord, VisitorStatus } from '../store/store.js';
 import type { Access } from './access.js';
 import { bareFailure, failure, forbidden, invalidParams } from './errors.js';
-import { eventMessage, livechatSnapshot, snapshotOf } from '../events/domain.js';
+import { livechatSnapshot, snapshotOf } from '../events/domain.js';
 import type { EventBus } from '../events/event-bus.js';
 import { inquiryWire, livechatRoomWire, visitorWire } from './livechat-wire.js';
 import { messageWire } from './message-wire.js';
-import { insertOrDuplicate } from './messages.service.js';
-import type { RoomActivity } from './room-activity.js';
 import { invalidSort, parsePaging, project, type PagingQuery } from './paging.js';
 import { roomView, type RoomRef } from './rooms.service.js';
 import type { SettingsService } from './settings.service.js';
@@ -77,7 +74,6 @@ export class LivechatWorkspaceService {
     private readonly access: Access,
     private readonly clock: Clock,
     private readonly events: EventBus,
-    private readonly activity: RoomActivity,
   ) {}
 
   /**
@@ -185,41 +181,5 @@ export class LivechatWorkspaceService {
     await this.store.visitors.setStatus(visitor.id, status, this.clock.now());
     this.events.publish({ type: 'visitorStatusChanged', visitorId: visitor.id, status });
     return { token, status };
-  }
-
-  /**
-   * `POST livechat/page.visited`: keeps the last page on the visitor; with
-   * `Livechat_Visitor_navigation_as_a_message` adds a `livechat_navigation_history`
-   * message to the visitor's open room (the given `rid` when it is that room).
-   * The widget reports the host page before its visitor registers: an unknown
-   * token is answered with success and nothing is stored (as Rocket.Chat does),
-   * so a new visitor's browser console shows no error.
-   */
-  async pageVisited(token: string, rid: string | undefined, page: { title: string; href: string }) {
-    const visitor = token === '' ? null : await this.store.visitors.findByToken(token);
-    if (!visitor) return {};
-    const now = this.clock.now();
-    await this.store.visitors.setLastPage(visitor.id, { title: page.title, href: page.href, ts: now }, now);
-    if (!this.settings.get('Livechat_Visitor_navigation_as_a_message')) return {};
-    const room = await this.store.livechatRooms.findOpenOfVisitor(visitor.id);
-    if (!room || (rid !== undefined && rid !== room.id)) return {};
-    const msg = `${page.title} - ${page.href}`;
-    const stored = await insertOrDuplicate(
-      this.store,
-      {
-        id: newId(),
-        rid: room.id,
-        t: 'livechat_navigation_history',
-        msg,
-        ts: now,
-        updatedAt: now,
-        u: { id: visitor.id, username: visitor.username, name: visitor.name },
-        visitorToken: null,
-      },
-      {},
-      { requireOpen: true, activity: { log: this.activity, byVisitor: true } },
-    );
-    this.events.publish({ type: 'messageCreated', room: livechatSnapshot(room), message: eventMessage(stored, true) });
-    return { page: { msg, navigation: { page: { title: page.title, location: { href: page.href } }, token } } };
   }
 }

@@ -4,10 +4,10 @@
  */
 import type { Static } from '@sinclair/typebox';
 import { newId } from '../lib/ids.js';
-import { iso, parseTimestamp, type Clock } from '../lib/time.js';
+import { parseTimestamp, type Clock } from '../lib/time.js';
 import { deepFreeze, extend } from '../lib/values.js';
 import { ConflictError } from '../store/errors.js';
-import type { LivechatRoom, Store, UserRecord, VisitorRecord } from '../store/store.js';
+import { isVisibleToVisitor, type LivechatRoom, type Store, type UserRecord, type VisitorRecord } from '../store/store.js';
 import { bareFailure, failure, invalidParams } from './errors.js';
 import type { LivechatAvailability } from './livechat-availability.js';
 import type { OpenRoomCache } from './open-rooms.js';
@@ -22,10 +22,11 @@ import type { EventBus } from '../events/event-bus.js';
 import type { SettingsService } from './settings.service.js';
 import { visitorUploadsOffered } from './files/object-stores.js';
 import { withFileUpload } from './files/file-wire.js';
-import { removeFiles } from './files/files.service.js';
 import { parseFromEmail } from './settings.service.js';
 import type { LivechatConfig, LivechatRoomQuery, SurveyBody, VisitorBody, VisitorMessageBody } from '../wire/livechat.js';
 import type { BusinessHoursService } from './business-hours/business-hours.service.js';
+import { PageTrailService } from './page-trail.service.js';
+import { valueAccepted } from './custom-fields.service.js';
 
 /** The request types are those of the request schemas (wire/livechat.ts), written once. */
 export type VisitorInput = Static<typeof VisitorBody>['visitor'];
@@ -48,7 +49,6 @@ const WIDGET_SETTINGS = {
   showConnecting: false,
   fileUpload: false,
   transcript: false,
-  forceAcceptDataProcessingConsent: false,
 };
 
 /** The visitor fields a registration sets (absent: left as they are). */
@@ -58,6 +58,15 @@ type VisitorFields = { name?: string; email?: string | null; phone?: string | nu
 export type WidgetConfig = { config: Static<typeof LivechatConfig> };
 
 export class LivechatService {
+  /** What `livechat/config` lists besides settings (W6.1, W7.2); set once by `createServices`. */
+  widgetParts: { triggers: () => Promise<WidgetConfig['config']['triggers']>; customFields: () => Promise<WidgetConfig['config']['customFields']> } = {
+    triggers: async () => [],
+    customFields: async () => [],
+  };
+
+  /** `config.triggers` and `config.customFields`, kept while no livechat change (their writes report one) came. */
+  private keptParts: { revision: number; parts: Pick<WidgetConfig['config'], 'triggers' | 'customFields'> } | null = null;
+
   /** The visitor-less widget configurations, per department ('' for none), at one revision of their inputs. */
   private widgetConfigs = { settingsRevision: -1, availabilityRevision: -1, byDepartment: new Map<string, WidgetConfig>() };
 
@@ -111,6 +120,7 @@ export class LivechatService {
     }
     const now = this.clock.now();
     const existing = await this.store.visitors.findByToken(token);
+    await this.checkCustomFields(input.customFields ?? [], existing);
     const fields: VisitorFields = {};
     if (input.name !== undefined) fields.name = input.name;
     if (input.email !== undefined) fields.email = input.email.trim().toLowerCase() || null;
@@ -141,7 +151,9 @@ export class LivechatService {
           ts: now,
           livechatData: mergeData({}),
         });
-        return { visitor: visitorWire(visitor) };
+        // W9: the pages this token reported before it registered become the visitor's.
+        await this.store.transaction((tx) => PageTrailService.attachPending(tx, visitor, now));
+        return { visitor: visitorWire((await this.store.visitors.findById(visitor.id)) ?? visitor) };
       } catch (error) {
         if (!(error instanceof ConflictError) || attempt > 5) throw error;
         if (error.isOn('livechat_visitors', 'token')) {
@@ -152,6 +164,27 @@ export class LivechatService {
         // username taken: retry with a guest number.
       }
     }
+  }
+
+  /**
+   * W7.4: defined keys are checked as `livechat/custom.field` checks them (one refusal refuses the registration), and
+   * a non-empty list must hold every required visible visitor-scope field the visitor has no value for yet.
+   * Undefined keys are stored as before (API.md §8.2).
+   */
+  private async checkCustomFields(values: NonNullable<VisitorInput['customFields']>, existing: VisitorRecord | null): Promise<void> {
+    if (values.length === 0) return;
+    const definitions = await this.store.customFields.all();
+    const byId = new Map(definitions.map((f) => [f.id, f]));
+    for (const v of values) {
+      const field = byId.get(v.key);
+      if (field && !valueAccepted(field, v.value)) throw bareFailure(`Invalid value for ${v.key} field`);
+    }
+    const sent = new Set(values.filter((v) => v.value !== '').map((v) => v.key));
+    const missing = definitions
+      .filter((f) => f.required && f.visibility === 'visible' && f.scope === 'visitor')
+      .filter((f) => !sent.has(f.id) && !(existing && (existing.livechatData[f.id] ?? '') !== ''))
+      .map((f) => f.id);
+    if (missing.length > 0) throw bareFailure(`Missing required custom fields: ${missing.join(', ')}`);
   }
 
   /** `update`, then `visitorData` to whoever watches the visitor's open room (R4), after commit. */
@@ -192,20 +225,6 @@ export class LivechatService {
     return { visitor: visitorWire(visitor) };
   }
 
-  async removeVisitor(token: string) {
-    const visitor = await this.store.visitors.findByToken(token);
-    if (!visitor) throw codeOnly('invalid-token');
-    return this.store.transaction(async (tx) => {
-      if (await tx.livechatRooms.findOpenOfVisitor(visitor.id)) {
-        throw failure('Cannot remove visitors with opened rooms', 'visitor-has-open-rooms');
-      }
-      await tx.visitors.delete(visitor.id);
-      // Their files go with them (WIDGET.md W5.6): rows now, objects outside the database by a job.
-      await removeFiles(tx, { visitorId: visitor.id }, this.clock.now());
-      return { visitor: { _id: visitor.id, ts: iso(visitor.ts) } };
-    });
-  }
-
   // ── §8.3 get or open ──
 
   /**
@@ -233,6 +252,7 @@ export class LivechatService {
         agentId: input.agentId || null,
         sourceType: context.widget ? 'widget' : 'api',
       });
+      await this.adoptPendingRoomData(visitor.id, room.id);
       return { room: livechatRoomWire(room, true), newRoom: true };
     } catch (error) {
       // §10.2: the partial unique index refused a second open room. The
@@ -242,6 +262,20 @@ export class LivechatService {
       if (!winner) throw error;
       return { room: livechatRoomWire(winner, true), newRoom: false };
     }
+  }
+
+  /**
+   * W7.3 (Parley rule): room-scope values the visitor sent while no room of theirs was open go into the room just
+   * opened, and are no longer pending.
+   */
+  private async adoptPendingRoomData(visitorId: string, rid: string): Promise<void> {
+    await this.store.transaction(async (tx) => {
+      await tx.visitors.lock(visitorId);
+      const current = await tx.visitors.findById(visitorId);
+      if (!current || Object.keys(current.pendingRoomData).length === 0) return;
+      await tx.customFields.setRoomData(rid, current.pendingRoomData, this.clock.now());
+      await tx.visitors.update(visitorId, { pendingRoomData: {} }, this.clock.now());
+    });
   }
 
   // ── §8.4 close by visitor ──
@@ -333,6 +367,17 @@ export class LivechatService {
     return { message: visitorMessageWire(stored) };
   }
 
+  /**
+   * `GET livechat/message/:id?token=&rid=` (W10): one message of the visitor's room as the visitor sees it; an unknown
+   * or agent-only message is `invalid-message`.
+   */
+  async visitorMessage(id: string, token: string, rid: string) {
+    await this.visitorAndRoom(token, rid);
+    const message = await this.store.messages.findById(id, 'visitor');
+    if (!message || message.rid !== rid || !isVisibleToVisitor(message)) throw bareFailure('invalid-message');
+    return { message: visitorMessageWire(message) };
+  }
+
   /** Publishes the room's queued inquiry with the visitor's first message (read back: the one stored first wins). */
   private async announceFirstMessage(rid: string): Promise<void> {
     const inquiry = await this.store.inquiries.findByRoom(rid);
@@ -360,6 +405,24 @@ export class LivechatService {
     const agent = room.servedBy ? await this.store.users.findById(room.servedBy.id) : null;
     if (!agent) throw bareFailure('invalid-agent');
     return { agent: this.visitorAgent(agent) };
+  }
+
+  /**
+   * `GET livechat/agent.next/:token` (W6.3): the agent serving the token's open room, else whom Auto_Selection would
+   * pick now; no `_id` (Parley rule). The token need not be a visitor's yet.
+   */
+  async nextAgent(token: string, department: string | undefined) {
+    const visitor = token === '' ? null : await this.store.visitors.findByToken(token);
+    const room = visitor ? await this.store.livechatRooms.findOpenOfVisitor(visitor.id) : null;
+    let agentId = room?.servedBy?.id ?? null;
+    if (!agentId) {
+      const dep = department ? await this.availability.departmentByIdOrName(department) : null;
+      agentId = (await this.routing.nextAgent(dep?.id ?? null))?.id ?? null;
+    }
+    const agent = agentId ? await this.store.users.findById(agentId) : null;
+    if (!agent) throw bareFailure('agent-not-found');
+    const { _id: _hidden, ...shown } = this.visitorAgent(agent);
+    return { agent: shown };
   }
 
   private visitorAgent(agent: UserRecord) {
@@ -401,6 +464,16 @@ export class LivechatService {
     return config;
   }
 
+  /** W6.1 and W7.2 from memory: every widget load (with a token, too) asks for them, and they rarely change. */
+  private async configParts(): Promise<Pick<WidgetConfig['config'], 'triggers' | 'customFields'>> {
+    const revision = this.availability.revision;
+    if (this.keptParts?.revision === revision) return this.keptParts.parts;
+    const parts = { triggers: await this.widgetParts.triggers(), customFields: await this.widgetParts.customFields() };
+    // A read that raced an invalidation is not kept.
+    if (this.availability.revision === revision) this.keptParts = { revision, parts: deepFreeze(parts) };
+    return parts;
+  }
+
   private async buildConfig(token: string | undefined, department: string | undefined, origin: string, knownOpen?: boolean): Promise<WidgetConfig> {
     const s = this.settings;
     const enabled = s.get('Livechat_enabled');
@@ -430,6 +503,8 @@ export class LivechatService {
           fileUpload: visitorUploadsOffered(s),
           // W1: transcripts are offered only when mail can carry them (W2.1's "mail is configured").
           transcript: s.get('Livechat_enable_transcript') && s.get('SMTP_Host').trim() !== '' && parseFromEmail(s.get('From_Email')) !== null,
+          forceAcceptDataProcessingConsent: s.get('Livechat_force_accept_data_processing_consent'),
+          historyMonitorType: s.get('Livechat_history_monitor_type'),
         }),
         theme: {
           title: s.get('Livechat_title'),
@@ -442,8 +517,9 @@ export class LivechatService {
           offlineSuccessMessage: s.get('Livechat_offline_success_message'),
           offlineUnavailableMessage: s.get('Livechat_offline_form_unavailable'),
           transcriptMessage: s.get('Livechat_transcript_message'),
+          dataProcessingConsentText: s.get('Livechat_data_processing_consent_text'),
         },
-        triggers: [],
+        ...(await this.configParts()),
         resources: { sound: `${origin}/sounds/chime.mp3` },
         departments: departments.map((d) => {
           const w = departmentWire(d);

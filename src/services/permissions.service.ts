@@ -71,6 +71,7 @@ export const DEFAULT_PERMISSIONS: Record<string, string[]> = {
   'send-omnichannel-chat-transcript': LIVECHAT_MANAGERS,
   // DESK.md D9, D11: the webhook settings, test and delivery log.
   'view-livechat-webhooks': LIVECHAT_MANAGERS,
+  'remove-livechat-visitor': LIVECHAT_MANAGERS,
 };
 
 /** A permission on the wire (contract §4): the response schema's type (wire/permissions.ts). */

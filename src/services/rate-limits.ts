@@ -36,6 +36,10 @@ export const LIMITS = {
   transcriptOther: { points: 3, durationSeconds: 86_400 },
   transcriptOtherRoom: { points: 1, durationSeconds: 86_400 },
   transcriptIp: { points: 20, durationSeconds: 86_400 },
+  // W0.3 and W0.5: the page trail per token, and per IP for tokens that are not yet a visitor's; data removal per IP.
+  pageVisited: { points: 60, durationSeconds: 60 },
+  pageVisitedPending: { points: 60, durationSeconds: 60 },
+  visitorRemoval: { points: 5, durationSeconds: 60 },
 } satisfies Record<string, LimitRule>;
 
 export type LimitName = keyof typeof LIMITS;

@@ -113,6 +113,10 @@ export const SETTING_DEFAULTS = {
   Livechat_webhook_on_agent_message: false,
   Livechat_webhook_on_offline_msg: false,
   Send_visitor_navigation_history_livechat_webhook_request: false,
+  Livechat_force_accept_data_processing_consent: false,
+  Livechat_data_processing_consent_text:
+    'We keep the name, e-mail address, messages and files you send in this chat in order to answer you.',
+  Livechat_history_monitor_type: 'url' as 'url' | 'title',
 };
 
 export type SettingId = keyof typeof SETTING_DEFAULTS;
@@ -126,6 +130,7 @@ const ENUMS: Partial<Record<SettingId, readonly string[]>> = {
   FileUpload_Storage_Type: ['Database', 'FileSystem', 'AmazonS3', 'GridFS'],
   Livechat_business_hour_type: ['Single', 'Multiple'],
   SMTP_Protocol: ['smtp', 'smtps'],
+  Livechat_history_monitor_type: ['url', 'title'],
 };
 
 /**

@@ -12,9 +12,10 @@ import type { Access } from './access.js';
 import { ApiError, bareFailure, failure } from './errors.js';
 import { parsePaging } from './paging.js';
 import type { SettingsService } from './settings.service.js';
+import { valueAccepted } from './custom-fields.service.js';
 import { livechatSnapshot } from '../events/domain.js';
 import type { EventBus } from '../events/event-bus.js';
-import { forbidden, invalidParams } from './errors.js';
+import { forbidden } from './errors.js';
 import type { SaveRoomInfoBody, SaveTagBody, Tag, TagsQuery } from '../wire/desk.js';
 
 export type TagWire = Static<typeof Tag>;
@@ -26,6 +27,16 @@ export function tagWire(t: TagRecord): TagWire {
 /** Trimmed, without empty ones, each once in first-seen order. */
 export function cleanTags(tags: readonly string[]): string[] {
   return [...new Set(tags.map((tag) => tag.trim()).filter((tag) => tag !== ''))];
+}
+
+/** Stored values with `values` applied: `""` removes a key. */
+function mergeValues(current: Record<string, string>, values: Record<string, string>): Record<string, string> {
+  const out = { ...current };
+  for (const [key, value] of Object.entries(values)) {
+    if (value === '') delete out[key];
+    else out[key] = value;
+  }
+  return out;
 }
 
 export class TagsService {
@@ -129,16 +140,15 @@ export class TagsService {
    * `save-others-livechat-room-info`): unknown room → `error-invalid-room`; `guestData._id` not the room's visitor →
    * `error-invalid-visitor` (Parley: the endpoint edits this room's visitor only); then the tags' validation. Tags
    * replace the room's, the topic is set, and the visitor's name, e-mail and phone are updated as `livechat/visitor`
-   * does. The room's custom fields (`livechatData`) are WIDGET.md W7's: only an empty object is taken here.
+   * does; `livechatData` of the room and of the visitor are checked against the custom-field definitions (W7.4).
    */
   async saveRoomInfo(caller: UserRecord, input: Static<typeof SaveRoomInfoBody>): Promise<void> {
     const room = await this.store.livechatRooms.findById(input.roomData._id);
     if (!room) throw bareFailure('error-invalid-room');
     if (room.servedBy?.id !== caller.id && !this.access.hasPermission(caller, 'save-others-livechat-room-info')) throw forbidden();
     if (input.guestData._id !== room.visitor.id) throw bareFailure('error-invalid-visitor');
-    if (input.roomData.livechatData && Object.keys(input.roomData.livechatData).length > 0) {
-      throw invalidParams('The room\'s custom fields are set through livechat/custom.field');
-    }
+    const roomValues = await this.checkedCustomValues(input.roomData.livechatData, 'room');
+    const guestValues = await this.checkedCustomValues(input.guestData.livechatData, 'visitor');
     const tags = input.roomData.tags === undefined ? undefined : cleanTags(input.roomData.tags);
     if (tags) await this.assertRoomTags(tags, room.departmentId);
     const guest = input.guestData;
@@ -153,9 +163,36 @@ export class TagsService {
       if (input.roomData.topic !== undefined) info.topic = input.roomData.topic;
       if (Object.keys(info).length > 0) await tx.livechatRooms.setInfo(room.id, info, now);
       if (Object.keys(patch).length > 0) await tx.visitors.update(room.visitor.id, patch, now);
+      if (roomValues) {
+        const current = (await tx.livechatRooms.findById(room.id))?.livechatData ?? {};
+        await tx.customFields.setRoomData(room.id, mergeValues(current, roomValues), now);
+      }
+      if (guestValues) {
+        await tx.visitors.lock(room.visitor.id);
+        const visitor = await tx.visitors.findById(room.visitor.id);
+        if (visitor) await tx.visitors.update(visitor.id, { livechatData: mergeValues(visitor.livechatData, guestValues) }, now);
+      }
     });
     const snapshot = livechatSnapshot(room);
     this.events.publish({ type: 'roomInfoChanged', room: snapshot });
-    if (Object.keys(patch).length > 0 && room.open) this.events.publish({ type: 'visitorUpdated', visitorId: room.visitor.id, room: snapshot });
+    if ((Object.keys(patch).length > 0 || guestValues) && room.open) this.events.publish({ type: 'visitorUpdated', visitorId: room.visitor.id, room: snapshot });
+  }
+
+  /**
+   * W7.4: every key must be defined in `scope` (else `invalid-custom-field`) and every value accepted as
+   * `livechat/custom.field` accepts it, all or nothing; null when nothing was sent.
+   */
+  private async checkedCustomValues(values: Record<string, string | number | boolean> | undefined, scope: 'room' | 'visitor'): Promise<Record<string, string> | null> {
+    if (!values || Object.keys(values).length === 0) return null;
+    const definitions = new Map((await this.store.customFields.all()).map((f) => [f.id, f]));
+    const out: Record<string, string> = {};
+    for (const [key, raw] of Object.entries(values)) {
+      const field = definitions.get(key);
+      if (!field || field.scope !== scope) throw bareFailure('invalid-custom-field');
+      const value = String(raw);
+      if (!valueAccepted(field, value)) throw bareFailure(`Invalid value for ${key} field`);
+      out[key] = value;
+    }
+    return out;
   }
 }

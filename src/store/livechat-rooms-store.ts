@@ -54,6 +54,8 @@ export interface LivechatRoom {
   closeReason: CloseReason | null;
   /** DESK.md D5's `room.saveInfo` topic, or null. */
   topic: string | null;
+  /** Room-scope custom values (WIDGET.md W7.3); absent where a read does not carry them. */
+  livechatData?: Record<string, string>;
 }
 
 /** DESK.md D5's `closeReason`. */

@@ -20,6 +20,7 @@ import type { BusinessHoursRepo } from './business-hours-store.js';
 import type { CannedResponsesRepo } from './canned-responses-store.js';
 import type { TagsRepo } from './tags-store.js';
 import type { ContactsRepo } from './contacts-store.js';
+import type { CustomFieldsRepo, PageTrailRepo, TriggersRepo, VisitorDataRepo } from './widget-store.js';
 import type { EmailOutboxRepo, OfflineMessagesRepo, TranscriptRequestsRepo } from './mail-store.js';
 import type { WebhooksRepo } from './webhooks-store.js';
 
@@ -43,6 +44,7 @@ export type * from './tags-store.js';
 export type * from './contacts-store.js';
 export type * from './mail-store.js';
 export type * from './webhooks-store.js';
+export type * from './widget-store.js';
 
 export type Backend = 'sqlite' | 'postgres';
 
@@ -91,6 +93,11 @@ export interface Store {
   readonly transcriptRequests: TranscriptRequestsRepo;
   /** The webhook outbox and rooms' `crmData` (DESK.md D9). */
   readonly webhooks: WebhooksRepo;
+  /** The widget's triggers, custom-field definitions, page trail, and the removal of a visitor's data (WIDGET.md W6–W9). */
+  readonly triggers: TriggersRepo;
+  readonly customFields: CustomFieldsRepo;
+  readonly pageTrail: PageTrailRepo;
+  readonly visitorData: VisitorDataRepo;
   /**
    * Runs `fn` in one database transaction: every write it makes through `tx`
    * commits together or not at all. Nested calls join the outer transaction.

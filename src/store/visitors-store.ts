@@ -17,6 +17,8 @@ export interface VisitorRecord {
   livechatData: Record<string, string>;
   /** The last page the widget reported (`livechat/page.visited`), or null. */
   lastPage: VisitorPage | null;
+  /** Room-scope custom values sent while no room of theirs was open, copied into the next room they open (WIDGET.md W7.3). */
+  pendingRoomData: Record<string, string>;
 }
 
 export interface VisitorPage {
@@ -26,7 +28,7 @@ export interface VisitorPage {
 }
 
 /** A visitor as registered: it starts `online`, `updatedAt` = `ts`, no page visited yet. */
-export type NewVisitor = Omit<VisitorRecord, 'status' | 'updatedAt' | 'lastPage'>;
+export type NewVisitor = Omit<VisitorRecord, 'status' | 'updatedAt' | 'lastPage' | 'pendingRoomData'>;
 
 /** Fields of a visitor to change; absent keys are left as they are. */
 export interface VisitorPatch {
@@ -35,6 +37,7 @@ export interface VisitorPatch {
   phone?: string | null;
   departmentId?: string | null;
   livechatData?: Record<string, string>;
+  pendingRoomData?: Record<string, string>;
 }
 
 export interface VisitorsRepo {

@@ -91,18 +91,23 @@ export const RoomTags = Type.Array(Text({ maxLength: 100 }), { maxItems: 100 });
 
 
 /** `POST livechat/room.saveInfo` (DESK.md D5): the room's visitor's details and the room's topic and tags. */
+/** A custom value as a client sends it (numbers and booleans are taken as their text). */
+const CustomValueText = Type.Union([Text({ maxLength: 100_000 }), Type.Number({ minimum: -1e15, maximum: 1e15 }), Type.Boolean()]);
+
 export const SaveRoomInfoBody = Type.Object({
   guestData: Type.Object({
     _id: Text(),
     name: Opt(Text({ maxLength: 1000 })),
     email: Opt(Text({ maxLength: 1000 })),
     phone: Opt(Text({ maxLength: 1000 })),
+    /** The visitor's custom values (WIDGET.md W7.4): defined visitor-scope keys, checked likewise. */
+    livechatData: Opt(TextRecord(CustomValueText, { maxProperties: 50 })),
   }),
   roomData: Type.Object({
     _id: Text(),
     topic: Opt(Text({ maxLength: 1000 })),
     tags: Opt(RoomTags),
-    /** The room's custom fields (WIDGET.md W7): only an empty object is taken here. */
-    livechatData: Opt(TextRecord(Type.Unknown())),
+    /** The room's custom values (WIDGET.md W7.4): defined room-scope keys, checked as `livechat/custom.field` checks them. */
+    livechatData: Opt(TextRecord(CustomValueText, { maxProperties: 50 })),
   }),
 });

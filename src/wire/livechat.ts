@@ -7,6 +7,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { RoomTags } from './desk.js';
 import { Int, PagingQuery, StringEnum, Text, Timestamp } from './common.js';
 import { UserStatus } from './users.js';
+import { ConfigCustomField, ConfigTrigger } from './widget.js';
 
 const Opt = Type.Optional;
 
@@ -155,6 +156,8 @@ function roomSchema<V extends TSchema>(v: V) {
     transferHistory: Opt(Type.Array(TransferEntry)),
     /** DESK.md D5, agents only: set by `room.saveInfo`. */
     topic: Opt(Type.String()),
+    /** WIDGET.md W7, agents only: the room-scope custom values (when it has any). */
+    livechatData: Opt(Type.Record(Type.String(), Type.String())),
     /** DESK.md D5, agents only: the room's tags (when it has any). */
     tags: Opt(Type.Array(Type.String())),
     /** DESK.md D5, agents only: why a closed room closed. */
@@ -263,6 +266,8 @@ export const LivechatConfig = Type.Object({
     limitTextLength: Type.Union([Type.Integer(), Type.Literal(false)]),
     forceAcceptDataProcessingConsent: Type.Boolean(),
     agentHiddenInfo: Type.Boolean(),
+    /** W1, W9: which change of the host page the widget reports as a new page (`url` or `title`). */
+    historyMonitorType: Type.String(),
   }),
   theme: Type.Object({ title: Type.String(), color: Type.String(), offlineTitle: Type.String(), offlineColor: Type.String() }),
   /** W1: the widget's texts from settings (`""` when unset: the widget then shows its own). */
@@ -271,8 +276,12 @@ export const LivechatConfig = Type.Object({
     offlineSuccessMessage: Type.String(),
     offlineUnavailableMessage: Type.String(),
     transcriptMessage: Type.String(),
+    dataProcessingConsentText: Type.String(),
   }),
-  triggers: Type.Array(Type.Unknown(), { maxItems: 0 }),
+  /** W6.1: the enabled triggers with a `send-message` action, by name. */
+  triggers: Type.Array(ConfigTrigger),
+  /** W7.2: the visible, public visitor-scope custom fields, by label. */
+  customFields: Type.Array(ConfigCustomField),
   /** `sound`: the notification sound the widget plays for agents' messages (W10). */
   resources: Type.Object({ sound: Type.String() }),
   departments: Type.Array(Type.Pick(Department, ['_id', 'name', 'showOnRegistration', 'showOnOfflineForm'])),
@@ -329,7 +338,8 @@ export const HistoryQuery = Type.Object({
 export const ConfigQuery = Type.Object({ token: Opt(Text()), department: Opt(Text()) });
 
 /** A removed visitor (`DELETE livechat/visitor/:token`). */
-export const RemovedVisitor = Type.Object({ _id: Type.String(), ts: Timestamp });
+/** W8.2: `_id` null for a token no visitor has. */
+export const RemovedVisitor = Type.Object({ _id: Type.Union([Type.String(), Type.Null()]), ts: Timestamp });
 /** The transferred-room shape of §8.6: four fields of the livechat room. */
 export const TransferredRoom = Type.Object({
   _id: Type.String(),
@@ -412,7 +422,7 @@ export const VisitorStatusBody = Type.Object({ token: Text(), status: VisitorSta
 /** `livechat/page.visited` body. */
 export const PageVisitedBody = Type.Object({
   token: Text(),
-  rid: Opt(Text()),
+  rid: Opt(Type.Union([Text(), Type.Null()])),
   pageInfo: Type.Object({
     change: Opt(Text()),
     title: Opt(Text()),
@@ -423,7 +433,7 @@ export const PageVisitedBody = Type.Object({
 export const PageVisit = Type.Object({
   msg: Type.String(),
   navigation: Type.Object({
-    page: Type.Object({ title: Type.String(), location: Type.Object({ href: Type.String() }) }),
+    page: Type.Object({ change: Opt(Type.String()), title: Type.String(), location: Type.Object({ href: Type.String() }) }),
     token: Type.String(),
   }),
 });

@@ -180,7 +180,8 @@ describe('POST livechat/room.saveInfo', () => {
     expect((await saveInfo(body({}, { _id: 'someone-else' }))).body).toEqual(bare('error-invalid-visitor'));
     expect((await saveInfo({ roomData: { _id: room._id } })).body).toEqual(invalidParams("must have required property 'guestData'"));
     expect((await saveInfo(body({ tags: ['nope'] }))).body).toEqual({ success: false, error: 'Invalid tags: nope [error-invalid-tags]', errorType: 'error-invalid-tags' });
-    expect((await saveInfo(body({ livechatData: { plan: 'gold' } }))).body).toEqual(invalidParams("The room's custom fields are set through livechat/custom.field"));
+    // WIDGET.md W7.4: only defined room-scope keys (widget-triggers-fields.test.ts has the rest).
+    expect((await saveInfo(body({ livechatData: { plan: 'gold' } }))).body).toEqual(bare('invalid-custom-field'));
     expect(await roomRow(t, room._id)).toMatchObject({ tags: null, topic: null });
 
     const ok = await saveInfo(body({ topic: 'Billing', tags: ['general', 'general'], livechatData: {} }, { name: 'Renamed', email: ' NEW@Example.com ', phone: ' 555 ' }));

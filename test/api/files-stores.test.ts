@@ -54,7 +54,7 @@ async function visitorUpload(data: Buffer | string, filename = 'a.png') {
   const { token } = await registerVisitor(t);
   const room = await openRoom(t, token);
   const res = await postMultipart(t.app, `/api/v1/livechat/upload/${room._id}`, [{ name: 'file', filename, data }], { 'x-visitor-token': token });
-  return { res, rid: room._id as string };
+  return { res, rid: room._id as string, token };
 }
 
 describe.each(STORES)('the $kind store', ({ kind, objects, key }) => {
@@ -118,6 +118,22 @@ describe.each(STORES)('the $kind store', ({ kind, objects, key }) => {
     expect((await t.api.post('/api/v1/channels.delete', { roomId: rid }, { auth: t.admin })).status).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: res.body.message.attachments[0].title_link })).statusCode).toBe(404);
     // Due at once: this process's runner (or a pass run here) removes it; the store confirmed once the job is done.
+    const jobState = async () =>
+      (await db(t.store).selectFrom('jobs').select('state').where('kind', '=', 'files.remove-object').where('key', '=', id).execute()).map((j) => j.state);
+    await pollUntil(async () => {
+      await t.services.jobs.runDue(clock.now());
+      return (await jobState()).join() === 'done';
+    }, 'the removal job is done');
+    expect(await objects()).not.toContain(key(id));
+  });
+
+  it("removes the object with its visitor's data, mid-chat: 404 at once, the object once the job ran (W8.3, W11.9)", async () => {
+    const { res, token } = await visitorUpload(png(), 'mine.png');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const id = res.body.file._id as string;
+    expect(await objects()).toContain(key(id));
+    expect((await t.api.delete(`/api/v1/livechat/visitor/${token}`)).status).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: res.body.attachments[0].title_link })).statusCode).toBe(404);
     const jobState = async () =>
       (await db(t.store).selectFrom('jobs').select('state').where('kind', '=', 'files.remove-object').where('key', '=', id).execute()).map((j) => j.state);
     await pollUntil(async () => {

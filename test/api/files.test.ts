@@ -582,7 +582,7 @@ describe('removal with the room (W5.6, W11.9)', () => {
     expect((await t.api.post('/api/v1/livechat/room.close', { rid, token })).status).toBe(200);
     const removed = await t.api.delete(`/api/v1/livechat/visitor/${token}`);
     expect(removed.status, JSON.stringify(removed.body)).toBe(200);
-    expect(await stored(rid)).toEqual({ uploads: 0, chunks: 0, messages: 1 });
+    expect(await stored(rid)).toEqual({ uploads: 0, chunks: 0, messages: 0 });
     expect((await t.app.inject({ method: 'GET', url: link })).statusCode).toBe(404);
   });
 

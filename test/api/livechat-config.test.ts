@@ -17,7 +17,13 @@ beforeEach(async () => {
 });
 
 /** W1: the widget's texts, `""` while unset. */
-const DEFAULT_MESSAGES = { offlineMessage: '', offlineSuccessMessage: '', offlineUnavailableMessage: '', transcriptMessage: '' };
+const DEFAULT_MESSAGES = {
+  offlineMessage: '',
+  offlineSuccessMessage: '',
+  offlineUnavailableMessage: '',
+  transcriptMessage: '',
+  dataProcessingConsentText: 'We keep the name, e-mail address, messages and files you send in this chat in order to answer you.',
+};
 const CONFIG = '/api/v1/livechat/config';
 const DEFAULT_SETTINGS = {
   registrationForm: true,
@@ -31,6 +37,7 @@ const DEFAULT_SETTINGS = {
   limitTextLength: false,
   forceAcceptDataProcessingConsent: false,
   agentHiddenInfo: false,
+  historyMonitorType: 'url',
 };
 const DEFAULT_THEME = { title: 'Live chat', color: '#C1272D', offlineTitle: 'Leave a message', offlineColor: '#666666' };
 const SURVEY = { items: ['satisfaction', 'agentKnowledge', 'agentResposiveness', 'agentFriendliness'], values: ['1', '2', '3', '4', '5'] };
@@ -58,6 +65,7 @@ describe('GET livechat/config', () => {
         theme: DEFAULT_THEME,
         messages: DEFAULT_MESSAGES,
         triggers: [],
+        customFields: [],
         resources: { sound: 'http://localhost:80/sounds/chime.mp3' },
         departments: expect.any(Array),
         survey: SURVEY,

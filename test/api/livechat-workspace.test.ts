@@ -399,7 +399,7 @@ describe('navigation as messages', () => {
     const room = await openRoom(t, token);
     const res = await t.api.post(`${V}/page.visited`, { token, rid: room._id, pageInfo: { change: 'url', title: 'Docs', location: { href: 'https://x.example/docs' } } });
     expect(res.body).toEqual({
-      page: { msg: 'Docs - https://x.example/docs', navigation: { page: { title: 'Docs', location: { href: 'https://x.example/docs' } }, token } },
+      page: { msg: 'Docs - https://x.example/docs', navigation: { page: { change: 'url', title: 'Docs', location: { href: 'https://x.example/docs' } }, token } },
       success: true,
     });
     const messages = await t.api.get(`${V}/${room._id}/messages`, { auth: agent });

@@ -87,6 +87,7 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
       tags: [],
       closeReason: null,
       topic: null,
+      livechatData: {},
     });
     expect(await store.livechatRooms.findById(room.id)).toEqual(room);
     // the rooms repository sees the same livechat room (one row mapper)

@@ -32,6 +32,7 @@ export function visitorsCases(ctx: LivechatCaseContext): void {
       updatedAt: input.ts,
       livechatData: { a: '1' },
       lastPage: null,
+      pendingRoomData: {},
     });
     expect(await store.visitors.findByToken(input.token)).toEqual(created);
     expect(await store.visitors.findByToken(input.token.toUpperCase())).toBeNull();

@@ -18,6 +18,7 @@ import { visitorsCases } from './livechat-visitors.cases.js';
 import { businessHoursCases } from './business-hours.cases.js';
 import { deskCases, roomInfoCases, tagsCases } from './desk.cases.js';
 import { contactsCases } from './contacts.cases.js';
+import { widgetCases } from './widget.cases.js';
 
 function allCases(ctx: LivechatCaseContext): void {
   describe('visitors', () => visitorsCases(ctx));
@@ -32,6 +33,7 @@ function allCases(ctx: LivechatCaseContext): void {
   describe('tags', () => tagsCases(ctx));
   describe('room info', () => roomInfoCases(ctx));
   describe('contacts', () => contactsCases(ctx));
+  describe('widget', () => widgetCases(ctx));
 }
 
 describe(`livechat store on ${backend}`, () => {

@@ -9,7 +9,7 @@ import { useConsole } from '../context.js';
 import { pollInterval } from '../live/live.js';
 import { isChatGone } from '../lib/errors.js';
 import { ApiError } from './client.js';
-import type { AgentUser, Department, DepartmentAgent, Inquiry, LivechatRoom, Message, Paged, RoomEntry, TranscriptState, Visitor } from './types.js';
+import type { AgentUser, CustomFieldDef, Department, DepartmentAgent, Inquiry, LivechatRoom, Message, PageVisitedEntry, Paged, RoomEntry, TranscriptState, Visitor } from './types.js';
 import { hasOlder, mergeWindows, readOlder, refreshHistory, refreshQueue, type MessageWindow, type PageReader, type QueueWindow } from './windows.js';
 
 /** A 404 "API endpoint does not exist": the server is older than the endpoint. */
@@ -134,6 +134,28 @@ export function useTranscript(rid: string) {
     queryKey: ['mail', 'transcript', rid],
     queryFn: () => api<TranscriptState>(`livechat/transcript/${rid}`),
     refetchInterval: pollInterval(liveStatus),
+  });
+}
+
+/** Every custom-field definition (few; `view-l-room`), by label. */
+export function useCustomFields(enabled = true) {
+  const { api } = useConsole();
+  return useQuery({
+    queryKey: ['custom-fields'],
+    enabled,
+    queryFn: async () => (await api<{ customFields: CustomFieldDef[] }>('livechat/custom-fields', { query: { count: 100 } })).customFields,
+  });
+}
+
+/** The pages the room's visitor visited, newest first (WIDGET.md W9). */
+export function usePagesVisited(rid: string) {
+  const { api } = useConsole();
+  return useQuery({
+    queryKey: ['pages-visited', rid],
+    queryFn: async () => (await api<{ pages: PageVisitedEntry[] }>(`livechat/visitors.pagesVisited/${encodeURIComponent(rid)}`, { query: { count: 50 } })).pages,
+    retry: false,
+    // The trail grows while the visitor browses; no stream tells the console (it re-reads).
+    refetchInterval: 20_000,
   });
 }
 

@@ -901,6 +901,9 @@ export interface paths {
                                         username: string;
                                     };
                                 };
+                                livechatData?: {
+                                    [key: string]: string;
+                                };
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 lm?: string;
                                 msgs: number;
@@ -2790,6 +2793,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/livechat/agent.next/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The agent serving the token's open room, else whom routing would pick now (no _id) */
+        get: {
+            parameters: {
+                query?: {
+                    department?: string;
+                };
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            agent: {
+                                _id?: string;
+                                emails?: {
+                                    address: string;
+                                }[];
+                                /** @enum {boolean} */
+                                hiddenInfo?: true;
+                                name?: string;
+                                /** @enum {string} */
+                                status?: "online" | "away" | "busy" | "offline";
+                                username?: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/livechat/agent.status": {
         parameters: {
             query?: never;
@@ -3398,6 +3465,15 @@ export interface paths {
                                     status?: "online" | "away" | "busy" | "offline";
                                     username?: string;
                                 };
+                                customFields: {
+                                    _id: string;
+                                    defaultValue: string | null;
+                                    label: string;
+                                    options?: string[];
+                                    regexp: string;
+                                    required: boolean;
+                                    type: string;
+                                }[];
                                 departments: {
                                     _id: string;
                                     name: string;
@@ -3428,6 +3504,7 @@ export interface paths {
                                     }[];
                                 };
                                 messages: {
+                                    dataProcessingConsentText: string;
                                     offlineMessage: string;
                                     offlineSuccessMessage: string;
                                     offlineUnavailableMessage: string;
@@ -3530,6 +3607,9 @@ export interface paths {
                                             username: string;
                                         };
                                     };
+                                    livechatData?: {
+                                        [key: string]: string;
+                                    };
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     lm?: string;
                                     msgs: number;
@@ -3591,6 +3671,7 @@ export interface paths {
                                     emailFieldRegistrationForm: boolean;
                                     fileUpload: boolean;
                                     forceAcceptDataProcessingConsent: boolean;
+                                    historyMonitorType: string;
                                     limitTextLength: number | false;
                                     nameFieldRegistrationForm: boolean;
                                     registrationForm: boolean;
@@ -3607,7 +3688,20 @@ export interface paths {
                                     offlineTitle: string;
                                     title: string;
                                 };
-                                triggers: unknown[];
+                                triggers: {
+                                    _id: string;
+                                    actions: {
+                                        name: string;
+                                        params?: {
+                                            [key: string]: string;
+                                        };
+                                    }[];
+                                    conditions: {
+                                        name: string;
+                                        value: string | null;
+                                    }[];
+                                    runOnce: boolean;
+                                }[];
                             };
                             /** @enum {boolean} */
                             success: true;
@@ -3618,6 +3712,491 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/custom-fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Custom-field definitions, by label */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    count?: number;
+                    /** @description JSON object, one key, value 1 or -1 */
+                    sort?: string;
+                    /** @description JSON object of 0/1 values */
+                    fields?: string;
+                    text?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            customFields: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                defaultValue: string;
+                                label: string;
+                                options: string;
+                                public: boolean;
+                                regexp: string;
+                                required: boolean;
+                                /** @enum {string} */
+                                scope: "visitor" | "room";
+                                searchable: boolean;
+                                /** @enum {string} */
+                                type: "input" | "select";
+                                /** @enum {string} */
+                                visibility: "visible" | "hidden";
+                            }[];
+                            offset: number;
+                            /** @enum {boolean} */
+                            success: true;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/custom-fields.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete a custom-field definition (stored values stay) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        customFieldId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/custom-fields.save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a custom field, or replace one (with customFieldId; the id stays) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        customFieldData: {
+                            defaultValue?: string;
+                            field: string;
+                            label: string;
+                            options?: string;
+                            public?: boolean;
+                            regexp?: string;
+                            required?: boolean;
+                            /** @enum {string} */
+                            scope: "visitor" | "room";
+                            searchable?: boolean;
+                            /** @enum {string} */
+                            type?: "input" | "select";
+                            /** @enum {string} */
+                            visibility: "visible" | "hidden";
+                        };
+                        customFieldId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            customField: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                defaultValue: string;
+                                label: string;
+                                options: string;
+                                public: boolean;
+                                regexp: string;
+                                required: boolean;
+                                /** @enum {string} */
+                                scope: "visitor" | "room";
+                                searchable: boolean;
+                                /** @enum {string} */
+                                type: "input" | "select";
+                                /** @enum {string} */
+                                visibility: "visible" | "hidden";
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/custom-fields/{_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A custom-field definition, or null */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    _id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            customField: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                defaultValue: string;
+                                label: string;
+                                options: string;
+                                public: boolean;
+                                regexp: string;
+                                required: boolean;
+                                /** @enum {string} */
+                                scope: "visitor" | "room";
+                                searchable: boolean;
+                                /** @enum {string} */
+                                type: "input" | "select";
+                                /** @enum {string} */
+                                visibility: "visible" | "hidden";
+                            } | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/custom.field": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sets one of the visitor's custom values (widget) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        key: string;
+                        overwrite: boolean;
+                        token: string;
+                        value: string | number | boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            field: {
+                                key: string;
+                                overwrite: boolean;
+                                value: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/custom.fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sets several of the visitor's custom values, all or nothing (widget) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        customFields: {
+                            key: string;
+                            overwrite: boolean;
+                            value: string | number | boolean;
+                        }[];
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            fields: {
+                                Key: string;
+                                overwrite: boolean;
+                                value: string;
+                            }[];
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -4601,6 +5180,139 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/livechat/message/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One message of the visitor's room (widget) */
+        get: {
+            parameters: {
+                query: {
+                    token: string;
+                    rid: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                attachments?: {
+                                    audio_size?: number;
+                                    audio_type?: string;
+                                    audio_url?: string;
+                                    description?: string;
+                                    format?: string;
+                                    image_dimensions?: {
+                                        height: number;
+                                        width: number;
+                                    };
+                                    image_size?: number;
+                                    image_type?: string;
+                                    image_url?: string;
+                                    size?: number;
+                                    title: string;
+                                    title_link: string;
+                                    title_link_download: boolean;
+                                    /** @enum {string} */
+                                    type: "file";
+                                    video_size?: number;
+                                    video_type?: string;
+                                    video_url?: string;
+                                }[];
+                                file?: {
+                                    _id: string;
+                                    format: string;
+                                    name: string;
+                                    size: number;
+                                    type: string;
+                                };
+                                fileUpload?: {
+                                    publicFilePath: string;
+                                    size: number;
+                                    type: string;
+                                };
+                                files?: {
+                                    _id: string;
+                                    format: string;
+                                    name: string;
+                                    size: number;
+                                    type: string;
+                                }[];
+                                groupable?: boolean;
+                                msg: string;
+                                rid: string;
+                                /** @enum {string} */
+                                t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
+                                token?: string;
+                                /** @enum {boolean} */
+                                transcriptRequested?: true;
+                                transferData?: {
+                                    nextDepartment?: {
+                                        _id: string;
+                                        name: string;
+                                    };
+                                    /** @enum {string} */
+                                    scope: "department" | "agent" | "queue";
+                                    transferredBy: {
+                                        _id: string;
+                                        /** @enum {string} */
+                                        type: "visitor" | "user";
+                                        username: string;
+                                    };
+                                    transferredTo?: {
+                                        _id: string;
+                                        username: string;
+                                    };
+                                };
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                                u: {
+                                    _id: string;
+                                    name?: string;
+                                    username: string;
+                                };
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/livechat/messages.history/{rid}": {
         parameters: {
             query?: never;
@@ -5364,7 +6076,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Records the page the visitor is on (widget) */
+        /** Records the page the visitor is on (widget; before registration too) */
         post: {
             parameters: {
                 query?: never;
@@ -5382,7 +6094,7 @@ export interface paths {
                             };
                             title?: string;
                         };
-                        rid?: string;
+                        rid?: string | null;
                         token: string;
                     };
                 };
@@ -5399,6 +6111,7 @@ export interface paths {
                                 msg: string;
                                 navigation: {
                                     page: {
+                                        change?: string;
                                         location: {
                                             href: string;
                                         };
@@ -5414,6 +6127,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5550,6 +6272,9 @@ export interface paths {
                                         name?: string;
                                         username: string;
                                     };
+                                };
+                                livechatData?: {
+                                    [key: string]: string;
                                 };
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 lm?: string;
@@ -6030,13 +6755,16 @@ export interface paths {
                         guestData: {
                             _id: string;
                             email?: string;
+                            livechatData?: {
+                                [key: string]: string | number | boolean;
+                            };
                             name?: string;
                             phone?: string;
                         };
                         roomData: {
                             _id: string;
                             livechatData?: {
-                                [key: string]: unknown;
+                                [key: string]: string | number | boolean;
                             };
                             tags?: string[];
                             topic?: string;
@@ -6356,6 +7084,9 @@ export interface paths {
                                         name?: string;
                                         username: string;
                                     };
+                                };
+                                livechatData?: {
+                                    [key: string]: string;
                                 };
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 lm?: string;
@@ -7092,6 +7823,331 @@ export interface paths {
                 header?: never;
                 path: {
                     rid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/triggers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Widget triggers, by name */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    count?: number;
+                    /** @description JSON object, one key, value 1 or -1 */
+                    sort?: string;
+                    /** @description JSON object of 0/1 values */
+                    fields?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            offset: number;
+                            /** @enum {boolean} */
+                            success: true;
+                            total: number;
+                            triggers: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                actions: {
+                                    name: string;
+                                    params?: {
+                                        [key: string]: string;
+                                    };
+                                }[];
+                                conditions: {
+                                    name: string;
+                                    value: string | null;
+                                }[];
+                                description: string;
+                                enabled: boolean;
+                                name: string;
+                                runOnce: boolean;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a trigger, or replace one (with _id); answers the saved trigger */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        _id?: string;
+                        actions: {
+                            /** @enum {string} */
+                            name: "send-message" | "use-external-service";
+                            params?: {
+                                [key: string]: string | number | boolean;
+                            };
+                        }[];
+                        conditions: {
+                            /** @enum {string} */
+                            name: "time-on-site" | "page-url" | "chat-opened-by-visitor" | "after-guest-registration";
+                            value?: string | number | null;
+                        }[];
+                        description?: string;
+                        enabled?: boolean;
+                        name: string;
+                        runOnce?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            trigger: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                actions: {
+                                    name: string;
+                                    params?: {
+                                        [key: string]: string;
+                                    };
+                                }[];
+                                conditions: {
+                                    name: string;
+                                    value: string | null;
+                                }[];
+                                description: string;
+                                enabled: boolean;
+                                name: string;
+                                runOnce: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/triggers/{_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A trigger, or null */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    _id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            trigger: {
+                                _id: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt: string;
+                                actions: {
+                                    name: string;
+                                    params?: {
+                                        [key: string]: string;
+                                    };
+                                }[];
+                                conditions: {
+                                    name: string;
+                                    value: string | null;
+                                }[];
+                                description: string;
+                                enabled: boolean;
+                                name: string;
+                                runOnce: boolean;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a trigger (unknown: success too) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    _id: string;
                 };
                 cookie?: never;
             };
@@ -8041,7 +9097,7 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        /** Remove a visitor without open rooms */
+        /** Remove every trace of the token's visitor (an open room is closed first, W8) */
         delete: {
             parameters: {
                 query?: never;
@@ -8063,7 +9119,7 @@ export interface paths {
                             /** @enum {boolean} */
                             success: true;
                             visitor: {
-                                _id: string;
+                                _id: string | null;
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 ts: string;
                             };
@@ -8072,6 +9128,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8287,6 +9352,9 @@ export interface paths {
                                         username: string;
                                     };
                                 };
+                                livechatData?: {
+                                    [key: string]: string;
+                                };
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 lm?: string;
                                 msgs?: number;
@@ -8484,6 +9552,180 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/visitors.pagesVisited/{roomId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The pages the room's visitor visited, newest first (no token) */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    count?: number;
+                    /** @description JSON object, one key, value 1 or -1 */
+                    sort?: string;
+                    /** @description JSON object of 0/1 values */
+                    fields?: string;
+                };
+                header?: never;
+                path: {
+                    roomId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            offset: number;
+                            pages: {
+                                _id: string;
+                                change: string;
+                                href: string;
+                                msg: string;
+                                navigation: {
+                                    page: {
+                                        change: string;
+                                        location: {
+                                            href: string;
+                                        };
+                                        title: string;
+                                    };
+                                };
+                                rid: string | null;
+                                title: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                            }[];
+                            /** @enum {boolean} */
+                            success: true;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/visitors.remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove every trace of a visitor (an open room is closed first) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        visitorId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            visitor: {
+                                _id: string | null;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -9910,6 +11152,9 @@ export interface paths {
                                         name?: string;
                                         username: string;
                                     };
+                                };
+                                livechatData?: {
+                                    [key: string]: string;
                                 };
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 lm?: string;

@@ -40,6 +40,12 @@ export type Inquiry = NonNullable<Ok<'/api/v1/livechat/inquiries.getOne', 'get'>
 /** A message as REST gives it (a transfer line with its `transferData`, as the streams carry it too). */
 export type Message = Item<Ok<'/api/v1/livechat/{rid}/messages', 'get'>['messages']>;
 export type Visitor = Ok<'/api/v1/livechat/visitors.info', 'get'>['visitor'];
+/** A custom-field definition (WIDGET.md W7.1). */
+export type CustomFieldDef = Item<Ok<'/api/v1/livechat/custom-fields', 'get'>['customFields']>;
+/** One page of a visitor's trail (WIDGET.md W9), newest first. */
+export type PageVisitedEntry = Item<Ok<'/api/v1/livechat/visitors.pagesVisited/{roomId}', 'get'>['pages']>;
+/** A widget trigger (WIDGET.md W6). */
+export type Trigger = Item<Ok<'/api/v1/livechat/triggers', 'get'>['triggers']>;
 export type Department = Item<Ok<'/api/v1/livechat/department', 'get'>['departments']>;
 export type DepartmentAgent = Item<Ok<'/api/v1/livechat/department/{_id}', 'get'>['agents']>;
 /** An agent of a department as `livechat/department` takes it when creating or changing one. */

@@ -645,8 +645,9 @@ export function Conversation({ rid, backHref, focusComposer = false, standalone 
   const can = usePermissions();
   // A chat that left the caller (transferred away, or no longer readable): said once, and no more polling.
   const [gone, setGone] = useState(false);
+  const [removed, setRemoved] = useState(false);
   const markGone = useCallback(() => setGone(true), []);
-  const room = useRoom(rid, !gone);
+  const room = useRoom(rid, !gone && !removed);
   const typing = useTyping(rid, me?.username);
   const [panel, setPanel] = useState<'none' | 'transfer' | 'close'>('none');
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -668,6 +669,18 @@ export function Conversation({ rid, backHref, focusComposer = false, standalone 
     if (isChatGone(room.error)) setGone(true);
   }, [room.error]);
 
+  if (removed) {
+    return (
+      <section className="conversation gone" aria-labelledby="conv-removed">
+        <h2 id="conv-removed" className="notice" role="status">
+          This conversation no longer exists: the visitor's data was removed.
+        </h2>
+        <p>
+          <Link href={backHref}>Back to the list</Link>
+        </p>
+      </section>
+    );
+  }
   if (gone) {
     return (
       <section className="conversation gone" aria-labelledby="conv-gone">
@@ -752,7 +765,7 @@ export function Conversation({ rid, backHref, focusComposer = false, standalone 
           </p>
         )}
       </section>
-      <VisitorPanel room={data} />
+      <VisitorPanel room={data} onRemoved={() => setRemoved(true)} />
     </div>
   );
 }

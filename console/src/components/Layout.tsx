@@ -33,6 +33,7 @@ const MANAGE_LINKS: Array<[string, string]> = [
   ['/admin/departments', 'Departments'],
   ['/admin/settings', 'Settings'],
   ['/admin/embed', 'Embed widget'],
+  ['/admin/widget-rules', 'Triggers and fields'],
   ['/admin/business-hours', 'Business hours'],
   ['/setup', 'Get started'],
 ];

@@ -7,8 +7,6 @@ import {
   Inquiry,
   LivechatRoomsQuery,
   StaffMessage,
-  PageVisit,
-  PageVisitedBody,
   QueuedQuery,
   RoomMessagesQuery,
   VisitorIdQuery,
@@ -19,7 +17,6 @@ import { AutocompleteItems, AutocompleteQuery, ChatHistory, ChatHistoryParams, C
 import type { RouteGroup } from '../types.js';
 
 const tags = ['livechat'];
-const Opt = Type.Optional;
 
 const PageFields = { count: Type.Integer(), offset: Type.Integer(), total: Type.Integer() };
 /** Items may be narrowed by `fields` (§1.4), hence partial. */
@@ -160,22 +157,5 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace, co
       },
     },
     async (request) => extend(await livechatWorkspace.setVisitorStatus(request.body.token, request.body.status), { success: true as const }),
-  );
-
-  app.post(
-    '/livechat/page.visited',
-    {
-      schema: {
-        tags,
-        summary: 'Records the page the visitor is on (widget)',
-        body: PageVisitedBody,
-        response: { 200: Success({ page: Opt(PageVisit) }), ...errorResponses(400) },
-      },
-    },
-    async (request) => {
-      const { token, rid, pageInfo } = request.body;
-      const result = await livechatWorkspace.pageVisited(token, rid, { title: pageInfo.title ?? '', href: pageInfo.location.href });
-      return extend(result, { success: true as const });
-    },
   );
 };

@@ -76,7 +76,7 @@ export const LivechatConfigResponse = Success({ config: LivechatConfig });
 const configJson = rememberingSerializer<Static<typeof LivechatConfig>>(LivechatConfig);
 
 /** Contract §8.2–8.8, §8.10: the anonymous visitor's endpoints (no auth; the token is the credential). */
-export const livechatRoutes: RouteGroup = (app, { livechat }) => {
+export const livechatRoutes: RouteGroup = (app, { livechat, visitorRemoval }) => {
   app.post(
     '/livechat/visitor',
     {
@@ -109,12 +109,13 @@ export const livechatRoutes: RouteGroup = (app, { livechat }) => {
     {
       schema: {
         tags,
-        summary: 'Remove a visitor without open rooms',
+        summary: "Remove every trace of the token's visitor (an open room is closed first, W8)",
         params: Type.Object({ token: Text() }),
-        response: { 200: Success({ visitor: RemovedVisitor }), ...errorResponses(400) },
+        response: { 200: Success({ visitor: RemovedVisitor }), ...errorResponses(400, 429) },
       },
+      config: { rateLimit: 'visitorRemoval' },
     },
-    async (request) => extend(await livechat.removeVisitor(request.params.token), { success: true as const }),
+    async (request) => extend(await visitorRemoval.removeByToken(request.params.token), { success: true as const }),
   );
 
   app.get(

@@ -160,5 +160,6 @@ function livechatRoom(row: RoomRow, lastMessage: MessageRecord | null): Livechat
     tags: fromJson<string[]>(row.tags, []),
     closeReason: row.close_reason as CloseReason | null,
     topic: row.topic,
+    ...(row.custom_fields !== undefined && { livechatData: fromJson<Record<string, string>>(row.custom_fields, {}) }),
   };
 }

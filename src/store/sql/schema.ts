@@ -194,6 +194,8 @@ export interface LivechatVisitorsTable {
   livechat_data: string | null;
   /** JSON `{title, href, ts}` (migration 0002). */
   last_page: string | null;
+  /** Room-scope custom values sent while no room of the visitor was open (JSON object, migration 0028), or null. */
+  pending_room_data: string | null;
 }
 
 export interface LivechatInquiriesTable {
@@ -439,6 +441,9 @@ export interface Database {
   livechat_transcript_requests: LivechatTranscriptRequestsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_order: WebhookOrderTable;
+  livechat_triggers: LivechatTriggersTable;
+  livechat_custom_fields: LivechatCustomFieldsTable;
+  livechat_page_trail: LivechatPageTrailTable;
 }
 
 /** A stored file (migration 0025, WIDGET.md W5.6); its content is in `store`. */
@@ -464,4 +469,47 @@ export interface UploadChunksTable {
   upload_id: string;
   seq: number;
   data: Buffer;
+}
+
+/** Widget triggers (migration 0028, WIDGET.md W6); `conditions` and `actions` are JSON arrays. */
+export interface LivechatTriggersTable {
+  id: string;
+  name: string;
+  description: string;
+  enabled: number;
+  run_once: number;
+  conditions: string;
+  actions: string;
+  updated_at: number;
+}
+
+/** Custom-field definitions (migration 0028, WIDGET.md W7.1); `id` is the field's key. */
+export interface LivechatCustomFieldsTable {
+  id: string;
+  label: string;
+  scope: string;
+  visibility: string;
+  type: string;
+  regexp: string;
+  required: number;
+  default_value: string;
+  options: string;
+  public: number;
+  searchable: number;
+  updated_at: number;
+}
+
+/**
+ * Pages visited (migration 0028, WIDGET.md W9): a visitor's (`visitor_id`), or a pending trail of a token no visitor
+ * has yet (`pending_key`, a hash of the token).
+ */
+export interface LivechatPageTrailTable {
+  id: string;
+  visitor_id: string | null;
+  pending_key: string | null;
+  ts: number;
+  title: string;
+  href: string;
+  change: string;
+  rid: string | null;
 }

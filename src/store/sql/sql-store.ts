@@ -24,6 +24,10 @@ import { SqlFilesRepo } from './files-repo.js';
 import { SqlCannedResponsesRepo } from './canned-responses-repo.js';
 import { SqlTagsRepo } from './tags-repo.js';
 import { SqlContactsRepo } from './contacts-repo.js';
+import { SqlTriggersRepo } from './triggers-repo.js';
+import { SqlCustomFieldsRepo } from './custom-fields-repo.js';
+import { SqlPageTrailRepo } from './page-trail-repo.js';
+import { SqlVisitorDataRepo } from './visitor-data-repo.js';
 
 export interface BackendHooks {
   close(): Promise<void>;
@@ -66,6 +70,10 @@ export class SqlStore implements Store {
   readonly offlineMessages: SqlOfflineMessagesRepo;
   readonly transcriptRequests: SqlTranscriptRequestsRepo;
   readonly webhooks: SqlWebhooksRepo;
+  readonly triggers: SqlTriggersRepo;
+  readonly customFields: SqlCustomFieldsRepo;
+  readonly pageTrail: SqlPageTrailRepo;
+  readonly visitorData: SqlVisitorDataRepo;
 
   constructor(
     readonly db: Kysely<Database>,
@@ -108,6 +116,10 @@ export class SqlStore implements Store {
     this.offlineMessages = new SqlOfflineMessagesRepo(db, dialect);
     this.transcriptRequests = new SqlTranscriptRequestsRepo(db);
     this.webhooks = new SqlWebhooksRepo(db, dialect);
+    this.triggers = new SqlTriggersRepo(db, dialect, changes);
+    this.customFields = new SqlCustomFieldsRepo(db, dialect, changes);
+    this.pageTrail = new SqlPageTrailRepo(db, dialect);
+    this.visitorData = new SqlVisitorDataRepo(db, changes);
   }
 
   poolStats(): PoolStats | null {

@@ -23,6 +23,7 @@ export function toVisitor(row: Selectable<LivechatVisitorsTable>): VisitorRecord
     updatedAt: Number(row.updated_at),
     livechatData: fromJson(row.livechat_data, {}),
     lastPage: fromJson<VisitorPage | null>(row.last_page ?? null, null),
+    pendingRoomData: fromJson<Record<string, string>>(row.pending_room_data ?? null, {}),
   };
 }
 
@@ -88,6 +89,7 @@ export class SqlVisitorsRepo implements VisitorsRepo {
         ...(patch.phone !== undefined && { phone: patch.phone }),
         ...(patch.departmentId !== undefined && { department_id: patch.departmentId }),
         ...(patch.livechatData !== undefined && { livechat_data: toJson(patch.livechatData) }),
+        ...(patch.pendingRoomData !== undefined && { pending_room_data: Object.keys(patch.pendingRoomData).length === 0 ? null : toJson(patch.pendingRoomData) }),
       })
       .where('id', '=', id)
       .returningAll()

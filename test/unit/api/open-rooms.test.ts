@@ -23,6 +23,7 @@ function stored(id: string, msgs: number): LivechatRoom {
 const VISITOR: VisitorRecord = {
   id: 'v1', token: 'tok-1', username: 'guest-1', name: null, email: null, phone: null, departmentId: null,
   status: 'online', ts: 1, updatedAt: 1, livechatData: {}, lastPage: null,
+  pendingRoomData: {},
 };
 
 /** A cache over a store whose open-room read answers `state.room` (read before waiting for `state.gate`). */

@@ -29,6 +29,7 @@ import * as livechatSearch from './0027-livechat-search.js';
 import * as offlineMessages from './0023-offline-messages.js';
 import * as transcriptRequested from './0032-transcript-requested.js';
 import * as webhooks from './0030-webhooks.js';
+import * as widgetScreens from './0028-widget-screens.js';
 
 /**
  * The one migration history of both backends, in order. Migrations are
@@ -67,6 +68,7 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0027-livechat-search': { up: (db) => livechatSearch.up(db, dialect) },
     '0032-transcript-requested': { up: (db) => transcriptRequested.up(db) },
     '0030-webhooks': { up: (db) => webhooks.up(db) },
+    '0028-widget-screens': { up: (db) => widgetScreens.up(db) },
   };
   return { getMigrations: async () => all };
 }
