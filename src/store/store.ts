@@ -19,6 +19,7 @@ import type { FilesRepo } from './files-store.js';
 import type { BusinessHoursRepo } from './business-hours-store.js';
 import type { CannedResponsesRepo } from './canned-responses-store.js';
 import type { TagsRepo } from './tags-store.js';
+import type { ReportsRepo } from './reports-store.js';
 import type { EmailOutboxRepo, OfflineMessagesRepo, TranscriptRequestsRepo } from './mail-store.js';
 
 export type * from './agents-store.js';
@@ -39,6 +40,8 @@ export type * from './business-hours-store.js';
 export type * from './canned-responses-store.js';
 export type * from './tags-store.js';
 export type * from './mail-store.js';
+export type * from './reports-store.js';
+export { REPORT_COUNTERS, REPORT_DURATIONS } from './reports-store.js';
 
 export type Backend = 'sqlite' | 'postgres';
 
@@ -79,6 +82,8 @@ export interface Store {
   readonly cannedResponses: CannedResponsesRepo;
   /** Managed livechat tags (DESK.md D5). */
   readonly tags: TagsRepo;
+  /** DESK.md D8's report log, its rollups and the recorder's per-room state. */
+  readonly reports: ReportsRepo;
   /** The e-mail outbox and offline messages (widget contract W2, W3). */
   readonly emailOutbox: EmailOutboxRepo;
   readonly offlineMessages: OfflineMessagesRepo;

@@ -22,6 +22,7 @@ import { SqlVisitorsRepo } from './visitors-repo.js';
 import { SqlFilesRepo } from './files-repo.js';
 import { SqlCannedResponsesRepo } from './canned-responses-repo.js';
 import { SqlTagsRepo } from './tags-repo.js';
+import { SqlReportsRepo } from './reports-repo.js';
 
 export interface BackendHooks {
   close(): Promise<void>;
@@ -59,6 +60,7 @@ export class SqlStore implements Store {
   readonly businessHours: SqlBusinessHoursRepo;
   readonly cannedResponses: SqlCannedResponsesRepo;
   readonly tags: SqlTagsRepo;
+  readonly reports: SqlReportsRepo;
   readonly emailOutbox: SqlEmailOutboxRepo;
   readonly offlineMessages: SqlOfflineMessagesRepo;
   readonly transcriptRequests: SqlTranscriptRequestsRepo;
@@ -99,6 +101,7 @@ export class SqlStore implements Store {
     this.businessHours = new SqlBusinessHoursRepo(db, dialect, changes);
     this.cannedResponses = new SqlCannedResponsesRepo(db, dialect);
     this.tags = new SqlTagsRepo(db, dialect);
+    this.reports = new SqlReportsRepo(db, dialect);
     this.emailOutbox = new SqlEmailOutboxRepo(db, dialect);
     this.offlineMessages = new SqlOfflineMessagesRepo(db, dialect);
     this.transcriptRequests = new SqlTranscriptRequestsRepo(db);

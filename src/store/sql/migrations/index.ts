@@ -26,6 +26,7 @@ import * as businessHours from './0024-business-hours.js';
 import * as emailOutbox from './0022-email-outbox.js';
 import * as files from './0025-files.js';
 import * as livechatSearch from './0027-livechat-search.js';
+import * as reports from './0031-reports.js';
 import * as offlineMessages from './0023-offline-messages.js';
 
 /**
@@ -63,6 +64,7 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0025-files': { up: (db) => files.up(db, dialect) },
     '0026-desk': { up: (db) => desk.up(db) },
     '0027-livechat-search': { up: (db) => livechatSearch.up(db, dialect) },
+    '0031-reports': { up: (db) => reports.up(db) },
   };
   return { getMigrations: async () => all };
 }
