@@ -96,7 +96,15 @@ export class ReportsService {
     const totals: Sums = new Map();
     const groups = new Map<string, Sums>();
     const timeGrouping = groupBy === 'day' || groupBy === 'week' || groupBy === 'hourOfWeek' ? (groupBy as TimeGrouping) : null;
-    const keyOfTime = (t: Millis) => (timeGrouping ? timeKey(timeGrouping, p.timezone, t) : '');
+    // Keys per quarter-hour (every zone's offset is a whole number of quarter-hours), computed once per query.
+    const keyCache = new Map<number, string>();
+    const keyOfTime = (t: Millis) => {
+      if (!timeGrouping) return '';
+      const quarter = t - (((t % QUARTER_MS) + QUARTER_MS) % QUARTER_MS);
+      let key = keyCache.get(quarter);
+      if (key === undefined) keyCache.set(quarter, (key = timeKey(timeGrouping, p.timezone, quarter)));
+      return key;
+    };
     const add = (sums: Sums, kind: string, bucket: number, count: number, total: number) => {
       let acc = sums.get(kind);
       if (!acc) sums.set(kind, (acc = newAcc()));
