@@ -6,8 +6,8 @@
  *
  * Attribution: `conversations` and `missed` carry no agent; `messagesIn` the agent serving then; `messagesOut`,
  * `firstResponse`, `replyTime` and `reaction` the message's author; `queueWait` the first assignee; `closed`,
- * `abandoned`, `resolution`, `handleTime` the agent serving at the close (the last one when it was queued again);
- * `csat` the last serving agent. The department is the room's at the sample.
+ * `abandoned`, `resolution`, `handleTime` the agent serving at the close (none when it waited in the queue after
+ * a transfer); `csat` the agent serving, or last serving, when answered. The department is the room's at the sample.
  */
 import { newId } from '../../lib/ids.js';
 import { extend } from '../../lib/values.js';
