@@ -51,7 +51,7 @@ export class SqlReportRoomReads implements ReportRoomReads {
             .limit(sql.lit(1))
             .as('close_comment'),
       ])
-      .where('r.t', '=', 'l')
+      .where('r.t', '=', sql.lit('l'))
       .where('r.ts', '>=', range.from)
       .where('r.ts', '<', range.to);
     if (range.departmentKeys) {
@@ -89,7 +89,7 @@ export class SqlReportRoomReads implements ReportRoomReads {
   }
 
   async liveRooms(departmentKeys: readonly string[] | null): Promise<LiveRoomRow[]> {
-    let q = this.db.selectFrom('rooms').select(['id', 'ts', 'department_id', 'served_by_id']).where('t', '=', 'l').where('open', '=', 1);
+    let q = this.db.selectFrom('rooms').select(['id', 'ts', 'department_id', 'served_by_id']).where('t', '=', sql.lit('l')).where('open', '=', 1);
     if (departmentKeys) {
       const ids = departmentKeys.filter((k) => k !== '');
       q = q.where((eb) => {
@@ -108,7 +108,7 @@ export class SqlReportRoomReads implements ReportRoomReads {
       .selectFrom('rooms as r')
       .leftJoin('livechat_departments as d', 'd.id', 'r.department_id')
       .select(['r.id', 'r.ts', 'r.open', 'r.served_by_id', 'r.served_by_username', 'r.department_id', 'd.name as department_name'])
-      .where('r.t', '=', 'l')
+      .where('r.t', '=', sql.lit('l'))
       .where('r.ts', '>=', from)
       .where('r.ts', '<', to);
     if (departmentId !== null) q = q.where('r.department_id', '=', departmentId);

@@ -13,6 +13,8 @@ import { sql, type Kysely } from 'kysely';
  *   A sparse histogram: only buckets that hold samples have a row.
  * - `report_rooms`: per room, what the next samples are measured from (first assignment, the current assignment,
  *   the first visitor message, the open burst, whether a human agent wrote), so no sample re-reads a room's history.
+ * - `rooms_livechat_ts`: livechat rooms in creation order, the conversation export's keyset walk (`ts`, `id`) and the
+ *   dashboards' "started in range".
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -63,4 +65,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('human_replied', 'integer', (c) => c.notNull())
     .execute();
   await sql`CREATE INDEX IF NOT EXISTS report_rooms_visitor ON report_rooms (visitor_id) WHERE visitor_id IS NOT NULL`.execute(db);
+  await sql`CREATE INDEX IF NOT EXISTS rooms_livechat_ts ON rooms (ts, id) WHERE t = 'l'`.execute(db);
 }
