@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { SqlDialect } from '../dialect.js';
 
 /**
  * The report log (DESK.md D8), written by the room-activity recorder (`services/reports/recorder.ts`) in the
@@ -10,13 +11,13 @@ import { sql, type Kysely } from 'kysely';
  * - `report_rollups`: the same samples summed per UTC quarter-hour (`quarter`, its first millisecond), department
  *   (`''` for none), agent (`''` for none), kind, variant (`bh` 0: `value`, 1: `value_bh`) and histogram bucket
  *   (`bucket`, the bucket's lower bound in seconds): `count` (sum of weights) and `total` (sum of weight × value).
- *   A sparse histogram: only buckets that hold samples have a row.
+ *   A sparse histogram: only buckets that hold samples have a row. On SQLite a `WITHOUT ROWID` table.
  * - `report_rooms`: per room, what the next samples are measured from (first assignment, the current assignment,
  *   the first visitor message, the open burst, whether a human agent wrote), so no sample re-reads a room's history.
  * - `rooms_livechat_ts`: livechat rooms in creation order, the conversation export's keyset walk (`ts`, `id`) and the
  *   dashboards' "started in range".
  */
-export async function up(db: Kysely<unknown>): Promise<void> {
+export async function up(db: Kysely<unknown>, dialect: SqlDialect): Promise<void> {
   await db.schema
     .createTable('report_events')
     .ifNotExists()
@@ -47,6 +48,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('count', 'bigint', (c) => c.notNull())
     .addColumn('total', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('report_rollups_pk', ['quarter', 'kind', 'department_key', 'agent_key', 'bh', 'bucket'])
+    // SQLite: rows stored in key order, so a range of quarter-hours is read in place (no look-up per row).
+    .$call((b) => (dialect.backend === 'sqlite' ? b.modifyEnd(sql`WITHOUT ROWID`) : b))
     .execute();
 
   await db.schema

@@ -64,7 +64,7 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0025-files': { up: (db) => files.up(db, dialect) },
     '0026-desk': { up: (db) => desk.up(db) },
     '0027-livechat-search': { up: (db) => livechatSearch.up(db, dialect) },
-    '0031-reports': { up: (db) => reports.up(db) },
+    '0031-reports': { up: (db) => reports.up(db, dialect) },
   };
   return { getMigrations: async () => all };
 }
