@@ -66,6 +66,13 @@ export interface ReportAggregate {
 
 export type ReportGrouping = 'none' | 'agent' | 'department' | 'quarter';
 
+/** A grouping by local time over a span of constant offset: key = ⌊(quarter + offsetMs) / periodMs⌋, mod `modulo` when set. */
+export interface ReportPeriod {
+  offsetMs: number;
+  periodMs: number;
+  modulo: number | null;
+}
+
 /** A row of the conversation export: the room as it is now. */
 export interface ExportRoomRow {
   id: string;
@@ -150,9 +157,14 @@ export interface ReportsRepo extends ReportRoomReads {
   forgetVisitor(visitorId: string): Promise<number>;
   /**
    * The rollups of the quarters in `[from, to)` (both on quarter-hour boundaries) matching the selection, summed
-   * per group key, kind, variant and bucket.
+   * per group key, kind, variant and bucket; only the rows of `variant` (default 0) for durations and of 0 for the rest.
    */
-  rollups(selection: ReportSelection, by: ReportGrouping): Promise<ReportAggregate[]>;
+  rollups(selection: ReportSelection, by: ReportGrouping, variant?: number): Promise<ReportAggregate[]>;
+  /**
+   * As `rollups`, of one variant (`variant` for durations, 0 for the rest), summed per local period: the key is
+   * `⌊(quarter + offsetMs) / periodMs⌋` (mod `modulo` when set), as decimal text.
+   */
+  rollupsByPeriod(selection: ReportSelection, variant: number, period: ReportPeriod): Promise<ReportAggregate[]>;
   /** The raw events in `[from, to)` matching the selection (for edges of a range off quarter-hour boundaries), in `ts` order. */
   events(selection: ReportSelection, kinds?: readonly string[]): Promise<ReportEvent[]>;
   /** Every event of these rooms, in `ts` order. */

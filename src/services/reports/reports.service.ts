@@ -15,7 +15,7 @@ import { canonicalTimeZone, isValidTimeZone } from '../business-hours/schedule.j
 import { bareFailure, failure, forbidden } from '../errors.js';
 import type { SettingsService } from '../settings.service.js';
 import { addSample, csatStats, durationStats, newAcc, type Acc } from './stats.js';
-import { timeKey, timeKeys, type TimeGrouping } from './zones.js';
+import { offsetSpans, periodKey, periodOf, timeKey, timeKeys, type TimeGrouping } from './zones.js';
 import { exportRows } from './export.js';
 import { Dashboards } from './dashboards.js';
 
@@ -127,11 +127,16 @@ export class ReportsService {
     const qFrom = Math.ceil(p.from / QUARTER_MS) * QUARTER_MS;
     const qTo = Math.floor(p.to / QUARTER_MS) * QUARTER_MS;
     const edges: Array<[Millis, Millis]> = qFrom < qTo ? [[p.from, qFrom], [qTo, p.to]] : [[p.from, p.to]];
-    if (qFrom < qTo) {
-      const by: ReportGrouping = timeGrouping ? 'quarter' : groupBy === 'agent' ? 'agent' : groupBy === 'department' ? 'department' : 'none';
-      for (const a of await this.store.reports.rollups(extend(selection, { from: qFrom, to: qTo }), by)) {
-        take(timeGrouping ? keyOfTime(Number(a.key)) : groupBy === 'none' ? null : a.key, a);
+    const variant = p.businessHours ? 1 : 0;
+    if (qFrom < qTo && timeGrouping) {
+      // Summed per local period by the database, one statement per span of constant offset (a DST change splits it).
+      for (const [from, to, offset] of offsetSpans(p.timezone, qFrom, qTo)) {
+        const period = periodOf(timeGrouping, offset);
+        for (const a of await this.store.reports.rollupsByPeriod(extend(selection, { from, to }), variant, period)) take(periodKey(timeGrouping, Number(a.key)), a);
       }
+    } else if (qFrom < qTo) {
+      const by: ReportGrouping = groupBy === 'agent' ? 'agent' : groupBy === 'department' ? 'department' : 'none';
+      for (const a of await this.store.reports.rollups(extend(selection, { from: qFrom, to: qTo }), by, variant)) take(groupBy === 'none' ? null : a.key, a);
     }
     for (const [from, to] of edges) {
       if (to <= from) continue;

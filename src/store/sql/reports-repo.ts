@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import { bucketOf } from '../../lib/histogram.js';
-import { REPORT_DURATIONS, type ReportAggregate, type ReportEvent, type ReportGrouping, type ReportKind, type ReportRoomState, type ReportSelection, type ReportsRepo } from '../reports-store.js';
+import { REPORT_DURATIONS, type ReportAggregate, type ReportEvent, type ReportGrouping, type ReportKind, type ReportPeriod, type ReportRoomState, type ReportSelection, type ReportsRepo } from '../reports-store.js';
 import { SqlReportRoomReads } from './report-rooms-repo.js';
 import type { ReportEventsTable, ReportRoomsTable } from './schema.js';
 
@@ -144,19 +144,38 @@ export class SqlReportsRepo extends SqlReportRoomReads implements ReportsRepo {
     return Number(result.numUpdatedRows);
   }
 
-  async rollups(s: ReportSelection, by: ReportGrouping): Promise<ReportAggregate[]> {
-    const column = by === 'agent' ? 'agent_key' : by === 'department' ? 'department_key' : by === 'quarter' ? 'quarter' : null;
+  /** The rollup rows of the selection's quarters, of one variant (`bh` of durations; `0` for everything else). */
+  private rollupRows(s: ReportSelection, variant: number) {
+    const durations = sql.join(REPORT_DURATIONS.map((k) => sql.lit(k)));
     let q = this.db
       .selectFrom('report_rollups')
-      .select(['kind', 'bh', 'bucket', sql<number>`CAST(SUM(count) AS bigint)`.as('count'), sql<number>`CAST(SUM(total) AS bigint)`.as('total')])
       .where('quarter', '>=', s.from)
-      .where('quarter', '<', s.to);
+      .where('quarter', '<', s.to)
+      .where(sql<boolean>`bh = CASE WHEN kind IN (${durations}) THEN ${sql.lit(variant === 1 ? 1 : 0)} ELSE 0 END`);
     if (s.departmentKeys) q = q.where('department_key', 'in', s.departmentKeys.length > 0 ? [...s.departmentKeys] : ['\u0000']);
     if (s.agentIds) q = q.where('agent_key', 'in', s.agentIds.length > 0 ? [...s.agentIds] : ['\u0000']);
+    return q;
+  }
+
+  async rollups(s: ReportSelection, by: ReportGrouping, variant = 0): Promise<ReportAggregate[]> {
+    const column = by === 'agent' ? 'agent_key' : by === 'department' ? 'department_key' : by === 'quarter' ? 'quarter' : null;
+    const q = this.rollupRows(s, variant).select(['kind', 'bh', 'bucket', sql<number>`CAST(SUM(count) AS bigint)`.as('count'), sql<number>`CAST(SUM(total) AS bigint)`.as('total')]);
     const rows = column
       ? await q.select(sql<string | number>`${sql.ref(column)}`.as('key')).groupBy([column, 'kind', 'bh', 'bucket']).execute()
       : await q.select(sql<string>`''`.as('key')).groupBy(['kind', 'bh', 'bucket']).execute();
     return rows.map((r) => ({ key: String(r.key), kind: r.kind, bh: Number(r.bh), bucket: Number(r.bucket), count: Number(r.count), total: Number(r.total) }));
+  }
+
+  async rollupsByPeriod(s: ReportSelection, variant: number, period: ReportPeriod): Promise<ReportAggregate[]> {
+    // Whole numbers the service computes (never client text), written into the statement so the grouping expression
+    // is the same text in SELECT and GROUP BY on both backends.
+    const shifted = sql`(quarter + ${sql.lit(Math.trunc(period.offsetMs))}) / ${sql.lit(Math.trunc(period.periodMs))}`;
+    const key = period.modulo === null ? shifted : sql`${shifted} % ${sql.lit(Math.trunc(period.modulo))}`;
+    const rows = await this.rollupRows(s, variant)
+      .select([sql<number>`${key}`.as('key'), 'kind', 'bh', 'bucket', sql<number>`CAST(SUM(count) AS bigint)`.as('count'), sql<number>`CAST(SUM(total) AS bigint)`.as('total')])
+      .groupBy([key, 'kind', 'bh', 'bucket'])
+      .execute();
+    return rows.map((r) => ({ key: String(Number(r.key)), kind: r.kind, bh: Number(r.bh), bucket: Number(r.bucket), count: Number(r.count), total: Number(r.total) }));
   }
 
   async events(s: ReportSelection, kinds?: readonly string[]): Promise<ReportEvent[]> {

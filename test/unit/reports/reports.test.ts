@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { bucketOf, nearestRank, quantile } from '../../../src/lib/histogram.js';
 import { csvField, csvLine } from '../../../src/services/reports/csv.js';
 import { csatStats, durationStats, newAcc, addSample } from '../../../src/services/reports/stats.js';
-import { timeKey, timeKeys } from '../../../src/services/reports/zones.js';
+import { offsetSpans, periodKey, periodOf, timeKey, timeKeys } from '../../../src/services/reports/zones.js';
 import { hms } from '../../../src/services/reports/dashboards.js';
 import { rollupRowsOf } from '../../../src/store/sql/reports-repo.js';
 
@@ -84,6 +84,32 @@ describe('grouping by local time', () => {
     expect(timeKeys('week', 'UTC', t('2026-03-01T00:00:00Z'), t('2026-03-10T00:00:00Z'))).toEqual(['2026-02-23', '2026-03-02', '2026-03-09']);
     expect(timeKeys('hourOfWeek', 'UTC', 0, 1)).toHaveLength(168);
     expect(timeKeys('day', 'UTC', 5, 5)).toEqual([]);
+  });
+});
+
+describe('grouping in the database: spans of constant offset', () => {
+  const t = (iso: string) => Date.parse(iso);
+  it('a DST change splits the range at its quarter-hour; the period keys match timeKey', () => {
+    const from = t('2026-03-07T00:00:00Z');
+    const to = t('2026-03-10T00:00:00Z');
+    expect(offsetSpans('America/New_York', from, to)).toEqual([
+      [from, t('2026-03-08T07:00:00Z'), -5 * 3_600_000],
+      [t('2026-03-08T07:00:00Z'), to, -4 * 3_600_000],
+    ]);
+    expect(offsetSpans('Asia/Kolkata', from, to)).toEqual([[from, to, 5.5 * 3_600_000]]);
+    expect(offsetSpans('UTC', from, from + 900_000)).toEqual([[from, from + 900_000, 0]]);
+    for (const zone of ['UTC', 'Asia/Kolkata', 'America/New_York', 'Asia/Kathmandu']) {
+      for (const [start, end, offset] of offsetSpans(zone, from, to)) {
+        for (let q = start; q < end; q += 15 * 60_000) {
+          for (const grouping of ['day', 'week', 'hourOfWeek'] as const) {
+            const p = periodOf(grouping, offset);
+            let n = Math.floor((q + p.offsetMs) / p.periodMs);
+            if (p.modulo !== null) n %= p.modulo;
+            expect(periodKey(grouping, n), `${zone} ${grouping} ${new Date(q).toISOString()}`).toBe(timeKey(grouping, zone, q));
+          }
+        }
+      }
+    }
   });
 });
 
