@@ -18,6 +18,8 @@ import { OpenRoomCache } from './open-rooms.js';
 import { LivechatRouting } from './livechat-routing.js';
 import { RoomActivity } from './room-activity.js';
 import { ContactsService } from './contacts.service.js';
+import { reportRecorder } from './reports/recorder.js';
+import { ReportsService } from './reports/reports.service.js';
 import { LivechatService } from './livechat.service.js';
 import { LivechatWorkspaceService } from './livechat-workspace.service.js';
 import { LiveService } from './live.service.js';
@@ -53,6 +55,8 @@ export interface Services {
   contacts: ContactsService;
   /** Livechat room changes told in their transactions (`room-activity.ts`): where durable consumers register. */
   activity: RoomActivity;
+  /** DESK.md D8: metrics, export, snapshot and Rocket.Chat's dashboards, read from the report log. */
+  reports: ReportsService;
   health: HealthService;
   bus: ChangeBus;
   /** Domain events (R5), published after commit; transports subscribe. */
@@ -151,6 +155,8 @@ export function createServices(options: ServicesOptions): Services {
   const businessHours = new BusinessHoursService(store, settings, clock, availability);
   // Told in the transaction of each livechat room change (the report log and webhook outbox register here).
   const activity = new RoomActivity();
+  // The report log (DESK.md D8): its samples are written in each change's transaction.
+  activity.add(reportRecorder((tx, departmentId, from, to) => businessHours.openMillis(tx, departmentId, from, to)));
   const routing = new LivechatRouting(store, settings, clock, events, availability, activity, businessHours);
   const openRooms = new OpenRoomCache(store, bus, options.onBusError);
   const livechat = new LivechatService(store, settings, clock, routing, limits, events, availability, openRooms, activity, businessHours);
@@ -175,6 +181,7 @@ export function createServices(options: ServicesOptions): Services {
   const mail = new MailService(store, settings, access, clock, events, jobs, options.siteUrl);
   const offlineMessages = new OfflineMessagesService(store, settings, access, clock, events, mail, options.domainCheck ?? domainHasMail);
   const transcripts = new TranscriptService(store, settings, access, clock, mail, limits);
+  const reports = new ReportsService(store, settings, access, clock, businessHours);
   routing.closeHook = (tx, closed, choice) => transcripts.atClose(tx, closed, choice as TranscriptChoice | undefined);
   livechatAdmin.transcriptChoice = (caller, room, transcriptEmail) => transcripts.closeChoice(caller, room, transcriptEmail);
   const webhooks = new WebhooksService(store, settings, clock, jobs, options.webhookJitter);
@@ -185,7 +192,7 @@ export function createServices(options: ServicesOptions): Services {
   const visitorRemoval = new VisitorRemovalService(store, access, clock, routing, options.onVisitorRemoved);
   const pageTrail = new PageTrailService(store, settings, access, clock, events, limits, jobs, activity);
   livechat.widgetParts = { triggers: () => triggers.forConfig(), customFields: () => customFields.forConfig() };
-  return { webhooks, triggers, customFields, visitorRemoval, pageTrail, activity, contacts, files, notes, cannedResponses, tags, clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence, businessHours, mail, offlineMessages, transcripts };
+  return { reports, webhooks, triggers, customFields, visitorRemoval, pageTrail, activity, contacts, files, notes, cannedResponses, tags, clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence, businessHours, mail, offlineMessages, transcripts };
 }
 
 export interface BootstrapConfig extends SeedConfig {

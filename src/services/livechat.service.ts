@@ -330,7 +330,23 @@ export class LivechatService {
     // Merged by the database in one statement, which also finds the visitor by the token and checks that the room
     // is theirs: concurrent answers all survive (invariant 10), and a valid answer costs one statement. A refused
     // one reads the visitor to tell an unknown token (invalid-token) from a room not theirs (invalid-room).
-    const merged = token === '' ? null : await this.store.livechatRooms.mergeSurvey(rid, token, accepted, this.clock.now());
+    const now = this.clock.now();
+    let merged: Record<string, string> | null = null;
+    if (token !== '' && accepted.satisfaction !== undefined && !this.activity.idle) {
+      // The report log (DESK.md D8) takes the answer with the one it replaces, in the survey's transaction: the room's
+      // row lock orders concurrent answers, so each `rated` sees the satisfaction the previous one left.
+      merged = await this.store.transaction(async (tx) => {
+        const before = await tx.livechatRooms.lockAndFind(rid);
+        const result = await tx.livechatRooms.mergeSurvey(rid, token, accepted, now);
+        if (result && before) {
+          const previous = satisfactionOf(before.surveyFeedback?.satisfaction);
+          await this.activity.record(tx, { kind: 'rated', rid, at: now, satisfaction: satisfactionOf(result.satisfaction), previousSatisfaction: previous });
+        }
+        return result;
+      });
+    } else if (token !== '') {
+      merged = await this.store.livechatRooms.mergeSurvey(rid, token, accepted, now);
+    }
     if (!merged) {
       await this.visitorOf(token);
       throw bareFailure('invalid-room');
@@ -532,4 +548,10 @@ export class LivechatService {
       },
     };
   }
+}
+
+/** A stored survey `satisfaction` as the number 1–5, or null. */
+function satisfactionOf(value: string | undefined): number | null {
+  if (value === undefined || !/^[1-5]$/.test(value)) return null;
+  return Number(value);
 }

@@ -67,6 +67,8 @@ export const DEFAULT_PERMISSIONS: Record<string, string[]> = {
   'save-department-canned-responses': ['livechat-monitor'],
   'manage-livechat-tags': LIVECHAT_MANAGERS,
   'save-others-livechat-room-info': ['livechat-manager', 'livechat-monitor', 'admin'],
+  // DESK.md D8: reports, within the caller's department scope.
+  'view-livechat-reports': ['livechat-manager', 'livechat-monitor', 'admin'],
   'manage-email-outbox': LIVECHAT_MANAGERS,
   'send-omnichannel-chat-transcript': LIVECHAT_MANAGERS,
   // DESK.md D9, D11: the webhook settings, test and delivery log.

@@ -70,6 +70,10 @@ export class VisitorRemovalService {
       const removed = await tx.visitorData.removeVisitor(visitor.id, emails, now);
       const files = (await removeFiles(tx, { visitorId: visitor.id }, now)) + (removed.roomIds.length > 0 ? await removeFiles(tx, { rids: removed.roomIds }, now) : 0);
       await tx.pageTrail.dropPending(pendingTrailKey(visitor.token), Number.MAX_SAFE_INTEGER);
+      // DESK.md D8: the report log keeps its samples (they hold no text), without the visitor's id; D9: the webhook
+      // payloads of the visitor's rooms hold her name and messages, so they go, delivered or not.
+      await tx.reports.forgetVisitor(visitor.id);
+      await tx.webhooks.deleteForRooms(removed.roomIds);
       counts = { rooms: removed.rooms, messages: removed.messages, files, offlineMessages: removed.offlineMessages, pages: removed.pages, emails: removed.emails };
     };
     await this.guarded(async () => {

@@ -21,6 +21,7 @@ import type { CannedResponsesRepo } from './canned-responses-store.js';
 import type { TagsRepo } from './tags-store.js';
 import type { ContactsRepo } from './contacts-store.js';
 import type { CustomFieldsRepo, PageTrailRepo, TriggersRepo, VisitorDataRepo } from './widget-store.js';
+import type { ReportsRepo } from './reports-store.js';
 import type { EmailOutboxRepo, OfflineMessagesRepo, TranscriptRequestsRepo } from './mail-store.js';
 import type { WebhooksRepo } from './webhooks-store.js';
 
@@ -45,6 +46,8 @@ export type * from './contacts-store.js';
 export type * from './mail-store.js';
 export type * from './webhooks-store.js';
 export type * from './widget-store.js';
+export type * from './reports-store.js';
+export { REPORT_COUNTERS, REPORT_DURATIONS } from './reports-store.js';
 
 export type Backend = 'sqlite' | 'postgres';
 
@@ -87,6 +90,8 @@ export interface Store {
   readonly tags: TagsRepo;
   /** Contact history reads (DESK.md D7). */
   readonly contacts: ContactsRepo;
+  /** DESK.md D8's report log, its rollups and the recorder's per-room state. */
+  readonly reports: ReportsRepo;
   /** The e-mail outbox and offline messages (widget contract W2, W3). */
   readonly emailOutbox: EmailOutboxRepo;
   readonly offlineMessages: OfflineMessagesRepo;

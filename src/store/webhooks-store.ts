@@ -64,6 +64,8 @@ export interface WebhooksRepo {
   /** Takes the row lock of `orderKey` (no-op when it has none yet; SQLite: the write transaction already does). */
   lockOrder(orderKey: string): Promise<void>;
   insert(delivery: WebhookDeliveryRecord): Promise<void>;
+  /** Deletes every delivery of these rooms, whatever its state (WIDGET.md W8: a removed visitor's payloads go too). */
+  deleteForRooms(rids: readonly string[]): Promise<number>;
   findById(id: string): Promise<WebhookDeliveryRecord | null>;
   /** `findById` holding the row's lock until the transaction ends. */
   lockById(id: string): Promise<WebhookDeliveryRecord | null>;

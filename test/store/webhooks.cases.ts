@@ -93,6 +93,13 @@ export function webhooksCases(ctx: WebhooksCaseContext): void {
     expect((await store.webhooks.list({ rid, type: 'LivechatSession' }, 0, 10, false)).deliveries.map((d) => d.seq)).toEqual([1]);
     expect(await store.webhooks.deleteFinishedBefore(25)).toBeGreaterThanOrEqual(2);
     expect((await store.webhooks.list({ rid }, 0, 10, false)).deliveries.map((d) => d.seq)).toEqual([3]);
+    // A removed visitor's rooms lose every delivery, waiting ones too; other rooms keep theirs.
+    const other = newId();
+    await store.webhooks.insert(delivery({ rid: other, orderKey: other }));
+    expect(await store.webhooks.deleteForRooms([rid])).toBe(1);
+    expect(await store.webhooks.deleteForRooms([])).toBe(0);
+    expect((await store.webhooks.list({ rid }, 0, 10, false)).total).toBe(0);
+    expect((await store.webhooks.list({ rid: other }, 0, 10, false)).total).toBe(1);
   });
 
   it("webhooks: a livechat room's crmData", async () => {

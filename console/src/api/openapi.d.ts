@@ -2931,6 +2931,683 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/livechat/analytics/dashboards/agents-productivity-totalizers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Busiest hour, mean available time and mean service time of a range */
+        get: {
+            parameters: {
+                query?: {
+                    start?: string;
+                    end?: string;
+                    departmentId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            totalizers: {
+                                title: string;
+                                value: string | number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/analytics/dashboards/charts/agents-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Agents by status now */
+        get: {
+            parameters: {
+                query?: {
+                    start?: string;
+                    end?: string;
+                    departmentId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            available: number;
+                            away: number;
+                            busy: number;
+                            offline: number;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/analytics/dashboards/charts/chats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Chats started in a range by their state now */
+        get: {
+            parameters: {
+                query?: {
+                    start?: string;
+                    end?: string;
+                    departmentId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            closed: number;
+                            onhold: number;
+                            open: number;
+                            queued: number;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/analytics/dashboards/charts/chats-per-agent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Chats started in a range per serving agent (by username) */
+        get: {
+            parameters: {
+                query?: {
+                    start?: string;
+                    end?: string;
+                    departmentId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        } & {
+                            [key: string]: {
+                                closed: number;
+                                onhold: number;
+                                open: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/analytics/dashboards/charts/chats-per-department": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Chats started in a range per department (by name) */
+        get: {
+            parameters: {
+                query?: {
+                    start?: string;
+                    end?: string;
+                    departmentId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        } & {
+                            [key: string]: {
+                                closed: number;
+                                open: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/analytics/dashboards/charts/timings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Mean and longest reply, reaction and chat duration of a range */
+        get: {
+            parameters: {
+                query?: {
+                    start?: string;
+                    end?: string;
+                    departmentId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            chatDuration: {
+                                avg: number;
+                                longest: number;
+                            };
+                            reaction: {
+                                avg: number;
+                                longest: number;
+                            };
+                            response: {
+                                avg: number;
+                                longest: number;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/analytics/dashboards/chats-totalizers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Abandoned chats and the mean chat duration of a range */
+        get: {
+            parameters: {
+                query?: {
+                    start?: string;
+                    end?: string;
+                    departmentId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            totalizers: {
+                                title: string;
+                                value: string | number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/analytics/dashboards/conversation-totalizers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Conversations, open, on hold, messages and visitors of a range */
+        get: {
+            parameters: {
+                query?: {
+                    start?: string;
+                    end?: string;
+                    departmentId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            totalizers: {
+                                title: string;
+                                value: string | number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/analytics/dashboards/productivity-totalizers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Mean reply, first response, reaction and waiting times of a range */
+        get: {
+            parameters: {
+                query?: {
+                    start?: string;
+                    end?: string;
+                    departmentId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            totalizers: {
+                                title: string;
+                                value: string | number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/livechat/business-hour": {
         parameters: {
             query?: never;
@@ -6145,6 +6822,382 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/reports.export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every conversation created in a range as CSV, streamed (DESK D8) */
+        get: {
+            parameters: {
+                query?: {
+                    start?: string;
+                    end?: string;
+                    timezone?: string;
+                    departmentId?: string | string[];
+                    agentId?: string | string[];
+                    businessHours?: "true" | "false";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/csv; charset=utf-8 */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/reports.metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Counts, means, medians and 90th percentiles of the desk over a range, grouped (DESK D8) */
+        get: {
+            parameters: {
+                query?: {
+                    start?: string;
+                    end?: string;
+                    timezone?: string;
+                    departmentId?: string | string[];
+                    agentId?: string | string[];
+                    businessHours?: "true" | "false";
+                    groupBy?: "none" | "day" | "week" | "hourOfWeek" | "agent" | "department";
+                    metrics?: ("queueWait" | "firstResponse" | "reaction" | "replyTime" | "resolution" | "handleTime" | "csat" | "conversations" | "closed" | "missed" | "abandoned" | "messagesIn" | "messagesOut") | ("queueWait" | "firstResponse" | "reaction" | "replyTime" | "resolution" | "handleTime" | "csat" | "conversations" | "closed" | "missed" | "abandoned" | "messagesIn" | "messagesOut")[];
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            businessHours: boolean;
+                            end: string;
+                            groups: {
+                                agent?: {
+                                    _id: string;
+                                    name: string | null;
+                                    username: string;
+                                };
+                                department?: {
+                                    _id: string;
+                                    name: string;
+                                } | null;
+                                key: string;
+                                totals: {
+                                    abandoned?: {
+                                        count: number;
+                                    };
+                                    closed?: {
+                                        count: number;
+                                    };
+                                    conversations?: {
+                                        count: number;
+                                    };
+                                    csat?: {
+                                        count: number;
+                                        mean: number | null;
+                                        median: number | null;
+                                        p90: number | null;
+                                        score: number | null;
+                                    };
+                                    firstResponse?: {
+                                        count: number;
+                                        mean: number | null;
+                                        median: number | null;
+                                        p90: number | null;
+                                    };
+                                    handleTime?: {
+                                        count: number;
+                                        mean: number | null;
+                                        median: number | null;
+                                        p90: number | null;
+                                    };
+                                    messagesIn?: {
+                                        count: number;
+                                    };
+                                    messagesOut?: {
+                                        count: number;
+                                    };
+                                    missed?: {
+                                        count: number;
+                                    };
+                                    queueWait?: {
+                                        count: number;
+                                        mean: number | null;
+                                        median: number | null;
+                                        p90: number | null;
+                                    };
+                                    reaction?: {
+                                        count: number;
+                                        mean: number | null;
+                                        median: number | null;
+                                        p90: number | null;
+                                    };
+                                    replyTime?: {
+                                        count: number;
+                                        mean: number | null;
+                                        median: number | null;
+                                        p90: number | null;
+                                    };
+                                    resolution?: {
+                                        count: number;
+                                        mean: number | null;
+                                        median: number | null;
+                                        p90: number | null;
+                                    };
+                                };
+                            }[];
+                            start: string;
+                            /** @enum {boolean} */
+                            success: true;
+                            timezone: string;
+                            totals: {
+                                abandoned?: {
+                                    count: number;
+                                };
+                                closed?: {
+                                    count: number;
+                                };
+                                conversations?: {
+                                    count: number;
+                                };
+                                csat?: {
+                                    count: number;
+                                    mean: number | null;
+                                    median: number | null;
+                                    p90: number | null;
+                                    score: number | null;
+                                };
+                                firstResponse?: {
+                                    count: number;
+                                    mean: number | null;
+                                    median: number | null;
+                                    p90: number | null;
+                                };
+                                handleTime?: {
+                                    count: number;
+                                    mean: number | null;
+                                    median: number | null;
+                                    p90: number | null;
+                                };
+                                messagesIn?: {
+                                    count: number;
+                                };
+                                messagesOut?: {
+                                    count: number;
+                                };
+                                missed?: {
+                                    count: number;
+                                };
+                                queueWait?: {
+                                    count: number;
+                                    mean: number | null;
+                                    median: number | null;
+                                    p90: number | null;
+                                };
+                                reaction?: {
+                                    count: number;
+                                    mean: number | null;
+                                    median: number | null;
+                                    p90: number | null;
+                                };
+                                replyTime?: {
+                                    count: number;
+                                    mean: number | null;
+                                    median: number | null;
+                                    p90: number | null;
+                                };
+                                resolution?: {
+                                    count: number;
+                                    mean: number | null;
+                                    median: number | null;
+                                    p90: number | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/reports.snapshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The desk now: open, waiting and on-hold chats, the longest wait and each agent (DESK D8) */
+        get: {
+            parameters: {
+                query?: {
+                    departmentId?: string | string[];
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            agentList: {
+                                _id: string;
+                                limit: number | null;
+                                name: string | null;
+                                onHold: number;
+                                open: number;
+                                state: "available" | "busy" | "unavailable";
+                                status: string;
+                                statusLivechat: string | null;
+                                username: string;
+                            }[];
+                            agents: {
+                                available: number;
+                                busy: number;
+                                unavailable: number;
+                            };
+                            longestWaitSeconds: number;
+                            onHold: number;
+                            open: number;
+                            queued: number;
+                            /** @enum {boolean} */
+                            success: true;
+                            unassigned: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

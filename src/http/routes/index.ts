@@ -21,10 +21,11 @@ import { deskRoutes } from './desk.routes.js';
 import { mailRoutes } from './mail.routes.js';
 import { webhooksRoutes } from './webhooks.routes.js';
 import { livechatWidgetRoutes } from './livechat-widget.routes.js';
+import { reportsRoutes } from './reports.routes.js';
 import type { RouteGroup } from '../types.js';
 
 /** Groups mounted under `/api/v1`. */
-export const apiV1Groups: RouteGroup[] = [settingsRoutes, permissionsRoutes, roomsRoutes, directoryRoutes, accountsRoutes, usersRoutes, livechatRoutes, livechatAgentsRoutes, livechatWorkspaceRoutes, chatRoutes, clockRoutes, filesRoutes, businessHoursRoutes, deskRoutes, mailRoutes, webhooksRoutes, livechatWidgetRoutes];
+export const apiV1Groups: RouteGroup[] = [settingsRoutes, permissionsRoutes, roomsRoutes, directoryRoutes, accountsRoutes, usersRoutes, livechatRoutes, livechatAgentsRoutes, livechatWorkspaceRoutes, chatRoutes, clockRoutes, filesRoutes, businessHoursRoutes, deskRoutes, mailRoutes, webhooksRoutes, livechatWidgetRoutes, reportsRoutes];
 
 /** Groups mounted at the site root, outside `/api/v1`: the livechat widget and its sound (R6, W10) and avatars (§8.11). */
 export const siteGroups: RouteGroup[] = [widgetRoutes, avatarRoutes, fileServeRoutes];

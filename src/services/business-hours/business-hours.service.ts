@@ -191,6 +191,37 @@ export class BusinessHoursService {
   }
 
   /**
+   * DESK.md D8's `valueBh`: how many milliseconds of `[from, to)` lie inside `open(D)` for the department (null:
+   * none), from the schedules as stored now, read through `store` (the recorder's transaction). Hours off, or an
+   * inactive schedule: the whole interval.
+   */
+  async openMillis(store: Store, departmentId: string | null, from: Millis, to: Millis): Promise<number> {
+    if (to <= from) return 0;
+    if (!this.enabled) return to - from;
+    const multiple = this.settings.get('Livechat_business_hour_type') === 'Multiple';
+    const set: ScheduleSet = multiple
+      ? await store.businessHours.forDecision(departmentId)
+      : { defaultSchedule: await store.businessHours.findById(DEFAULT_BUSINESS_HOUR_ID), custom: [] };
+    const records = departmentId === null && multiple ? [set.defaultSchedule, ...set.custom.map((c) => c.schedule)] : [this.scheduleFor(set, departmentId)];
+    if (records.some((s) => !s || !s.active)) return to - from;
+    const schedules = records.map((s) => this.compiledOf(s!));
+    let open = 0;
+    let t = from;
+    while (t < to) {
+      const isOpenNow = schedules.some((s) => isOpen(s, t));
+      let next = to;
+      for (const s of schedules) {
+        const change = nextChange(s, t);
+        if (change !== null && change < next) next = change;
+      }
+      if (next <= t) next = to;
+      if (isOpenNow) open += next - t;
+      t = next;
+    }
+    return open;
+  }
+
+  /**
    * The gate of a routing into a department (a transfer, a waiting room dispatched): read in the routing's
    * transaction, at its instant. Undefined while hours are off.
    */

@@ -444,6 +444,9 @@ export interface Database {
   livechat_triggers: LivechatTriggersTable;
   livechat_custom_fields: LivechatCustomFieldsTable;
   livechat_page_trail: LivechatPageTrailTable;
+  report_events: ReportEventsTable;
+  report_rollups: ReportRollupsTable;
+  report_rooms: ReportRoomsTable;
 }
 
 /** A stored file (migration 0025, WIDGET.md W5.6); its content is in `store`. */
@@ -512,4 +515,45 @@ export interface LivechatPageTrailTable {
   href: string;
   change: string;
   rid: string | null;
+}
+
+/** DESK.md D8's report log (migration 0031): append-only samples and counters. */
+export interface ReportEventsTable {
+  id: string;
+  ts: number;
+  kind: string;
+  rid: string;
+  department_id: string | null;
+  agent_id: string | null;
+  visitor_id: string | null;
+  value: number | null;
+  value_bh: number | null;
+  weight: number;
+}
+
+/** The report log summed per UTC quarter-hour, department, agent, kind, variant and histogram bucket (migration 0031). */
+export interface ReportRollupsTable {
+  quarter: number;
+  kind: string;
+  department_key: string;
+  agent_key: string;
+  bh: number;
+  bucket: number;
+  count: number;
+  total: number;
+}
+
+/** Per livechat room, what the report recorder measures its next samples from (migration 0031). */
+export interface ReportRoomsTable {
+  rid: string;
+  ts: number;
+  department_id: string | null;
+  visitor_id: string | null;
+  agent_id: string | null;
+  first_assigned_at: number | null;
+  assigned_at: number | null;
+  reacted: number;
+  first_visitor_at: number | null;
+  burst_start: number | null;
+  human_replied: number;
 }

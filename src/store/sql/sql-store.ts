@@ -28,6 +28,7 @@ import { SqlTriggersRepo } from './triggers-repo.js';
 import { SqlCustomFieldsRepo } from './custom-fields-repo.js';
 import { SqlPageTrailRepo } from './page-trail-repo.js';
 import { SqlVisitorDataRepo } from './visitor-data-repo.js';
+import { SqlReportsRepo } from './reports-repo.js';
 
 export interface BackendHooks {
   close(): Promise<void>;
@@ -66,6 +67,7 @@ export class SqlStore implements Store {
   readonly cannedResponses: SqlCannedResponsesRepo;
   readonly tags: SqlTagsRepo;
   readonly contacts: SqlContactsRepo;
+  readonly reports: SqlReportsRepo;
   readonly emailOutbox: SqlEmailOutboxRepo;
   readonly offlineMessages: SqlOfflineMessagesRepo;
   readonly transcriptRequests: SqlTranscriptRequestsRepo;
@@ -112,6 +114,7 @@ export class SqlStore implements Store {
     this.cannedResponses = new SqlCannedResponsesRepo(db, dialect);
     this.tags = new SqlTagsRepo(db, dialect);
     this.contacts = new SqlContactsRepo(db, dialect);
+    this.reports = new SqlReportsRepo(db, dialect);
     this.emailOutbox = new SqlEmailOutboxRepo(db, dialect);
     this.offlineMessages = new SqlOfflineMessagesRepo(db, dialect);
     this.transcriptRequests = new SqlTranscriptRequestsRepo(db);

@@ -138,6 +138,12 @@ export class SqlWebhooksRepo implements WebhooksRepo {
     return { deliveries: rows.map(toDelivery), total: Number(total.n) };
   }
 
+  async deleteForRooms(rids: readonly string[]): Promise<number> {
+    if (rids.length === 0) return 0;
+    const result = await this.db.deleteFrom('webhook_deliveries').where('rid', 'in', [...rids]).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   async deleteFinishedBefore(before: Millis): Promise<number> {
     const result = await this.db.deleteFrom('webhook_deliveries').where('status', 'in', ['delivered', 'failed']).where('updated_at', '<', before).executeTakeFirst();
     return Number(result.numDeletedRows);

@@ -26,6 +26,7 @@ import * as businessHours from './0024-business-hours.js';
 import * as emailOutbox from './0022-email-outbox.js';
 import * as files from './0025-files.js';
 import * as livechatSearch from './0027-livechat-search.js';
+import * as reports from './0031-reports.js';
 import * as offlineMessages from './0023-offline-messages.js';
 import * as transcriptRequested from './0032-transcript-requested.js';
 import * as webhooks from './0030-webhooks.js';
@@ -69,6 +70,7 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0032-transcript-requested': { up: (db) => transcriptRequested.up(db) },
     '0030-webhooks': { up: (db) => webhooks.up(db) },
     '0028-widget-screens': { up: (db) => widgetScreens.up(db) },
+    '0031-reports': { up: (db) => reports.up(db, dialect) },
   };
   return { getMigrations: async () => all };
 }
