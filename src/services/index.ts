@@ -150,6 +150,10 @@ export function createServices(options: ServicesOptions): Services {
   const mail = new MailService(store, settings, access, clock, events, jobs, options.siteUrl);
   const offlineMessages = new OfflineMessagesService(store, settings, access, clock, events, mail, options.domainCheck ?? domainHasMail);
   const transcripts = new TranscriptService(store, settings, access, clock, mail, limits);
+  // DESK.md D2: a limit raised or an automatic method chosen may let waiting rooms be served.
+  settings.onUpdated = async (id) => {
+    if (id === 'Livechat_maximum_chats_per_agent' || id === 'Livechat_Routing_Method') await routing.dispatchWaiting();
+  };
   routing.closeHook = (tx, closed, choice) => transcripts.atClose(tx, closed, choice as TranscriptChoice | undefined);
   livechatAdmin.transcriptChoice = (caller, room, transcriptEmail) => transcripts.closeChoice(caller, room, transcriptEmail);
   return { files, notes, cannedResponses, tags, clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence, businessHours, mail, offlineMessages, transcripts };

@@ -27,6 +27,7 @@ import * as emailOutbox from './0022-email-outbox.js';
 import * as files from './0025-files.js';
 import * as livechatSearch from './0027-livechat-search.js';
 import * as offlineMessages from './0023-offline-messages.js';
+import * as capacity from './0029-capacity.js';
 
 /**
  * The one migration history of both backends, in order. Migrations are
@@ -63,6 +64,7 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0025-files': { up: (db) => files.up(db, dialect) },
     '0026-desk': { up: (db) => desk.up(db) },
     '0027-livechat-search': { up: (db) => livechatSearch.up(db, dialect) },
+    '0029-capacity': { up: (db) => capacity.up(db) },
   };
   return { getMigrations: async () => all };
 }
