@@ -12,6 +12,8 @@ export interface LivechatUser {
   name: string | null;
   status: UserStatus;
   statusLivechat: AgentLivechatStatus | null;
+  /** The agent's chat limit (DESK.md D2; 0: none), where read. */
+  maxChats?: number;
 }
 
 /** Who a routing may choose from. */

@@ -3,6 +3,7 @@ import { extend } from '../../lib/values.js';
 import { callerOf } from '../plugins/auth.js';
 import { errorResponses, ListQuery, RoomIdQuery, Success, Text } from '../../wire/common.js';
 import {
+  AgentSaveInfoBody,
   AgentStatusBody,
   CloseByUserBody,
   Department,
@@ -123,6 +124,23 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
     config: { auth: 'required' },
     handler: async () => livechatAdmin.invalidType(),
   });
+
+  app.post(
+    '/livechat/agents.saveInfo',
+    {
+      schema: {
+        tags,
+        summary: "Set an agent's chat limit and departments (DESK.md D2)",
+        body: AgentSaveInfoBody,
+        response: { 200: Success({}), ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['manage-livechat-agents'] },
+    },
+    async (request) => {
+      await livechatAdmin.saveAgentInfo(request.body);
+      return { success: true as const };
+    },
+  );
 
   app.post(
     '/livechat/agent.status',

@@ -227,7 +227,7 @@ export class SqlAgentsRepo implements AgentsRepo {
       .where('user_roles.role', '=', role);
     const [rows, total] = await Promise.all([
       base
-        .select(['users.id', 'users.username', 'users.name', 'users.status', 'users.status_livechat'])
+        .select(['users.id', 'users.username', 'users.name', 'users.status', 'users.status_livechat', 'users.livechat_max_chats'])
         .orderBy(this.dialect.binaryText(sql.ref('users.username')))
         .offset(offset)
         .limit(this.dialect.rowCount(count))
@@ -242,6 +242,7 @@ export class SqlAgentsRepo implements AgentsRepo {
           name: r.name,
           status: r.status as UserStatus,
           statusLivechat: r.status_livechat as AgentLivechatStatus | null,
+          maxChats: Number(r.livechat_max_chats),
         }),
       ),
       total: Number(total.n),
