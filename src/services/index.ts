@@ -16,6 +16,7 @@ import { LivechatAdminService } from './livechat-admin.service.js';
 import { LivechatAvailability } from './livechat-availability.js';
 import { OpenRoomCache } from './open-rooms.js';
 import { LivechatRouting } from './livechat-routing.js';
+import { QueueInfo } from './routing/queue-info.js';
 import { LivechatService } from './livechat.service.js';
 import { LivechatWorkspaceService } from './livechat-workspace.service.js';
 import { LiveService } from './live.service.js';
@@ -133,7 +134,9 @@ export function createServices(options: ServicesOptions): Services {
   const tags = new TagsService(store, settings, access, clock, events);
   const livechatAdmin = new LivechatAdminService(store, settings, access, clock, routing, events, presence, tags);
   const livechatWorkspace = new LivechatWorkspaceService(store, settings, access, clock, events);
-  const live = new LiveService(store, access, settings, clock, events);
+  const queueInfo = new QueueInfo(store, settings, clock, businessHours);
+  const live = new LiveService(store, access, settings, clock, events, queueInfo);
+  livechat.queueInfo = queueInfo;
   const messages = new MessagesService(store, access, clock, events);
   const rooms = new RoomsService(store, settings, access, clock);
   const directory = new DirectoryService(store, settings, access);

@@ -300,6 +300,14 @@ export const LivechatConfig = Type.Object({
   guest: Opt(Visitor),
   room: Opt(VisitorRoom),
   agent: Opt(VisitorFacingAgent),
+  /** DESK.md D2: while the visitor's room waits, its place and estimate (as the `queueData` frame's data). */
+  queueInfo: Opt(
+    Type.Object({
+      spot: Type.Integer(),
+      message: Type.Object({ text: Type.String(), user: Type.Object({ _id: Type.String(), username: Type.String() }) }),
+      estimatedWaitTimeSeconds: Type.Integer(),
+    }),
+  ),
 });
 
 // ── requests of the visitor's endpoints (§8.2–8.8, §8.10) ──
