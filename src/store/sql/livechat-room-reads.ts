@@ -142,7 +142,7 @@ export async function recentHandleTimes(db: Kysely<Database>, dialect: SqlDialec
     .selectFrom('rooms')
     .select(['closed_at', 'served_by_ts'])
     .where('t', '=', sql.lit('l'))
-    .where('open', '=', sql.lit(0))
+    .where('open', 'is', null)
     .where('served_by_ts', 'is not', null)
     .where('closed_at', 'is not', null)
     .where((eb) => (departmentId === null ? eb('department_id', 'is', null) : eb('department_id', '=', departmentId)))
