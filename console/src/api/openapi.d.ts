@@ -2846,6 +2846,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/livechat/agents.saveInfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set an agent's chat limit and departments (DESK.md D2) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        agentData: {
+                            maxNumberSimultaneousChat?: number | string;
+                        };
+                        agentDepartments?: string[];
+                        agentId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/livechat/business-hour": {
         parameters: {
             query?: never;
@@ -3416,6 +3492,17 @@ export interface paths {
                                     transcriptMessage: string;
                                 };
                                 online: boolean;
+                                queueInfo?: {
+                                    estimatedWaitTimeSeconds: number;
+                                    message: {
+                                        text: string;
+                                        user: {
+                                            _id: string;
+                                            username: string;
+                                        };
+                                    };
+                                    spot: number;
+                                };
                                 resources: {
                                     sound: string;
                                 };
@@ -3645,11 +3732,13 @@ export interface paths {
                                 description?: string;
                                 email?: string;
                                 enabled: boolean;
+                                maxNumberSimultaneousChat?: number;
                                 name: string;
                                 numAgents: number;
                                 requestTagBeforeClosingChat?: boolean;
                                 showOnOfflineForm: boolean;
                                 showOnRegistration: boolean;
+                                waitingQueueMessage?: string;
                             }[];
                             offset: number;
                             /** @enum {boolean} */
@@ -3708,10 +3797,12 @@ export interface paths {
                             description?: string;
                             email: string;
                             enabled: boolean;
+                            maxNumberSimultaneousChat?: number | string;
                             name: string;
                             requestTagBeforeClosingChat?: boolean;
                             showOnOfflineForm: boolean;
                             showOnRegistration: boolean;
+                            waitingQueueMessage?: string;
                         };
                     };
                 };
@@ -3739,11 +3830,13 @@ export interface paths {
                                 description?: string;
                                 email?: string;
                                 enabled: boolean;
+                                maxNumberSimultaneousChat?: number;
                                 name: string;
                                 numAgents: number;
                                 requestTagBeforeClosingChat?: boolean;
                                 showOnOfflineForm: boolean;
                                 showOnRegistration: boolean;
+                                waitingQueueMessage?: string;
                             };
                             /** @enum {boolean} */
                             success: true;
@@ -3826,11 +3919,13 @@ export interface paths {
                                 description?: string;
                                 email?: string;
                                 enabled: boolean;
+                                maxNumberSimultaneousChat?: number;
                                 name: string;
                                 numAgents: number;
                                 requestTagBeforeClosingChat?: boolean;
                                 showOnOfflineForm: boolean;
                                 showOnRegistration: boolean;
+                                waitingQueueMessage?: string;
                             };
                             /** @enum {boolean} */
                             success: true;
@@ -3888,10 +3983,12 @@ export interface paths {
                             description?: string;
                             email: string;
                             enabled: boolean;
+                            maxNumberSimultaneousChat?: number | string;
                             name: string;
                             requestTagBeforeClosingChat?: boolean;
                             showOnOfflineForm: boolean;
                             showOnRegistration: boolean;
+                            waitingQueueMessage?: string;
                         };
                     };
                 };
@@ -3919,11 +4016,13 @@ export interface paths {
                                 description?: string;
                                 email?: string;
                                 enabled: boolean;
+                                maxNumberSimultaneousChat?: number;
                                 name: string;
                                 numAgents: number;
                                 requestTagBeforeClosingChat?: boolean;
                                 showOnOfflineForm: boolean;
                                 showOnRegistration: boolean;
+                                waitingQueueMessage?: string;
                             };
                             /** @enum {boolean} */
                             success: true;
@@ -7206,6 +7305,9 @@ export interface paths {
                             total: number;
                             users: {
                                 _id: string;
+                                livechat?: {
+                                    maxNumberSimultaneousChat: number;
+                                };
                                 name?: string;
                                 status: string;
                                 statusLivechat?: string;
@@ -7417,6 +7519,9 @@ export interface paths {
                             total: number;
                             users: {
                                 _id: string;
+                                livechat?: {
+                                    maxNumberSimultaneousChat: number;
+                                };
                                 name?: string;
                                 status: string;
                                 statusLivechat?: string;
