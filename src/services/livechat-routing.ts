@@ -158,7 +158,11 @@ export class LivechatRouting {
       events.push({ type: 'inquiryQueued', inquiry: eventInquiry(inquiry) });
     }
     this.events.publish(...events);
-    if (behind) await this.dispatchWaiting();
+    if (behind) {
+      // Served by now when the rooms ahead of it were: the visitor gets the room as it is.
+      await this.dispatchWaiting();
+      return this.reread(roomId);
+    }
     return room;
   }
 
