@@ -86,7 +86,7 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     const mine = all.users.filter((u) => users.some((x) => x.id === u.id));
     expect(mine).toEqual(
       users
-        .map((u) => ({ id: u.id, username: u.username!, name: u.name, status: 'offline', statusLivechat: null }))
+        .map((u) => ({ id: u.id, username: u.username!, name: u.name, status: 'offline', statusLivechat: null, maxChats: 0 }))
         .sort((a, b) => (a.username < b.username ? -1 : 1)),
     );
     const page = await store.agents.usersWithRole(role, 1, 1);
@@ -612,12 +612,14 @@ export function agentsCases(ctx: LivechatCaseContext): void {
       const other = await departmentOf(store, [elsewhere]);
       const a = await insertAgent(store, { id: `a${newId()}` });
       const b = await insertAgent(store, { id: `b${newId()}` });
+      // Ties go by username (DESK.md D2): a's sorts first.
+      for (const agent of [a, b]) await kdb(store).updateTable('users').set({ username: agent.id, username_key: agent.id.toLowerCase() }).where('id', '=', agent.id).execute();
       const dep = await departmentOf(store, [a, b]);
       const [early, late] = [await servedAndRequeued(store, elsewhere, other), await servedAndRequeued(store, elsewhere, other)];
       const rooms = await Promise.all(Array.from({ length: 2 }, () => roomWithInquiry(store)));
       const newRoomPick = (i: number) => (tx: Store) =>
         serveQueued(tx, { departmentId: dep }, { id: rooms[i]!.rid, fname: rooms[i]!.fname, servedById: null }, newId(), 8_000 + i);
-      // A new room's pick holds the first agent (the lower id), uncommitted: the transfer takes the other at once.
+      // A new room's pick holds the first agent (the lower username), uncommitted: the transfer takes the other at once.
       const first = heldOpen(store, newRoomPick(0));
       expect((await first.result)!.agent.id).toBe(a.id);
       expect((await store.transaction((tx) => transferInto(tx, early.rid, elsewhere.id, dep, 8_100)))!.agent.id).toBe(b.id);
