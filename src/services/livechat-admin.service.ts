@@ -202,6 +202,11 @@ export class LivechatAdminService {
     await this.routing.dispatchWaiting();
   }
 
+  /** `livechat/agent.load` (DESK.md D2, Parley): the caller's own load and limits. */
+  agentLoad(caller: UserRecord) {
+    return this.routing.agentLoad(caller.id);
+  }
+
   // ── departments ──
 
   private fields(input: DepartmentInput): DepartmentFields {

@@ -14,7 +14,7 @@ import type { EventBus } from '../events/event-bus.js';
 import type { LivechatAvailability } from './livechat-availability.js';
 import type { SettingsService } from './settings.service.js';
 import { holdWithinCapacity, openAndServe, serveQueued } from './routing/router.js';
-import { isAutomatic, type RoutingPolicy } from './routing/choice.js';
+import { isAutomatic, totalLimit, type RoutingPolicy } from './routing/choice.js';
 import type { BusinessHoursService, HoursDecision } from './business-hours/business-hours.service.js';
 import { BOT_USER_ID } from './seed.service.js';
 
@@ -88,6 +88,25 @@ export class LivechatRouting {
   /** The limits a take or a transfer to a chosen agent checks (whatever the routing method). */
   private limits(): RoutingPolicy {
     return { method: 'Auto_Selection', globalLimit: this.settings.get('Livechat_maximum_chats_per_agent') };
+  }
+
+  /**
+   * `livechat/agent.load` (DESK.md D2, Parley): the agent's open rooms, on hold (none until D3), the limit that
+   * bounds its total, and per department of its the rooms it serves there, the department's limit and whether
+   * business hours have it open. Limits are null when none.
+   */
+  async agentLoad(agentId: string) {
+    const globalLimit = this.settings.get('Livechat_maximum_chats_per_agent');
+    const own = await this.store.agents.load(agentId, null);
+    const departments = [];
+    for (const id of await this.store.departments.ofAgent(agentId)) {
+      const [department, load] = await Promise.all([this.store.departments.findById(id), this.store.agents.load(agentId, id)]);
+      if (!department || !load) continue;
+      const isOpen = this.hours?.enabled ? (await this.hours.decide(this.store, id, this.clock.now())).open : true;
+      departments.push({ _id: id, name: department.name, open: load.departmentOpen, limit: load.departmentLimit > 0 ? load.departmentLimit : null, isOpen });
+    }
+    departments.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return { open: own?.openRooms ?? 0, onHold: 0, limit: own ? totalLimit(own, globalLimit) : null, departments };
   }
 
   /** Chats wait for an agent when nobody can take them (DESK.md D2's last row). */

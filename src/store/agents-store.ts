@@ -60,6 +60,8 @@ export interface AgentsRepo {
    * or a transfer to a chosen agent checks the limits against. Null when the user does not exist.
    */
   lockLoad(agentId: string, departmentId: string | null): Promise<RoutingCandidate | null>;
+  /** As `lockLoad`, read without holding the row (what `livechat/agent.load` shows). */
+  load(agentId: string, departmentId: string | null): Promise<RoutingCandidate | null>;
   /** Stamps the agent's last assignment (`lastRoutingTime`), in the transaction that assigns it a room. */
   stampAssigned(agentId: string, now: Millis): Promise<void>;
   /** Sets (null: clears) the user's `statusLivechat`. */

@@ -231,6 +231,16 @@ export const LivechatUser = Type.Object({
  */
 export const ChatLimit = Type.Union([Type.Integer({ minimum: 0, maximum: 2_147_483_647 }), Type.String({ pattern: '^\\s*\\d{1,10}\\s*$' })]);
 
+/** `GET livechat/agent.load` (DESK.md D2, Parley): the caller's load and limits (null: none). */
+export const AgentLoad = Type.Object({
+  open: Type.Integer(),
+  onHold: Type.Integer(),
+  limit: Type.Union([Type.Integer(), Type.Null()]),
+  departments: Type.Array(
+    Type.Object({ _id: Type.String(), name: Type.String(), open: Type.Integer(), limit: Type.Union([Type.Integer(), Type.Null()]), isOpen: Type.Boolean() }),
+  ),
+});
+
 /** Request body of POST livechat/agents.saveInfo (DESK.md D2). */
 export const AgentSaveInfoBody = Type.Object({
   agentId: Text({ minLength: 1 }),

@@ -315,6 +315,40 @@ describe('capacity: limits, waiting and the dispatch', () => {
   });
 });
 
+describe('GET livechat/agent.load (Parley)', () => {
+  it('401 without a login; 403 without view-l-room; the caller\'s open rooms, limit and departments (limits null when none)', async () => {
+    expect((await t.api.get('/api/v1/livechat/agent.load')).body).toEqual(UNAUTHORIZED);
+    const plain = await t.createUser();
+    const forbidden = await t.api.get('/api/v1/livechat/agent.load', { auth: plain });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.body).toEqual(FORBIDDEN);
+    const agent = await makeAgent(t);
+    await onlyAvailable(t, [agent]);
+    const stamp = Date.now();
+    const capped = await createDepartment(t, `a-load-${stamp}`, [agent], { maxNumberSimultaneousChat: 2 });
+    const free = await createDepartment(t, `b-load-${stamp}`, [agent]);
+    await open(capped._id);
+    await open();
+    await setSetting(t, 'Livechat_maximum_chats_per_agent', 5);
+    const res = await t.api.get('/api/v1/livechat/agent.load', { auth: agent });
+    expect(res.body).toEqual({
+      open: 2,
+      onHold: 0,
+      limit: 5,
+      departments: [
+        { _id: capped._id, name: capped.name, open: 1, limit: 2, isOpen: true },
+        { _id: free._id, name: free.name, open: 0, limit: null, isOpen: true },
+      ],
+      success: true,
+    });
+    await saveInfo({ agentId: agent.userId, agentData: { maxNumberSimultaneousChat: 3 } });
+    expect((await t.api.get('/api/v1/livechat/agent.load', { auth: agent })).body.limit).toBe(3);
+    await setSetting(t, 'Livechat_maximum_chats_per_agent', 0);
+    await saveInfo({ agentId: agent.userId, agentData: { maxNumberSimultaneousChat: 0 } });
+    expect((await t.api.get('/api/v1/livechat/agent.load', { auth: agent })).body.limit).toBeNull();
+  });
+});
+
 describe('routing methods on the live app (D10.4)', () => {
   it('Load_Rotation gives the room to the longest unassigned agent whatever her load; Load_Balancing to the least loaded in the department', async () => {
     const busy = await makeAgent(t);

@@ -3,6 +3,7 @@ import { extend } from '../../lib/values.js';
 import { callerOf } from '../plugins/auth.js';
 import { errorResponses, ListQuery, RoomIdQuery, Success, Text } from '../../wire/common.js';
 import {
+  AgentLoad,
   AgentSaveInfoBody,
   AgentStatusBody,
   CloseByUserBody,
@@ -124,6 +125,19 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
     config: { auth: 'required' },
     handler: async () => livechatAdmin.invalidType(),
   });
+
+  app.get(
+    '/livechat/agent.load',
+    {
+      schema: {
+        tags: ['parley'],
+        summary: "The caller's open chats, on hold, and limits (DESK.md D2)",
+        response: { 200: Success(AgentLoad.properties), ...errorResponses(401, 403) },
+      },
+      config: { permissions: ['view-l-room'] },
+    },
+    async (request) => extend(await livechatAdmin.agentLoad(callerOf(request).user), { success: true as const }),
+  );
 
   app.post(
     '/livechat/agents.saveInfo',

@@ -304,6 +304,12 @@ export class SqlAgentsRepo implements AgentsRepo {
     return rows[0] ? candidateOf(rows[0]) : null;
   }
 
+  async load(agentId: string, departmentId: string | null): Promise<RoutingCandidate | null> {
+    const query = withLoad(this.db, this.db.selectFrom('users').where('users.id', '=', agentId) as unknown as ReturnType<typeof availableAgents>, departmentId ?? undefined);
+    const row = (await query.executeTakeFirst()) as LoadRow | undefined;
+    return row ? candidateOf(row) : null;
+  }
+
   async stampAssigned(agentId: string, now: number): Promise<void> {
     await this.db.updateTable('users').set({ livechat_last_assigned_at: now }).where('id', '=', agentId).execute();
     this.changes.changed(agentId);
