@@ -154,6 +154,7 @@ export function createServices(options: ServicesOptions): Services {
   const offlineMessages = new OfflineMessagesService(store, settings, access, clock, events, mail, options.domainCheck ?? domainHasMail);
   const transcripts = new TranscriptService(store, settings, access, clock, mail, limits);
   // DESK.md D2: a limit raised or an automatic method chosen may let waiting rooms be served.
+  presence.afterOnline = () => routing.dispatchWaiting();
   settings.onUpdated = async (id) => {
     if (id === 'Livechat_maximum_chats_per_agent' || id === 'Livechat_Routing_Method') await routing.dispatchWaiting();
   };

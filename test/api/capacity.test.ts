@@ -240,6 +240,15 @@ describe('capacity: limits, waiting and the dispatch', () => {
     expect(await servedBy(waiting.rid)).toBe(a.userId);
   });
 
+  it('an agent coming back (her presence) takes the waiting room', async () => {
+    await setSetting(t, 'Livechat_waiting_queue', true);
+    await db(t.store).updateTable('users').set({ status_connection: 'offline' }).where('id', '=', a.userId).execute();
+    const waiting = await open();
+    expect(waiting.servedBy).toBeNull();
+    await t.services.presence.claim(a.userId);
+    await expect.poll(() => servedBy(waiting.rid)).toBe(a.userId);
+  });
+
   it('raising a limit (agents.saveInfo, the global setting) dispatches waiting rooms oldest first, one per freed slot', async () => {
     await setSetting(t, 'Livechat_maximum_chats_per_agent', 1);
     const first = await open();
