@@ -20,6 +20,7 @@ import { RoomActivity } from './room-activity.js';
 import { ContactsService } from './contacts.service.js';
 import { reportRecorder } from './reports/recorder.js';
 import { ReportsService } from './reports/reports.service.js';
+import { QueueInfo } from './routing/queue-info.js';
 import { LivechatService } from './livechat.service.js';
 import { LivechatWorkspaceService } from './livechat-workspace.service.js';
 import { LiveService } from './live.service.js';
@@ -163,7 +164,9 @@ export function createServices(options: ServicesOptions): Services {
   const tags = new TagsService(store, settings, access, clock, events);
   const livechatAdmin = new LivechatAdminService(store, settings, access, clock, routing, events, presence, tags);
   const livechatWorkspace = new LivechatWorkspaceService(store, settings, access, clock, events);
-  const live = new LiveService(store, access, settings, clock, events);
+  const queueInfo = new QueueInfo(store, settings, clock, businessHours);
+  const live = new LiveService(store, access, settings, clock, events, queueInfo);
+  livechat.queueInfo = queueInfo;
   const messages = new MessagesService(store, access, clock, events, activity);
   const contacts = new ContactsService(store, settings, access);
   const rooms = new RoomsService(store, settings, access, clock);
@@ -182,6 +185,11 @@ export function createServices(options: ServicesOptions): Services {
   const offlineMessages = new OfflineMessagesService(store, settings, access, clock, events, mail, options.domainCheck ?? domainHasMail);
   const transcripts = new TranscriptService(store, settings, access, clock, mail, limits);
   const reports = new ReportsService(store, settings, access, clock, businessHours);
+  // DESK.md D2: a limit raised or an automatic method chosen may let waiting rooms be served.
+  presence.afterOnline = () => routing.dispatchWaiting();
+  settings.onUpdated = async (id) => {
+    if (id === 'Livechat_maximum_chats_per_agent' || id === 'Livechat_Routing_Method') await routing.dispatchWaiting();
+  };
   routing.closeHook = (tx, closed, choice) => transcripts.atClose(tx, closed, choice as TranscriptChoice | undefined);
   livechatAdmin.transcriptChoice = (caller, room, transcriptEmail) => transcripts.closeChoice(caller, room, transcriptEmail);
   const webhooks = new WebhooksService(store, settings, clock, jobs, options.webhookJitter);

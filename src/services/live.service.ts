@@ -17,6 +17,7 @@ import { visitorForAgents } from './livechat-workspace.service.js';
 import { messageWire } from './message-wire.js';
 import type { SettingsService } from './settings.service.js';
 import { roomView, subscriptionView } from './rooms.service.js';
+import type { QueueData, QueueInfo } from './routing/queue-info.js';
 
 export class LiveService {
   constructor(
@@ -25,6 +26,8 @@ export class LiveService {
     private readonly settings: SettingsService,
     private readonly clock: Clock,
     private readonly events: EventBus,
+    /** DESK.md D2's place and estimated wait of a waiting room. */
+    private readonly queue: QueueInfo,
   ) {}
 
   /** The visitor holding this token: id and username, or null. */
@@ -73,12 +76,12 @@ export class LiveService {
     return room ? roomView(room) : null;
   }
 
-  /** The queue entry of a queued room: `{spot, estimatedWaitTimeSeconds, message}`, or null when not queued. */
-  async queueData(rid: string): Promise<{ spot: number; estimatedWaitTimeSeconds: number; message: string } | null> {
-    const inquiry = await this.store.inquiries.findByRoom(rid);
-    if (!inquiry || inquiry.status !== 'queued') return null;
-    const spot = await this.store.inquiries.queuePosition(inquiry.id);
-    return spot === null ? null : { spot, estimatedWaitTimeSeconds: 0, message: '' };
+  /**
+   * The queue entry of a queued room (DESK.md D2): `{spot, message, estimatedWaitTimeSeconds}`, or null when not
+   * queued or the statistics setting is off.
+   */
+  queueData(rid: string): Promise<QueueData | null> {
+    return this.queue.ofRoom(rid);
   }
 
   /**

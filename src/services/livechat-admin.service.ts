@@ -18,7 +18,7 @@ import { parsePaging, type PagingQuery } from './paging.js';
 import type { PresenceService } from './presence.service.js';
 import type { SettingsService } from './settings.service.js';
 import type { TagsService } from './tags.service.js';
-import type { DepartmentAgentRef, DepartmentAgentsBody, DepartmentBody, ForwardBody, LivechatUser as LivechatUserSchema } from '../wire/livechat.js';
+import type { AgentSaveInfoBody, DepartmentAgentRef, DepartmentAgentsBody, DepartmentBody, ForwardBody, LivechatUser as LivechatUserSchema } from '../wire/livechat.js';
 
 const departmentNotFound = () => failure('Department not found', 'error-department-not-found');
 
@@ -37,7 +37,16 @@ function userWire(u: LivechatUser, type: LivechatUserType): Static<typeof Livech
     ...(u.name !== null && { name: u.name }),
     status: u.status,
     ...(type === 'agent' && { statusLivechat: u.statusLivechat ?? 'not-available' }),
+    ...(type === 'agent' && u.maxChats !== undefined && u.maxChats > 0 && { livechat: { maxNumberSimultaneousChat: u.maxChats } }),
   };
+}
+
+/** A chat limit as the request carries it (DESK.md D2: an integer, or a numeric string RC's UI sends) → its integer. */
+export function chatLimit(value: number | string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = typeof value === 'number' ? value : Number(value.trim());
+  if (!Number.isSafeInteger(n) || n < 0 || n > 2_147_483_647) throw invalidParams('maxNumberSimultaneousChat must be an integer ≥ 0');
+  return n;
 }
 
 export class LivechatAdminService {
@@ -166,7 +175,36 @@ export class LivechatAdminService {
     if (next === 'available' && targetId === caller.id) await this.presence.claim(targetId);
     // R5: `agentStatus` on the rooms it serves carries the agent's presence (unchanged by this call).
     this.events.publish({ type: 'agentStatusChanged', agentId: targetId, status: agent.status, rooms: await servedRooms(this.store, targetId) });
+    // DESK.md D2: an agent becoming available may take waiting rooms.
+    if (next === 'available') await this.routing.dispatchWaiting();
     return { status: next };
+  }
+
+  /**
+   * `livechat/agents.saveInfo` (DESK.md D2): the agent's chat limit and, when given, its departments (the list
+   * replaces them). A raised limit or a new department may let waiting rooms be served: the dispatch follows.
+   */
+  async saveAgentInfo(input: Static<typeof AgentSaveInfoBody>): Promise<void> {
+    const agent = await this.store.agents.findUser(input.agentId);
+    if (!agent || !agent.roles.includes('livechat-agent')) throw bareFailure('error-user-is-not-agent');
+    const maxChats = chatLimit(input.agentData.maxNumberSimultaneousChat);
+    const wanted = input.agentDepartments && [...new Set(input.agentDepartments)];
+    await this.store.transaction(async (tx) => {
+      const now = this.clock.now();
+      if (wanted) {
+        for (const id of wanted) if (!(await tx.departments.findById(id))) throw bareFailure('error-invalid-department');
+        const current = new Set(await tx.departments.ofAgent(agent.id));
+        for (const id of wanted) if (!current.has(id)) await tx.departments.changeAgents(id, [{ agentId: agent.id, username: agent.username }], [], now);
+        for (const id of current) if (!wanted.includes(id)) await tx.departments.changeAgents(id, [], [agent.id], now);
+      }
+      if (maxChats !== undefined) await tx.agents.setMaxChats(agent.id, maxChats);
+    });
+    await this.routing.dispatchWaiting();
+  }
+
+  /** `livechat/agent.load` (DESK.md D2, Parley): the caller's own load and limits. */
+  agentLoad(caller: UserRecord) {
+    return this.routing.agentLoad(caller.id);
   }
 
   // ── departments ──
@@ -181,6 +219,8 @@ export class LivechatAdminService {
       description: input.description ?? null,
       requestTagBeforeClosingChat: input.requestTagBeforeClosingChat ?? false,
       chatClosingTags: [...new Set((input.chatClosingTags ?? []).map((tag) => tag.trim()).filter((tag) => tag !== ''))],
+      maxChats: chatLimit(input.maxNumberSimultaneousChat) ?? 0,
+      waitingQueueMessage: input.waitingQueueMessage?.trim() || null,
     };
   }
 
@@ -227,6 +267,8 @@ export class LivechatAdminService {
         await tx.departments.changeAgents(id, entries, remove, now);
       }
     });
+    // DESK.md D2: a raised limit or new agents may let the department's waiting rooms be served.
+    await this.routing.dispatchWaiting();
     return this.departmentWithAgents(id);
   }
 
@@ -270,6 +312,7 @@ export class LivechatAdminService {
         this.clock.now(),
       ),
     );
+    if (entries.length > 0) await this.routing.dispatchWaiting();
   }
 
   // ── inquiries ──

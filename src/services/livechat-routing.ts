@@ -13,11 +13,14 @@ import { eventInquiry, eventMessage, livechatSnapshot, type DomainEvent, type Ev
 import type { EventBus } from '../events/event-bus.js';
 import type { LivechatAvailability } from './livechat-availability.js';
 import type { SettingsService } from './settings.service.js';
-import { openAndServe, serveQueued } from './routing/router.js';
-import { ranked } from './routing/choice.js';
+import { holdWithinCapacity, openAndServe, serveQueued } from './routing/router.js';
+import { isAutomatic, ranked, totalLimit, type RoutingPolicy } from './routing/choice.js';
 import type { BusinessHoursService, HoursDecision } from './business-hours/business-hours.service.js';
 import { BOT_USER_ID } from './seed.service.js';
 import type { RoomActivity, RoomActivityEvent } from './room-activity.js';
+
+/** Waiting rooms a dispatch pass reads at a time, oldest first. */
+const DISPATCH_BATCH = 500;
 
 export interface Actor {
   id: string;
@@ -94,6 +97,41 @@ export class LivechatRouting {
     return room;
   }
 
+  /** The automatic routing method and the global limit (DESK.md D2); null under Manual_Selection. */
+  private policy(): RoutingPolicy | null {
+    const method = this.settings.get('Livechat_Routing_Method');
+    return isAutomatic(method) ? { method, globalLimit: this.settings.get('Livechat_maximum_chats_per_agent') } : null;
+  }
+
+  /** The limits a take or a transfer to a chosen agent checks (whatever the routing method). */
+  private limits(): RoutingPolicy {
+    return { method: 'Auto_Selection', globalLimit: this.settings.get('Livechat_maximum_chats_per_agent') };
+  }
+
+  /**
+   * `livechat/agent.load` (DESK.md D2, Parley): the agent's open rooms, on hold (none until D3), the limit that
+   * bounds its total, and per department of its the rooms it serves there, the department's limit and whether
+   * business hours have it open. Limits are null when none.
+   */
+  async agentLoad(agentId: string) {
+    const globalLimit = this.settings.get('Livechat_maximum_chats_per_agent');
+    const own = await this.store.agents.load(agentId, null);
+    const departments = [];
+    for (const id of await this.store.departments.ofAgent(agentId)) {
+      const [department, load] = await Promise.all([this.store.departments.findById(id), this.store.agents.load(agentId, id)]);
+      if (!department || !load) continue;
+      const isOpen = this.hours?.enabled ? (await this.hours.decide(this.store, id, this.clock.now())).open : true;
+      departments.push({ _id: id, name: department.name, open: load.departmentOpen, limit: load.departmentLimit > 0 ? load.departmentLimit : null, isOpen });
+    }
+    departments.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return { open: own?.openRooms ?? 0, onHold: 0, limit: own ? totalLimit(own, globalLimit) : null, departments };
+  }
+
+  /** Chats wait for an agent when nobody can take them (DESK.md D2's last row). */
+  private waitsWithoutAgent(): boolean {
+    return this.settings.get('Livechat_accept_chats_with_no_agents') || this.settings.get('Livechat_waiting_queue');
+  }
+
   /**
    * Creates the visitor's room, routed: with Auto_Selection opened and served
    * atomically (`routing/router.ts` `openAndServe`); queued otherwise, or when no agent is
@@ -106,8 +144,9 @@ export class LivechatRouting {
     visitor: VisitorRecord,
     options: { agentId: string | null; sourceType: 'api' | 'widget' },
   ): Promise<LivechatRoom> {
-    const acceptWithoutAgent = this.settings.get('Livechat_accept_chats_with_no_agents');
-    const auto = this.settings.get('Livechat_Routing_Method') === 'Auto_Selection';
+    const acceptWithoutAgent = this.waitsWithoutAgent();
+    const policy = this.policy();
+    const auto = policy !== null;
     const departmentId = visitor.departmentId;
     // The `agentId` agent if given, else the department's agents, else anyone.
     const candidates = options.agentId ? { departmentId: null, agentId: options.agentId } : { departmentId };
@@ -131,17 +170,20 @@ export class LivechatRouting {
     // A concurrent second open of the visitor fails on the one-open-room index (ConflictError), either way.
     let room: LivechatRoom | null = null;
     let served: { agentId: string; subscriptionId: string } | null = null;
-    if (auto) {
+    // D2: a new room goes behind the rooms of its department that wait (the dispatch below serves them in order).
+    const behind = auto && !options.agentId && (await this.store.inquiries.anyQueued(departmentId));
+    if (auto && !behind) {
       const subscriptionId = newId();
       const routed = await this.store.transaction(async (tx) => {
-        const served = await openAndServe(tx, candidates, opening, inquiry, started, subscriptionId, now, hours?.gate ?? undefined);
+        const served = await openAndServe(tx, candidates, opening, inquiry, started, subscriptionId, now, hours?.gate ?? undefined, policy);
         if (served) await this.activity.record(tx, ...this.opening(roomId, started, served.agent.id, now));
         return served;
       });
       if (routed) {
         room = routed.room;
         served = { agentId: routed.agent.id, subscriptionId };
-      } else if (!acceptWithoutAgent) {
+      } else if (!acceptWithoutAgent && !(await this.store.agents.hasAvailable(candidates))) {
+        // D2: available agents all at their limits: the room waits; nobody available: refused unless chats may wait.
         throw noAgent();
       }
     }
@@ -161,6 +203,11 @@ export class LivechatRouting {
       events.push({ type: 'inquiryQueued', inquiry: eventInquiry(inquiry) });
     }
     this.events.publish(...events);
+    if (behind) {
+      // Served by now when the rooms ahead of it were: the visitor gets the room as it is.
+      await this.dispatchWaiting();
+      return this.reread(roomId);
+    }
     return room;
   }
 
@@ -216,6 +263,59 @@ export class LivechatRouting {
    * take it.
    */
   async dispatchQueued(rid: string): Promise<boolean> {
+    return (await this.routeWaiting(rid, this.policy() ?? this.limits())) === 'served';
+  }
+
+  /**
+   * The dispatch (DESK.md D2): while capacity may have appeared, the waiting rooms, oldest first (inquiry `ts`), each
+   * to its best candidate, until none of a department has one. Runs after the commit of what freed the capacity;
+   * calls that come while one runs in this process are served by one more pass of it (and processes serialize on
+   * each room's row). Nothing under Manual_Selection.
+   */
+  dispatchWaiting(): Promise<void> {
+    if (this.dispatching) {
+      this.dispatchAgain = true;
+      return this.dispatching;
+    }
+    const run = async () => {
+      try {
+        do {
+          this.dispatchAgain = false;
+          await this.dispatchPass();
+        } while (this.dispatchAgain);
+      } finally {
+        this.dispatching = null;
+      }
+    };
+    this.dispatching = run();
+    return this.dispatching;
+  }
+
+  private dispatching: Promise<void> | null = null;
+  private dispatchAgain = false;
+
+  private async dispatchPass(): Promise<void> {
+    const policy = this.policy();
+    if (!policy) return;
+    const stuck = new Set<string>();
+    for (let batch = await this.store.businessHours.queuedRooms(DISPATCH_BATCH); ; ) {
+      let served = 0;
+      for (const room of batch) {
+        const key = room.departmentId ?? '';
+        if (stuck.has(key)) continue;
+        const outcome = await this.routeWaiting(room.rid, policy);
+        if (outcome === 'stuck') stuck.add(key);
+        else if (outcome === 'served') served++;
+      }
+      // A full batch that moved: the rooms behind it may have a candidate too.
+      if (batch.length < DISPATCH_BATCH || served === 0) return;
+      batch = await this.store.businessHours.queuedRooms(DISPATCH_BATCH);
+    }
+  }
+
+  /** One waiting room routed: `served`, `gone` (it no longer waits) or `stuck` (nobody may take it now). */
+  private async routeWaiting(rid: string, policy: RoutingPolicy): Promise<'served' | 'gone' | 'stuck'> {
+    let outcome: 'gone' | 'stuck' = 'gone';
     const done = await this.store.transaction(async (tx) => {
       const now = this.clock.now();
       const current = await tx.livechatRooms.lockState(rid);
@@ -230,13 +330,17 @@ export class LivechatRouting {
         subscriptionId,
         now,
         this.hours?.gateFor(current.departmentId),
+        policy,
       );
-      if (!routed) return null;
+      if (!routed) {
+        outcome = 'stuck';
+        return null;
+      }
       await this.activity.record(tx, { kind: 'assigned', rid, at: now, agentId: routed.agent.id, previousAgentId: null, cause: 'routing' });
       const taken = await tx.inquiries.findById(inquiry.id);
       return { routed, subscriptionId, taken: taken && (await this.withFirstMessage(tx, taken)) };
     });
-    if (!done) return false;
+    if (!done) return outcome;
     const { routed, subscriptionId, taken } = done;
     const snapshot = livechatSnapshot(routed.room);
     this.events.publish(
@@ -244,7 +348,7 @@ export class LivechatRouting {
       ...(routed.subscribed ? [subscriptionInserted(routed.agent.id, rid, subscriptionId)] : []),
       { type: 'agentAssigned', room: snapshot, agentId: routed.agent.id },
     );
-    return true;
+    return 'served';
   }
 
   /**
@@ -334,6 +438,8 @@ export class LivechatRouting {
         ? [{ type: 'inquiryRemoved', inquiry: eventInquiry(done.inquiry, removedMessage) } as const]
         : []),
     );
+    // D2: the agent who served it may take a waiting room now.
+    if (closed.servedBy) await this.dispatchWaiting();
     return after?.result ?? null;
   }
 
@@ -401,7 +507,7 @@ export class LivechatRouting {
       if (!(await this.store.departments.ofAgent(options.agentId)).includes(department.id)) {
         throw bareFailure('error-user-not-belong-to-department');
       }
-    } else if (!this.settings.get('Livechat_accept_chats_with_no_agents') && !(await this.availability.hasAvailable(department.id))) {
+    } else if (!this.waitsWithoutAgent() && !(await this.availability.hasAvailable(department.id))) {
       throw bareFailure('error-no-agents-online-in-department');
     }
     return this.transfer(room, by, {
@@ -451,8 +557,9 @@ export class LivechatRouting {
       returnFrom?: string;
     },
   ): Promise<LivechatRoom> {
-    const acceptWithoutAgent = this.settings.get('Livechat_accept_chats_with_no_agents');
-    const auto = this.settings.get('Livechat_Routing_Method') === 'Auto_Selection';
+    const acceptWithoutAgent = this.waitsWithoutAgent();
+    const policy = this.policy();
+    const auto = policy !== null;
     const noAgents = () => bareFailure('error-no-agents-online-in-department');
 
     const done = await this.store.transaction(async (tx) => {
@@ -472,6 +579,11 @@ export class LivechatRouting {
         const chosen = await tx.agents.findUser(target.agentId);
         if (!chosen || !(await tx.agents.hasAvailable({ departmentId: null, agentId: chosen.id }))) throw bareFailure('error-user-is-offline');
         if (target.kind === 'agent' && current.servedBy?.id === chosen.id) throw bareFailure('error-selected-agent-room-agent-are-same');
+        // D2: the chosen agent's limits hold (a room it serves already, moved to another department, counts there).
+        const into = department?.id ?? current.departmentId;
+        if (current.servedBy?.id !== chosen.id && !(await holdWithinCapacity(tx, chosen.id, into, now, this.limits()))) {
+          throw bareFailure('error-max-number-simultaneous-chats-reached');
+        }
         agent = { id: chosen.id, username: chosen.username };
       } else if (department && !auto && !acceptWithoutAgent && !(await tx.agents.hasAvailable({ departmentId: department.id }))) {
         throw noAgents();
@@ -512,6 +624,7 @@ export class LivechatRouting {
             subscriptionId,
             now,
             this.hours?.gateFor(pickIn.id),
+            policy ?? undefined,
           )
         : null;
       if (routed) {
@@ -519,7 +632,8 @@ export class LivechatRouting {
         if (routed.unsubscribed !== null) subscriptionEvents.push(subscriptionRemoved(previous!.id, room.id, routed.unsubscribed));
         if (routed.subscribed) subscriptionEvents.push(subscriptionInserted(agent.id, room.id, subscriptionId));
       } else {
-        if (pickIn && !acceptWithoutAgent && !returning) throw noAgents();
+        // D2: routable agents all at their limits: the room waits in the queue, whatever the settings.
+        if (pickIn && !acceptWithoutAgent && !returning && !(await tx.agents.hasAvailable({ departmentId: pickIn.id }))) throw noAgents();
         // Queued in a department that is closed now (D1): the dispatch at its opening routes it.
         if (pickIn && this.hours?.enabled) {
           const hours = await this.hours.decide(tx, pickIn.id, now);
@@ -591,6 +705,8 @@ export class LivechatRouting {
       events.push({ type: 'inquiryQueued', inquiry: announced });
     }
     this.events.publish(...events);
+    // D2: the agent the room left may take a waiting room now.
+    if (done.previousServedById && updated.servedBy?.id !== done.previousServedById) await this.dispatchWaiting();
     return updated;
   }
 
@@ -617,6 +733,10 @@ export class LivechatRouting {
         throw failure('Inquiry already taken', 'error-inquiry-taken');
       }
       if (!room?.open) throw bareFailure('room-closed');
+      // D2: the taker's limits hold (its row held to the commit, so that no other assignment passes them meanwhile).
+      if (room.servedBy?.id !== agent.id && !(await holdWithinCapacity(tx, agent.id, room.departmentId, now, this.limits()))) {
+        throw bareFailure('error-max-number-simultaneous-chats-reached');
+      }
       const events: DomainEvent[] = [];
       if (room.servedBy && room.servedBy.id !== agent.id) events.push(...(await this.unassign(tx, room.id, room.servedBy.id, now)));
       events.push(...(await this.assign(tx, room, agent, now)));

@@ -137,6 +137,8 @@ export function departmentWire(d: DepartmentRecord): Static<typeof Department> {
     _updatedAt: iso(d.updatedAt),
     ...(d.requestTagBeforeClosingChat && { requestTagBeforeClosingChat: true }),
     ...(d.chatClosingTags.length > 0 && { chatClosingTags: d.chatClosingTags }),
+    ...(d.maxChats > 0 && { maxNumberSimultaneousChat: d.maxChats }),
+    ...(d.waitingQueueMessage && { waitingQueueMessage: d.waitingQueueMessage }),
   };
 }
 

@@ -27,6 +27,7 @@ import type { LivechatConfig, LivechatRoomQuery, SurveyBody, VisitorBody, Visito
 import type { BusinessHoursService } from './business-hours/business-hours.service.js';
 import { PageTrailService } from './page-trail.service.js';
 import { valueAccepted } from './custom-fields.service.js';
+import type { QueueInfo } from './routing/queue-info.js';
 
 /** The request types are those of the request schemas (wire/livechat.ts), written once. */
 export type VisitorInput = Static<typeof VisitorBody>['visitor'];
@@ -498,6 +499,7 @@ export class LivechatService {
     const visitor = token ? await this.store.visitors.findByToken(token) : null;
     const room = visitor ? await this.store.livechatRooms.findOpenOfVisitor(visitor.id) : null;
     const agent = room?.servedBy ? await this.store.users.findById(room.servedBy.id) : null;
+    const queueInfo = room && !room.servedBy && this.queueInfo ? await this.queueInfo.ofRoom(room.id) : null;
     // Online: a chat can start now — an agent is available, or chats wait for one (Livechat_accept_chats_with_no_agents);
     // and, as a Parley rule (W1), while the visitor has an open room, whose chat the offline form would otherwise hide.
     // Business hours (D1): outside them a chat cannot start now, so the widget shows its offline form.
@@ -545,9 +547,13 @@ export class LivechatService {
         ...(visitor && { guest: visitorWire(visitor) }),
         ...(room && { room: livechatRoomWire(room, true) }),
         ...(agent && { agent: this.visitorAgent(agent) }),
+        ...(queueInfo && { queueInfo }),
       },
     };
   }
+
+  /** DESK.md D2: a waiting room's place and estimate (`config.queueInfo`); set once the services are built. */
+  queueInfo: QueueInfo | null = null;
 }
 
 /** A stored survey `satisfaction` as the number 1–5, or null. */

@@ -45,6 +45,17 @@ export class PresenceService {
   ) {}
 
   /** Sets what follows a presence change (the livechat leave action). */
+  /**
+   * Called after the commit that made a user present (DESK.md D2: an agent coming back may take waiting rooms); not
+   * awaited, its failure goes to `onError`.
+   */
+  afterOnline: ((userId: string) => Promise<void>) | null = null;
+
+  private cameOnline(userId: string): void {
+    const after = this.afterOnline;
+    if (after) void after(userId).catch((error: unknown) => this.options.onError?.(error));
+  }
+
   setHooks(hooks: PresenceHooks): void {
     this.hooks = hooks;
   }
@@ -61,9 +72,12 @@ export class PresenceService {
     if (count > 1) return Promise.resolve();
     return this.serialize(userId, async () => {
       if (!this.sessions.has(userId)) return;
-      await this.store.transaction(async (tx) => {
-        if (await tx.presence.sessionOpened(userId, this.processId, this.leaseUntil())) await this.hooks?.online(tx, userId);
+      const online = await this.store.transaction(async (tx) => {
+        if (!(await tx.presence.sessionOpened(userId, this.processId, this.leaseUntil()))) return false;
+        await this.hooks?.online(tx, userId);
+        return true;
       });
+      if (online) this.cameOnline(userId);
     });
   }
 
@@ -88,9 +102,12 @@ export class PresenceService {
    */
   claim(userId: string): Promise<void> {
     return this.chain(userId, async () => {
-      await this.store.transaction(async (tx) => {
-        if (await tx.presence.claim(userId, this.leaseClock.now())) await this.hooks?.online(tx, userId);
+      const online = await this.store.transaction(async (tx) => {
+        if (!(await tx.presence.claim(userId, this.leaseClock.now()))) return false;
+        await this.hooks?.online(tx, userId);
+        return true;
       });
+      if (online) this.cameOnline(userId);
     });
   }
 

@@ -8,8 +8,14 @@ import { normalizeEmail } from './user-rules.js';
 /** The settings of contract §3, with their types and defaults. */
 export const SETTING_DEFAULTS = {
   Livechat_enabled: true,
-  Livechat_Routing_Method: 'Auto_Selection' as 'Auto_Selection' | 'Manual_Selection',
+  Livechat_Routing_Method: 'Auto_Selection' as 'Auto_Selection' | 'Load_Balancing' | 'Load_Rotation' | 'Manual_Selection',
   Livechat_accept_chats_with_no_agents: false,
+  // Capacity and the queue (DESK.md D2, D11): limits 0 = none.
+  Livechat_maximum_chats_per_agent: 0,
+  Livechat_waiting_queue: false,
+  Livechat_waiting_queue_message: '',
+  Omnichannel_calculate_dispatch_service_queue_statistics: true,
+  Livechat_number_most_recent_chats_estimate_wait_time: 100,
   Omnichannel_allow_visitors_to_close_conversation: true,
   Livechat_enable_message_character_limit: false,
   Livechat_message_character_limit: 0,
@@ -123,7 +129,7 @@ export type SettingId = keyof typeof SETTING_DEFAULTS;
 export type SettingValues = typeof SETTING_DEFAULTS;
 
 const ENUMS: Partial<Record<SettingId, readonly string[]>> = {
-  Livechat_Routing_Method: ['Auto_Selection', 'Manual_Selection'],
+  Livechat_Routing_Method: ['Auto_Selection', 'Load_Balancing', 'Load_Rotation', 'Manual_Selection'],
   Accounts_RegistrationForm: ['Public', 'Disabled'],
   Livechat_agent_leave_action: ['none', 'forward', 'close'],
   // RC's `GridFS` is accepted and stored as `Database` (W5.6).
@@ -140,7 +146,11 @@ const ENUMS: Partial<Record<SettingId, readonly string[]>> = {
 export const SECRET_SETTINGS: ReadonlySet<string> = new Set(['SMTP_Password', 'FileUpload_S3_AWSSecretAccessKey', 'Livechat_secret_token']);
 
 /** The least value of integer settings whose least is not 0. */
-const MINIMUMS: Partial<Record<SettingId, number>> = { Accounts_Password_Policy_MaxLength: -1, FileUpload_MaxFileSize: 1 };
+const MINIMUMS: Partial<Record<SettingId, number>> = {
+  Accounts_Password_Policy_MaxLength: -1,
+  FileUpload_MaxFileSize: 1,
+  Livechat_number_most_recent_chats_estimate_wait_time: 1,
+};
 
 /** Integer settings with bounds of their own (the rest: their minimum…2³¹−1). */
 const INT_RANGES: Partial<Record<SettingId, readonly [number, number]>> = {
@@ -308,7 +318,11 @@ export class SettingsService {
     (this.values as Record<string, unknown>)[id] = value;
     this.revisionCount++;
     await this.bus.publish('settings');
+    await this.onUpdated?.(id);
   }
+
+  /** Called after a committed update (the routing's dispatch when a limit or the method changed, DESK.md D2). */
+  onUpdated: ((id: SettingId) => Promise<void>) | null = null;
 }
 
 /** `From_Email` (`addr` or `Name <addr>`, or `""`) and `Livechat_offline_email` (≤ 10 comma-separated addresses, or `""`). */

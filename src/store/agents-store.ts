@@ -12,6 +12,8 @@ export interface LivechatUser {
   name: string | null;
   status: UserStatus;
   statusLivechat: AgentLivechatStatus | null;
+  /** The agent's chat limit (DESK.md D2; 0: none), where read. */
+  maxChats?: number;
 }
 
 /** Who a routing may choose from. */
@@ -30,6 +32,12 @@ export interface RoutingCandidate {
   openRooms: number;
   /** When it was last assigned a room; null: never. */
   lastAssignedAt: Millis | null;
+  /** Its chat limit (`livechat.maxNumberSimultaneousChat`, DESK.md D2); 0: none. */
+  maxChats: number;
+  /** Open rooms it serves of the routed room's department (D2's `dep`); `openRooms` when the room has none. */
+  departmentOpen: number;
+  /** The routed room's department limit (D2's `deptLimit`); 0: none, or no department. */
+  departmentLimit: number;
 }
 
 /** How `claim` treats a candidate whose row another transaction holds (`AgentsRepo.claim`). */
@@ -43,7 +51,19 @@ export interface AgentsRepo {
   /** Users holding the role, by username (code point order). `total` counts every holder. */
   usersWithRole(role: LivechatRole, offset: number, count: number): Promise<{ users: LivechatUser[]; total: number }>;
   /** The user with its roles, or null. */
-  findUser(id: string): Promise<(LivechatUser & { roles: string[] }) | null>;
+  findUser(id: string): Promise<(LivechatUser & { roles: string[]; maxChats: number }) | null>;
+  /** Sets the agent's chat limit (`livechat.maxNumberSimultaneousChat`; 0: none). */
+  setMaxChats(agentId: string, maxChats: number): Promise<void>;
+  /**
+   * In a transaction: one agent's row as routing chooses by it (as `candidates`, for a room of `departmentId`),
+   * available or not, held until the transaction ends (`FOR UPDATE`; SQLite's writer is alone): the load a take
+   * or a transfer to a chosen agent checks the limits against. Null when the user does not exist.
+   */
+  lockLoad(agentId: string, departmentId: string | null): Promise<RoutingCandidate | null>;
+  /** As `lockLoad`, read without holding the row (what `livechat/agent.load` shows). */
+  load(agentId: string, departmentId: string | null): Promise<RoutingCandidate | null>;
+  /** Stamps the agent's last assignment (`lastRoutingTime`), in the transaction that assigns it a room. */
+  stampAssigned(agentId: string, now: Millis): Promise<void>;
   /** Sets (null: clears) the user's `statusLivechat`. */
   setStatus(userId: string, status: AgentLivechatStatus | null): Promise<void>;
   /** Sets `statusLivechat` only when the user has none yet (a new agent's default, chosen by the caller). */

@@ -14,12 +14,18 @@ export interface DepartmentRecord {
   /** DESK.md D5: closing this department's chats needs a tag (one of `chatClosingTags` when non-empty). */
   requestTagBeforeClosingChat: boolean;
   chatClosingTags: string[];
+  /** DESK.md D2: `maxNumberSimultaneousChat` (0: none) and `waitingQueueMessage` (null: the setting's). */
+  maxChats: number;
+  waitingQueueMessage: string | null;
 }
 
 /** The fields a manager sets (POST/PUT livechat/department). */
-export type DepartmentFields = Omit<DepartmentRecord, 'id' | 'numAgents' | 'updatedAt' | 'requestTagBeforeClosingChat' | 'chatClosingTags'> &
-  /** DESK.md D5's closing fields; absent: no tag required, no closing tags. */
-  Partial<Pick<DepartmentRecord, 'requestTagBeforeClosingChat' | 'chatClosingTags'>>;
+export type DepartmentFields = Omit<
+  DepartmentRecord,
+  'id' | 'numAgents' | 'updatedAt' | 'requestTagBeforeClosingChat' | 'chatClosingTags' | 'maxChats' | 'waitingQueueMessage'
+> &
+  /** DESK.md D5's closing fields and D2's limit and queue message; absent: no tag required, no closing tags, no limit, none. */
+  Partial<Pick<DepartmentRecord, 'requestTagBeforeClosingChat' | 'chatClosingTags' | 'maxChats' | 'waitingQueueMessage'>>;
 
 export interface DepartmentAgentRecord {
   departmentId: string;

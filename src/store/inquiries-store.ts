@@ -43,4 +43,6 @@ export interface InquiriesRepo {
    * of those without one), in `listQueued`'s ascending order; null when not queued or absent.
    */
   queuePosition(id: string): Promise<number | null>;
+  /** Whether a room of the department (null: of none) waits in the queue (DESK.md D2: a new room goes behind it). */
+  anyQueued(departmentId: string | null): Promise<boolean>;
 }

@@ -149,6 +149,11 @@ export interface LivechatRoomsRepo {
   /** Number of open rooms of the department. */
   countOpenOfDepartment(departmentId: string): Promise<number>;
   /**
+   * How long the department's (null: no department's) last `limit` closed rooms that an agent served were served
+   * (`closedAt` − the serving agent's `servedBy.ts`), latest closed first: the queue's estimate (DESK.md D2).
+   */
+  recentHandleTimes(departmentId: string | null, limit: number): Promise<Millis[]>;
+  /**
    * Closes the room if it is open: one conditional UPDATE (`WHERE open = 1`); true
    * for the single winner, false when it was already closed (or absent). Also sets
    * the room's visitor status offline.

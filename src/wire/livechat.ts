@@ -204,6 +204,10 @@ export const Department = Type.Object({
   requestTagBeforeClosingChat: Opt(Type.Boolean()),
   /** DESK.md D5: present when non-empty. */
   chatClosingTags: Opt(Type.Array(Type.String())),
+  /** DESK.md D2: present when set (> 0). */
+  maxNumberSimultaneousChat: Opt(Type.Integer()),
+  /** DESK.md D2: present when set. */
+  waitingQueueMessage: Opt(Type.String()),
 });
 
 export const DepartmentAgent = Type.Object({
@@ -222,6 +226,31 @@ export const LivechatUser = Type.Object({
   name: Opt(Type.String()),
   status: Type.String(),
   statusLivechat: Opt(Type.String()),
+  /** DESK.md D2 (agents only): the agent's chat limit, present when set (> 0). */
+  livechat: Opt(Type.Object({ maxNumberSimultaneousChat: Type.Integer() })),
+});
+
+/**
+ * A chat limit (DESK.md D2): an integer ≥ 0 (0: none), or the same as a numeric string (Rocket.Chat's UI sends
+ * them); anything else is invalid-params.
+ */
+export const ChatLimit = Type.Union([Type.Integer({ minimum: 0, maximum: 2_147_483_647 }), Type.String({ pattern: '^\\s*\\d{1,10}\\s*$' })]);
+
+/** `GET livechat/agent.load` (DESK.md D2, Parley): the caller's load and limits (null: none). */
+export const AgentLoad = Type.Object({
+  open: Type.Integer(),
+  onHold: Type.Integer(),
+  limit: Type.Union([Type.Integer(), Type.Null()]),
+  departments: Type.Array(
+    Type.Object({ _id: Type.String(), name: Type.String(), open: Type.Integer(), limit: Type.Union([Type.Integer(), Type.Null()]), isOpen: Type.Boolean() }),
+  ),
+});
+
+/** Request body of POST livechat/agents.saveInfo (DESK.md D2). */
+export const AgentSaveInfoBody = Type.Object({
+  agentId: Text({ minLength: 1 }),
+  agentData: Type.Object({ maxNumberSimultaneousChat: Opt(ChatLimit) }),
+  agentDepartments: Opt(Type.Array(Text({ minLength: 1 }), { maxItems: 1000 })),
 });
 
 /** Request body of POST/PUT livechat/department. */
@@ -236,6 +265,9 @@ export const DepartmentBody = Type.Object({
     /** DESK.md D5 (Rocket.Chat's fields): a tag is required to close this department's chats, one of `chatClosingTags` when listed. */
     requestTagBeforeClosingChat: Opt(Type.Boolean()),
     chatClosingTags: Opt(Type.Array(Text({ minLength: 1, maxLength: 100 }), { maxItems: 100 })),
+    /** DESK.md D2: the department's chat limit (0: none) and the queue's message for its visitors. */
+    maxNumberSimultaneousChat: Opt(ChatLimit),
+    waitingQueueMessage: Opt(Text({ maxLength: 10_000 })),
   }),
   agents: Opt(Type.Array(Type.Object({ agentId: Text(), username: Opt(Text()) }))),
 });
@@ -289,6 +321,14 @@ export const LivechatConfig = Type.Object({
   guest: Opt(Visitor),
   room: Opt(VisitorRoom),
   agent: Opt(VisitorFacingAgent),
+  /** DESK.md D2: while the visitor's room waits, its place and estimate (as the `queueData` frame's data). */
+  queueInfo: Opt(
+    Type.Object({
+      spot: Type.Integer(),
+      message: Type.Object({ text: Type.String(), user: Type.Object({ _id: Type.String(), username: Type.String() }) }),
+      estimatedWaitTimeSeconds: Type.Integer(),
+    }),
+  ),
 });
 
 // ── requests of the visitor's endpoints (§8.2–8.8, §8.10) ──

@@ -86,7 +86,7 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     const mine = all.users.filter((u) => users.some((x) => x.id === u.id));
     expect(mine).toEqual(
       users
-        .map((u) => ({ id: u.id, username: u.username!, name: u.name, status: 'offline', statusLivechat: null }))
+        .map((u) => ({ id: u.id, username: u.username!, name: u.name, status: 'offline', statusLivechat: null, maxChats: 0 }))
         .sort((a, b) => (a.username < b.username ? -1 : 1)),
     );
     const page = await store.agents.usersWithRole(role, 1, 1);
@@ -102,6 +102,7 @@ export function agentsCases(ctx: LivechatCaseContext): void {
       name: agent.name,
       status: 'online',
       statusLivechat: 'not-available',
+      maxChats: 0,
       roles: expect.arrayContaining(['user', 'livechat-agent']),
     });
     expect(await store.agents.findUser('missing')).toBeNull();
@@ -176,11 +177,30 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     const found = await store.agents.candidates({ departmentId: dep });
     expect(found.sort((x, y) => (x.id < y.id ? -1 : 1))).toEqual(
       [
-        { id: a.id, username: a.username, openRooms: 1, lastAssignedAt: null },
-        { id: b.id, username: b.username, openRooms: 0, lastAssignedAt: 700 },
+        { id: a.id, username: a.username, openRooms: 1, lastAssignedAt: null, maxChats: 0, departmentOpen: 0, departmentLimit: 0 },
+        { id: b.id, username: b.username, openRooms: 0, lastAssignedAt: 700, maxChats: 0, departmentOpen: 0, departmentLimit: 0 },
       ].sort((x, y) => (x.id < y.id ? -1 : 1)),
     );
-    expect(await store.agents.candidates({ departmentId: dep, agentId: b.id })).toEqual([{ id: b.id, username: b.username, openRooms: 0, lastAssignedAt: 700 }]);
+    expect(await store.agents.candidates({ departmentId: dep, agentId: b.id })).toEqual([
+      { id: b.id, username: b.username, openRooms: 0, lastAssignedAt: 700, maxChats: 0, departmentOpen: 0, departmentLimit: 0 },
+    ]);
+    // DESK.md D2: the agent's limit; for a department, the rooms of it the agent serves and its limit.
+    await store.agents.setMaxChats(a.id, 4);
+    await kdb(store).updateTable('livechat_departments').set({ max_chats: 3 }).where('id', '=', dep).execute();
+    await kdb(store).updateTable('rooms').set({ department_id: dep }).where('id', '=', room.id).execute();
+    expect(await store.agents.candidates({ departmentId: dep, agentId: a.id })).toEqual([
+      { id: a.id, username: a.username, openRooms: 1, lastAssignedAt: null, maxChats: 4, departmentOpen: 1, departmentLimit: 3 },
+    ]);
+    // Without a department: the department's values are the total's, and no department limit.
+    expect(await store.agents.candidates({ departmentId: null, agentId: a.id })).toEqual([
+      { id: a.id, username: a.username, openRooms: 1, lastAssignedAt: null, maxChats: 4, departmentOpen: 1, departmentLimit: 0 },
+    ]);
+    // lockLoad: the same values, available or not, only in a transaction.
+    await expect(store.agents.lockLoad(away.id, dep)).rejects.toThrow(/only in a transaction/);
+    expect(await store.transaction((tx) => tx.agents.lockLoad(away.id, dep))).toEqual({
+      id: away.id, username: away.username, openRooms: 0, lastAssignedAt: null, maxChats: 0, departmentOpen: 0, departmentLimit: 3,
+    });
+    expect(await store.transaction((tx) => tx.agents.lockLoad('missing', null))).toBeNull();
     expect(await store.agents.candidates({ departmentId: null, agentId: away.id })).toEqual([]);
   });
 
@@ -213,7 +233,7 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     expect(await store.transaction((tx) => tx.agents.claim([seen!, other!], 100, 'wait'))).toBeNull();
     expect(await store.transaction((tx) => tx.agents.claim([seen!, other!], 100, 'skip-held'))).toEqual(other);
     const [now] = await store.agents.candidates({ departmentId: null, agentId: a.id });
-    expect(now).toEqual({ ...seen, openRooms: 1 });
+    expect(now).toEqual({ ...seen, openRooms: 1, departmentOpen: 1 });
     expect(await store.transaction((tx) => tx.agents.claim([now!, { ...other!, lastAssignedAt: 100 }], 200, 'skip-held'))).toEqual(now);
     expect(await stamp()).toBe(200);
     // Stamped since (200): the last assignment the choice read (null) is stale too.
@@ -268,11 +288,15 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     expect(await load()).toEqual([0, 0]);
   });
 
-  it('claimAgent: equal load and equal last assignment → the lowest id by code point, whatever the collation', async () => {
+  it('claimAgent: equal load and equal last assignment → the lowest username by code point, whatever the collation', async () => {
     const store = ctx.store();
     const tag = newId().slice(1);
-    const lower = await insertAgent(store, { id: `a${tag}` });
-    const upper = await insertAgent(store, { id: `B${tag}` });
+    const lower = await insertAgent(store, { id: `B${tag}` });
+    const upper = await insertAgent(store, { id: `a${tag}` });
+    await kdb(store).updateTable('users').set({ username: `a${tag}`, username_key: `a${tag}` }).where('id', '=', lower.id).execute();
+    await kdb(store).updateTable('users').set({ username: `B${tag}`, username_key: `b${tag}` }).where('id', '=', upper.id).execute();
+    lower.username = `a${tag}`;
+    upper.username = `B${tag}`;
     const dep = await departmentOf(store, [lower, upper]);
     expect(await store.transaction((tx) => claimAgent(tx, { departmentId: dep }, 500))).toEqual({ id: upper.id, username: upper.username });
     expect(await store.transaction((tx) => claimAgent(tx, { departmentId: dep }, 600))).toEqual({ id: lower.id, username: lower.username });
@@ -588,12 +612,14 @@ export function agentsCases(ctx: LivechatCaseContext): void {
       const other = await departmentOf(store, [elsewhere]);
       const a = await insertAgent(store, { id: `a${newId()}` });
       const b = await insertAgent(store, { id: `b${newId()}` });
+      // Ties go by username (DESK.md D2): a's sorts first.
+      for (const agent of [a, b]) await kdb(store).updateTable('users').set({ username: agent.id, username_key: agent.id.toLowerCase() }).where('id', '=', agent.id).execute();
       const dep = await departmentOf(store, [a, b]);
       const [early, late] = [await servedAndRequeued(store, elsewhere, other), await servedAndRequeued(store, elsewhere, other)];
       const rooms = await Promise.all(Array.from({ length: 2 }, () => roomWithInquiry(store)));
       const newRoomPick = (i: number) => (tx: Store) =>
         serveQueued(tx, { departmentId: dep }, { id: rooms[i]!.rid, fname: rooms[i]!.fname, servedById: null }, newId(), 8_000 + i);
-      // A new room's pick holds the first agent (the lower id), uncommitted: the transfer takes the other at once.
+      // A new room's pick holds the first agent (the lower username), uncommitted: the transfer takes the other at once.
       const first = heldOpen(store, newRoomPick(0));
       expect((await first.result)!.agent.id).toBe(a.id);
       expect((await store.transaction((tx) => transferInto(tx, early.rid, elsewhere.id, dep, 8_100)))!.agent.id).toBe(b.id);

@@ -9,12 +9,25 @@ export function departmentsCases(ctx: LivechatCaseContext): void {
     const id = newId();
     const fields = { ...departmentFields('Sales'), email: 'sales@example.com', description: 'd' };
     const created = await store.departments.insert(id, fields, 1_000);
-    expect(created).toEqual({ id, ...fields, numAgents: 0, updatedAt: 1_000, requestTagBeforeClosingChat: false, chatClosingTags: [] });
+    expect(created).toEqual({
+      id,
+      ...fields,
+      numAgents: 0,
+      updatedAt: 1_000,
+      requestTagBeforeClosingChat: false,
+      chatClosingTags: [],
+      maxChats: 0,
+      waitingQueueMessage: null,
+    });
     expect(await store.departments.findById(id)).toEqual(created);
     expect(await store.departments.findById('missing')).toBeNull();
     // DESK.md D5's closing fields round-trip.
     const closing = await store.departments.update(id, { ...fields, requestTagBeforeClosingChat: true, chatClosingTags: ['a', 'b'] }, 2_000);
     expect(closing).toMatchObject({ requestTagBeforeClosingChat: true, chatClosingTags: ['a', 'b'] });
+    // DESK.md D2's limit and queue message round-trip.
+    const limits = await store.departments.update(id, { ...fields, maxChats: 4, waitingQueueMessage: 'Hold on' }, 3_000);
+    expect(limits).toMatchObject({ maxChats: 4, waitingQueueMessage: 'Hold on', requestTagBeforeClosingChat: false });
+    expect(await store.departments.findById(id)).toEqual(limits);
   });
 
   it('update replaces the fields and bumps _updatedAt strictly; null when absent', async () => {

@@ -2793,6 +2793,73 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/livechat/agent.load": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's open chats, on hold, and limits (DESK.md D2) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            departments: {
+                                _id: string;
+                                isOpen: boolean;
+                                limit: number | null;
+                                name: string;
+                                open: number;
+                            }[];
+                            limit: number | null;
+                            onHold: number;
+                            open: number;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/livechat/agent.next/{token}": {
         parameters: {
             query?: never;
@@ -2891,6 +2958,82 @@ export interface paths {
                     content: {
                         "application/json": {
                             status: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/agents.saveInfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set an agent's chat limit and departments (DESK.md D2) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        agentData: {
+                            maxNumberSimultaneousChat?: number | string;
+                        };
+                        agentDepartments?: string[];
+                        agentId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
                             /** @enum {boolean} */
                             success: true;
                         };
@@ -4188,6 +4331,17 @@ export interface paths {
                                     transcriptMessage: string;
                                 };
                                 online: boolean;
+                                queueInfo?: {
+                                    estimatedWaitTimeSeconds: number;
+                                    message: {
+                                        text: string;
+                                        user: {
+                                            _id: string;
+                                            username: string;
+                                        };
+                                    };
+                                    spot: number;
+                                };
                                 resources: {
                                     sound: string;
                                 };
@@ -4921,11 +5075,13 @@ export interface paths {
                                 description?: string;
                                 email?: string;
                                 enabled: boolean;
+                                maxNumberSimultaneousChat?: number;
                                 name: string;
                                 numAgents: number;
                                 requestTagBeforeClosingChat?: boolean;
                                 showOnOfflineForm: boolean;
                                 showOnRegistration: boolean;
+                                waitingQueueMessage?: string;
                             }[];
                             offset: number;
                             /** @enum {boolean} */
@@ -4984,10 +5140,12 @@ export interface paths {
                             description?: string;
                             email: string;
                             enabled: boolean;
+                            maxNumberSimultaneousChat?: number | string;
                             name: string;
                             requestTagBeforeClosingChat?: boolean;
                             showOnOfflineForm: boolean;
                             showOnRegistration: boolean;
+                            waitingQueueMessage?: string;
                         };
                     };
                 };
@@ -5015,11 +5173,13 @@ export interface paths {
                                 description?: string;
                                 email?: string;
                                 enabled: boolean;
+                                maxNumberSimultaneousChat?: number;
                                 name: string;
                                 numAgents: number;
                                 requestTagBeforeClosingChat?: boolean;
                                 showOnOfflineForm: boolean;
                                 showOnRegistration: boolean;
+                                waitingQueueMessage?: string;
                             };
                             /** @enum {boolean} */
                             success: true;
@@ -5102,11 +5262,13 @@ export interface paths {
                                 description?: string;
                                 email?: string;
                                 enabled: boolean;
+                                maxNumberSimultaneousChat?: number;
                                 name: string;
                                 numAgents: number;
                                 requestTagBeforeClosingChat?: boolean;
                                 showOnOfflineForm: boolean;
                                 showOnRegistration: boolean;
+                                waitingQueueMessage?: string;
                             };
                             /** @enum {boolean} */
                             success: true;
@@ -5164,10 +5326,12 @@ export interface paths {
                             description?: string;
                             email: string;
                             enabled: boolean;
+                            maxNumberSimultaneousChat?: number | string;
                             name: string;
                             requestTagBeforeClosingChat?: boolean;
                             showOnOfflineForm: boolean;
                             showOnRegistration: boolean;
+                            waitingQueueMessage?: string;
                         };
                     };
                 };
@@ -5195,11 +5359,13 @@ export interface paths {
                                 description?: string;
                                 email?: string;
                                 enabled: boolean;
+                                maxNumberSimultaneousChat?: number;
                                 name: string;
                                 numAgents: number;
                                 requestTagBeforeClosingChat?: boolean;
                                 showOnOfflineForm: boolean;
                                 showOnRegistration: boolean;
+                                waitingQueueMessage?: string;
                             };
                             /** @enum {boolean} */
                             success: true;
@@ -9411,6 +9577,9 @@ export interface paths {
                             total: number;
                             users: {
                                 _id: string;
+                                livechat?: {
+                                    maxNumberSimultaneousChat: number;
+                                };
                                 name?: string;
                                 status: string;
                                 statusLivechat?: string;
@@ -9622,6 +9791,9 @@ export interface paths {
                             total: number;
                             users: {
                                 _id: string;
+                                livechat?: {
+                                    maxNumberSimultaneousChat: number;
+                                };
                                 name?: string;
                                 status: string;
                                 statusLivechat?: string;

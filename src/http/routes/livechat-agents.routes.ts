@@ -3,6 +3,8 @@ import { extend } from '../../lib/values.js';
 import { callerOf } from '../plugins/auth.js';
 import { errorResponses, ListQuery, RoomIdQuery, Success, Text } from '../../wire/common.js';
 import {
+  AgentLoad,
+  AgentSaveInfoBody,
   AgentStatusBody,
   CloseByUserBody,
   Department,
@@ -123,6 +125,36 @@ export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
     config: { auth: 'required' },
     handler: async () => livechatAdmin.invalidType(),
   });
+
+  app.get(
+    '/livechat/agent.load',
+    {
+      schema: {
+        tags: ['parley'],
+        summary: "The caller's open chats, on hold, and limits (DESK.md D2)",
+        response: { 200: Success(AgentLoad.properties), ...errorResponses(401, 403) },
+      },
+      config: { permissions: ['view-l-room'] },
+    },
+    async (request) => extend(await livechatAdmin.agentLoad(callerOf(request).user), { success: true as const }),
+  );
+
+  app.post(
+    '/livechat/agents.saveInfo',
+    {
+      schema: {
+        tags,
+        summary: "Set an agent's chat limit and departments (DESK.md D2)",
+        body: AgentSaveInfoBody,
+        response: { 200: Success({}), ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['manage-livechat-agents'] },
+    },
+    async (request) => {
+      await livechatAdmin.saveAgentInfo(request.body);
+      return { success: true as const };
+    },
+  );
 
   app.post(
     '/livechat/agent.status',

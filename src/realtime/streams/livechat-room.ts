@@ -60,8 +60,15 @@ export const livechatRoom: StreamModule = {
     roomClosed(ctx, event) {
       ctx.queuedRooms.delete(event.room.id);
     },
-    inquiryQueued(ctx, event) {
-      if (ctx.watchersOf(event.inquiry.rid).length > 0) ctx.queuedRooms.add(event.inquiry.rid);
+    async inquiryQueued(ctx, event) {
+      const rid = event.inquiry.rid;
+      if (ctx.watchersOf(rid).length > 0) {
+        ctx.queuedRooms.add(rid);
+        // DESK.md D2: a room back in the queue has no agent: `agentData` null, then its place (below). A new room is
+        // not watched yet when it is queued.
+        const room = listening(ctx, STREAM.livechatRoom, rid) ? await ctx.services.live.room(rid) : null;
+        if (room) ctx.ddp.streams.emit(STREAM.livechatRoom, rid, [{ type: 'agentData', data: null }], { context: { room } });
+      }
       return refreshQueuePositions(ctx, event.inquiry.departmentId);
     },
     inquiryTaken: (ctx, event) => refreshQueuePositions(ctx, event.inquiry.departmentId),

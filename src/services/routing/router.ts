@@ -16,7 +16,7 @@
  */
 import type { AgentCandidates, InquiryRecord, LivechatRoom, MessageRecord, NewLivechatRoom, RoutingCandidate, Store } from '../../store/store.js';
 import type { Millis } from '../../lib/time.js';
-import { interchangeable, ranked } from './choice.js';
+import { interchangeable, ranked, totalLimit, withinCapacity, type RoutingPolicy } from './choice.js';
 
 /**
  * Which of the candidates read may take the chat, beyond their being available (business hours, desk contract
@@ -41,24 +41,28 @@ const agentOf = (c: RoutingCandidate): Agent => ({ id: c.id, username: c.usernam
 
 /**
  * In a transaction: the agent this chat goes to, among `candidates`, claimed (its last assignment stamped `now`,
- * its row held until the transaction ends); null when none is available.
+ * its row held until the transaction ends); null when no candidate is available, or every one is at a chat limit
+ * (DESK.md D2).
  */
-export async function claimAgent(tx: Store, candidates: AgentCandidates, now: Millis, gate?: CandidateGate): Promise<Agent | null> {
+export async function claimAgent(tx: Store, candidates: AgentCandidates, now: Millis, gate?: CandidateGate, policy?: RoutingPolicy): Promise<Agent | null> {
+  const method = policy?.method ?? 'Auto_Selection';
   for (let round = 0; ; round++) {
     const read = await tx.agents.candidates(candidates);
-    const context = { departmentId: candidates.departmentId ?? null, now, routable: gate && read.length > 0 ? await gate(tx, read) : null };
+    const context = { departmentId: candidates.departmentId ?? null, now, routable: gate && read.length > 0 ? await gate(tx, read) : null, ...(policy && { policy }) };
     const order = ranked(read, context);
     const best = order[0];
     if (!best) return null;
-    if (round >= MAX_ROUNDS) {
-      // So that a routing always ends while an agent is available, however busy the others keep it.
+    if (round >= MAX_ROUNDS && totalLimit(best, policy?.globalLimit ?? 0) === null && best.departmentLimit === 0) {
+      // So that a routing always ends while an agent is available, however busy the others keep it. Only for an
+      // agent without a limit: one with a limit is claimed only as read (below), so that it never goes over it;
+      // each round it loses, it came closer to its limit or moved, and a full agent is no longer a candidate.
       const claimed = await tx.agents.claim([best], now, 'any-load');
       if (claimed) return agentOf(claimed);
       continue;
     }
     const claimed =
       (await tx.agents.claim(
-        order.filter((c) => interchangeable(best, c)),
+        order.filter((c) => interchangeable(best, c, method)),
         now,
         'skip-held',
       )) ?? (await tx.agents.claim([best], now, 'wait'));
@@ -67,9 +71,21 @@ export async function claimAgent(tx: Store, candidates: AgentCandidates, now: Mi
 }
 
 /**
- * Auto_Selection for a new room, in one transaction (the caller's when there is one): the agent claimed first, so
+ * In a transaction: whether the agent may be given one more room of `departmentId` (DESK.md D2's capacity), on
+ * its row held to the end of the transaction (a take, or a transfer to a chosen agent: the choice is the caller's,
+ * the limits still hold). The agent is stamped as assigned `now` when it may.
+ */
+export async function holdWithinCapacity(tx: Store, agentId: string, departmentId: string | null, now: Millis, policy?: RoutingPolicy): Promise<boolean> {
+  const load = await tx.agents.lockLoad(agentId, departmentId);
+  if (!load || !withinCapacity(load, policy?.globalLimit ?? 0)) return false;
+  await tx.agents.stampAssigned(agentId, now);
+  return true;
+}
+
+/**
+ * Automatic routing (DESK.md D2's methods) for a new room, in one transaction (the caller's when there is one): the agent claimed first, so
  * that nothing is written without one; then the room opened (`livechatRooms.open`) and served to it. Null, with
- * nothing written, when no candidate is available; ConflictError as `open` throws it (the visitor has an open room).
+ * nothing written, when no candidate is available or every one is at a chat limit; ConflictError as `open` throws it (the visitor has an open room).
  */
 export function openAndServe(
   store: Store,
@@ -80,9 +96,10 @@ export function openAndServe(
   subscriptionId: string,
   now: Millis,
   gate?: CandidateGate,
+  policy?: RoutingPolicy,
 ): Promise<{ agent: Agent; room: LivechatRoom } | null> {
   return store.transaction(async (tx) => {
-    const agent = await claimAgent(tx, candidates, now, gate);
+    const agent = await claimAgent(tx, candidates, now, gate, policy);
     if (!agent) return null;
     const opened = await tx.livechatRooms.open(room, inquiry, started);
     await tx.agents.serveRoom(opened, agent, subscriptionId, now);
@@ -91,10 +108,11 @@ export function openAndServe(
 }
 
 /**
- * Auto_Selection for an open room whose inquiry is queued, in the caller's transaction, which holds the room
+ * Automatic routing for an open room whose inquiry is queued, in the caller's transaction, which holds the room
  * (a transfer's): the agent claimed and the room served to it. When the room had another agent (`servedById`)
  * that agent's subscription goes (`unsubscribed`: its id); when the claim is that same agent, it keeps its
- * subscription and the time it was first served. Null, with nothing changed, when no candidate is available.
+ * subscription and the time it was first served. Null, with nothing changed, when no candidate is available or
+ * every one is at a chat limit.
  * `room` in the result: the room as served.
  */
 export async function serveQueued(
@@ -104,10 +122,11 @@ export async function serveQueued(
   subscriptionId: string,
   now: Millis,
   gate?: CandidateGate,
+  policy?: RoutingPolicy,
 ): Promise<{ agent: Agent; subscribed: boolean; unsubscribed: string | null; room: LivechatRoom } | null> {
   // The room's agent loses it below while the claimed one is held: see the module comment.
   if (room.servedById !== null) await tx.agents.lockRerouting();
-  const agent = await claimAgent(tx, candidates, now, gate);
+  const agent = await claimAgent(tx, candidates, now, gate, policy);
   if (!agent) return null;
   let subscribed = false;
   let unsubscribed: string | null = null;

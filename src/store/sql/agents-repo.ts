@@ -46,8 +46,39 @@ function availableAgents(db: Kysely<Database>, agentId?: string, departmentId?: 
   return q;
 }
 
-const candidatesQuery = (db: Kysely<Database>, agentId?: string, departmentId?: string) =>
-  availableAgents(db, agentId, departmentId).select(['users.id', 'users.username', 'users.livechat_open_rooms', 'users.livechat_last_assigned_at']);
+/**
+ * The rooms that count against an agent's chat limits (DESK.md D2): open livechat rooms it serves. The total is
+ * `users.livechat_open_rooms`, kept by the load triggers on the same conditions; on-hold rooms (D3) leave the count
+ * by one more condition here and in those triggers.
+ */
+const countedRooms = (db: Kysely<Database>) =>
+  db
+    .selectFrom('rooms as counted')
+    .where(sql<boolean>`counted.served_by_id = users.id`)
+    .where('counted.t', '=', sql.lit('l'))
+    .where('counted.open', '=', sql.lit(1));
+
+/**
+ * An agent's row as routing chooses by it: its load, last assignment and limit, and, for a room of a department,
+ * the rooms of that department it serves and the department's limit (DESK.md D2's `dep` and `deptLimit`).
+ */
+function withLoad<Q extends ReturnType<typeof availableAgents>>(db: Kysely<Database>, q: Q, departmentId?: string) {
+  const base = q.select(['users.id', 'users.username', 'users.livechat_open_rooms', 'users.livechat_last_assigned_at', 'users.livechat_max_chats']);
+  if (departmentId === undefined) return base;
+  return base.select([
+    countedRooms(db)
+      .where('counted.department_id', '=', departmentId)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .as('department_open'),
+    db.selectFrom('livechat_departments').where('livechat_departments.id', '=', departmentId).select('livechat_departments.max_chats').as('department_limit'),
+  ]);
+}
+
+const candidatesQuery = (db: Kysely<Database>, agentId?: string, departmentId?: string) => withLoad(db, availableAgents(db, agentId, departmentId), departmentId);
+
+/** One agent's row with its load, available or not, held to the end of the transaction (`agents.lockLoad`). */
+const lockedLoadQuery = (dialect: SqlDialect, db: Kysely<Database>, agentId: string, departmentId?: string) =>
+  dialect.forUpdate(withLoad(db, db.selectFrom('users').where('users.id', '=', agentId) as unknown as ReturnType<typeof availableAgents>, departmentId));
 const hasAvailableQuery = (db: Kysely<Database>, agentId?: string, departmentId?: string) =>
   availableAgents(db, agentId, departmentId).select('users.id').limit(sql.lit(1));
 
@@ -57,6 +88,10 @@ const CANDIDATES = {
   agent: preparedQuery(1, (db: Kysely<Database>, _dialect, agentId: string) => candidatesQuery(db, agentId)),
   department: preparedQuery(1, (db: Kysely<Database>, _dialect, departmentId: string) => candidatesQuery(db, undefined, departmentId)),
   both: preparedQuery(2, (db: Kysely<Database>, _dialect, agentId: string, departmentId: string) => candidatesQuery(db, agentId, departmentId)),
+};
+const LOCKED_LOAD = {
+  agent: preparedQuery(1, (db: Kysely<Database>, dialect, agentId: string) => lockedLoadQuery(dialect, db, agentId)),
+  department: preparedQuery(2, (db: Kysely<Database>, dialect, agentId: string, departmentId: string) => lockedLoadQuery(dialect, db, agentId, departmentId)),
 };
 const HAS_AVAILABLE = {
   any: preparedQuery(0, (db: Kysely<Database>) => hasAvailableQuery(db)),
@@ -81,8 +116,31 @@ function variantFor<R>(variants: Record<Shape, unknown>, c: AgentCandidates): [V
 }
 
 /** The values of an agent's row a choice is made on, as one text (`claim` compares them with what the choice read). */
-const versionOf = (c: RoutingCandidate) => `${c.id}:${c.openRooms}:${c.lastAssignedAt ?? 0}`;
-const versionColumn = sql<string>`held.id || ':' || held.livechat_open_rooms || ':' || coalesce(held.livechat_last_assigned_at, 0)`;
+const versionOf = (c: RoutingCandidate) => `${c.id}:${c.openRooms}:${c.lastAssignedAt ?? 0}:${c.maxChats}`;
+const versionColumn = sql<string>`held.id || ':' || held.livechat_open_rooms || ':' || coalesce(held.livechat_last_assigned_at, 0) || ':' || held.livechat_max_chats`;
+
+type LoadRow = {
+  id: string;
+  username: string | null;
+  livechat_open_rooms: number;
+  livechat_last_assigned_at: number | null;
+  livechat_max_chats: number;
+  department_open?: number | string | null;
+  department_limit?: number | null;
+};
+
+function candidateOf(r: LoadRow): RoutingCandidate {
+  const openRooms = Number(r.livechat_open_rooms);
+  return {
+    id: r.id,
+    username: r.username ?? '',
+    openRooms,
+    lastAssignedAt: r.livechat_last_assigned_at === null ? null : Number(r.livechat_last_assigned_at),
+    maxChats: Number(r.livechat_max_chats),
+    departmentOpen: r.department_open === undefined ? openRooms : Number(r.department_open ?? 0),
+    departmentLimit: Number(r.department_limit ?? 0),
+  };
+}
 
 /** The conditions on a row of `users as held` that make it available (its role aside). */
 const heldAvailable = (db: Kysely<Database>) =>
@@ -169,7 +227,7 @@ export class SqlAgentsRepo implements AgentsRepo {
       .where('user_roles.role', '=', role);
     const [rows, total] = await Promise.all([
       base
-        .select(['users.id', 'users.username', 'users.name', 'users.status', 'users.status_livechat'])
+        .select(['users.id', 'users.username', 'users.name', 'users.status', 'users.status_livechat', 'users.livechat_max_chats'])
         .orderBy(this.dialect.binaryText(sql.ref('users.username')))
         .offset(offset)
         .limit(this.dialect.rowCount(count))
@@ -184,6 +242,7 @@ export class SqlAgentsRepo implements AgentsRepo {
           name: r.name,
           status: r.status as UserStatus,
           statusLivechat: r.status_livechat as AgentLivechatStatus | null,
+          maxChats: Number(r.livechat_max_chats),
         }),
       ),
       total: Number(total.n),
@@ -193,7 +252,7 @@ export class SqlAgentsRepo implements AgentsRepo {
   async findUser(id: string) {
     const row = await this.db
       .selectFrom('users')
-      .select(['id', 'username', 'name', 'status', 'status_livechat'])
+      .select(['id', 'username', 'name', 'status', 'status_livechat', 'livechat_max_chats'])
       .where('id', '=', id)
       .executeTakeFirst();
     if (!row) return null;
@@ -204,6 +263,7 @@ export class SqlAgentsRepo implements AgentsRepo {
       name: row.name,
       status: row.status as UserStatus,
       statusLivechat: row.status_livechat as AgentLivechatStatus | null,
+      maxChats: Number(row.livechat_max_chats),
       roles: roles.map((r) => r.role),
     };
   }
@@ -229,15 +289,35 @@ export class SqlAgentsRepo implements AgentsRepo {
   }
 
   async candidates(c: AgentCandidates): Promise<RoutingCandidate[]> {
-    type Row = { id: string; username: string | null; livechat_open_rooms: number; livechat_last_assigned_at: number | null };
-    const [query, args] = variantFor<Row>(CANDIDATES, c);
+    const [query, args] = variantFor<LoadRow>(CANDIDATES, c);
     const rows = await query(this.db, this.dialect, ...args);
-    return rows.map((r) => ({
-      id: r.id,
-      username: r.username ?? '',
-      openRooms: Number(r.livechat_open_rooms),
-      lastAssignedAt: r.livechat_last_assigned_at === null ? null : Number(r.livechat_last_assigned_at),
-    }));
+    return rows.map(candidateOf);
+  }
+
+  async lockLoad(agentId: string, departmentId: string | null): Promise<RoutingCandidate | null> {
+    if (!this.db.isTransaction) throw new Error('agents.lockLoad: only in a transaction');
+    const rows = (
+      departmentId === null
+        ? await LOCKED_LOAD.agent(this.db, this.dialect, agentId)
+        : await LOCKED_LOAD.department(this.db, this.dialect, agentId, departmentId)
+    ) as LoadRow[];
+    return rows[0] ? candidateOf(rows[0]) : null;
+  }
+
+  async load(agentId: string, departmentId: string | null): Promise<RoutingCandidate | null> {
+    const query = withLoad(this.db, this.db.selectFrom('users').where('users.id', '=', agentId) as unknown as ReturnType<typeof availableAgents>, departmentId ?? undefined);
+    const row = (await query.executeTakeFirst()) as LoadRow | undefined;
+    return row ? candidateOf(row) : null;
+  }
+
+  async stampAssigned(agentId: string, now: number): Promise<void> {
+    await this.db.updateTable('users').set({ livechat_last_assigned_at: now }).where('id', '=', agentId).execute();
+    this.changes.changed(agentId);
+  }
+
+  async setMaxChats(agentId: string, maxChats: number): Promise<void> {
+    await this.db.updateTable('users').set({ livechat_max_chats: maxChats }).where('id', '=', agentId).execute();
+    this.changes.changed(agentId);
   }
 
   /**

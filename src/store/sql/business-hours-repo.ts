@@ -195,7 +195,8 @@ export class SqlBusinessHoursRepo implements BusinessHoursRepo {
       .select(['rid', 'department_id'])
       .where('status', '=', 'queued')
       .orderBy('ts')
-      .orderBy(this.dialect.binaryText(sql.ref('livechat_inquiries.rid')))
+      // Ties as the queue's place (`inquiries.queuePosition`) and list break them: by the inquiry's id.
+      .orderBy(this.dialect.binaryText(sql.ref('livechat_inquiries.id')))
       .limit(this.dialect.rowCount(limit))
       .execute();
     return rows.map((r) => ({ rid: r.rid, departmentId: r.department_id }));

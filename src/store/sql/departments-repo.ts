@@ -23,6 +23,8 @@ function toDepartment(row: Selectable<LivechatDepartmentsTable>): DepartmentReco
     updatedAt: Number(row.updated_at),
     requestTagBeforeClosingChat: row.request_tag_before_closing_chat === 1,
     chatClosingTags: row.chat_closing_tags === null ? [] : (JSON.parse(row.chat_closing_tags) as string[]),
+    maxChats: Number(row.max_chats),
+    waitingQueueMessage: row.waiting_queue_message,
   };
 }
 
@@ -37,6 +39,8 @@ function departmentColumns(f: DepartmentFields) {
     description: f.description,
     request_tag_before_closing_chat: f.requestTagBeforeClosingChat ? 1 : 0,
     chat_closing_tags: f.chatClosingTags && f.chatClosingTags.length > 0 ? JSON.stringify(f.chatClosingTags) : null,
+    max_chats: f.maxChats ?? 0,
+    waiting_queue_message: f.waitingQueueMessage || null,
   };
 }
 

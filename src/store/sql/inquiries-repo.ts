@@ -158,4 +158,15 @@ export class SqlInquiriesRepo implements InquiriesRepo {
       .executeTakeFirst();
     return Number(ahead?.n ?? 0) + 1;
   }
+
+  async anyQueued(departmentId: string | null): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('livechat_inquiries')
+      .select('id')
+      .where('status', '=', sql.lit('queued'))
+      .where((eb) => (departmentId === null ? eb('department_id', 'is', null) : eb('department_id', '=', departmentId)))
+      .limit(sql.lit(1))
+      .executeTakeFirst();
+    return row !== undefined;
+  }
 }

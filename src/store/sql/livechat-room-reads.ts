@@ -135,3 +135,19 @@ count: number,
   const [rows, total] = await Promise.all([ordered.offset(offset).limit(dialect.rowCount(count)).execute(), countAll()]);
   return { rooms: rows.map(toLivechatRoom), total: Number(total?.n ?? 0) };
 }
+
+/** `livechatRooms.recentHandleTimes`: the serving time of the department's last closed served rooms, latest first. */
+export async function recentHandleTimes(db: Kysely<Database>, dialect: SqlDialect, departmentId: string | null, limit: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('rooms')
+    .select(['closed_at', 'served_by_ts'])
+    .where('t', '=', sql.lit('l'))
+    .where('open', 'is', null)
+    .where('served_by_ts', 'is not', null)
+    .where('closed_at', 'is not', null)
+    .where((eb) => (departmentId === null ? eb('department_id', 'is', null) : eb('department_id', '=', departmentId)))
+    .orderBy('closed_at', 'desc')
+    .limit(dialect.rowCount(limit))
+    .execute();
+  return rows.map((r) => Math.max(0, Number(r.closed_at) - Number(r.served_by_ts)));
+}

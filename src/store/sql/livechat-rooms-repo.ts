@@ -9,7 +9,7 @@ import { insertInquiryStatement } from './inquiries-repo.js';
 import { setVisitorStatusQuery } from './visitors-repo.js';
 import { servedByOf, toLivechatRoom } from './room-rows.js';
 import type { Database, RoomsTable } from './schema.js';
-import { findLivechatRoom, findOpenRoomOfVisitor, findVisitorAndRoom, listLivechatRooms, livechatRoomById, livechatRoomRow } from './livechat-room-reads.js';
+import { findLivechatRoom, findOpenRoomOfVisitor, findVisitorAndRoom, listLivechatRooms, livechatRoomById, livechatRoomRow, recentHandleTimes } from './livechat-room-reads.js';
 import type { SqlRoomsRepo } from './rooms-repo.js';
 import type { SqlStore } from './sql-store.js';
 
@@ -213,6 +213,10 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
 
   async findVisitorAndRoom(token: string, rid?: string): Promise<{ visitor: VisitorRecord; room: LivechatRoom | null } | null> {
     return findVisitorAndRoom(this.db, this.dialect, token, rid);
+  }
+
+  recentHandleTimes(departmentId: string | null, limit: number): Promise<number[]> {
+    return recentHandleTimes(this.db, this.dialect, departmentId, limit);
   }
 
   async countOpenOfDepartment(departmentId: string): Promise<number> {

@@ -42,6 +42,8 @@ export interface UsersTable {
   livechat_last_assigned_at: number | null;
   /** Open livechat rooms the user serves (kept by triggers, migration 0006). */
   livechat_open_rooms: Generated<number>;
+  /** The agent's chat limit, `livechat.maxNumberSimultaneousChat` (DESK.md D2, migration 0029); 0: none. */
+  livechat_max_chats: Generated<number>;
 }
 
 export interface UserRolesTable {
@@ -228,6 +230,9 @@ export interface LivechatDepartmentsTable {
   request_tag_before_closing_chat: Generated<number>;
   /** JSON array of tag names, or null (migration 0026). */
   chat_closing_tags: string | null;
+  /** DESK.md D2 (migration 0029): `maxNumberSimultaneousChat` (0: none) and `waitingQueueMessage`. */
+  max_chats: Generated<number>;
+  waiting_queue_message: string | null;
 }
 
 export interface LivechatDepartmentAgentsTable {

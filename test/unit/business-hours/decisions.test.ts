@@ -84,7 +84,7 @@ describe('business-hours decisions', () => {
       ['other', ['dep-other']],
     ]);
     const tx = { businessHours: { departmentsOfAgents: async () => memberships } } as unknown as Store;
-    const candidates = ['tokyo-only', 'both', 'other', 'nobody'].map((id) => ({ id, username: id, openRooms: 0, lastAssignedAt: null }));
+    const candidates = ['tokyo-only', 'both', 'other', 'nobody'].map((id) => ({ id, username: id, openRooms: 0, lastAssignedAt: null, maxChats: 0, departmentOpen: 0, departmentLimit: 0 }));
     const routable = await decision.gate!(tx, candidates);
     expect([...routable!].sort()).toEqual(['both', 'nobody', 'other']);
     expect(eligible(candidates, { departmentId: null, now: NOON, routable }).map((c) => c.id)).toEqual(['both', 'other', 'nobody']);

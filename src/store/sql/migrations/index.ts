@@ -31,6 +31,7 @@ import * as offlineMessages from './0023-offline-messages.js';
 import * as transcriptRequested from './0032-transcript-requested.js';
 import * as webhooks from './0030-webhooks.js';
 import * as widgetScreens from './0028-widget-screens.js';
+import * as capacity from './0029-capacity.js';
 
 /**
  * The one migration history of both backends, in order. Migrations are
@@ -71,6 +72,7 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0030-webhooks': { up: (db) => webhooks.up(db) },
     '0028-widget-screens': { up: (db) => widgetScreens.up(db) },
     '0031-reports': { up: (db) => reports.up(db, dialect) },
+    '0029-capacity': { up: (db) => capacity.up(db) },
   };
   return { getMigrations: async () => all };
 }
