@@ -44,7 +44,8 @@ function userWire(u: LivechatUser, type: LivechatUserType): Static<typeof Livech
 /** A chat limit as the request carries it (DESK.md D2: an integer, or a numeric string RC's UI sends) → its integer. */
 export function chatLimit(value: number | string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const n = typeof value === 'number' ? value : Number(value.trim());
+  // A numeric string: digits only, spaces around them allowed (no sign, exponent or hexadecimal).
+  const n = typeof value === 'number' ? value : /^\s*\d{1,10}\s*$/.test(value) ? Number(value.trim()) : Number.NaN;
   if (!Number.isSafeInteger(n) || n < 0 || n > 2_147_483_647) throw invalidParams('maxNumberSimultaneousChat must be an integer ≥ 0');
   return n;
 }

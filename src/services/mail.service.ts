@@ -84,6 +84,9 @@ function smtpKey(s: SettingsService): string {
   ]);
 }
 
+/** Mails one process sends at a time. */
+const MAIL_PARALLEL = 4;
+
 export class MailService {
   private transport: { key: string; transporter: Transporter } | null = null;
 
@@ -104,6 +107,9 @@ export class MailService {
       },
       // The mail's own schedule (W2.3) lives on the row; a job that throws is an unexpected fault.
       maxAttempts: 20,
+      // Beside the other kinds, a few at a time: a slow or silent SMTP server holds up neither the desk's timers nor
+      // the rest of the outbox, and a queue drains over several connections.
+      parallel: MAIL_PARALLEL,
     });
     jobs.register(EMAIL_RETENTION_JOB, {
       run: async (_job, tx) => {

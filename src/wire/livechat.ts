@@ -234,7 +234,7 @@ export const LivechatUser = Type.Object({
  * A chat limit (DESK.md D2): an integer ≥ 0 (0: none), or the same as a numeric string (Rocket.Chat's UI sends
  * them); anything else is invalid-params.
  */
-export const ChatLimit = Type.Union([Type.Integer({ minimum: 0, maximum: 2_147_483_647 }), Type.String({ pattern: '^\\s*\\d{1,10}\\s*$' })]);
+export const ChatLimit = Type.Union([Type.Integer({ minimum: 0, maximum: 2_147_483_647 }), Text({ maxLength: 20 })]);
 
 /** `GET livechat/agent.load` (DESK.md D2, Parley): the caller's load and limits (null: none). */
 export const AgentLoad = Type.Object({

@@ -297,7 +297,7 @@ describe('W7 config and visitor values', () => {
     await saveField({ field: 'age', label: 'Age', scope: 'visitor', visibility: 'visible', regexp: '^[0-9]+$' });
     expect((await t.api.post(`${V}/custom.field`, { token, key: 'age', value: 42, overwrite: true })).body.field).toEqual({ key: 'age', value: '42', overwrite: true });
     expect((await t.api.post(`${V}/custom.field`, { token, key: 'company', value: 'other', overwrite: false })).body.success).toBe(true);
-    const info = async () => (await t.api.get(`${V}/visitors.info`, { auth: agent, query: { visitorId: visitor._id } })).body.visitor.livechatData;
+    const info = async () => (await t.api.get(`${V}/visitors.info`, { auth: t.admin, query: { visitorId: visitor._id } })).body.visitor.livechatData;
     expect(await info()).toEqual({ company: 'ACME Inc', age: '42' });
     expect((await t.api.post(`${V}/custom.field`, { token, key: 'age', value: '', overwrite: true })).status).toBe(200);
     expect(await info()).toEqual({ company: 'ACME Inc' });
@@ -332,7 +332,7 @@ describe('W7 config and visitor values', () => {
       ],
       success: true,
     });
-    const stored = await t.api.get(`${V}/visitors.info`, { auth: agent, query: { visitorId: visitor._id } });
+    const stored = await t.api.get(`${V}/visitors.info`, { auth: t.admin, query: { visitorId: visitor._id } });
     expect(stored.body.visitor.livechatData).toEqual({ size: 'large', internal: 'vip' });
   });
 

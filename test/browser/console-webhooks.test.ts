@@ -86,6 +86,8 @@ describe('the console Webhooks page', () => {
     expect(t.services.settings.get('Livechat_webhook_on_visitor_message')).toBe(true);
     expect(t.services.settings.get('Livechat_webhook_on_close')).toBe(false);
     // The secret is never shown again.
+    // (The page re-reads the settings after the save: waited for, not assumed.)
+    await page.waitForFunction(() => document.querySelector('#hook-secret')?.placeholder === 'Set (type to replace)', { timeout: 20_000 });
     expect(await page.$eval('#hook-secret', (el: any) => [el.value, el.placeholder])).toEqual(['', 'Set (type to replace)']);
     expect(await page.content()).not.toContain(SECRET);
 

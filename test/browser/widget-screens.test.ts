@@ -88,8 +88,9 @@ describe('the widget screens in Chromium', () => {
       await expect.poll(async () => (await server.api.get(`${V}/visitor/${token}`)).body.visitor?.livechatData).toEqual({ company: 'ACME' });
       const room = (await server.api.get(`${V}/room`, { query: { token } })).body.room;
       // The host page the widget reported before registering reached the agent's trail.
+      // (The widget reports pages on its own schedule: polled, with a hang guard.)
+      await expect.poll(async () => (await server.api.get(`${V}/visitors.pagesVisited/${room._id}`, admin)).body.total, { timeout: 20_000, interval: 100 }).toBeGreaterThan(0);
       const pages = await server.api.get(`${V}/visitors.pagesVisited/${room._id}`, admin);
-      expect(pages.body.total).toBeGreaterThan(0);
       expect(JSON.stringify(pages.body)).not.toContain(token);
 
       await clickText(v.frame, 'Options');
