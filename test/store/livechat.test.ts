@@ -19,6 +19,8 @@ import { businessHoursCases } from './business-hours.cases.js';
 import { deskCases, roomInfoCases, tagsCases } from './desk.cases.js';
 import { contactsCases } from './contacts.cases.js';
 import { widgetCases } from './widget.cases.js';
+import { capacityCases } from './capacity.cases.js';
+import { reportsCases } from './reports.cases.js';
 
 function allCases(ctx: LivechatCaseContext): void {
   describe('visitors', () => visitorsCases(ctx));
@@ -34,6 +36,8 @@ function allCases(ctx: LivechatCaseContext): void {
   describe('room info', () => roomInfoCases(ctx));
   describe('contacts', () => contactsCases(ctx));
   describe('widget', () => widgetCases(ctx));
+  describe('capacity', () => capacityCases(ctx));
+  describe('reports', () => reportsCases(ctx));
 }
 
 describe(`livechat store on ${backend}`, () => {

@@ -1,7 +1,10 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { ExportRoomRow, LiveRoomRow, ReportAgentRow, ReportRoomReads, StartedRoomRow } from '../reports-store.js';
 import type { Database } from './schema.js';
 import type { SqlDialect } from './dialect.js';
+
+/** A condition no row meets (an empty list of keys): plain SQL that both backends take, unlike a bound boolean or a NUL. */
+const NOTHING = sql<SqlBool>`1 = 0`;
 
 /**
  * The room side of DESK.md D8's reports: the rows of the conversation export (paged by `(ts, id)`), the open rooms
@@ -61,10 +64,10 @@ export class SqlReportRoomReads implements ReportRoomReads {
         const parts = [];
         if (ids.length > 0) parts.push(eb('r.department_id', 'in', ids));
         if (none) parts.push(eb('r.department_id', 'is', null));
-        return parts.length > 0 ? eb.or(parts) : eb.val(false);
+        return parts.length > 0 ? eb.or(parts) : NOTHING;
       });
     }
-    if (range.agentIds) q = q.where('r.served_by_id', 'in', range.agentIds.length > 0 ? [...range.agentIds] : ['\u0000']);
+    if (range.agentIds) q = range.agentIds.length > 0 ? q.where('r.served_by_id', 'in', [...range.agentIds]) : q.where(NOTHING);
     if (after) q = q.where((eb) => eb.or([eb('r.ts', '>', after.ts), eb.and([eb('r.ts', '=', after.ts), eb('r.id', '>', after.id)])]));
     const rows = await q.orderBy('r.ts').orderBy('r.id').limit(this.dialect.rowCount(limit)).execute();
     return rows.map((r) => ({
@@ -96,7 +99,7 @@ export class SqlReportRoomReads implements ReportRoomReads {
         const parts = [];
         if (ids.length > 0) parts.push(eb('department_id', 'in', ids));
         if (departmentKeys.includes('')) parts.push(eb('department_id', 'is', null));
-        return parts.length > 0 ? eb.or(parts) : eb.val(false);
+        return parts.length > 0 ? eb.or(parts) : NOTHING;
       });
     }
     const rows = await q.execute();
@@ -132,7 +135,7 @@ export class SqlReportRoomReads implements ReportRoomReads {
       .where('u.active', '=', 1);
     if (departmentIds) {
       q = q.where('u.id', 'in', (eb) =>
-        eb.selectFrom('livechat_department_agents').select('agent_id').where('department_id', 'in', departmentIds.length > 0 ? [...departmentIds] : ['\u0000']),
+        eb.selectFrom('livechat_department_agents').select('agent_id').where((departmentIds.length > 0 ? sql<SqlBool>`${sql.ref('department_id')} in (${sql.join([...departmentIds])})` : NOTHING)),
       );
     }
     const rows = await q.orderBy(sql`u.username`).execute();

@@ -1,8 +1,11 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type Selectable, type SqlBool } from 'kysely';
 import { bucketOf } from '../../lib/histogram.js';
 import { REPORT_DURATIONS, type ReportAggregate, type ReportEvent, type ReportGrouping, type ReportKind, type ReportPeriod, type ReportRoomState, type ReportSelection, type ReportsRepo } from '../reports-store.js';
 import { SqlReportRoomReads } from './report-rooms-repo.js';
 import type { ReportEventsTable, ReportRoomsTable } from './schema.js';
+
+/** A condition no row meets (an empty list of keys): plain SQL that both backends take, unlike a bound boolean or a NUL. */
+const NOTHING = sql<SqlBool>`1 = 0`;
 
 const QUARTER_MS = 15 * 60_000;
 const DURATIONS: ReadonlySet<string> = new Set(REPORT_DURATIONS);
@@ -152,8 +155,8 @@ export class SqlReportsRepo extends SqlReportRoomReads implements ReportsRepo {
       .where('quarter', '>=', s.from)
       .where('quarter', '<', s.to)
       .where(sql<boolean>`bh = CASE WHEN kind IN (${durations}) THEN ${sql.lit(variant === 1 ? 1 : 0)} ELSE 0 END`);
-    if (s.departmentKeys) q = q.where('department_key', 'in', s.departmentKeys.length > 0 ? [...s.departmentKeys] : ['\u0000']);
-    if (s.agentIds) q = q.where('agent_key', 'in', s.agentIds.length > 0 ? [...s.agentIds] : ['\u0000']);
+    if (s.departmentKeys) q = s.departmentKeys.length > 0 ? q.where('department_key', 'in', [...s.departmentKeys]) : q.where(NOTHING);
+    if (s.agentIds) q = s.agentIds.length > 0 ? q.where('agent_key', 'in', [...s.agentIds]) : q.where(NOTHING);
     return q;
   }
 
@@ -180,7 +183,7 @@ export class SqlReportsRepo extends SqlReportRoomReads implements ReportsRepo {
 
   async events(s: ReportSelection, kinds?: readonly string[]): Promise<ReportEvent[]> {
     let q = this.db.selectFrom('report_events').selectAll().where('ts', '>=', s.from).where('ts', '<', s.to);
-    if (kinds) q = q.where('kind', 'in', kinds.length > 0 ? [...kinds] : ['\u0000']);
+    if (kinds) q = kinds.length > 0 ? q.where('kind', 'in', [...kinds]) : q.where(NOTHING);
     if (s.departmentKeys) {
       const ids = s.departmentKeys.filter((k) => k !== '');
       const none = s.departmentKeys.includes('');
@@ -188,10 +191,10 @@ export class SqlReportsRepo extends SqlReportRoomReads implements ReportsRepo {
         const parts = [];
         if (ids.length > 0) parts.push(eb('department_id', 'in', ids));
         if (none) parts.push(eb('department_id', 'is', null));
-        return parts.length > 0 ? eb.or(parts) : eb.val(false);
+        return parts.length > 0 ? eb.or(parts) : NOTHING;
       });
     }
-    if (s.agentIds) q = q.where('agent_id', 'in', s.agentIds.length > 0 ? [...s.agentIds] : ['\u0000']);
+    if (s.agentIds) q = s.agentIds.length > 0 ? q.where('agent_id', 'in', [...s.agentIds]) : q.where(NOTHING);
     return (await q.orderBy('ts').orderBy('id').execute()).map(eventOf);
   }
 
