@@ -74,6 +74,16 @@ export default async function setup(project: TestProject) {
   const { store } = openPostgresStore({ connectionString: databaseUrl(serverUrl, template), poolMax: 1 });
   await store.migrate();
   await store.close();
+  // No autovacuum in test databases (clones keep the tables' settings): its ANALYZE would land at a moment that depends
+  // on the machine's load, and the plan tests would then see different statistics from one run to the next. A test
+  // that wants statistics runs ANALYZE itself.
+  const templateClient = new pg.Client({ connectionString: databaseUrl(serverUrl, template) });
+  await templateClient.connect();
+  await templateClient.query(`DO $$ DECLARE t record; BEGIN
+    FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = 'public' LOOP
+      EXECUTE format('ALTER TABLE %I SET (autovacuum_enabled = false)', t.tablename);
+    END LOOP; END $$`);
+  await templateClient.end();
 
   project.provide('pgServerUrl', serverUrl);
   project.provide('pgTemplate', template);
