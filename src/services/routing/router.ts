@@ -37,6 +37,13 @@ export interface Agent {
   username: string;
 }
 
+/**
+ * At most this many interchangeable agents are offered to one claim, in the choice's order: enough to pass over
+ * those other routings hold at the same moment, and the claim's statement (which matches and orders the list
+ * against the rows it reads) stays small when a large team is idle and every agent is as good as the best.
+ */
+const CLAIM_WIDTH = 16;
+
 const agentOf = (c: RoutingCandidate): Agent => ({ id: c.id, username: c.username });
 
 /**
@@ -62,7 +69,7 @@ export async function claimAgent(tx: Store, candidates: AgentCandidates, now: Mi
     }
     const claimed =
       (await tx.agents.claim(
-        order.filter((c) => interchangeable(best, c, method)),
+        order.filter((c) => interchangeable(best, c, method)).slice(0, CLAIM_WIDTH),
         now,
         'skip-held',
       )) ?? (await tx.agents.claim([best], now, 'wait'));
