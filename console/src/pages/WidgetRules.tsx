@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import type { CustomFieldDef, Trigger } from '../api/types.js';
 import { useConsole } from '../context.js';
 import { errorText } from '../lib/errors.js';
+import { useCustomFields } from '../api/data.js';
 
 /** The conditions the 1.13.3 widget runs (WIDGET.md W6.4). */
 const CONDITIONS: Array<[string, string]> = [
@@ -115,18 +116,27 @@ function TriggerForm({ initial, onDone }: { initial: TriggerDraft; onDone: (text
       <label className="check">
         <input type="checkbox" checked={d.enabled} onChange={(e) => set({ enabled: e.target.checked })} /> Enabled
       </label>
+      <EditorFooter error={error} save="Save trigger" onCancel={() => onDone('')} />
+    </form>
+  );
+}
+
+/** An editor's refusal (if any), then its Save and Cancel buttons. */
+function EditorFooter({ error, save, onCancel }: { error: string | null | undefined; save: string; onCancel: () => void }) {
+  return (
+    <>
       {error && (
         <p className="error" role="alert">
           {error}
         </p>
       )}
       <div>
-        <button type="submit">Save trigger</button>{' '}
-        <button type="button" onClick={() => onDone('')}>
+        <button type="submit">{save}</button>{' '}
+        <button type="button" onClick={onCancel}>
           Cancel
         </button>
       </div>
-    </form>
+    </>
   );
 }
 
@@ -272,17 +282,7 @@ function FieldForm({ initial, onDone }: { initial: FieldDraft; onDone: (text: st
       <label className="check">
         <input type="checkbox" checked={d.public} onChange={(e) => set({ public: e.target.checked })} /> Shown on the widget's form
       </label>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
-      <div>
-        <button type="submit">Save field</button>{' '}
-        <button type="button" onClick={() => onDone('')}>
-          Cancel
-        </button>
-      </div>
+      <EditorFooter error={error} save="Save field" onCancel={() => onDone('')} />
     </form>
   );
 }
@@ -292,10 +292,7 @@ function CustomFieldsSection() {
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<FieldDraft | null>(null);
   const [message, setMessage] = useState('');
-  const list = useQuery({
-    queryKey: ['custom-fields'],
-    queryFn: async () => (await api<{ customFields: CustomFieldDef[] }>('livechat/custom-fields', { query: { count: 100 } })).customFields,
-  });
+  const list = useCustomFields();
   const remove = useMutation({
     mutationFn: async (f: CustomFieldDef) => {
       await api('livechat/custom-fields.delete', { method: 'POST', body: { customFieldId: f._id } });
