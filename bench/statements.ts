@@ -17,6 +17,9 @@
  *                             time on PostgreSQL (its round trip without waits behind other requests)
  *   --profile=FILE            write a CPU profile (.cpuprofile) of the measured requests only (not the seeding)
  *
+ * With SEQ=1 (SEQ=full: whole texts) it also prints each measured statement as it runs, in order: with
+ * --requests=1 --concurrency=1, which statements and transactions one request makes.
+ *
  * Also prints the CPU time per request of this process (the app, in process) and, on a PostgreSQL server of this
  * machine, of PostgreSQL's processes: steadier than req/s on a busy machine.
  */
@@ -49,6 +52,7 @@ const timings = new Map<string, { count: number; ms: number }>();
 const commits: number[] = [];
 let recording = false;
 function record(sqlText: string, ms: number): void {
+  if (process.env.SEQ && recording) console.log('SQL', process.env.SEQ === 'full' ? sqlText : sqlText.slice(0, 140));
   if (!recording) return;
   const entry = timings.get(sqlText) ?? { count: 0, ms: 0 };
   entry.count++;

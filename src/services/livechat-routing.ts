@@ -13,8 +13,8 @@ import { eventInquiry, eventMessage, livechatSnapshot, type DomainEvent, type Ev
 import type { EventBus } from '../events/event-bus.js';
 import type { LivechatAvailability } from './livechat-availability.js';
 import type { SettingsService } from './settings.service.js';
-import { holdWithinCapacity, openAndServe, serveQueued } from './routing/router.js';
-import { isAutomatic, ranked, totalLimit, type RoutingPolicy } from './routing/choice.js';
+import { holdWithinCapacity, openAndServe, rankedCandidates, serveQueued } from './routing/router.js';
+import { isAutomatic, totalLimit, type RoutingPolicy } from './routing/choice.js';
 import type { BusinessHoursService, HoursDecision } from './business-hours/business-hours.service.js';
 import { BOT_USER_ID } from './seed.service.js';
 import type { RoomActivity, RoomActivityEvent } from './room-activity.js';
@@ -142,7 +142,12 @@ export class LivechatRouting {
    */
   async openRoom(
     visitor: VisitorRecord,
-    options: { agentId: string | null; sourceType: 'api' | 'widget' },
+    options: {
+      agentId: string | null;
+      sourceType: 'api' | 'widget';
+      /** What else the opening writes, in its transaction, once the room exists (the visitor's pending room data). */
+      alsoWrite?: (tx: Store, rid: string) => Promise<void>;
+    },
   ): Promise<LivechatRoom> {
     const acceptWithoutAgent = this.waitsWithoutAgent();
     const policy = this.policy();
@@ -154,7 +159,7 @@ export class LivechatRouting {
     // Business hours (D1): a room opened while its department is closed is created and waits, whatever the agent
     // settings; it is dispatched at the opening.
     const hours = this.hours?.enabled ? await this.hours.decide(this.store, departmentId, this.clock.now()) : null;
-    if (hours && !hours.open) return this.openWaiting(visitor, options.sourceType, hours);
+    if (hours && !hours.open) return this.openWaiting(visitor, options, hours);
     // Manual selection assigns nobody here: whether anyone could take the chat is this check. Auto_Selection
     // decides as it opens the room (no agent: nothing is written), so its usual case costs no extra statement.
     if (!acceptWithoutAgent && !auto && !(await this.anyAvailable(candidates))) throw noAgent();
@@ -176,7 +181,12 @@ export class LivechatRouting {
       const subscriptionId = newId();
       const routed = await this.store.transaction(async (tx) => {
         const served = await openAndServe(tx, candidates, opening, inquiry, started, subscriptionId, now, hours?.gate ?? undefined, policy);
-        if (served) await this.activity.record(tx, ...this.opening(roomId, started, served.agent.id, now));
+        if (!served) return null;
+        await this.activity.record(tx, ...this.opening(roomId, started, served.agent.id, now));
+        if (options.alsoWrite) {
+          await options.alsoWrite(tx, roomId);
+          return extend(served, { room: (await tx.livechatRooms.findById(roomId)) ?? served.room });
+        }
         return served;
       });
       if (routed) {
@@ -190,7 +200,9 @@ export class LivechatRouting {
     room ??= await this.store.transaction(async (tx) => {
       const opened = await tx.livechatRooms.open(opening, inquiry, started);
       await this.activity.record(tx, ...this.opening(roomId, started, null, now));
-      return opened;
+      if (!options.alsoWrite) return opened;
+      await options.alsoWrite(tx, roomId);
+      return (await tx.livechatRooms.findById(roomId)) ?? opened;
     });
     const snapshot = livechatSnapshot(room);
     const events: DomainEvent[] = [
@@ -217,7 +229,7 @@ export class LivechatRouting {
    */
   private async openWaiting(
     visitor: VisitorRecord,
-    sourceType: 'api' | 'widget',
+    { sourceType, alsoWrite }: { sourceType: 'api' | 'widget'; alsoWrite?: (tx: Store, rid: string) => Promise<void> },
     hours: HoursDecision,
   ): Promise<LivechatRoom> {
     const hoursService = this.hours!;
@@ -245,6 +257,7 @@ export class LivechatRouting {
       await hoursService.scheduleOpening(tx, hours, now);
       const [opened, startedMessage, queued] = this.opening(roomId, started, null, now);
       await this.activity.record(tx, opened!, startedMessage!, { kind: 'message', rid: roomId, at: now, message, byVisitor: false }, queued!);
+      if (alsoWrite) await alsoWrite(tx, roomId);
       return { room: (await tx.livechatRooms.findById(roomId))!, message };
     });
     const snapshot = livechatSnapshot(room);
@@ -357,10 +370,7 @@ export class LivechatRouting {
    */
   async nextAgent(departmentId: string | null): Promise<{ id: string; username: string } | null> {
     const now = this.clock.now();
-    const read = await this.store.agents.candidates({ departmentId });
-    if (read.length === 0) return null;
-    const gate = this.hours?.gateFor(departmentId);
-    const best = ranked(read, { departmentId, now, routable: gate ? await gate(this.store, read) : null })[0];
+    const [best] = await rankedCandidates(this.store, { departmentId }, { departmentId, now }, this.hours?.gateFor(departmentId));
     return best ? { id: best.id, username: best.username } : null;
   }
 
@@ -574,6 +584,9 @@ export class LivechatRouting {
       // Auto_Selection's department, when it picks the agent (below, after the writes that do not depend on it); a
       // room returned to routing without a department is routed among every agent.
       const pickIn = !target.agentId && auto ? (department ?? (returning ? { id: null } : null)) : null;
+      // A served room routed again: the routing lock (see routing/router.ts) before the writes below, which move its
+      // agent's load (a new department) and would otherwise hold that agent's rows while waiting for the lock.
+      if (pickIn && current.servedBy) await tx.agents.lockRerouting();
       if (target.agentId) {
         // Chosen by the caller: still available now that the room is held?
         const chosen = await tx.agents.findUser(target.agentId);

@@ -252,8 +252,8 @@ export class LivechatService {
       const room = await this.routing.openRoom(visitor, {
         agentId: input.agentId || null,
         sourceType: context.widget ? 'widget' : 'api',
+        alsoWrite: (tx, rid) => this.adoptPendingRoomData(tx, visitor.id, rid),
       });
-      await this.adoptPendingRoomData(visitor.id, room.id);
       return { room: livechatRoomWire(room, true), newRoom: true };
     } catch (error) {
       // §10.2: the partial unique index refused a second open room. The
@@ -267,16 +267,14 @@ export class LivechatService {
 
   /**
    * W7.3 (Parley rule): room-scope values the visitor sent while no room of theirs was open go into the room just
-   * opened, and are no longer pending.
+   * opened, and are no longer pending: in the opening's transaction, which holds the visitor's row from here.
    */
-  private async adoptPendingRoomData(visitorId: string, rid: string): Promise<void> {
-    await this.store.transaction(async (tx) => {
-      await tx.visitors.lock(visitorId);
-      const current = await tx.visitors.findById(visitorId);
-      if (!current || Object.keys(current.pendingRoomData).length === 0) return;
-      await tx.customFields.setRoomData(rid, current.pendingRoomData, this.clock.now());
-      await tx.visitors.update(visitorId, { pendingRoomData: {} }, this.clock.now());
-    });
+  private async adoptPendingRoomData(tx: Store, visitorId: string, rid: string): Promise<void> {
+    await tx.visitors.lock(visitorId);
+    const current = await tx.visitors.findById(visitorId);
+    if (!current || Object.keys(current.pendingRoomData).length === 0) return;
+    await tx.customFields.setRoomData(rid, current.pendingRoomData, this.clock.now());
+    await tx.visitors.update(visitorId, { pendingRoomData: {} }, this.clock.now());
   }
 
   // ── §8.4 close by visitor ──

@@ -40,6 +40,20 @@ export interface RoutingCandidate {
   departmentLimit: number;
 }
 
+/**
+ * An order `candidates` can read a page in (each ends with the last assignment, never first, then the username and
+ * the id in code-point order): `load` by open rooms first, `departmentLoad` by open rooms of the department asked
+ * for (of all departments without one), `lastAssignment` by the last assignment alone.
+ */
+export type CandidateOrder = 'load' | 'departmentLoad' | 'lastAssignment';
+
+/** A page of the candidates in an order (`AgentsRepo.candidates`). */
+export interface CandidatePage {
+  order: CandidateOrder;
+  offset: number;
+  limit: number;
+}
+
 /** How `claim` treats a candidate whose row another transaction holds (`AgentsRepo.claim`). */
 export type ClaimMode = 'skip-held' | 'wait' | 'any-load';
 
@@ -71,10 +85,11 @@ export interface AgentsRepo {
   /** True when a candidate agent is available (statusLivechat available, user status not offline, active). */
   hasAvailable(candidates: AgentCandidates): Promise<boolean>;
   /**
-   * The available candidates (as `hasAvailable` defines available), in no particular order, each with the values
-   * of its row that routing chooses by (services/routing). One read; nothing is locked.
+   * The available candidates (as `hasAvailable` defines available), each with the values of its row that routing
+   * chooses by (services/routing): all of them in no particular order, or one page of them in `page.order`. One
+   * read; nothing is locked.
    */
-  candidates(candidates: AgentCandidates): Promise<RoutingCandidate[]>;
+  candidates(candidates: AgentCandidates, page?: CandidatePage): Promise<RoutingCandidate[]>;
   /**
    * In a transaction: assigns a room to the first of `candidates` (in their order) that is still available and
    * whose row still has the values the choice read (`openRooms`, `lastAssignedAt`; any values for `any-load`):

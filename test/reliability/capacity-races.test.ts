@@ -83,6 +83,8 @@ interface Snapshot {
   inCapped: Map<string, number>;
   /** The kept load (`users.livechat_open_rooms`) per agent. */
   kept: Map<string, number>;
+  /** The kept department load (`agent_department_load`) per agent, in the capped department. */
+  keptInCapped: Map<string, number>;
   /** Subscriptions of agents per open room. */
   agentsPerRoom: number[];
 }
@@ -99,6 +101,12 @@ async function snapshot(): Promise<Snapshot> {
     }
     const ids = agents.map((a) => a.id);
     const users = await db.selectFrom('users').select(['id', 'livechat_open_rooms']).where('id', 'in', ids).execute();
+    const departmentLoad = await db
+      .selectFrom('agent_department_load')
+      .select(['agent_id', 'open_rooms'])
+      .where('department_id', '=', capped)
+      .where('agent_id', 'in', ids)
+      .execute();
     const subs = await db
       .selectFrom('subscriptions')
       .innerJoin('rooms', 'rooms.id', 'subscriptions.rid')
@@ -112,6 +120,7 @@ async function snapshot(): Promise<Snapshot> {
       total,
       inCapped,
       kept: new Map(users.map((u) => [u.id, Number(u.livechat_open_rooms)])),
+      keptInCapped: new Map(departmentLoad.map((d) => [d.agent_id, Number(d.open_rooms)])),
       agentsPerRoom: subs.map((s) => Number(s.n)),
     };
   });
@@ -198,6 +207,7 @@ describe('three processes, one database: capacity under concurrency (D10.1–3)'
     assertWithinLimits(end, 'after the burst');
     // The kept load is the real one.
     for (const a of agents) expect(end.kept.get(a.id), a.id).toBe(end.total.get(a.id) ?? 0);
+    for (const a of agents) expect(end.keptInCapped.get(a.id) ?? 0, `${a.id} in the capped department`).toBe(end.inCapped.get(a.id) ?? 0);
     // Capacity: 3 + 1 + 2 + 4 + 2 = 12 (the department's 2 per agent within those); every room beyond it waits.
     const served = [...end.total.values()].reduce((x, y) => x + y, 0);
     const waiting = await waitingInOrder();

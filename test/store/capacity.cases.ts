@@ -65,6 +65,55 @@ export function capacityCases(ctx: LivechatCaseContext): void {
     expect(await store.transaction((tx) => tx.agents.lockLoad(agent.id, dep))).toEqual(await store.agents.load(agent.id, dep));
   });
 
+  it('the department load follows every change of a room (serve, reassign, department change, close, reopen, delete) as a count of the rooms would', async () => {
+    const store = ctx.store();
+    const a = await insertAgent(store);
+    const b = await insertAgent(store);
+    const dep1 = await newDepartment(store, [a, b]);
+    const dep2 = await newDepartment(store, [a]);
+    const db = kdb(store);
+    const counted = async (agentId: string, departmentId: string) =>
+      Number(
+        (
+          await db
+            .selectFrom('rooms')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('t', '=', 'l')
+            .where('open', '=', 1)
+            .where('served_by_id', '=', agentId)
+            .where('department_id', '=', departmentId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const check = async (step: string, expected: Array<[{ id: string }, string, number]>) => {
+      for (const [agent, dep, n] of expected) {
+        expect(await counted(agent.id, dep), `${step}: the rooms`).toBe(n);
+        expect((await store.agents.load(agent.id, dep))!.departmentOpen, `${step}: the kept load`).toBe(n);
+      }
+    };
+    const serve = (rid: string, agent: { id: string; username: string | null }, ts: number) =>
+      store.livechatRooms.setServedBy(rid, { id: agent.id, username: agent.username!, ts }, ts);
+    const r1 = (await openRoom(store, { departmentId: dep1 })).room.id;
+    const r2 = (await openRoom(store, { departmentId: dep1 })).room.id;
+    const r3 = (await openRoom(store, { departmentId: null })).room.id;
+    await check('unserved', [[a, dep1, 0], [b, dep1, 0]]);
+    await serve(r1, a, 10);
+    await serve(r2, a, 11);
+    await serve(r3, a, 12);
+    await check('served', [[a, dep1, 2], [b, dep1, 0], [a, dep2, 0]]);
+    await serve(r2, b, 13);
+    await check('reassigned', [[a, dep1, 1], [b, dep1, 1]]);
+    await db.updateTable('rooms').set({ department_id: dep2 }).where('id', '=', r1).execute();
+    await db.updateTable('rooms').set({ department_id: dep1 }).where('id', '=', r3).execute();
+    await check('moved between departments', [[a, dep1, 1], [a, dep2, 1], [b, dep1, 1]]);
+    await store.livechatRooms.close(r3, { closedAt: 20, closer: 'user', closedBy: { id: a.id, username: a.username! } }, 20);
+    await check('closed', [[a, dep1, 0], [a, dep2, 1]]);
+    await db.updateTable('rooms').set({ open: 1 }).where('id', '=', r3).execute();
+    await check('reopened', [[a, dep1, 1]]);
+    await db.deleteFrom('rooms').where('id', 'in', [r1, r2, r3]).execute();
+    await check('deleted', [[a, dep1, 0], [a, dep2, 0], [b, dep1, 0]]);
+  });
+
   it('agents.stampAssigned: sets that agent\'s last assignment only (overwriting), in the caller\'s transaction', async () => {
     const store = ctx.store();
     const a = await insertAgent(store);

@@ -1,5 +1,6 @@
 /** AgentsRepo (src/store/agents-store.ts): livechat roles, agent status, availability, routing candidates and claims; and the routing module over them (src/services/routing), on each backend. */
 import { expect, it } from 'vitest';
+import { autoSelectionOrder, loadBalancingOrder, loadRotationOrder } from '../../src/services/routing/choice.js';
 import { newId } from '../../src/lib/ids.js';
 import { ConflictError } from '../../src/store/errors.js';
 import { sql } from 'kysely';
@@ -165,6 +166,42 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     expect(await store.transaction((tx) => claimAgent(tx, { departmentId: null, agentId: a.id }, 400))).toEqual({ id: a.id, username: a.username });
   });
 
+  it('candidates in pages: each order is the routing method\'s (choice.ts), pages follow one another, usernames by code point', async () => {
+    const store = ctx.store();
+    const db = kdb(store);
+    // Loads, department loads, last assignments and usernames that separate the orders; ties on the first keys.
+    const fixture: Array<[username: string, open: number, inDepartment: number | null, last: number | null]> = [
+      ['Zoe', 1, 1, null], ['abe', 1, null, 50], ['Émile', 0, null, 50], ['bob', 2, 0, 10],
+      ['ann', 0, 2, null], ['Zoe2', 1, 1, null], ['zed', 2, 1, 10], ['Al', 0, 0, 50],
+    ];
+    const agents = [];
+    for (const _ of fixture) agents.push(await insertAgent(store));
+    const away = await insertAgent(store, { livechat: 'not-available' });
+    const dep = await departmentOf(store, [...agents, away]);
+    for (const [i, [username, open, inDepartment, last]] of fixture.entries()) {
+      const id = agents[i]!.id;
+      await db.updateTable('users').set({ username, livechat_open_rooms: open, livechat_last_assigned_at: last }).where('id', '=', id).execute();
+      if (inDepartment !== null) await db.insertInto('agent_department_load').values({ agent_id: id, department_id: dep, open_rooms: inDepartment }).execute();
+    }
+    const all = await store.agents.candidates({ departmentId: dep });
+    expect(all).toHaveLength(fixture.length);
+    const orders = { load: autoSelectionOrder, departmentLoad: loadBalancingOrder, lastAssignment: loadRotationOrder } as const;
+    for (const [order, compare] of Object.entries(orders) as Array<[keyof typeof orders, typeof autoSelectionOrder]>) {
+      const paged = [];
+      for (let offset = 0; ; offset += 3) {
+        const page = await store.agents.candidates({ departmentId: dep }, { order, offset, limit: 3 });
+        paged.push(...page);
+        if (page.length < 3) break;
+      }
+      expect(paged.map((c) => c.username), order).toEqual([...all].sort(compare).map((c) => c.username));
+    }
+    expect((await store.agents.candidates({ departmentId: dep }, { order: 'load', offset: 0, limit: 3 })).map((c) => c.username)).toEqual(['ann', 'Al', 'Émile']);
+    // One agent: its row, on the first page only.
+    const one = { departmentId: dep, agentId: agents[0]!.id };
+    expect(await store.agents.candidates(one, { order: 'load', offset: 0, limit: 3 })).toEqual(await store.agents.candidates(one));
+    expect(await store.agents.candidates(one, { order: 'load', offset: 3, limit: 3 })).toEqual([]);
+  });
+
   it('candidates: the available agents (of the department, or the one agent) with their load and last assignment, unordered', async () => {
     const store = ctx.store();
     const a = await insertAgent(store);
@@ -204,16 +241,25 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     expect(await store.agents.candidates({ departmentId: null, agentId: away.id })).toEqual([]);
   });
 
-  it('the available agents are found by a plain index of the livechat status; no index holds what a routing writes (load, last assignment)', async () => {
+  it('the available agents are found by a partial index in Auto_Selection\'s order (migration 0033), the plain index of the livechat status is gone', async () => {
     const db = kdb(ctx.store());
     const indexes =
       ctx.store().backend === 'sqlite'
         ? await sql<{ name: string; sql: string }>`select name, sql from sqlite_master where type = 'index' and tbl_name = 'users' and sql is not null`.execute(db)
         : await sql<{ name: string; sql: string }>`select indexname as name, indexdef as sql from pg_indexes where tablename = 'users'`.execute(db);
     const names = indexes.rows.map((r) => r.name);
-    expect(names).toContain('users_status_livechat');
+    expect(names).toContain('users_routing_order');
+    expect(names).not.toContain('users_status_livechat');
     expect(names).not.toContain('users_agent_pick');
-    expect(indexes.rows.filter((r) => /livechat_open_rooms|livechat_last_assigned_at/.test(r.sql))).toEqual([]);
+    const routing = indexes.rows.find((r) => r.name === 'users_routing_order')!.sql.replace(/"/g, '');
+    expect(routing).toMatch(/status_livechat = 'available'(::text)?\)? AND \(?status <> 'offline'/i);
+    if (ctx.store().backend === 'sqlite') {
+      // The page of the load order reads the index in its order: no sort of every available agent.
+      const plan = await sql<{ detail: string }>`explain query plan select id from users
+        where status_livechat = 'available' and status <> 'offline' and status_connection <> 'offline' and active = 1
+        order by livechat_open_rooms, coalesce(livechat_last_assigned_at, 0), username, id limit 32`.execute(db);
+      expect(plan.rows.map((r) => r.detail)).toEqual([expect.stringMatching(/^SCAN users USING (COVERING )?INDEX users_routing_order/)]);
+    }
   });
 
   it('claim: stamps the first candidate whose row is available and as the choice read it (any-load: whatever its load); only in a transaction', async () => {
@@ -556,9 +602,14 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     });
   }
 
-  /** A transfer of `rid` (served by `previous`) into department `dep`, routed there: what the service's transfer does in its transaction. */
+  /**
+   * A transfer of `rid` (served by `previous`) into department `dep`, routed there: what the service's transfer does
+   * in its transaction — for a served room, the routing lock before the department change (which moves the agent's
+   * load, holding its row).
+   */
   async function transferInto(tx: Store, rid: string, previous: string | null, dep: string, ts: number) {
     const room = (await tx.livechatRooms.lockAndFind(rid))!;
+    if (previous !== null) await tx.agents.lockRerouting();
     const entry = { type: 'department' as const, scope: 'department' as const, ts, transferredBy: { id: 'v', username: 'v', type: 'visitor' as const }, previousDepartment: room.departmentId, nextDepartment: { id: dep, name: 'dep' } };
     const note = { id: newId(), rid, t: 'livechat_transfer_history' as const, msg: '', ts, updatedAt: ts, u: { id: 'v', username: 'v', name: null }, visitorToken: null };
     await tx.livechatRooms.recordTransferWithEffects(rid, entry, dep, note, ts);

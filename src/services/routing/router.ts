@@ -14,9 +14,10 @@
  * hold one (a re-routed room holds the agent it leaves too) take the routing lock first: no two routings wait for
  * each other in a cycle.
  */
-import type { AgentCandidates, InquiryRecord, LivechatRoom, MessageRecord, NewLivechatRoom, RoutingCandidate, Store } from '../../store/store.js';
+import type { AgentCandidates, CandidateOrder, InquiryRecord, LivechatRoom, MessageRecord, NewLivechatRoom, RoutingCandidate, Store } from '../../store/store.js';
 import type { Millis } from '../../lib/time.js';
-import { interchangeable, ranked, totalLimit, withinCapacity, type RoutingPolicy } from './choice.js';
+import { extend } from '../../lib/values.js';
+import { interchangeable, ranked, totalLimit, withinCapacity, type AutomaticMethod, type ChoiceContext, type RoutingPolicy } from './choice.js';
 
 /**
  * Which of the candidates read may take the chat, beyond their being available (business hours, desk contract
@@ -47,6 +48,36 @@ const CLAIM_WIDTH = 16;
 const agentOf = (c: RoutingCandidate): Agent => ({ id: c.id, username: c.username });
 
 /**
+ * Candidates are read a page at a time in the routing method's order (the store's order is the one `choice.ts`
+ * sorts by), so a routing reads a few rows of a large idle team, not all of them: the first page that holds an
+ * eligible candidate holds the best one, and the agents as good as it that a claim is offered (at most
+ * `CLAIM_WIDTH`, all within the page when it ends with one as good).
+ */
+const PAGE_SIZE = 32;
+
+/** The store's order of each method's ranking (`choice.ts` ORDERS). */
+const STORE_ORDER: Record<AutomaticMethod, CandidateOrder> = {
+  Auto_Selection: 'load',
+  Load_Balancing: 'departmentLoad',
+  Load_Rotation: 'lastAssignment',
+};
+
+/**
+ * The eligible candidates of the first page that has any, best first (`ranked`): empty when no available agent
+ * may take the chat. Pages are read in separate statements: a row that moves between them under concurrent
+ * routings may be missed, like any read a claim then finds stale; a chat that then waits is dispatched when an
+ * agent frees up.
+ */
+export async function rankedCandidates(tx: Store, candidates: AgentCandidates, context: Omit<ChoiceContext, 'routable'>, gate?: CandidateGate): Promise<RoutingCandidate[]> {
+  const order = STORE_ORDER[context.policy?.method ?? 'Auto_Selection'];
+  for (let offset = 0; ; offset += PAGE_SIZE) {
+    const read = await tx.agents.candidates(candidates, { order, offset, limit: PAGE_SIZE });
+    const eligible = ranked(read, extend(context, { routable: gate && read.length > 0 ? await gate(tx, read) : null }));
+    if (eligible.length > 0 || read.length < PAGE_SIZE) return eligible;
+  }
+}
+
+/**
  * In a transaction: the agent this chat goes to, among `candidates`, claimed (its last assignment stamped `now`,
  * its row held until the transaction ends); null when no candidate is available, or every one is at a chat limit
  * (DESK.md D2).
@@ -54,9 +85,7 @@ const agentOf = (c: RoutingCandidate): Agent => ({ id: c.id, username: c.usernam
 export async function claimAgent(tx: Store, candidates: AgentCandidates, now: Millis, gate?: CandidateGate, policy?: RoutingPolicy): Promise<Agent | null> {
   const method = policy?.method ?? 'Auto_Selection';
   for (let round = 0; ; round++) {
-    const read = await tx.agents.candidates(candidates);
-    const context = { departmentId: candidates.departmentId ?? null, now, routable: gate && read.length > 0 ? await gate(tx, read) : null, ...(policy && { policy }) };
-    const order = ranked(read, context);
+    const order = await rankedCandidates(tx, candidates, { departmentId: candidates.departmentId ?? null, now, ...(policy && { policy }) }, gate);
     const best = order[0];
     if (!best) return null;
     if (round >= MAX_ROUNDS && totalLimit(best, policy?.globalLimit ?? 0) === null && best.departmentLimit === 0) {
@@ -116,7 +145,8 @@ export function openAndServe(
 
 /**
  * Automatic routing for an open room whose inquiry is queued, in the caller's transaction, which holds the room
- * (a transfer's): the agent claimed and the room served to it. When the room had another agent (`servedById`)
+ * (a transfer's) and, when the room is served, the routing lock (`agents.lockRerouting`) since before any write
+ * that moved the room's load (a new department: its agent's load rows): the agent claimed and the room served to it. When the room had another agent (`servedById`)
  * that agent's subscription goes (`unsubscribed`: its id); when the claim is that same agent, it keeps its
  * subscription and the time it was first served. Null, with nothing changed, when no candidate is available or
  * every one is at a chat limit.

@@ -25,6 +25,7 @@ function searchedText(table: 'users' | 'rooms', column: string) {
 
 export const postgresDialect: SqlDialect = {
   backend: 'postgres',
+  singleWriter: false,
   nextUpdatedAt: (now) => sql<number>`greatest(${now}::bigint, updated_at + 1)`,
   joinedText: (expr, separator = ',') => sql<string | null>`string_agg(${expr}, ${sql.lit(separator)})`,
   // As text (node-postgres would parse `json` itself, and SQLite's is text): the callers parse it alike.
@@ -76,6 +77,31 @@ export const postgresDialect: SqlDialect = {
     await sql`CREATE TRIGGER rooms_agent_load_ai AFTER INSERT ON rooms FOR EACH ROW EXECUTE FUNCTION rooms_agent_load()`.execute(db);
     await sql`CREATE TRIGGER rooms_agent_load_au AFTER UPDATE OF served_by_id, open ON rooms FOR EACH ROW EXECUTE FUNCTION rooms_agent_load()`.execute(db);
     await sql`CREATE TRIGGER rooms_agent_load_ad AFTER DELETE ON rooms FOR EACH ROW EXECUTE FUNCTION rooms_agent_load()`.execute(db);
+  },
+  async createAgentDepartmentLoadTriggers(db) {
+    // One function keeps both loads, the agent's row first: a transaction that moves a room's load takes that row's
+    // lock before the department row's, as every other one does (a close, through the same function), so that two
+    // of them never hold the two in opposite orders. A move between departments takes the agent's row too (-1 + 1).
+    await sql`
+      CREATE OR REPLACE FUNCTION rooms_agent_load() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.t = 'l' AND OLD.open = 1 AND OLD.served_by_id IS NOT NULL THEN
+          UPDATE users SET livechat_open_rooms = livechat_open_rooms - 1 WHERE id = OLD.served_by_id;
+          IF OLD.department_id IS NOT NULL THEN
+            UPDATE agent_department_load SET open_rooms = open_rooms - 1 WHERE agent_id = OLD.served_by_id AND department_id = OLD.department_id;
+          END IF;
+        END IF;
+        IF TG_OP IN ('UPDATE', 'INSERT') AND NEW.t = 'l' AND NEW.open = 1 AND NEW.served_by_id IS NOT NULL THEN
+          UPDATE users SET livechat_open_rooms = livechat_open_rooms + 1 WHERE id = NEW.served_by_id;
+          IF NEW.department_id IS NOT NULL THEN
+            INSERT INTO agent_department_load (agent_id, department_id, open_rooms) VALUES (NEW.served_by_id, NEW.department_id, 1)
+            ON CONFLICT (agent_id, department_id) DO UPDATE SET open_rooms = agent_department_load.open_rooms + 1;
+          END IF;
+        END IF;
+        RETURN NULL;
+      END $$`.execute(db);
+    await sql`DROP TRIGGER IF EXISTS rooms_agent_load_au ON rooms`.execute(db);
+    await sql`CREATE TRIGGER rooms_agent_load_au AFTER UPDATE OF served_by_id, open, department_id ON rooms FOR EACH ROW EXECUTE FUNCTION rooms_agent_load()`.execute(db);
   },
   rowCount: (n) => nonNegativeInteger(n),
   binaryText: (expr) => sql<string | null>`${expr} collate "C"`,

@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
-import type { AgentCandidates, AgentLivechatStatus, AgentsRepo, ClaimMode, InquiriesRepo, LivechatRole, LivechatRoomsRepo, LivechatUser, RoomsRepo, RoutingCandidate, UserStatus } from '../store.js';
+import type { AgentCandidates, AgentLivechatStatus, CandidatePage, AgentsRepo, ClaimMode, InquiriesRepo, LivechatRole, LivechatRoomsRepo, LivechatUser, RoomsRepo, RoutingCandidate, UserStatus } from '../store.js';
 import type { ChangeSink } from './change-recorder.js';
 import type { SqlDialect } from './dialect.js';
-import { pipelined, preparedQuery } from './prepared.js';
+import { pipelined, preparedQuery, preparedShapes } from './prepared.js';
 import type { Database } from './schema.js';
 
 /**
@@ -47,16 +47,15 @@ function availableAgents(db: Kysely<Database>, agentId?: string, departmentId?: 
 }
 
 /**
- * The rooms that count against an agent's chat limits (DESK.md D2): open livechat rooms it serves. The total is
- * `users.livechat_open_rooms`, kept by the load triggers on the same conditions; on-hold rooms (D3) leave the count
- * by one more condition here and in those triggers.
+ * The rooms that count against the agent's limits (open livechat rooms it serves, DESK.md D2) in the department:
+ * kept by the department-load triggers as `users.livechat_open_rooms` keeps the total; null before its first room.
  */
-const countedRooms = (db: Kysely<Database>) =>
+const departmentLoad = (db: Kysely<Database>, departmentId: string) =>
   db
-    .selectFrom('rooms as counted')
-    .where(sql<boolean>`counted.served_by_id = users.id`)
-    .where('counted.t', '=', sql.lit('l'))
-    .where('counted.open', '=', sql.lit(1));
+    .selectFrom('agent_department_load')
+    .where(sql<boolean>`agent_department_load.agent_id = users.id`)
+    .where('agent_department_load.department_id', '=', departmentId)
+    .select('agent_department_load.open_rooms');
 
 /**
  * An agent's row as routing chooses by it: its load, last assignment and limit, and, for a room of a department,
@@ -66,10 +65,7 @@ function withLoad<Q extends ReturnType<typeof availableAgents>>(db: Kysely<Datab
   const base = q.select(['users.id', 'users.username', 'users.livechat_open_rooms', 'users.livechat_last_assigned_at', 'users.livechat_max_chats']);
   if (departmentId === undefined) return base;
   return base.select([
-    countedRooms(db)
-      .where('counted.department_id', '=', departmentId)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .as('department_open'),
+    departmentLoad(db, departmentId).as('department_open'),
     db.selectFrom('livechat_departments').where('livechat_departments.id', '=', departmentId).select('livechat_departments.max_chats').as('department_limit'),
   ]);
 }
@@ -99,6 +95,30 @@ const HAS_AVAILABLE = {
   department: preparedQuery(1, (db: Kysely<Database>, _dialect, departmentId: string) => hasAvailableQuery(db, undefined, departmentId)),
   both: preparedQuery(2, (db: Kysely<Database>, _dialect, agentId: string, departmentId: string) => hasAvailableQuery(db, agentId, departmentId)),
 };
+
+/**
+ * A page of the candidates in an order (`CandidatePage`), per filter shape, order and page size (the offset is
+ * bound). Read in the load order, the available agents' partial index (migration 0033) yields them already sorted,
+ * so a page reads its rows and no more; the other orders sort the candidates the filters select.
+ */
+const CANDIDATE_PAGES = preparedShapes<Database, LoadRow>(32);
+
+function candidatePageQuery(db: Kysely<Database>, dialect: SqlDialect, page: CandidatePage, offset: number, agentId?: string, departmentId?: string) {
+  const q = candidatesQuery(db, agentId, departmentId);
+  // Load_Balancing's load is the department's when there is one, else the total (`departmentOpen`).
+  const byLoad =
+    page.order === 'lastAssignment'
+      ? q
+      : page.order === 'departmentLoad' && departmentId !== undefined
+        ? q.orderBy(sql`coalesce(${departmentLoad(db, departmentId)}, 0)`)
+        : q.orderBy('users.livechat_open_rooms');
+  return byLoad
+    .orderBy(sql`coalesce(users.livechat_last_assigned_at, 0)`)
+    .orderBy(dialect.binaryText(sql.ref('users.username')))
+    .orderBy(dialect.binaryText(sql.ref('users.id')))
+    .offset(offset)
+    .limit(dialect.rowCount(page.limit));
+}
 
 type Shape = keyof typeof CANDIDATES;
 type Variant<R> = (db: Kysely<Database>, dialect: SqlDialect, ...args: unknown[]) => Promise<R[]>;
@@ -288,9 +308,21 @@ export class SqlAgentsRepo implements AgentsRepo {
     return (await available(this.db, this.dialect, ...args)).length > 0;
   }
 
-  async candidates(c: AgentCandidates): Promise<RoutingCandidate[]> {
-    const [query, args] = variantFor<LoadRow>(CANDIDATES, c);
-    const rows = await query(this.db, this.dialect, ...args);
+  async candidates(c: AgentCandidates, page?: CandidatePage): Promise<RoutingCandidate[]> {
+    if (!page) {
+      const [query, args] = variantFor<LoadRow>(CANDIDATES, c);
+      const rows = await query(this.db, this.dialect, ...args);
+      return rows.map(candidateOf);
+    }
+    const agentId = c.agentId ?? undefined;
+    const departmentId = c.departmentId ?? undefined;
+    const [hasAgent, hasDepartment] = [agentId !== undefined, departmentId !== undefined];
+    const args = [agentId, departmentId].filter((v) => v !== undefined);
+    const run = CANDIDATE_PAGES(`${hasAgent}:${hasDepartment}:${page.order}:${page.limit}`, args.length + 1, (db, dialect, offset, ...filters) => {
+      const [agent, department] = hasAgent ? filters : [undefined, ...filters];
+      return candidatePageQuery(db, dialect, page, offset as number, agent as string | undefined, department as string | undefined);
+    });
+    const rows = await run(this.db, this.dialect, page.offset, ...args);
     return rows.map(candidateOf);
   }
 
@@ -330,6 +362,15 @@ export class SqlAgentsRepo implements AgentsRepo {
     if (!this.db.isTransaction) throw new Error('agents.claim: only in a transaction');
     const [first] = candidates;
     if (!first) return null;
+    if (mode === 'skip-held' && this.dialect.singleWriter) {
+      // Nobody else holds a row: each candidate in turn, as `wait` checks it (a routing's first candidate, read in
+      // this transaction, is as read; one statement instead of matching the whole list).
+      for (const candidate of candidates) {
+        const claimed = await this.claim([candidate], now, 'wait');
+        if (claimed) return claimed;
+      }
+      return null;
+    }
     const update =
       mode === 'skip-held'
         ? CLAIM[mode].bind(this.db, this.dialect, JSON.stringify(candidates.map(versionOf)), now)

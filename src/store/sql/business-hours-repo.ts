@@ -193,7 +193,8 @@ export class SqlBusinessHoursRepo implements BusinessHoursRepo {
     const rows = await this.db
       .selectFrom('livechat_inquiries')
       .select(['rid', 'department_id'])
-      .where('status', '=', 'queued')
+      // A literal, so that both planners see the queue's partial index (migration 0013) applies.
+      .where('status', '=', sql.lit('queued'))
       .orderBy('ts')
       // Ties as the queue's place (`inquiries.queuePosition`) and list break them: by the inquiry's id.
       .orderBy(this.dialect.binaryText(sql.ref('livechat_inquiries.id')))

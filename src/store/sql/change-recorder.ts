@@ -71,3 +71,22 @@ export class TransactionChanges implements ChangeSink {
     }
   }
 }
+
+/**
+ * Writes a transaction makes last, just before its COMMIT (once each, by key, in the order first asked). A write to a
+ * row many transactions share (a report rollup's counter) holds that row's lock from its statement to the end of its
+ * transaction: made last, it holds it for the COMMIT only, not for the rest of the transaction's work.
+ */
+export class DeferredWrites {
+  private readonly writes = new Map<string, () => Promise<void>>();
+
+  /** `write` runs before the commit, unless a write of `key` is already due (which then covers this one). */
+  add(key: string, write: () => Promise<void>): void {
+    if (!this.writes.has(key)) this.writes.set(key, write);
+  }
+
+  async run(): Promise<void> {
+    for (const write of this.writes.values()) await write();
+    this.writes.clear();
+  }
+}

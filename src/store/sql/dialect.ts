@@ -13,6 +13,11 @@ export interface SearchTerm {
 export interface SqlDialect {
   readonly backend: 'sqlite' | 'postgres';
   /**
+   * One write transaction at a time (SQLite's BEGIN IMMEDIATE): a row read in a write transaction stays as read
+   * until it ends, so no other transaction holds or changes it meanwhile.
+   */
+  readonly singleWriter: boolean;
+  /**
    * The next `updated_at` of a row: `now`, or one past the stored value when
    * that is not earlier (strictly monotonic per row, even within one
    * millisecond). `now` is a bound parameter, so the SQL text stays the same
@@ -68,6 +73,14 @@ export interface SqlDialect {
    * forget to move the count.
    */
   createAgentLoadTriggers(db: Kysely<unknown>): Promise<void>;
+  /**
+   * Migration step: the same for `agent_department_load` — per (agent, department), the open livechat rooms of that
+   * department the agent serves (a row created on first use), also moved by a change of `department_id` — so routing
+   * reads a candidate's department load (DESK.md D2's `dep`) from one row instead of counting its rooms. Where rows
+   * are locked, the agent's `users` row is written first (also when only the department changes), as by the other
+   * triggers.
+   */
+  createAgentDepartmentLoadTriggers(db: Kysely<unknown>): Promise<void>;
   /**
    * The same literal, case-insensitive substring test as `containsSearchTerm`, on any
    * text column and without a search index (a scan; for small tables such as

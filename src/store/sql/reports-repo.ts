@@ -1,8 +1,10 @@
-import { sql, type Selectable, type SqlBool } from 'kysely';
+import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import { bucketOf } from '../../lib/histogram.js';
 import { REPORT_DURATIONS, type ReportAggregate, type ReportEvent, type ReportGrouping, type ReportKind, type ReportPeriod, type ReportRoomState, type ReportSelection, type ReportsRepo } from '../reports-store.js';
+import type { DeferredWrites } from './change-recorder.js';
+import type { SqlDialect } from './dialect.js';
 import { SqlReportRoomReads } from './report-rooms-repo.js';
-import type { ReportEventsTable, ReportRoomsTable } from './schema.js';
+import type { Database, ReportEventsTable, ReportRoomsTable } from './schema.js';
 
 /** A condition no row meets (an empty list of keys): plain SQL that both backends take, unlike a bound boolean or a NUL. */
 const NOTHING = sql<SqlBool>`1 = 0`;
@@ -77,6 +79,21 @@ export function rollupRowsOf(events: readonly ReportEvent[]): RollupRow[] {
 }
 
 export class SqlReportsRepo extends SqlReportRoomReads implements ReportsRepo {
+  /** In a transaction: its events whose rollup rows are written just before its commit. */
+  private readonly pending: ReportEvent[] = [];
+
+  constructor(
+    db: Kysely<Database>,
+    dialect: SqlDialect,
+    /**
+     * In a transaction: where the rollup rows go, written last (a quarter-hour's counter rows are shared by every
+     * transaction of that quarter-hour; their locks are then held for the commit only), as one statement whose rows
+     * are in key order (so two transactions lock them in the same order).
+     */
+    private readonly deferred: DeferredWrites | null = null,
+  ) {
+    super(db, dialect);
+  }
 
   async roomState(rid: string): Promise<ReportRoomState | null> {
     const row = await this.db.selectFrom('report_rooms').selectAll().where('rid', '=', rid).executeTakeFirst();
@@ -126,6 +143,12 @@ export class SqlReportsRepo extends SqlReportRoomReads implements ReportsRepo {
         )
         .execute();
     }
+    if (!this.deferred) return this.writeRollups(events);
+    this.pending.push(...events);
+    this.deferred.add('report_rollups', () => this.writeRollups(this.pending));
+  }
+
+  private async writeRollups(events: readonly ReportEvent[]): Promise<void> {
     const rows = rollupRowsOf(events);
     for (let i = 0; i < rows.length; i += CHUNK) {
       await this.db

@@ -235,6 +235,13 @@ export interface LivechatDepartmentsTable {
   waiting_queue_message: string | null;
 }
 
+/** Per (agent, department): the open livechat rooms of the department the agent serves (migration 0033, kept by triggers). */
+export interface AgentDepartmentLoadTable {
+  agent_id: string;
+  department_id: string;
+  open_rooms: number;
+}
+
 export interface LivechatDepartmentAgentsTable {
   department_id: string;
   agent_id: string;
@@ -432,6 +439,7 @@ export interface Database {
   livechat_inquiries: LivechatInquiriesTable;
   livechat_departments: LivechatDepartmentsTable;
   livechat_department_agents: LivechatDepartmentAgentsTable;
+  agent_department_load: AgentDepartmentLoadTable;
   jobs: JobsTable;
   manual_clock: ManualClockTable;
   uploads: UploadsTable;

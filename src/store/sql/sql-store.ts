@@ -1,7 +1,7 @@
 import { Migrator, sql, type Kysely } from 'kysely';
 import { TransientError, UnavailableError } from '../errors.js';
 import type { Backend, DataChangeListener, PoolStats, Store } from '../store.js';
-import { ChangeListeners, TransactionChanges, type ChangeSink } from './change-recorder.js';
+import { ChangeListeners, DeferredWrites, TransactionChanges, type ChangeSink } from './change-recorder.js';
 import { SqlMetaRepo, SqlPermissionsRepo, SqlSettingsRepo } from './config-repos.js';
 import type { SqlDialect } from './dialect.js';
 import { migrationProvider } from './migrations/index.js';
@@ -86,6 +86,8 @@ export class SqlStore implements Store {
     private readonly listeners: ChangeListeners = new ChangeListeners(),
     /** Where writes are noted: the listeners at once, or (in a transaction) a buffer reported on commit. */
     changes: ChangeSink = listeners,
+    /** In a transaction: the writes made just before its commit (`DeferredWrites`). */
+    private readonly deferred: DeferredWrites | null = null,
   ) {
     this.users = new SqlUsersRepo(db, dialect, changes);
     this.tokens = new SqlTokensRepo(db, dialect, changes);
@@ -114,7 +116,7 @@ export class SqlStore implements Store {
     this.cannedResponses = new SqlCannedResponsesRepo(db, dialect);
     this.tags = new SqlTagsRepo(db, dialect);
     this.contacts = new SqlContactsRepo(db, dialect);
-    this.reports = new SqlReportsRepo(db, dialect);
+    this.reports = new SqlReportsRepo(db, dialect, deferred);
     this.emailOutbox = new SqlEmailOutboxRepo(db, dialect);
     this.offlineMessages = new SqlOfflineMessagesRepo(db, dialect);
     this.transcriptRequests = new SqlTranscriptRequestsRepo(db);
@@ -169,7 +171,12 @@ export class SqlStore implements Store {
     if (this.db.isTransaction) return fn(this);
     const run = async () => {
       const changes = new TransactionChanges();
-      const result = await this.db.transaction().execute((trx) => fn(new SqlStore(trx, this.dialect, this.backendHooks, this.listeners, changes)));
+      const result = await this.db.transaction().execute(async (trx) => {
+        const deferred = new DeferredWrites();
+        const result = await fn(new SqlStore(trx, this.dialect, this.backendHooks, this.listeners, changes, deferred));
+        await deferred.run();
+        return result;
+      });
       changes.committed(this.listeners);
       return result;
     };

@@ -144,6 +144,7 @@ function searchTermOf(term: string, rows: (trigram: string) => number) {
 /** The SQLite dialect but for `searchTerm`, which each store adds with its own trigram counts (`openSqliteStore`). */
 const sqliteDialect: Omit<SqlDialect, 'searchTerm'> = {
   backend: 'sqlite',
+  singleWriter: true,
   nextUpdatedAt: (now) => sql<number>`max(${now}, updated_at + 1)`,
   joinedText: (expr, separator = ',') => sql<string | null>`group_concat(${expr}, ${sql.lit(separator)})`,
   jsonArrayAgg: (expr) => sql<string>`json_group_array(${expr})`,
@@ -187,6 +188,21 @@ const sqliteDialect: Omit<SqlDialect, 'searchTerm'> = {
       `CREATE TRIGGER rooms_agent_load_ai AFTER INSERT ON rooms BEGIN ${move('new', '+ 1')} END`,
       `CREATE TRIGGER rooms_agent_load_au AFTER UPDATE OF served_by_id, open ON rooms BEGIN ${move('old', '- 1')} ${move('new', '+ 1')} END`,
       `CREATE TRIGGER rooms_agent_load_ad AFTER DELETE ON rooms BEGIN ${move('old', '- 1')} END`,
+    ];
+    for (const statement of statements) await sql.raw(statement).execute(db);
+  },
+  async createAgentDepartmentLoadTriggers(db) {
+    const served = (row: 'new' | 'old') => `${row}.t = 'l' AND ${row}.open = 1 AND ${row}.served_by_id IS NOT NULL AND ${row}.department_id IS NOT NULL`;
+    const leave = `UPDATE agent_department_load SET open_rooms = open_rooms - 1
+      WHERE ${served('old')} AND agent_id = old.served_by_id AND department_id = old.department_id;`;
+    // An upsert from a SELECT needs its WHERE clause (SQLite would read ON CONFLICT as a join's ON without one).
+    const enter = `INSERT INTO agent_department_load (agent_id, department_id, open_rooms)
+      SELECT new.served_by_id, new.department_id, 1 WHERE ${served('new')}
+      ON CONFLICT (agent_id, department_id) DO UPDATE SET open_rooms = open_rooms + 1;`;
+    const statements = [
+      `CREATE TRIGGER rooms_department_load_ai AFTER INSERT ON rooms BEGIN ${enter} END`,
+      `CREATE TRIGGER rooms_department_load_au AFTER UPDATE OF served_by_id, open, department_id ON rooms BEGIN ${leave} ${enter} END`,
+      `CREATE TRIGGER rooms_department_load_ad AFTER DELETE ON rooms BEGIN ${leave} END`,
     ];
     for (const statement of statements) await sql.raw(statement).execute(db);
   },

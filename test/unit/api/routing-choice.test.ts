@@ -15,7 +15,8 @@ import {
   withinCapacity,
   type RoutingPolicy,
 } from '../../../src/services/routing/choice.js';
-import type { RoutingCandidate } from '../../../src/store/store.js';
+import { rankedCandidates } from '../../../src/services/routing/router.js';
+import type { RoutingCandidate, Store } from '../../../src/store/store.js';
 
 const agent = (id: string, openRooms: number, lastAssignedAt: number | null, more: Partial<RoutingCandidate> = {}): RoutingCandidate => ({
   id,
@@ -129,5 +130,57 @@ describe('routing methods on one fixture (D10.4)', () => {
     for (const order of [autoSelectionOrder, loadBalancingOrder, loadRotationOrder]) {
       for (const a of fixture) for (const b of fixture) expect(order(a, b) === 0).toBe(a === b);
     }
+  });
+});
+
+describe('rankedCandidates: pages in the method\'s order until one holds an eligible agent', () => {
+  /** A store whose candidates are `all`, read a page at a time in Auto_Selection's order; the pages it was asked. */
+  function pagedStore(all: RoutingCandidate[]) {
+    const asked: Array<{ order: string; offset: number; limit: number }> = [];
+    const sorted = [...all].sort(autoSelectionOrder);
+    const tx = {
+      agents: {
+        candidates: async (_c: unknown, page: { order: string; offset: number; limit: number }) => {
+          asked.push(page);
+          return sorted.slice(page.offset, page.offset + page.limit);
+        },
+      },
+    } as unknown as Store;
+    return { tx, asked };
+  }
+  const team = (n: number, more: (i: number) => Partial<RoutingCandidate> = () => ({})) =>
+    Array.from({ length: n }, (_, i) => agent(`a${String(i).padStart(3, '0')}`, 0, i, more(i)));
+
+  it('reads one page when its first agents may take the chat', async () => {
+    const { tx, asked } = pagedStore(team(100));
+    const order = await rankedCandidates(tx, { departmentId: null }, context);
+    expect(order.map((c) => c.id).slice(0, 2)).toEqual(['a000', 'a001']);
+    expect(asked).toEqual([{ order: 'load', offset: 0, limit: 32 }]);
+  });
+
+  it('reads on past pages of agents at their limits, and stops at a short page', async () => {
+    // The first 40 agents in the order are at the department's limit (one room of it, a limit of one).
+    const full = team(70, (i) => (i < 40 ? { departmentOpen: 1, departmentLimit: 1 } : {}));
+    const { tx, asked } = pagedStore(full);
+    const order = await rankedCandidates(tx, { departmentId: 'd' }, { departmentId: 'd', now: 1 });
+    expect(order[0]!.id).toBe('a040');
+    expect(asked.map((p) => p.offset)).toEqual([0, 32]);
+    const none = pagedStore(full.slice(0, 40));
+    expect(await rankedCandidates(none.tx, { departmentId: 'd' }, { departmentId: 'd', now: 1 })).toEqual([]);
+    expect(none.asked.map((p) => p.offset)).toEqual([0, 32]);
+  });
+
+  it('asks the order of the policy\'s method, and the gate of each page it reads', async () => {
+    const { tx, asked } = pagedStore(team(40));
+    const gated: string[][] = [];
+    const gate = async (_tx: Store, read: readonly RoutingCandidate[]) => {
+      gated.push(read.map((c) => c.id));
+      return new Set(['a035']);
+    };
+    const policy: RoutingPolicy = { method: 'Load_Rotation', globalLimit: 0 };
+    const order = await rankedCandidates(tx, { departmentId: null }, { departmentId: null, now: 1, policy }, gate);
+    expect(order.map((c) => c.id)).toEqual(['a035']);
+    expect(asked.map((p) => p.order)).toEqual(['lastAssignment', 'lastAssignment']);
+    expect(gated.map((ids) => ids.length)).toEqual([32, 8]);
   });
 });
