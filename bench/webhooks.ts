@@ -3,8 +3,8 @@
  * over 20 agents), visitor and agent exchange 8 messages, the visitor closes — run `BENCH_CONCURRENCY` at a time,
  * once with webhooks off and once with every `Livechat_webhook_on_*` toggle on and a receiver on loopback that
  * answers 200 at once. Reports conversations per second and request latency per mode, and for the second the
- * delivery lag (the receiver's arrival time minus the event's outbox row time) p50 / p99 and the time the outbox
- * took to drain after the last conversation. SQLite (a temp file) and PostgreSQL (`BENCH_DATABASE_URL`).
+ * delivery lag (the receiver's arrival time minus the event's outbox row time) p50 / p99, the events delivered per
+ * claim of a room's job, and the time the outbox took to drain after the last conversation. SQLite (a temp file) and PostgreSQL (`BENCH_DATABASE_URL`).
  *
  *   npm run bench:webhooks
  *   BENCH_BACKENDS=sqlite BENCH_CONVERSATIONS=200 npm run bench:webhooks
@@ -37,6 +37,8 @@ interface Row {
   lagP50?: number;
   lagP99?: number;
   events?: number;
+  /** Claims of the `webhook` job that delivered them (several of a room's events per claim when they wait). */
+  claims?: number;
   drainSeconds?: number;
 }
 
@@ -122,6 +124,8 @@ async function benchBackend(label: string, databaseUrl: string): Promise<Row[]> 
         const written = await db.selectFrom('webhook_deliveries').select(['id', 'created_at']).where('type', '!=', 'test').execute();
         const lags = written.map((w) => (hook.arrivals.get(w.id) ?? Number.NaN) - Number(w.created_at)).filter((l) => !Number.isNaN(l)).sort((a, b) => a - b);
         row.events = written.length;
+        const claims = await db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('kind', '=', 'webhook').where('state', '=', 'done').executeTakeFirstOrThrow();
+        row.claims = Number(claims.n);
         row.lagP50 = percentile(lags, 50);
         row.lagP99 = percentile(lags, 99);
       }
@@ -136,12 +140,12 @@ async function benchBackend(label: string, databaseUrl: string): Promise<Row[]> 
 }
 
 function print(rows: Row[]): void {
-  console.log('\n| backend | mode | conversations/s | request p50 ms | request p99 ms | events | delivery lag p50 ms | delivery lag p99 ms | drain after last s |');
-  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('\n| backend | mode | conversations/s | request p50 ms | request p99 ms | events | events per claim | delivery lag p50 ms | delivery lag p99 ms | drain after last s |');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const opt = (v: number | undefined, digits = 1) => (v === undefined ? '–' : v.toFixed(digits));
     console.log(
-      `| ${r.backend} | ${r.mode} | ${(r.conversations / r.seconds).toFixed(1)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.events ?? '–'} | ${opt(r.lagP50)} | ${opt(r.lagP99)} | ${opt(r.drainSeconds, 2)} |`,
+      `| ${r.backend} | ${r.mode} | ${(r.conversations / r.seconds).toFixed(1)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.events ?? '–'} | ${r.events !== undefined && r.claims ? (r.events / r.claims).toFixed(2) : '–'} | ${opt(r.lagP50)} | ${opt(r.lagP99)} | ${opt(r.drainSeconds, 2)} |`,
     );
   }
 }
