@@ -247,6 +247,38 @@ describe('events and payloads (D9)', () => {
     expect(hook!.body).toEqual({ type: 'LivechatOfflineMessage', sentAt: new Date(hook!.body.sentAt as string).toISOString(), visitor: { name: 'Olga', email: 'olga@example.com' }, message: 'call me' });
   });
 
+  it('a navigation message goes into a payload only with both navigation settings on, with the page stored with it (W9)', async () => {
+    await setSetting(t, 'Livechat_webhook_on_agent_message', true);
+    await setSetting(t, 'Livechat_Visitor_navigation_as_a_message', true);
+    try {
+      const { token } = await registerVisitor(t);
+      const room = await openRoom(t, token);
+      const visit = (title: string, href: string) => t.api.post(`${V}/page.visited`, { token, rid: room._id, pageInfo: { change: 'url', title, location: { href } } });
+      expect((await visit('Plans', 'https://shop.example/plans')).status).toBe(200);
+      // Written in the change's transaction: with the webhook setting off there is none.
+      expect(await deliveries({ rid: room._id })).toEqual([]);
+      await setSetting(t, 'Send_visitor_navigation_history_livechat_webhook_request', true);
+      expect((await visit('Plans - Checkout', 'https://shop.example/checkout')).status).toBe(200);
+      await drained();
+      const hooks = roomHooks(room._id);
+      expect(hooks).toHaveLength(1);
+      expect((hooks[0]!.body.messages as unknown[])[0]).toEqual({
+        _id: expect.any(String),
+        username: 'rocket.cat',
+        msg: 'Plans - Checkout - https://shop.example/checkout',
+        ts: expect.any(String),
+        rid: room._id,
+        agentId: 'rocket.cat',
+        navigation: { page: { change: 'url', title: 'Plans - Checkout', location: { href: 'https://shop.example/checkout' } } },
+        _updatedAt: expect.any(String),
+      });
+      expect(hooks[0]!.raw).not.toContain(token);
+    } finally {
+      await setSetting(t, 'Livechat_Visitor_navigation_as_a_message', false);
+      await setSetting(t, 'Send_visitor_navigation_history_livechat_webhook_request', false);
+    }
+  });
+
   it("a 2xx body becomes the room's crmData (first 10 KB), echoed in later payloads", async () => {
     await setSetting(t, 'Livechat_webhook_on_visitor_message', true);
     receiver.respond = (hook) => ({ status: 200, body: hook.body.type === 'Message' ? `crm-${'x'.repeat(20_000)}` : '' });
