@@ -816,6 +816,45 @@ describe('visitorData (WIDGET.md W0.4, REALTIME.md R4)', () => {
   });
 });
 
+describe('navigation messages (WIDGET.md W9)', () => {
+  it('stream-room-messages pushes the navigation message with its page, no token, to the visitor and the serving agent', async () => {
+    await onlyAvailable(t, [agent]);
+    await setSetting(t, 'Livechat_Visitor_navigation_as_a_message', true);
+    const v = await visitorWithRoom({ name: 'Nav Visitor' });
+    try {
+      const agentWs = await agentSocket(agent);
+      expect(await v.socket.sub('stream-room-messages', [v.room._id, opts({ token: v.token, visitorToken: v.token })])).toMatchObject({ msg: 'ready' });
+      expect(await agentWs.sub('stream-room-messages', [v.room._id, opts()])).toMatchObject({ msg: 'ready' });
+      const res = await t.api.post(`${V}/page.visited`, { token: v.token, rid: v.room._id, pageInfo: { change: 'url', title: 'Plans', location: { href: 'https://shop.example/plans' } } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const history = await t.api.get(`${V}/${v.room._id}/messages`, { auth: agent });
+      const stored = history.body.messages[0];
+      expect(stored).toMatchObject({ t: 'livechat_navigation_history' });
+      const expected = changedFrame('stream-room-messages', v.room._id, [
+        {
+          _id: stored._id,
+          rid: v.room._id,
+          t: 'livechat_navigation_history',
+          msg: 'Plans - https://shop.example/plans',
+          ts: { $date: Date.parse(stored.ts) },
+          _updatedAt: { $date: Date.parse(stored._updatedAt) },
+          u: { _id: 'rocket.cat', username: 'rocket.cat' },
+          navigation: { page: { change: 'url', title: 'Plans', location: { href: 'https://shop.example/plans' } } },
+        },
+      ]);
+      for (const ws of [v.socket, agentWs]) {
+        const frame = await ws.next(isChanged('stream-room-messages', v.room._id));
+        expect(frame).toEqual(expected);
+        expect(JSON.stringify(frame)).not.toContain(v.token);
+      }
+    } finally {
+      await setSetting(t, 'Livechat_Visitor_navigation_as_a_message', false);
+      await t.api.post(`${V}/room.close`, { rid: v.room._id, token: v.token });
+      await settle();
+    }
+  });
+});
+
 /** Every ISO date string of a REST object, at any depth, as an EJSON date (what DDP frames carry). */
 function toEJSONDates(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toEJSONDates);
