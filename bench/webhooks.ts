@@ -1,17 +1,17 @@
 /**
  * Webhook benchmark (DESK.md D9): a closed-loop conversation — a visitor registers and opens a room (Auto_Selection
  * over 20 agents), visitor and agent exchange 8 messages, the visitor closes — run `BENCH_CONCURRENCY` at a time,
- * once with webhooks off and once with every `Livechat_webhook_on_*` toggle on and a receiver on loopback that
- * answers 200 at once. Reports conversations per second and request latency per mode, and for the second the
- * delivery lag (the receiver's arrival time minus the event's outbox row time) p50 / p99 and the time the outbox
- * took to drain after the last conversation. SQLite (a temp file) and PostgreSQL (`BENCH_DATABASE_URL`).
+ * once with webhooks off and once with every `Livechat_webhook_on_*` toggle on and a receiver on loopback (a process
+ * of its own) that answers 200 at once. Reports conversations per second and request latency per mode, and for the second the
+ * delivery lag (the receiver's arrival time minus the event's outbox row time) p50 / p99, the events delivered per
+ * claim of a room's job, and the time the outbox took to drain after the last conversation. SQLite (a temp file) and PostgreSQL (`BENCH_DATABASE_URL`).
  *
  *   npm run bench:webhooks
  *   BENCH_BACKENDS=sqlite BENCH_CONVERSATIONS=200 npm run bench:webhooks
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -37,23 +37,51 @@ interface Row {
   lagP50?: number;
   lagP99?: number;
   events?: number;
+  /** Claims of the `webhook` job that delivered them (several of a room's events per claim when they wait). */
+  claims?: number;
   drainSeconds?: number;
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
-async function receiver() {
-  const arrivals = new Map<string, number>();
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      arrivals.set(String(req.headers['x-parley-delivery']), Date.now());
-      res.writeHead(200);
-      res.end();
-    });
+/**
+ * The receiver runs in a process of its own (as a CRM would), so its work is not counted against the server's event
+ * loop: it answers 200 at once and keeps each delivery's arrival time, read back at the end over `GET /arrivals`.
+ */
+const RECEIVER = `
+const http = require('node:http');
+const arrivals = [];
+const server = http.createServer((req, res) => {
+  if (req.method === 'GET' && req.url === '/arrivals') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(arrivals));
+    return;
+  }
+  req.resume();
+  req.on('end', () => {
+    arrivals.push([String(req.headers['x-parley-delivery']), Date.now()]);
+    res.writeHead(200);
+    res.end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { arrivals, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, close: () => new Promise<void>((r) => server.close(() => r())) };
+});
+server.listen(0, '127.0.0.1', () => console.log(server.address().port));
+`;
+
+async function receiver() {
+  const child = spawn(process.execPath, ['-e', RECEIVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
+    child.once('exit', (code) => reject(new Error(`receiver exited with ${code}`)));
+  });
+  const base = `http://127.0.0.1:${port}`;
+  return {
+    url: `${base}/hook`,
+    arrivals: async () => new Map((await (await fetch(`${base}/arrivals`)).json()) as Array<[string, number]>),
+    close: async () => {
+      child.kill();
+      await once(child, 'exit');
+    },
+  };
 }
 
 async function benchBackend(label: string, databaseUrl: string): Promise<Row[]> {
@@ -120,8 +148,11 @@ async function benchBackend(label: string, databaseUrl: string): Promise<Row[]> 
         }
         row.drainSeconds = (performance.now() - drainStart) / 1000;
         const written = await db.selectFrom('webhook_deliveries').select(['id', 'created_at']).where('type', '!=', 'test').execute();
-        const lags = written.map((w) => (hook.arrivals.get(w.id) ?? Number.NaN) - Number(w.created_at)).filter((l) => !Number.isNaN(l)).sort((a, b) => a - b);
+        const arrivals = await hook.arrivals();
+        const lags = written.map((w) => (arrivals.get(w.id) ?? Number.NaN) - Number(w.created_at)).filter((l) => !Number.isNaN(l)).sort((a, b) => a - b);
         row.events = written.length;
+        const claims = await db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('kind', '=', 'webhook').where('state', '=', 'done').executeTakeFirstOrThrow();
+        row.claims = Number(claims.n);
         row.lagP50 = percentile(lags, 50);
         row.lagP99 = percentile(lags, 99);
       }
@@ -136,12 +167,12 @@ async function benchBackend(label: string, databaseUrl: string): Promise<Row[]> 
 }
 
 function print(rows: Row[]): void {
-  console.log('\n| backend | mode | conversations/s | request p50 ms | request p99 ms | events | delivery lag p50 ms | delivery lag p99 ms | drain after last s |');
-  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('\n| backend | mode | conversations/s | request p50 ms | request p99 ms | events | events per claim | delivery lag p50 ms | delivery lag p99 ms | drain after last s |');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const opt = (v: number | undefined, digits = 1) => (v === undefined ? '–' : v.toFixed(digits));
     console.log(
-      `| ${r.backend} | ${r.mode} | ${(r.conversations / r.seconds).toFixed(1)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.events ?? '–'} | ${opt(r.lagP50)} | ${opt(r.lagP99)} | ${opt(r.drainSeconds, 2)} |`,
+      `| ${r.backend} | ${r.mode} | ${(r.conversations / r.seconds).toFixed(1)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.events ?? '–'} | ${r.events !== undefined && r.claims ? (r.events / r.claims).toFixed(2) : '–'} | ${opt(r.lagP50)} | ${opt(r.lagP99)} | ${opt(r.drainSeconds, 2)} |`,
     );
   }
 }

@@ -107,6 +107,11 @@ export function ConsoleProvider({ children, transport, fetchImpl, storage }: Con
     const offInvalidate = hub.onInvalidate((topic) => {
       if (topic === '*') void queryClient.invalidateQueries();
       else if (topic.startsWith('room:')) void queryClient.invalidateQueries({ queryKey: ['room', topic.slice(5)] });
+      else if (topic.startsWith('visitor:')) {
+        // The room's visitor: its details (keyed by visitor id, which the event's room knows) and its page trail.
+        void queryClient.invalidateQueries({ queryKey: ['visitor'] });
+        void queryClient.invalidateQueries({ queryKey: ['pages-visited', topic.slice(8)] });
+      }
       else void queryClient.invalidateQueries({ queryKey: [topic] });
     });
     return () => {

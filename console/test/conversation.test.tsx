@@ -141,6 +141,47 @@ describe('conversation', () => {
     expect(screen.getByRole('button', { name: 'Attach file' })).toBeTruthy();
   });
 
+  it("the visitor panel's current page and pages visited follow visitorData (visitor:<rid>), not a timer", async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const page = (title: string, i: number) => ({
+      _id: `p${i}`,
+      ts: new Date(NOW - 10_000 + i).toISOString(),
+      msg: `${title} - https://shop.example/${title.toLowerCase()}`,
+      title,
+      href: `https://shop.example/${title.toLowerCase()}`,
+      change: 'url',
+      rid: 'R1',
+      navigation: { page: { change: 'url', title, location: { href: `https://shop.example/${title.toLowerCase()}` } } },
+    });
+    const pages = [page('Pricing', 0)];
+    const { calls, sink } = renderApp('/chats/R1', {
+      'GET rooms.info': () => ({ room: ROOM, success: true }),
+      'GET livechat/R1/messages': () => ({ messages: MESSAGES, count: 1, offset: 0, total: 1, success: true }),
+      'GET livechat/visitors.pagesVisited/R1': () => ({ pages: [...pages].reverse(), count: pages.length, offset: 0, total: pages.length, success: true }),
+      'GET livechat/visitors.info': () => {
+        const last = pages[pages.length - 1]!;
+        return { visitor: { _id: 'V1', username: 'guest-1', name: 'Vera Visitor', lastPage: { title: last.title, href: last.href, ts: last.ts } }, success: true };
+      },
+    });
+    await waitFor(() => expect(screen.getAllByRole('link', { name: 'Pricing' })).toHaveLength(2));
+    const trailReads = () => calls.filter((c) => c.path === 'livechat/visitors.pagesVisited/R1').length;
+    const before = trailReads();
+    pages.push(page('Checkout', 1));
+    // Another room's visitor, or an event of this room that is not about its visitor: the trail is not re-read.
+    act(() => {
+      sink().invalidate('visitor:R2');
+      sink().invalidate('room:R1');
+    });
+    await act(async () => {
+      await Promise.resolve();
+    });
+    expect(trailReads()).toBe(before);
+    act(() => sink().invalidate('visitor:R1'));
+    // Both the trail and the current page show it, with no timer having run.
+    await waitFor(() => expect(screen.getAllByRole('link', { name: 'Checkout' })).toHaveLength(2));
+    expect(trailReads()).toBe(before + 1);
+  });
+
   it('a chat transferred away says so once and stops asking the server', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     let transferred = false;

@@ -14,7 +14,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { Millis } from '../lib/time.js';
 import type { CannedResponse } from '../wire/desk.js';
-import type { CannedResponseRecord, InquiryRecord, MessageRecord, RoomRecord, RoomType, SystemMessageType, UserStatus, VisitorStatus, TransferData, MessageFile } from '../store/store.js';
+import type { CannedResponseRecord, InquiryRecord, MessageRecord, RoomRecord, RoomType, SystemMessageType, UserStatus, VisitorStatus, TransferData, MessageFile, MessageNavigation } from '../store/store.js';
 
 /** The access-relevant state of a room when the event happened. */
 export interface RoomSnapshot {
@@ -54,6 +54,8 @@ export interface EventMessage {
    * the visitor's data (W8.2): either way the widget offers no transcript.
    */
   transcriptRequested?: true;
+  /** A navigation message's page (WIDGET.md W9). */
+  navigation?: MessageNavigation;
 }
 
 /** An inquiry as events carry it (no token). */
@@ -169,6 +171,7 @@ export function eventMessage(m: MessageRecord, byVisitor: boolean, transferData?
     ...(transferData && { transferData }),
     ...(m.file && { file: m.file }),
     ...(m.transcriptRequested && { transcriptRequested: true as const }),
+    ...(m.navigation && { navigation: m.navigation }),
   };
 }
 

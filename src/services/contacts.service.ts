@@ -6,7 +6,7 @@
 import type { Static } from '@sinclair/typebox';
 import { iso } from '../lib/time.js';
 import { extend, parseJsonObject } from '../lib/values.js';
-import type { LastChat, Store, UserRecord } from '../store/store.js';
+import type { LastChat, Store, UserRecord, VisitorRecord } from '../store/store.js';
 import type { AutocompleteQuery, ChatHistoryQuery, ContactVisitor, VisitorSearchQuery } from '../wire/contacts.js';
 import type { Access } from './access.js';
 import { bareFailure, failure, forbidden } from './errors.js';
@@ -20,6 +20,20 @@ const AUTOCOMPLETE_LIMIT = 10;
 const visitorNotFound = () => bareFailure('visitor-not-found');
 const lastChatWire = (last: LastChat) => ({ _id: last.rid, ts: iso(last.ts) });
 
+/**
+ * A visitor as `visitors.info` shows it (DESK.md D7): no token, with its latest chat and that chat's agent. The
+ * `visitorData` frame (WIDGET.md W0.4) carries the same shape.
+ */
+export async function visitorInfoWire(store: Store, visitor: VisitorRecord): Promise<Static<typeof ContactVisitor>> {
+  const last = await store.contacts.lastChat(visitor.id);
+  const wire = visitorForAgents(visitor);
+  if (!last) return wire;
+  return extend(wire, {
+    lastChat: lastChatWire(last),
+    ...(last.agent && { lastAgent: { agentId: last.agent.id, username: last.agent.username, ts: iso(last.agent.ts) } }),
+  });
+}
+
 export class ContactsService {
   constructor(
     private readonly store: Store,
@@ -32,15 +46,7 @@ export class ContactsService {
     if (!this.access.canReadVisitor(caller)) throw forbidden();
     const visitor = await this.store.visitors.findById(visitorId);
     if (!visitor || !(await this.access.seesVisitor(caller, visitor.id))) throw visitorNotFound();
-    const last = await this.store.contacts.lastChat(visitor.id);
-    const wire = visitorForAgents(visitor);
-    if (!last) return { visitor: wire };
-    return {
-      visitor: extend(wire, {
-        lastChat: lastChatWire(last),
-        ...(last.agent && { lastAgent: { agentId: last.agent.id, username: last.agent.username, ts: iso(last.agent.ts) } }),
-      }),
-    };
+    return { visitor: await visitorInfoWire(this.store, visitor) };
   }
 
   /** `GET livechat/visitors.chatHistory/room/:roomId/visitor/:visitorId`: the visitor's rooms, open and closed. */

@@ -13,7 +13,7 @@ import { forbidden } from './errors.js';
 import { snapshotOf, type RoomSnapshot } from '../events/domain.js';
 import type { EventBus } from '../events/event-bus.js';
 import { roomVisitorWire, visitorFacingAgent } from './livechat-wire.js';
-import { visitorForAgents } from './livechat-workspace.service.js';
+import { visitorInfoWire } from './contacts.service.js';
 import { messageWire } from './message-wire.js';
 import type { SettingsService } from './settings.service.js';
 import { roomView, subscriptionView } from './rooms.service.js';
@@ -56,10 +56,10 @@ export class LiveService {
     return visitorFacingAgent(user, { info: this.settings.get('Livechat_show_agent_info'), email: this.settings.get('Livechat_show_agent_email') });
   }
 
-  /** The visitor as agents see it (`visitorData`; no token), or null. */
+  /** The visitor as agents see it (`visitorData`: the `visitors.info` shape, no token), or null. */
   async visitor(visitorId: string) {
     const visitor = await this.store.visitors.findById(visitorId);
-    return visitor ? visitorForAgents(visitor) : null;
+    return visitor ? visitorInfoWire(this.store, visitor) : null;
   }
 
   /** The user's subscription to the room as REST shows it, with the livechat `v` (no token), or null. */

@@ -1,7 +1,7 @@
 /** The wire shape of a message (contract §8.8), for every room type: built here only. */
 import type { Static } from '@sinclair/typebox';
 import { iso } from '../lib/time.js';
-import { isVisibleToVisitor, type MessageFile, type MessageRecord, type TransferData } from '../store/store.js';
+import { isVisibleToVisitor, type MessageFile, type MessageNavigation, type MessageRecord, type TransferData } from '../store/store.js';
 import { fileMessageFields } from './files/file-wire.js';
 import type { Message, StaffMessage, VisitorMessage } from '../wire/livechat.js';
 
@@ -14,6 +14,7 @@ export type VisitorMessageWire = Static<typeof VisitorMessage>;
 
 type WireSource = Pick<MessageRecord, 'id' | 'rid' | 't' | 'msg' | 'ts' | 'updatedAt' | 'u' | 'visitorToken' | 'transferData' | 'transcriptRequested'> & {
   file?: MessageFile | undefined;
+  navigation?: MessageNavigation | undefined;
 };
 
 /** A message for agents and members (Parley rule §8.8: they never see the visitor's token). */
@@ -28,6 +29,7 @@ export function messageWire(m: WireSource): MessageWire {
     u: { _id: m.u.id, username: m.u.username, ...(m.u.name !== null && { name: m.u.name }) },
     ...(m.transferData && { transferData: transferDataWire(m.transferData) }),
     ...(m.transcriptRequested && { transcriptRequested: true as const }),
+    ...(m.navigation && { navigation: navigationWire(m.navigation) }),
     ...(m.t === 'livechat-note' && { internal: true }),
     ...(m.file && fileMessageFields(m.file)),
   };
@@ -52,6 +54,7 @@ export function visitorMessageWire(m: WireSource): VisitorMessageWire {
     ...(m.visitorToken !== null && { token: m.visitorToken }),
     ...(m.transferData && { transferData: transferDataWire(m.transferData) }),
     ...(m.transcriptRequested && { transcriptRequested: true as const }),
+    ...(m.navigation && { navigation: navigationWire(m.navigation) }),
     ...(m.file && fileMessageFields(m.file)),
   };
 }
@@ -60,6 +63,11 @@ export function visitorMessageWire(m: WireSource): VisitorMessageWire {
 export function plainMessageWire(m: WireSource): PlainMessageWire {
   const { token: _token, ...wire } = visitorMessageWire(m);
   return wire;
+}
+
+/** A navigation message's page as every client reads it (WIDGET.md W9): no token. */
+export function navigationWire(n: MessageNavigation): { page: { change: string; title: string; location: { href: string } } } {
+  return { page: { change: n.change, title: n.title, location: { href: n.href } } };
 }
 
 /** A transfer message's details as clients read them (REST history and the streams alike). */

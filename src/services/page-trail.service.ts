@@ -106,7 +106,17 @@ export class PageTrailService {
     const msg = `${added.title} - ${added.href}`;
     const stored = await insertOrDuplicate(
       this.store,
-      { id: newId(), rid: room.id, t: 'livechat_navigation_history', msg, ts: now, updatedAt: now, u: { id: BOT_USER_ID, username: 'rocket.cat', name: null }, visitorToken: null },
+      {
+        id: newId(),
+        rid: room.id,
+        t: 'livechat_navigation_history',
+        msg,
+        ts: now,
+        updatedAt: now,
+        u: { id: BOT_USER_ID, username: 'rocket.cat', name: null },
+        visitorToken: null,
+        navigation: { change: added.change, title: added.title, href: added.href },
+      },
       {},
       { requireOpen: true, activity: { log: this.activity, byVisitor: false } },
     );

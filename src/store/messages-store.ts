@@ -41,6 +41,15 @@ export interface MessageRecord {
   file?: MessageFile;
   /** A `livechat-close` message whose close mailed the visitor a transcript (WIDGET.md W4.4). */
   transcriptRequested?: true;
+  /** A `livechat_navigation_history` message's page (WIDGET.md W9), stored with it by `insert`. */
+  navigation?: MessageNavigation;
+}
+
+/** The page a navigation message tells of (WIDGET.md W9), as its trail entry holds it. */
+export interface MessageNavigation {
+  change: string;
+  title: string;
+  href: string;
 }
 
 /** Transfer details of a `livechat_transfer_history` message (R4; the widget builds its transfer line from them). */
@@ -68,7 +77,7 @@ export interface MessagesRepo {
    * `rooms.lock(rid)`, for atomicity.
    * `ts` (and `_updatedAt`) become later than the room's last message when
    * needed, so history order is insertion order; returns the stored message.
-   * Throws ConflictError on `messages.id` when the id is taken.
+   * Throws ConflictError on `messages.id` when the id is taken. A `navigation` is stored with the message.
    */
   insert(message: MessageRecord, options?: { waitingResponse?: boolean }): Promise<MessageRecord>;
   /**

@@ -71,6 +71,8 @@ export interface WebhooksRepo {
   lockById(id: string): Promise<WebhookDeliveryRecord | null>;
   /** The `pending`/`retrying` delivery of `orderKey` with the lowest `seq`, or null. */
   head(orderKey: string): Promise<WebhookDeliveryRecord | null>;
+  /** The first `limit` `pending`/`retrying` deliveries of `orderKey`, lowest `seq` first (`head` is the first). */
+  waiting(orderKey: string, limit: number): Promise<WebhookDeliveryRecord[]>;
   /** Replaces the payload of a delivery not yet attempted (an event completed later in its transaction). */
   setPayload(id: string, payload: string): Promise<void>;
   /** Applies `change` when the row's status is one of `from`; the row after, or null. */

@@ -79,6 +79,8 @@ const messageFields = {
   ),
   /** `livechat-close` only: the close mailed the visitor a transcript, so the widget does not offer one (WIDGET.md W4.4). */
   transcriptRequested: Opt(Type.Literal(true)),
+  /** `livechat_navigation_history` only: the page visited (WIDGET.md W9; never a token). */
+  navigation: Opt(Type.Object({ page: Type.Object({ change: Type.String(), title: Type.String(), location: Type.Object({ href: Type.String() }) }) })),
   /** File messages only (WIDGET.md W5.4). */
   groupable: Opt(Type.Boolean()),
   file: Opt(FileFields),

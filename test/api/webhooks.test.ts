@@ -3,6 +3,7 @@
  * (test/support/webhook-receiver.ts), with the manual clock driving retries (D0).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { SqlStore } from '../../src/store/sql/sql-store.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { createDepartment, makeAgent, onlyAvailable, openRoom, registerVisitor, setSetting, type Agent } from '../support/livechat.js';
 import { pollUntil } from '../support/poll.js';
@@ -246,6 +247,38 @@ describe('events and payloads (D9)', () => {
     expect(hook!.body).toEqual({ type: 'LivechatOfflineMessage', sentAt: new Date(hook!.body.sentAt as string).toISOString(), visitor: { name: 'Olga', email: 'olga@example.com' }, message: 'call me' });
   });
 
+  it('a navigation message goes into a payload only with both navigation settings on, with the page stored with it (W9)', async () => {
+    await setSetting(t, 'Livechat_webhook_on_agent_message', true);
+    await setSetting(t, 'Livechat_Visitor_navigation_as_a_message', true);
+    try {
+      const { token } = await registerVisitor(t);
+      const room = await openRoom(t, token);
+      const visit = (title: string, href: string) => t.api.post(`${V}/page.visited`, { token, rid: room._id, pageInfo: { change: 'url', title, location: { href } } });
+      expect((await visit('Plans', 'https://shop.example/plans')).status).toBe(200);
+      // Written in the change's transaction: with the webhook setting off there is none.
+      expect(await deliveries({ rid: room._id })).toEqual([]);
+      await setSetting(t, 'Send_visitor_navigation_history_livechat_webhook_request', true);
+      expect((await visit('Plans - Checkout', 'https://shop.example/checkout')).status).toBe(200);
+      await drained();
+      const hooks = roomHooks(room._id);
+      expect(hooks).toHaveLength(1);
+      expect((hooks[0]!.body.messages as unknown[])[0]).toEqual({
+        _id: expect.any(String),
+        username: 'rocket.cat',
+        msg: 'Plans - Checkout - https://shop.example/checkout',
+        ts: expect.any(String),
+        rid: room._id,
+        agentId: 'rocket.cat',
+        navigation: { page: { change: 'url', title: 'Plans - Checkout', location: { href: 'https://shop.example/checkout' } } },
+        _updatedAt: expect.any(String),
+      });
+      expect(hooks[0]!.raw).not.toContain(token);
+    } finally {
+      await setSetting(t, 'Livechat_Visitor_navigation_as_a_message', false);
+      await setSetting(t, 'Send_visitor_navigation_history_livechat_webhook_request', false);
+    }
+  });
+
   it("a 2xx body becomes the room's crmData (first 10 KB), echoed in later payloads", async () => {
     await setSetting(t, 'Livechat_webhook_on_visitor_message', true);
     receiver.respond = (hook) => ({ status: 200, body: hook.body.type === 'Message' ? `crm-${'x'.repeat(20_000)}` : '' });
@@ -346,6 +379,62 @@ describe('delivery (D9 Parley rule)', () => {
     await advance(34);
     await pollUntil(() => roomHooks(roomA._id).length === 3, 'a1 then a2');
     expect(types(roomHooks(roomA._id))).toEqual(['Message:a1', 'Message:a1', 'Message:a2']);
+  });
+
+  it("one claim sends several of a room's waiting events in order; a 4xx mid-batch goes on, a retry ends the batch", async () => {
+    await setSetting(t, 'Livechat_webhook_on_visitor_message', true);
+    const { token } = await registerVisitor(t);
+    const room = await openRoom(t, token);
+    const msg = (h: ReceivedHook) => (h.body.messages as Array<{ msg: string }>)[0]!.msg;
+    const claims = async () =>
+      (await (t.store as SqlStore).db.selectFrom('jobs').select(['state']).where('kind', '=', 'webhook').where('key', '=', room._id).execute()).map((j) => j.state).sort();
+    const answers: Record<string, 'hang' | number> = { m1: 'hang', m2: 404, m3: 500 };
+    receiver.respond = (hook) => {
+      const answer = answers[msg(hook)] ?? 200;
+      return answer === 'hang' ? 'hang' : { status: answer };
+    };
+    // m1's attempt is under way (its claim read only m1); m2…m6 wait behind it.
+    await t.api.post(`${V}/message`, { rid: room._id, token, msg: 'm1' });
+    await pollUntil(() => roomHooks(room._id).length === 1, 'm1 arrived and hangs');
+    for (const m of ['m2', 'm3', 'm4', 'm5', 'm6']) await t.api.post(`${V}/message`, { rid: room._id, token, msg: m });
+    receiver.release(200);
+    await pollUntil(async () => (await deliveries({ rid: room._id, status: 'retrying' })).length === 1, 'm3 retrying');
+    // The second claim sent m2 (404: failed, the batch goes on) and m3 (500: retry, the batch ends); m4… untried.
+    expect(roomHooks(room._id).map(msg)).toEqual(['m1', 'm2', 'm3']);
+    const byMsg = async () => {
+      const rows = await deliveries({ rid: room._id, sort: '{"createdAt":1}' });
+      const out: Record<string, unknown> = {};
+      for (const [i, d] of rows.entries()) out[`m${i + 1}`] = [d.status, d.attempts, d.lastStatusCode];
+      return out;
+    };
+    expect(await byMsg()).toEqual({
+      m1: ['delivered', 1, 200],
+      m2: ['failed', 1, 404],
+      m3: ['retrying', 1, 500],
+      m4: ['pending', 0, null],
+      m5: ['pending', 0, null],
+      m6: ['pending', 0, null],
+    });
+    expect(await claims()).toEqual(['done', 'done', 'pending']);
+    // At m3's retry, one claim sends m3 then m4, m5, m6, in order.
+    answers.m3 = 200;
+    await advance(34);
+    await pollUntil(async () => (await deliveries({ rid: room._id, status: 'pending' })).length === 0, 'the rest delivered');
+    expect(roomHooks(room._id).map(msg)).toEqual(['m1', 'm2', 'm3', 'm3', 'm4', 'm5', 'm6']);
+    expect(await byMsg()).toEqual({
+      m1: ['delivered', 1, 200],
+      m2: ['failed', 1, 404],
+      m3: ['delivered', 2, 200],
+      m4: ['delivered', 1, 200],
+      m5: ['delivered', 1, 200],
+      m6: ['delivered', 1, 200],
+    });
+    expect(await claims()).toEqual(['done', 'done', 'done']);
+    // Each event keeps its own log and its own event id.
+    const rows = await deliveries({ rid: room._id, sort: '{"createdAt":1}' });
+    const m3 = await t.api.get(`${V}/webhook.deliveries/${rows[2]!._id}`, { auth: t.admin });
+    expect(m3.body.delivery.log.map((l: { statusCode: number }) => l.statusCode)).toEqual([500, 200]);
+    expect(new Set(roomHooks(room._id).map((h) => h.headers['x-parley-event-id'])).size).toBe(6);
   });
 
   it('concurrent messages of one room arrive in the order they were written', async () => {

@@ -243,7 +243,7 @@ describe('W9 page trail', () => {
     expect((await t.api.get(`${V}/visitors.pagesVisited/no-such-room`, { auth: agent })).body).toEqual(bare('invalid-room'));
   });
 
-  it('navigation as a message: from rocket.cat, the answer with the token only to the visitor', async () => {
+  it('navigation as a message: from rocket.cat, the answer with the token only to the visitor; the message keeps its navigation', async () => {
     await setSetting(t, 'Livechat_Visitor_navigation_as_a_message', true);
     try {
       const { token } = await registerVisitor(t);
@@ -253,9 +253,30 @@ describe('W9 page trail', () => {
         page: { msg: 'T https://x.example/docs - https://x.example/docs', navigation: { page: { change: 'url', title: 'T https://x.example/docs', location: { href: 'https://x.example/docs' } }, token } },
         success: true,
       });
+      // W9: the stored message is {t, msg, u: rocket.cat, navigation:{page:{change, title, location:{href}}}}, no token,
+      // read back alike by agents and by the visitor.
+      const page = { change: 'url', title: 'T https://x.example/docs', location: { href: 'https://x.example/docs' } };
+      const expected = {
+        _id: expect.any(String),
+        rid: room._id,
+        t: 'livechat_navigation_history',
+        msg: 'T https://x.example/docs - https://x.example/docs',
+        ts: expect.stringMatching(ISO),
+        _updatedAt: expect.stringMatching(ISO),
+        u: { _id: 'rocket.cat', username: 'rocket.cat' },
+        navigation: { page },
+      };
       const messages = await t.api.get(`${V}/${room._id}/messages`, { auth: agent });
-      expect(messages.body.messages[0]).toMatchObject({ t: 'livechat_navigation_history', u: { _id: 'rocket.cat', username: 'rocket.cat' } });
+      expect(messages.body.messages[0]).toEqual(expected);
       expect(JSON.stringify(messages.body)).not.toContain(token);
+      const history = await t.api.get(`${V}/messages.history/${room._id}`, { query: { token } });
+      expect(history.status).toBe(200);
+      expect(history.body.messages[0]).toEqual(expected);
+      const one = await t.api.get(`${V}/message/${messages.body.messages[0]._id}`, { query: { token, rid: room._id } });
+      expect(one.body).toEqual({ message: expected, success: true });
+      // Stored with the message (a later setting change or trail edit does not rewrite it).
+      const row = await db(t.store).selectFrom('messages').select(['navigation_data']).where('id', '=', messages.body.messages[0]._id).executeTakeFirstOrThrow();
+      expect(JSON.parse(row.navigation_data!)).toEqual({ change: 'url', title: 'T https://x.example/docs', href: 'https://x.example/docs' });
     } finally {
       await setSetting(t, 'Livechat_Visitor_navigation_as_a_message', false);
     }

@@ -116,6 +116,9 @@ describe('widget screens in the console', () => {
     await waitForText('Pages visited');
     await waitForText('Checkout');
     await waitForText('Pricing');
+    // Live (W9): a page visited now reaches the open panel through visitorData, well before its 20 s safety net.
+    expect((await t.api.post(`${V}/page.visited`, { token, rid, pageInfo: { change: 'url', title: 'Shipping options', location: { href: 'https://shop.example/shipping' } } })).body).toEqual({ success: true });
+    await waitForPageText(page, 'Shipping options', 10_000);
     await checkPage('visitor-panel-widget');
 
     await tabTo(page, { name: 'Remove visitor data' });

@@ -689,6 +689,8 @@ describe('visitor presence', () => {
           ts: { $date: expect.any(Number) },
           _updatedAt: { $date: expect.any(Number) },
           livechatData: {},
+          lastChat: { _id: v.room._id, ts: { $date: expect.any(Number) } },
+          lastAgent: { agentId: agent.userId, username: agent.username, ts: { $date: expect.any(Number) } },
         },
       },
     ]);
@@ -763,3 +765,103 @@ describe('visitor presence', () => {
     expect((await socket.call('livechat:setUpConnection', [{}])).error).toEqual(meteorError(400, 'Match failed'));
   });
 });
+
+describe('visitorData (WIDGET.md W0.4, REALTIME.md R4)', () => {
+  it('a livechat/visitor update, a custom field and a trail entry each push the visitors.info shape, no token, to the visitor and the serving agent', async () => {
+    await onlyAvailable(t, [agent]);
+    const v = await visitorWithRoom({ name: 'Data Visitor' });
+    expect(v.room.servedBy).toMatchObject({ _id: agent.userId });
+    const agentWs = await agentSocket(agent);
+    expect(await agentWs.sub('stream-livechat-room', [v.room._id, opts()])).toMatchObject({ msg: 'ready' });
+    expect(await v.socket.sub('stream-livechat-room', [v.room._id, opts({ visitorToken: v.token })])).toMatchObject({ msg: 'ready' });
+    const manager = await t.createUser({ roles: ['user', 'livechat-manager'] });
+    const field = `tier${Date.now()}`;
+    expect((await t.api.post(`${V}/custom-fields.save`, { customFieldData: { field, label: 'Tier', scope: 'visitor', visibility: 'visible' } }, { auth: manager })).status).toBe(200);
+    const info = async () => {
+      const res = await t.api.get(`${V}/visitors.info`, { query: { visitorId: v.visitor._id }, auth: agent });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.visitor as Record<string, unknown>;
+    };
+    const causes: Array<[string, () => Promise<void>]> = [
+      ['livechat/visitor', async () => void expect((await t.api.post(`${V}/visitor`, { visitor: { token: v.token, name: 'Data Visitor Renamed' } })).status).toBe(200)],
+      ['custom.field', async () => void expect((await t.api.post(`${V}/custom.field`, { token: v.token, key: field, value: 'gold', overwrite: true })).body).toMatchObject({ success: true })],
+      [
+        'page.visited',
+        async () =>
+          void expect((await t.api.post(`${V}/page.visited`, { token: v.token, rid: v.room._id, pageInfo: { change: 'url', title: 'Pricing', location: { href: 'https://shop.example/pricing' } } })).body).toEqual({
+            success: true,
+          }),
+      ],
+    ];
+    try {
+      for (const [cause, act] of causes) {
+        await settle();
+        await act();
+        const expected = changedFrame('stream-livechat-room', v.room._id, [{ type: 'visitorData', visitor: toEJSONDates(await info()) }]);
+        for (const ws of [v.socket, agentWs]) {
+          const frame = await ws.next(isChanged('stream-livechat-room', v.room._id));
+          expect(frame, `${cause}: the frame as sent`).toEqual(expected);
+          expect(JSON.stringify(frame), cause).not.toContain(v.token);
+        }
+      }
+      // The frames carried each change.
+      const last = (await info()) as { name: string; livechatData: Record<string, string>; lastPage?: { title: string; href: string } };
+      expect(last.name).toBe('Data Visitor Renamed');
+      expect(last.livechatData[field]).toBe('gold');
+      expect(last.lastPage).toMatchObject({ title: 'Pricing', href: 'https://shop.example/pricing' });
+    } finally {
+      await t.api.post(`${V}/room.close`, { rid: v.room._id, token: v.token });
+      await settle();
+    }
+  });
+});
+
+describe('navigation messages (WIDGET.md W9)', () => {
+  it('stream-room-messages pushes the navigation message with its page, no token, to the visitor and the serving agent', async () => {
+    await onlyAvailable(t, [agent]);
+    await setSetting(t, 'Livechat_Visitor_navigation_as_a_message', true);
+    const v = await visitorWithRoom({ name: 'Nav Visitor' });
+    try {
+      const agentWs = await agentSocket(agent);
+      expect(await v.socket.sub('stream-room-messages', [v.room._id, opts({ token: v.token, visitorToken: v.token })])).toMatchObject({ msg: 'ready' });
+      expect(await agentWs.sub('stream-room-messages', [v.room._id, opts()])).toMatchObject({ msg: 'ready' });
+      const res = await t.api.post(`${V}/page.visited`, { token: v.token, rid: v.room._id, pageInfo: { change: 'url', title: 'Plans', location: { href: 'https://shop.example/plans' } } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const history = await t.api.get(`${V}/${v.room._id}/messages`, { auth: agent });
+      const stored = history.body.messages[0];
+      expect(stored).toMatchObject({ t: 'livechat_navigation_history' });
+      const expected = changedFrame('stream-room-messages', v.room._id, [
+        {
+          _id: stored._id,
+          rid: v.room._id,
+          t: 'livechat_navigation_history',
+          msg: 'Plans - https://shop.example/plans',
+          ts: { $date: Date.parse(stored.ts) },
+          _updatedAt: { $date: Date.parse(stored._updatedAt) },
+          u: { _id: 'rocket.cat', username: 'rocket.cat' },
+          navigation: { page: { change: 'url', title: 'Plans', location: { href: 'https://shop.example/plans' } } },
+        },
+      ]);
+      for (const ws of [v.socket, agentWs]) {
+        const frame = await ws.next(isChanged('stream-room-messages', v.room._id));
+        expect(frame).toEqual(expected);
+        expect(JSON.stringify(frame)).not.toContain(v.token);
+      }
+    } finally {
+      await setSetting(t, 'Livechat_Visitor_navigation_as_a_message', false);
+      await t.api.post(`${V}/room.close`, { rid: v.room._id, token: v.token });
+      await settle();
+    }
+  });
+});
+
+/** Every ISO date string of a REST object, at any depth, as an EJSON date (what DDP frames carry). */
+function toEJSONDates(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(toEJSONDates);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    out[key] = typeof item === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(item) ? { $date: Date.parse(item) } : toEJSONDates(item);
+  }
+  return out;
+}

@@ -1,4 +1,4 @@
-/** ContactsRepo (src/store/contacts-store.ts, DESK.md D7) and the close message's transcript flag. */
+/** ContactsRepo (src/store/contacts-store.ts, DESK.md D7) the close message's transcript flag and a navigation message's page. */
 import { expect, it } from 'vitest';
 import { insertAgent, kdb, insertVisitor, message, newRoom, openRoom, queuedRoom, type LivechatCaseContext } from './livechat-fixtures.js';
 
@@ -83,5 +83,19 @@ export function contactsCases(ctx: LivechatCaseContext): void {
     await store.messages.setTranscriptRequested(close.id);
     expect((await store.messages.findById(close.id))?.transcriptRequested).toBe(true);
     expect((await store.messages.findById(close.id, 'visitor'))?.transcriptRequested).toBe(true);
+  });
+
+  it("insert stores a navigation message's page with it; every read carries it, other messages have none", async () => {
+    const store = ctx.store();
+    const { room } = await openRoom(store);
+    const navigation = { change: 'url', title: 'Prices – ünïcode', href: 'https://shop.example/prices?x=1' };
+    const stored = await store.messages.insert(message(room.id, { t: 'livechat_navigation_history', msg: `${navigation.title} - ${navigation.href}`, navigation }));
+    expect(stored.navigation).toEqual(navigation);
+    expect((await store.messages.findById(stored.id))?.navigation).toEqual(navigation);
+    expect((await store.messages.findById(stored.id, 'visitor'))?.navigation).toEqual(navigation);
+    expect((await store.messages.listByRoom(room.id, 'visitor', 0, 10)).find((m) => m.id === stored.id)?.navigation).toEqual(navigation);
+    expect((await store.messages.page(room.id, { audience: 'staff', offset: 0, limit: 10, direction: 'asc' })).messages.find((m) => m.id === stored.id)?.navigation).toEqual(navigation);
+    const plain = await store.messages.insert(message(room.id, { msg: 'plain' }));
+    expect((await store.messages.findById(plain.id))?.navigation).toBeUndefined();
   });
 }

@@ -51,7 +51,7 @@ export function webhooksCases(ctx: WebhooksCaseContext): void {
     expect([...seqs].sort((a, b) => a - b)).toEqual([3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
   });
 
-  it('webhooks: insert, findById, lockById, head (lowest waiting seq), setPayload before the first attempt, change (conditional)', async () => {
+  it('webhooks: insert, findById, lockById, head (lowest waiting seq), waiting (in seq order, bounded), setPayload before the first attempt, change (conditional)', async () => {
     const store = ctx.store();
     const key = newId();
     const a = delivery({ orderKey: key, rid: key, seq: 1, log: [{ at: 5, statusCode: null, error: 'x', durationMs: 3 }] });
@@ -62,6 +62,9 @@ export function webhooksCases(ctx: WebhooksCaseContext): void {
     expect(await store.webhooks.findById('nope')).toBeNull();
     expect(await store.transaction((tx) => tx.webhooks.lockById(b.id))).toEqual(b);
     expect((await store.webhooks.head(key))?.id).toBe(a.id);
+    expect((await store.webhooks.waiting(key, 10)).map((d) => d.id)).toEqual([a.id, b.id]);
+    expect((await store.webhooks.waiting(key, 1)).map((d) => d.id)).toEqual([a.id]);
+    expect(await store.webhooks.waiting(newId(), 10)).toEqual([]);
     await store.webhooks.setPayload(a.id, '{"type":"Other"}');
     expect((await store.webhooks.findById(a.id))?.payload).toBe('{"type":"Other"}');
     const change = { status: 'delivered' as const, attempts: 1, lastStatusCode: 200, lastError: null, lastDurationMs: 4, nextAttemptAt: null, deliveredAt: 2_000, log: [{ at: 2_000, statusCode: 200, error: null, durationMs: 4 }] };
@@ -72,6 +75,7 @@ export function webhooksCases(ctx: WebhooksCaseContext): void {
     await store.webhooks.setPayload(a.id, '{"type":"Late"}');
     expect((await store.webhooks.findById(a.id))?.payload).toBe('{"type":"Other"}');
     expect((await store.webhooks.head(key))?.id).toBe(b.id);
+    expect((await store.webhooks.waiting(key, 10)).map((d) => d.id)).toEqual([b.id]);
     await store.webhooks.change(b.id, ['pending'], { ...change, status: 'failed', deliveredAt: null }, 3_000);
     expect(await store.webhooks.head(key)).toBeNull();
   });

@@ -6,7 +6,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useConsole } from '../context.js';
-import { pollInterval } from '../live/live.js';
+import { pollInterval, type LiveStatus } from '../live/live.js';
 import { isChatGone } from '../lib/errors.js';
 import { ApiError } from './client.js';
 import type { AgentUser, CustomFieldDef, Department, DepartmentAgent, Inquiry, LivechatRoom, Message, PageVisitedEntry, Paged, RoomEntry, TranscriptState, Visitor } from './types.js';
@@ -119,11 +119,13 @@ export function useMessages(rid: string, enabled = true) {
 }
 
 export function useVisitor(visitorId: string | undefined) {
-  const { api } = useConsole();
+  const { api, liveStatus } = useConsole();
   return useQuery({
     queryKey: ['visitor', visitorId],
     enabled: !!visitorId,
     queryFn: async () => (await api<{ visitor: Visitor }>('livechat/visitors.info', { query: { visitorId } })).visitor,
+    // The current page and custom fields change while the chat runs: `visitorData` re-reads it ("visitor:<rid>").
+    refetchInterval: visitorRefresh(liveStatus),
   });
 }
 
@@ -149,15 +151,24 @@ export function useCustomFields(enabled = true) {
 
 /** The pages the room's visitor visited, newest first (WIDGET.md W9). */
 export function usePagesVisited(rid: string) {
-  const { api } = useConsole();
+  const { api, liveStatus } = useConsole();
   return useQuery({
     queryKey: ['pages-visited', rid],
     queryFn: async () => (await api<{ pages: PageVisitedEntry[] }>(`livechat/visitors.pagesVisited/${encodeURIComponent(rid)}`, { query: { count: 50 } })).pages,
     retry: false,
-    // The trail grows while the visitor browses; no stream tells the console (it re-reads).
-    refetchInterval: 20_000,
+    // Live: each new page's `visitorData` re-reads it ("visitor:<rid>"); the interval is the safety net.
+    refetchInterval: visitorRefresh(liveStatus),
   });
 }
+
+/**
+ * How often a visitor's details and trail are re-read besides the `visitorData` events: the live hub's interval, but
+ * never slower than the 20 s the trail was polled at before it was live.
+ */
+function visitorRefresh(status: LiveStatus): number {
+  return Math.min(pollInterval(status), VISITOR_SAFETY_NET_MS);
+}
+const VISITOR_SAFETY_NET_MS = 20_000;
 
 /**
  * Earlier chats of one visitor (`livechat/rooms?visitorId=`): all of them with

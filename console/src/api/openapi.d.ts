@@ -608,6 +608,15 @@ export interface paths {
                                     }[];
                                     groupable?: boolean;
                                     msg: string;
+                                    navigation?: {
+                                        page: {
+                                            change: string;
+                                            location: {
+                                                href: string;
+                                            };
+                                            title: string;
+                                        };
+                                    };
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
@@ -870,6 +879,15 @@ export interface paths {
                                     }[];
                                     groupable?: boolean;
                                     msg: string;
+                                    navigation?: {
+                                        page: {
+                                            change: string;
+                                            location: {
+                                                href: string;
+                                            };
+                                            title: string;
+                                        };
+                                    };
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
@@ -1013,6 +1031,15 @@ export interface paths {
                                     }[];
                                     groupable?: boolean;
                                     msg: string;
+                                    navigation?: {
+                                        page: {
+                                            change: string;
+                                            location: {
+                                                href: string;
+                                            };
+                                            title: string;
+                                        };
+                                    };
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
@@ -1205,6 +1232,15 @@ export interface paths {
                                     }[];
                                     groupable?: boolean;
                                     msg: string;
+                                    navigation?: {
+                                        page: {
+                                            change: string;
+                                            location: {
+                                                href: string;
+                                            };
+                                            title: string;
+                                        };
+                                    };
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
@@ -1395,6 +1431,15 @@ export interface paths {
                                     }[];
                                     groupable?: boolean;
                                     msg: string;
+                                    navigation?: {
+                                        page: {
+                                            change: string;
+                                            location: {
+                                                href: string;
+                                            };
+                                            title: string;
+                                        };
+                                    };
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
@@ -1566,6 +1611,15 @@ export interface paths {
                                 }[];
                                 groupable?: boolean;
                                 msg: string;
+                                navigation?: {
+                                    page: {
+                                        change: string;
+                                        location: {
+                                            href: string;
+                                        };
+                                        title: string;
+                                    };
+                                };
                                 rid: string;
                                 /** @enum {string} */
                                 t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
@@ -1838,6 +1892,15 @@ export interface paths {
                                     }[];
                                     groupable?: boolean;
                                     msg: string;
+                                    navigation?: {
+                                        page: {
+                                            change: string;
+                                            location: {
+                                                href: string;
+                                            };
+                                            title: string;
+                                        };
+                                    };
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
@@ -2438,6 +2501,15 @@ export interface paths {
                                     }[];
                                     groupable?: boolean;
                                     msg: string;
+                                    navigation?: {
+                                        page: {
+                                            change: string;
+                                            location: {
+                                                href: string;
+                                            };
+                                            title: string;
+                                        };
+                                    };
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
@@ -2628,6 +2700,15 @@ export interface paths {
                                     }[];
                                     groupable?: boolean;
                                     msg: string;
+                                    navigation?: {
+                                        page: {
+                                            change: string;
+                                            location: {
+                                                href: string;
+                                            };
+                                            title: string;
+                                        };
+                                    };
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
@@ -4407,6 +4488,15 @@ export interface paths {
                                         }[];
                                         groupable?: boolean;
                                         msg: string;
+                                        navigation?: {
+                                            page: {
+                                                change: string;
+                                                location: {
+                                                    href: string;
+                                                };
+                                                title: string;
+                                            };
+                                        };
                                         rid: string;
                                         /** @enum {string} */
                                         t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
@@ -5969,6 +6059,15 @@ export interface paths {
                                 }[];
                                 groupable?: boolean;
                                 msg: string;
+                                navigation?: {
+                                    page: {
+                                        change: string;
+                                        location: {
+                                            href: string;
+                                        };
+                                        title: string;
+                                    };
+                                };
                                 rid: string;
                                 /** @enum {string} */
                                 t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
@@ -6100,6 +6199,15 @@ export interface paths {
                                 }[];
                                 groupable?: boolean;
                                 msg: string;
+                                navigation?: {
+                                    page: {
+                                        change: string;
+                                        location: {
+                                            href: string;
+                                        };
+                                        title: string;
+                                    };
+                                };
                                 rid: string;
                                 /** @enum {string} */
                                 t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
@@ -6239,6 +6347,15 @@ export interface paths {
                                 }[];
                                 groupable?: boolean;
                                 msg: string;
+                                navigation?: {
+                                    page: {
+                                        change: string;
+                                        location: {
+                                            href: string;
+                                        };
+                                        title: string;
+                                    };
+                                };
                                 rid: string;
                                 /** @enum {string} */
                                 t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
@@ -7461,6 +7578,15 @@ export interface paths {
                                     }[];
                                     groupable?: boolean;
                                     msg: string;
+                                    navigation?: {
+                                        page: {
+                                            change: string;
+                                            location: {
+                                                href: string;
+                                            };
+                                            title: string;
+                                        };
+                                    };
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
@@ -7880,6 +8006,15 @@ export interface paths {
                                 groupable?: boolean;
                                 internal?: boolean;
                                 msg: string;
+                                navigation?: {
+                                    page: {
+                                        change: string;
+                                        location: {
+                                            href: string;
+                                        };
+                                        title: string;
+                                    };
+                                };
                                 rid: string;
                                 /** @enum {string} */
                                 t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history" | "livechat-note" | "omnichannel_placed_chat_on_hold" | "omnichannel_on_hold_chat_resumed";
@@ -8273,6 +8408,15 @@ export interface paths {
                                     }[];
                                     groupable?: boolean;
                                     msg: string;
+                                    navigation?: {
+                                        page: {
+                                            change: string;
+                                            location: {
+                                                href: string;
+                                            };
+                                            title: string;
+                                        };
+                                    };
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
@@ -9493,6 +9637,15 @@ export interface paths {
                             }[];
                             groupable?: boolean;
                             msg: string;
+                            navigation?: {
+                                page: {
+                                    change: string;
+                                    location: {
+                                        href: string;
+                                    };
+                                    title: string;
+                                };
+                            };
                             newRoom: boolean;
                             rid: string;
                             showConnecting: boolean;
@@ -10546,6 +10699,15 @@ export interface paths {
                                     }[];
                                     groupable?: boolean;
                                     msg: string;
+                                    navigation?: {
+                                        page: {
+                                            change: string;
+                                            location: {
+                                                href: string;
+                                            };
+                                            title: string;
+                                        };
+                                    };
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
@@ -11489,6 +11651,15 @@ export interface paths {
                                 groupable?: boolean;
                                 internal?: boolean;
                                 msg: string;
+                                navigation?: {
+                                    page: {
+                                        change: string;
+                                        location: {
+                                            href: string;
+                                        };
+                                        title: string;
+                                    };
+                                };
                                 rid: string;
                                 /** @enum {string} */
                                 t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history" | "livechat-note" | "omnichannel_placed_chat_on_hold" | "omnichannel_on_hold_chat_resumed";
@@ -12167,6 +12338,15 @@ export interface paths {
                                     }[];
                                     groupable?: boolean;
                                     msg: string;
+                                    navigation?: {
+                                        page: {
+                                            change: string;
+                                            location: {
+                                                href: string;
+                                            };
+                                            title: string;
+                                        };
+                                    };
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
@@ -12347,6 +12527,15 @@ export interface paths {
                                     }[];
                                     groupable?: boolean;
                                     msg: string;
+                                    navigation?: {
+                                        page: {
+                                            change: string;
+                                            location: {
+                                                href: string;
+                                            };
+                                            title: string;
+                                        };
+                                    };
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
@@ -12490,6 +12679,15 @@ export interface paths {
                                     }[];
                                     groupable?: boolean;
                                     msg: string;
+                                    navigation?: {
+                                        page: {
+                                            change: string;
+                                            location: {
+                                                href: string;
+                                            };
+                                            title: string;
+                                        };
+                                    };
                                     rid: string;
                                     /** @enum {string} */
                                     t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
@@ -12734,6 +12932,15 @@ export interface paths {
                                 }[];
                                 groupable?: boolean;
                                 msg: string;
+                                navigation?: {
+                                    page: {
+                                        change: string;
+                                        location: {
+                                            href: string;
+                                        };
+                                        title: string;
+                                    };
+                                };
                                 rid: string;
                                 /** @enum {string} */
                                 t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";
@@ -12876,6 +13083,15 @@ export interface paths {
                                 }[];
                                 groupable?: boolean;
                                 msg: string;
+                                navigation?: {
+                                    page: {
+                                        change: string;
+                                        location: {
+                                            href: string;
+                                        };
+                                        title: string;
+                                    };
+                                };
                                 rid: string;
                                 /** @enum {string} */
                                 t?: "livechat-started" | "livechat-close" | "livechat_transfer_history" | "livechat_navigation_history";

@@ -7,7 +7,8 @@
  * - `stream-room-messages` `__my_messages__` → "room:<rid>" and "rooms";
  * - `stream-livechat-inquiry-queue-observer` `public` → "queue";
  * - per open conversation: `stream-room-messages <rid>`, `stream-notify-room <rid>/typing`,
- *   `stream-livechat-room <rid>`;
+ *   `stream-livechat-room <rid>` → "room:<rid>", and its `visitorData` (a visitor's details, custom fields or a new
+ *   page of the trail) also → "visitor:<rid>";
  * - typing is sent with the `stream-notify-room` method.
  *
  * Reconnects are ours (the SDK is created without retries): backoff from 1 s to
@@ -104,7 +105,10 @@ export function ddpTransport(options: DdpOptions): TransportFactory {
         stream('notify-room', `${rid}/typing`, (username, typing) => {
           if (typeof username === 'string') sink.typing(rid, username, typing === true);
         }),
-        stream('livechat-room', rid, () => invalidate(`room:${rid}`)),
+        stream('livechat-room', rid, (...args) => {
+          invalidate(`room:${rid}`);
+          if ((args[0] as { type?: unknown } | undefined)?.type === 'visitorData') invalidate(`visitor:${rid}`);
+        }),
       ];
       return () => {
         for (const sub of subs) sub.stop();

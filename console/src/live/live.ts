@@ -5,7 +5,7 @@
  *
  * - `live`: a DDP connection on `/websocket` (contract R2–R5, see docs/README.md) is
  *   logged in with the session's token; stream events only *invalidate* the
- *   matching queries ("queue", "rooms", "room:<rid>"), so the REST answer stays
+ *   matching queries ("queue", "rooms", "room:<rid>", "visitor:<rid>"), so the REST answer stays
  *   the one source of truth and no event shape has to be trusted.
  * - `polling`: no socket (a server without realtime, or a proxy that drops
  *   upgrades) — queries re-read every few seconds instead (`pollInterval`).
@@ -15,7 +15,8 @@
  */
 export type LiveStatus = 'connecting' | 'live' | 'polling' | 'reconnecting';
 
-export type LiveTopic = 'queue' | 'rooms' | `room:${string}` | 'mail' | 'offline';
+/** `visitor:<rid>`: the details or the page trail of that room's visitor changed (`visitorData`, WIDGET.md W0.4). */
+export type LiveTopic = 'queue' | 'rooms' | `room:${string}` | `visitor:${string}` | 'mail' | 'offline';
 
 /** What a transport (DDP, or a fake in tests) reports to the hub. */
 export interface LiveSink {

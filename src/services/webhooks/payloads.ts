@@ -7,6 +7,7 @@ import { iso, type Millis } from '../../lib/time.js';
 import { isVisibleToVisitor, type LivechatRoom, type MessageRecord, type Store, type UserRecord, type VisitorRecord } from '../../store/store.js';
 import { extend } from '../../lib/values.js';
 import { fileMessageFields } from '../files/file-wire.js';
+import { navigationWire } from '../message-wire.js';
 
 export type SessionType = 'LivechatSessionStart' | 'LivechatSessionQueued' | 'LivechatSessionTaken' | 'LivechatSessionForwarded' | 'LivechatSession';
 export type WebhookEventType = SessionType | 'Message' | 'LivechatOfflineMessage';
@@ -26,8 +27,10 @@ export function sendsMessage(m: Pick<MessageRecord, 't'>, options: PayloadOption
   return m.t === 'livechat_navigation_history' && options.navigation;
 }
 
-/** A navigation message's page, read back from its text (`<title> - <href>`). */
-function navigationOf(msg: string) {
+/** A navigation message's page: the one stored with it, or (a message stored before it was kept) read back from its text (`<title> - <href>`). */
+function navigationOf(m: Pick<MessageRecord, 'msg' | 'navigation'>) {
+  if (m.navigation) return navigationWire(m.navigation);
+  const msg = m.msg;
   const cut = msg.lastIndexOf(' - ');
   const title = cut < 0 ? '' : msg.slice(0, cut);
   const href = cut < 0 ? msg : msg.slice(cut + 3);
@@ -43,7 +46,7 @@ export function messagePayload(m: MessageRecord, visitorUsername: string): Recor
     ts: iso(m.ts),
     rid: m.rid,
     ...(m.u.username !== visitorUsername && { agentId: m.u.id }),
-    ...(m.t === 'livechat_navigation_history' && { navigation: navigationOf(m.msg) }),
+    ...(m.t === 'livechat_navigation_history' && { navigation: navigationOf(m) }),
     ...(m.t === 'livechat-close' && { closingMessage: true }),
     ...(file && { file: file.file, attachments: file.attachments }),
     _updatedAt: iso(m.updatedAt),

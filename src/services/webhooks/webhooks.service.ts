@@ -4,10 +4,12 @@
  * Every event is one row of `webhook_deliveries`, written **in the transaction of the change** by the room-activity
  * recorder (`record`) or by the offline form (`offlineMessage`), with its payload built there and then (so it shows
  * the room as the change left it). A D0 job of kind `webhook` per order key (the room's id; for events of no room,
- * the row's id) delivers that key's rows one after another in `seq` order: only the first `pending`/`retrying` row
- * of a key is ever attempted, and ≤ 1 pending job per key (the jobs table's unique index) means one attempt at a
- * time across processes. The job's `prepare` makes the HTTP attempt outside any transaction; its `run` records the
- * outcome on the row under the key's lock (`webhook_order`), schedules the retry or the key's next row.
+ * the row's id) delivers that key's rows one after another in `seq` order: an attempt is made only when every
+ * earlier row of the key has ended (delivered or failed), and ≤ 1 pending job per key (the jobs table's unique
+ * index) means one attempt at a time across processes. The job's `prepare` makes the HTTP attempts outside any
+ * transaction — several of the key's waiting rows per claim, in order, up to the first that must retry — and its
+ * `run` records every outcome on its row under the key's lock (`webhook_order`) in one transaction, then schedules
+ * the retry or the key's next row.
  * Jobs of this kind run beside the others (`parallel`), so a receiver that hangs holds one slot for at most
  * `Livechat_http_timeout`, never the server or another room.
  */
@@ -18,7 +20,7 @@ import { extend } from '../../lib/values.js';
 import type { JobRecord, Store, WebhookAttempt, WebhookDeliveryRecord, WebhookStatus } from '../../store/store.js';
 import type { IntegrationsBody, WebhookDeliveriesQuery, WebhookDelivery, WebhookDeliveryDetail } from '../../wire/webhooks.js';
 import { bareFailure, failure, invalidParams } from '../errors.js';
-import type { JobsService } from '../jobs.service.js';
+import { LEASE_MS, type JobsService } from '../jobs.service.js';
 import { invalidSort, parsePaging } from '../paging.js';
 import type { RoomActivityEvent } from '../room-activity.js';
 import { isWebhookUrl, type SettingId, type SettingsService } from '../settings.service.js';
@@ -37,6 +39,10 @@ export const MAX_ATTEMPTS = RETRY_DELAYS.length + 1;
 const MAX_RETRY_AFTER_MS = DAY_MS;
 /** Deliveries attempted at once by one process. */
 export const PARALLEL_DELIVERIES = 8;
+/** Deliveries of one key attempted per claim of its job, one after another (DESK.md D9: in the key's order). */
+export const DELIVERIES_PER_CLAIM = 16;
+/** A batch starts no attempt that could end later than this after the first began (the claim is `LEASE_MS`). */
+const BATCH_BUDGET_MS = LEASE_MS / 3;
 /** Entries kept in a delivery's log (redeliveries add to it). */
 const MAX_LOG = 50;
 
@@ -121,7 +127,7 @@ export class WebhooksService {
   ) {
     jobs.register(WEBHOOK_JOB, {
       prepare: (job, signal) => this.prepare(job, signal),
-      run: (job, tx, prepared) => this.recordAttempt(job, tx, prepared as Prepared | null),
+      run: (job, tx, prepared) => this.recordAttempt(job, tx, prepared as Prepared[] | null),
       parallel: PARALLEL_DELIVERIES,
       // The delivery's own schedule lives on its row; a job that throws is an unexpected fault.
       maxAttempts: 20,
@@ -253,12 +259,27 @@ export class WebhooksService {
 
   // --- delivery (the `webhook` job) ---
 
-  private async prepare(job: JobRecord, signal: AbortSignal): Promise<Prepared | null> {
-    const row = await this.store.webhooks.head(job.key);
-    if (!row || (row.nextAttemptAt !== null && row.nextAttemptAt > this.clock.now())) return null;
-    const at = this.clock.now();
-    const result = await this.send(row, at, signal);
-    return { id: row.id, attempts: row.attempts, at, result };
+  /**
+   * The attempts of one claim: the key's waiting deliveries in `seq` order, one after another, up to
+   * `DELIVERIES_PER_CLAIM`, while each ends for good (delivered, or failed at once). The first that must retry
+   * ends the batch, so nothing after it is tried before it: the key's order holds. Another attempt is started only
+   * while the batch's time so far plus one whole attempt stays within `BATCH_BUDGET_MS`, far inside the claim.
+   */
+  private async prepare(job: JobRecord, signal: AbortSignal): Promise<Prepared[] | null> {
+    const rows = await this.store.webhooks.waiting(job.key, DELIVERIES_PER_CLAIM);
+    const done: Prepared[] = [];
+    let spent = 0;
+    for (const row of rows) {
+      if (signal.aborted) break;
+      if (row.nextAttemptAt !== null && row.nextAttemptAt > this.clock.now()) break;
+      if (done.length > 0 && spent + this.settings.get('Livechat_http_timeout') > BATCH_BUDGET_MS) break;
+      const at = this.clock.now();
+      const result = await this.send(row, at, signal);
+      done.push({ id: row.id, attempts: row.attempts, at, result });
+      spent += result.durationMs;
+      if (classify(result) === 'retry') break;
+    }
+    return done.length === 0 ? null : done;
   }
 
   private send(row: Pick<WebhookDeliveryRecord, 'id' | 'eventId' | 'type' | 'url' | 'payload'>, at: Millis, signal?: AbortSignal): Promise<AttemptResult> {
@@ -275,34 +296,46 @@ export class WebhooksService {
     });
   }
 
-  /** The job's `run`: the attempt's outcome on the locked row, then the retry or the key's next delivery. */
-  private async recordAttempt(job: JobRecord, tx: Store, prepared: Prepared | null): Promise<void> {
+  /**
+   * The job's `run`: each attempt's outcome on its locked row, in the order they were made, then the retry or the
+   * key's next delivery. One transaction for the whole batch: the claim's check (`jobs.complete`) covers every row.
+   */
+  private async recordAttempt(job: JobRecord, tx: Store, prepared: Prepared[] | null): Promise<void> {
     await tx.webhooks.lockOrder(job.key);
     const now = this.clock.now();
-    if (prepared) {
-      const row = await tx.webhooks.lockById(prepared.id);
-      // Another attempt recorded first (a claim retaken after a stall): this one is not counted twice.
-      if (row && (row.status === 'pending' || row.status === 'retrying') && row.attempts === prepared.attempts) {
-        const { result } = prepared;
-        const attempts = row.attempts + 1;
-        const log: WebhookAttempt[] = [...row.log, { at: prepared.at, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs }].slice(-MAX_LOG);
-        const base = { attempts, lastStatusCode: result.statusCode, lastError: result.error, lastDurationMs: result.durationMs, log };
-        const outcome = classify(result);
-        if (outcome === 'delivered') {
-          await tx.webhooks.change(row.id, ['pending', 'retrying'], extend(base, { status: 'delivered', nextAttemptAt: null, deliveredAt: now }), now);
-          if (row.rid !== null && result.body !== '') await tx.webhooks.setCrmData(row.rid, result.body);
-        } else if (outcome === 'retry' && attempts < MAX_ATTEMPTS) {
-          const next = now + retryDelay(attempts, this.random(), result.retryAfterSeconds);
-          await tx.webhooks.change(row.id, ['pending', 'retrying'], extend(base, { status: 'retrying', nextAttemptAt: next, deliveredAt: null }), now);
-          await tx.jobs.schedule({ kind: WEBHOOK_JOB, key: job.key, dueAt: next }, now);
-          return;
-        } else {
-          await tx.webhooks.change(row.id, ['pending', 'retrying'], extend(base, { status: 'failed', nextAttemptAt: null, deliveredAt: null }), now);
-        }
+    for (const one of prepared ?? []) {
+      const retryAt = await this.recordOne(tx, one, now);
+      if (retryAt !== null) {
+        await tx.jobs.schedule({ kind: WEBHOOK_JOB, key: job.key, dueAt: retryAt }, now);
+        return;
       }
     }
     const next = await tx.webhooks.head(job.key);
     if (next) await tx.jobs.schedule({ kind: WEBHOOK_JOB, key: job.key, dueAt: Math.max(now, next.nextAttemptAt ?? now) }, now);
+  }
+
+  /** One attempt's outcome on its row; the time of its retry when it must be tried again, else null. */
+  private async recordOne(tx: Store, prepared: Prepared, now: Millis): Promise<Millis | null> {
+    const row = await tx.webhooks.lockById(prepared.id);
+    // Another attempt recorded first (a claim retaken after a stall): this one is not counted twice.
+    if (!row || (row.status !== 'pending' && row.status !== 'retrying') || row.attempts !== prepared.attempts) return null;
+    const { result } = prepared;
+    const attempts = row.attempts + 1;
+    const log: WebhookAttempt[] = [...row.log, { at: prepared.at, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs }].slice(-MAX_LOG);
+    const base = { attempts, lastStatusCode: result.statusCode, lastError: result.error, lastDurationMs: result.durationMs, log };
+    const outcome = classify(result);
+    if (outcome === 'delivered') {
+      await tx.webhooks.change(row.id, ['pending', 'retrying'], extend(base, { status: 'delivered', nextAttemptAt: null, deliveredAt: now }), now);
+      if (row.rid !== null && result.body !== '') await tx.webhooks.setCrmData(row.rid, result.body);
+      return null;
+    }
+    if (outcome === 'retry' && attempts < MAX_ATTEMPTS) {
+      const next = now + retryDelay(attempts, this.random(), result.retryAfterSeconds);
+      await tx.webhooks.change(row.id, ['pending', 'retrying'], extend(base, { status: 'retrying', nextAttemptAt: next, deliveredAt: null }), now);
+      return next;
+    }
+    await tx.webhooks.change(row.id, ['pending', 'retrying'], extend(base, { status: 'failed', nextAttemptAt: null, deliveredAt: null }), now);
+    return null;
   }
 
   // --- REST ---

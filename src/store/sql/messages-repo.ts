@@ -2,7 +2,7 @@ import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kyse
 import { extend } from '../../lib/values.js';
 import type { Millis } from '../../lib/time.js';
 import type { MessageFile } from '../files-store.js';
-import { AGENT_ONLY_MESSAGE_TYPES, type MessageAudience, type MessagePageQuery, type MessageRecord, type MessagesRepo, type SystemMessageType, type TransferData } from '../messages-store.js';
+import { AGENT_ONLY_MESSAGE_TYPES, type MessageAudience, type MessageNavigation, type MessagePageQuery, type MessageRecord, type MessagesRepo, type SystemMessageType, type TransferData } from '../messages-store.js';
 import type { ChangeSink } from './change-recorder.js';
 import type { SqlDialect } from './dialect.js';
 import { preparedQuery } from './prepared.js';
@@ -22,6 +22,7 @@ function toMessage(row: Selectable<MessagesTable>): MessageRecord {
     ...(row.transfer_data !== null && { transferData: JSON.parse(row.transfer_data) as TransferData }),
     ...(row.file_data !== null && row.file_data !== undefined && { file: JSON.parse(row.file_data) as MessageFile }),
     ...(row.transcript_requested === 1 && { transcriptRequested: true as const }),
+    ...(row.navigation_data !== null && row.navigation_data !== undefined && { navigation: JSON.parse(row.navigation_data) as MessageNavigation }),
   };
 }
 
@@ -71,6 +72,8 @@ export class SqlMessagesRepo implements MessagesRepo {
     const [row] = await INSERT_MESSAGE(this.db, this.dialect, input.id, input.rid, input.t, input.msg, input.ts, input.u.id, input.u.username, input.u.name, input.visitorToken);
     const ts = Number(row!.ts);
     const m: MessageRecord = extend(input, { ts, updatedAt: ts });
+    // Only navigation messages carry one (system messages, off the hot path of plain ones).
+    if (input.navigation) await this.db.updateTable('messages').set({ navigation_data: JSON.stringify(input.navigation) }).where('id', '=', input.id).execute();
     if (m.t !== null) return m;
     if (options.waitingResponse === undefined) await ROOM_AFTER_MESSAGE(this.db, this.dialect, m.rid, m.ts, lastMessageColumn(m));
     else await ROOM_AFTER_MESSAGE_WAITING(this.db, this.dialect, m.rid, m.ts, lastMessageColumn(m), options.waitingResponse ? 1 : 0);

@@ -180,6 +180,8 @@ export interface MessagesTable {
   file_data: string | null;
   /** 1 on a close message whose close mailed the visitor a transcript (migration 0032, WIDGET.md W4.4). */
   transcript_requested: number | null;
+  /** JSON of a navigation message's `MessageNavigation` (migration 0033, WIDGET.md W9). */
+  navigation_data: string | null;
 }
 
 export interface LivechatVisitorsTable {

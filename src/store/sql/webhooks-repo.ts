@@ -100,6 +100,18 @@ export class SqlWebhooksRepo implements WebhooksRepo {
     return row ? toDelivery(row) : null;
   }
 
+  async waiting(orderKey: string, limit: number): Promise<WebhookDeliveryRecord[]> {
+    const rows = await this.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('order_key', '=', orderKey)
+      .where(WAITING)
+      .orderBy('seq')
+      .limit(Math.max(0, Math.floor(limit)))
+      .execute();
+    return rows.map(toDelivery);
+  }
+
   async setPayload(id: string, payload: string): Promise<void> {
     await this.db.updateTable('webhook_deliveries').set({ payload }).where('id', '=', id).where('attempts', '=', 0).execute();
   }

@@ -29,6 +29,7 @@ import * as livechatSearch from './0027-livechat-search.js';
 import * as reports from './0031-reports.js';
 import * as offlineMessages from './0023-offline-messages.js';
 import * as transcriptRequested from './0032-transcript-requested.js';
+import * as messageNavigation from './0033-message-navigation.js';
 import * as webhooks from './0030-webhooks.js';
 import * as widgetScreens from './0028-widget-screens.js';
 import * as capacity from './0029-capacity.js';
@@ -70,6 +71,7 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0026-desk': { up: (db) => desk.up(db) },
     '0027-livechat-search': { up: (db) => livechatSearch.up(db, dialect) },
     '0032-transcript-requested': { up: (db) => transcriptRequested.up(db) },
+    '0033-message-navigation': { up: (db) => messageNavigation.up(db) },
     '0030-webhooks': { up: (db) => webhooks.up(db) },
     '0028-widget-screens': { up: (db) => widgetScreens.up(db) },
     '0031-reports': { up: (db) => reports.up(db, dialect) },
