@@ -46,6 +46,9 @@ function availableAgents(db: Kysely<Database>, agentId?: string, departmentId?: 
   return q;
 }
 
+/** The ids of the available agents (`availableAgents`): what `livechat/queue` keeps without `includeOfflineAgents`. */
+export const availableAgentIds = (db: Kysely<Database>) => availableAgents(db).select('users.id');
+
 /**
  * The rooms that count against an agent's chat limits (DESK.md D2): open livechat rooms it serves. The total is
  * `users.livechat_open_rooms`, kept by the load triggers on the same conditions; on-hold rooms (D3) leave the count
