@@ -54,6 +54,7 @@ function ManageMenu() {
     ...(can('access-permissions') ? [['/admin/permissions', 'Permissions'] as [string, string]] : []),
     ...(can('manage-email-outbox') ? [['/admin/mail', 'E-mail'] as [string, string]] : []),
     ...(can('view-livechat-webhooks') ? [['/admin/webhooks', 'Webhooks'] as [string, string]] : []),
+    ...(can('manage-livechat-tags') ? [['/admin/tags', 'Tags'] as [string, string]] : []),
     ...MANAGE_LINKS.slice(4),
   ];
   const current = links.find(([href]) => location === href || location.startsWith(`${href}/`));
@@ -191,6 +192,11 @@ export function Layout({ children }: { children: ReactNode }) {
           {can('view-l-room') && (
             <li>
               <NavLink href="/admin/offline-messages">Messages left</NavLink>
+            </li>
+          )}
+          {can('view-canned-responses') && (
+            <li>
+              <NavLink href="/admin/canned-responses">Canned responses</NavLink>
             </li>
           )}
         </ul>

@@ -1,12 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useRef, useState } from 'react';
+import { memo, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { isMissingEndpoint, useDepartmentNames, useQueue } from '../api/data.js';
 import { VirtualRow } from '../components/VirtualRow.js';
 import type { Inquiry } from '../api/types.js';
 import { isAgent, useConsole } from '../context.js';
 import { preview, waitingTime } from '../lib/format.js';
+import { estimateText, ordinal, queuePlaces } from '../lib/desk.js';
 import { useNow } from '../lib/hooks.js';
 import { errorText } from '../lib/errors.js';
 
@@ -15,23 +16,36 @@ const ROW_HEIGHT = 76;
 const QueueRow = memo(function QueueRow({
   inquiry,
   department,
+  place,
   now,
   canTake,
   onTake,
 }: {
   inquiry: Inquiry;
   department: string | undefined;
+  /** 0-based place in its department's queue (or that of no department). */
+  place: number | undefined;
   now: number;
   canTake: boolean;
   onTake: (inquiry: Inquiry) => void;
 }) {
   const name = inquiry.name || inquiry.v.username;
+  const estimate = estimateText(inquiry.estimatedWaitingTimeQueue);
+  const queueName = inquiry.department ? department || 'its department' : 'the general queue';
   return (
     <div className="list-item">
       <div className="list-main">
         <span className="list-title">{name}</span>
         <span className="list-preview">{preview(inquiry.message) || 'New chat'}</span>
-        {inquiry.department && <span className="tag">{department || 'Department'}</span>}
+        <span className="list-meta small">
+          {inquiry.department && <span className="tag">{department || 'Department'}</span>}
+          {place !== undefined && (
+            <span className="queue-place" aria-label={`${ordinal(place)} in ${queueName}`}>
+              {ordinal(place)} in line
+            </span>
+          )}
+          {estimate && <span className="muted"> · served in {estimate}</span>}
+        </span>
       </div>
       <div className="list-side">
         <span className="waiting" aria-label={`waiting ${waitingTime(inquiry.ts, now)}`}>
@@ -73,6 +87,7 @@ export function QueuePage() {
     },
   });
   const inquiries = queue.data?.inquiries ?? [];
+  const places = useMemo(() => queuePlaces(inquiries), [inquiries]);
   const agent = isAgent(me);
   const virtualizer = useVirtualizer({
     count: inquiries.length,
@@ -90,7 +105,8 @@ export function QueuePage() {
     <section className="page page-fill" aria-labelledby="queue-title">
       <h1 id="queue-title">Queue</h1>
       <p className="muted">
-        Visitors waiting for an agent, oldest first.
+        Visitors waiting for an agent, oldest first, with each one's place in its department's line and, once the desk
+        has served a few, how soon it is likely to be served.
         {queue.data && inquiries.length > 0 && ` ${inquiries.length} waiting.`}
       </p>
       {!agent && <p className="notice">You are not an agent: make yourself one (Agents page) to take chats.</p>}
@@ -112,7 +128,7 @@ export function QueuePage() {
             const inquiry = inquiries[item.index]!;
             return (
               <VirtualRow key={item.key} item={item} virtualizer={virtualizer} className="virtual-row" setSize={inquiries.length} position={item.index + 1}>
-                <QueueRow inquiry={inquiry} department={departmentName(inquiry.department)} now={now} canTake={agent && !take.isPending} onTake={onTake} />
+                <QueueRow inquiry={inquiry} department={departmentName(inquiry.department)} place={places.get(inquiry._id)} now={now} canTake={agent && !take.isPending} onTake={onTake} />
               </VirtualRow>
             );
           })}
