@@ -731,7 +731,8 @@ export function Conversation({ rid, backHref, focusComposer = false, standalone 
               {open ? (data.servedBy ? `Served by ${data.servedBy.username}` : 'Waiting in the queue') : `Closed ${dateTime(data.closedAt)}`}
             </span>
             {(data.tags ?? []).length > 0 && (
-              <span className="list-meta small" aria-label={`Tags: ${(data.tags ?? []).join(', ')}`}>
+              <span className="list-meta small">
+                <span className="visually-hidden">Tags:</span>
                 {(data.tags ?? []).map((tag) => (
                   <span key={tag} className="tag">
                     {tag}

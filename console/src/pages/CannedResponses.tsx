@@ -202,7 +202,7 @@ export function CannedResponsesPage() {
           </button>
         )
       )}
-      <form className="inline-form horizontal filters" role="search" aria-label="Filter canned responses" onSubmit={(e) => e.preventDefault()}>
+      <form className="filters" role="search" aria-label="Filter canned responses" onSubmit={(e) => e.preventDefault()}>
         <label htmlFor="canned-search">Search</label>
         <input
           id="canned-search"

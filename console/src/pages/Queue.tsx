@@ -40,7 +40,7 @@ const QueueRow = memo(function QueueRow({
         <span className="list-meta small">
           {inquiry.department && <span className="tag">{department || 'Department'}</span>}
           {place !== undefined && (
-            <span className="queue-place" aria-label={`${ordinal(place)} in ${queueName}`}>
+            <span className="queue-place" title={`${ordinal(place)} in ${queueName}`}>
               {ordinal(place)} in line
             </span>
           )}

@@ -138,7 +138,7 @@ export function TagsPage() {
           New tag
         </button>
       )}
-      <form className="inline-form horizontal filters" role="search" aria-label="Filter tags" onSubmit={(e) => e.preventDefault()}>
+      <form className="filters" role="search" aria-label="Filter tags" onSubmit={(e) => e.preventDefault()}>
         <label htmlFor="tags-search">Search</label>
         <input id="tags-search" type="search" value={text} onChange={(e) => setText(e.target.value)} />
       </form>
