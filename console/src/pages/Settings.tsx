@@ -139,7 +139,15 @@ export function SettingsPage() {
                       <input type="color" aria-label={`${def.label} picker`} value={/^#[0-9a-fA-F]{6}$/.test(String(value)) ? String(value) : '#000000'} onChange={(e) => set(e.target.value)} />
                     </span>
                   ) : def.kind === 'integer' ? (
-                    <input id={inputId} type="number" min={0} step={1} value={String(value)} onChange={(e) => set(e.target.value === '' ? 0 : Number(e.target.value))} />
+                    <input
+                      id={inputId}
+                      type="number"
+                      min={0}
+                      step={1}
+                      value={String(value)}
+                      onChange={(e) => set(e.target.value === '' ? 0 : Number(e.target.value))}
+                      aria-describedby={def.help ? `${inputId}-help` : undefined}
+                    />
                   ) : (
                     <input id={inputId} type="text" value={String(value)} onChange={(e) => set(e.target.value)} aria-describedby={def.help ? `${inputId}-help` : undefined} />
                   )}
