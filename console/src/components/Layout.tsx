@@ -215,7 +215,9 @@ export function Layout({ children }: { children: ReactNode }) {
           </div>
         )}
       </div>
-      <main id="main" className="content" tabIndex={-1}>
+      {/* A scroll region of its own (narrow screens: under the open Manage menu it may be short), so it takes the
+          keyboard's focus too: arrow keys then scroll a page that has nothing else to focus. */}
+      <main id="main" className="content" tabIndex={0}>
         {children}
       </main>
     </div>
