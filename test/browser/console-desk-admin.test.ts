@@ -103,9 +103,9 @@ describe('the desk admin screens', () => {
 
       // Agents: the admin's own limit (1), which beats the global one.
       await openPage(page, `${base}/admin/agents`);
-      await page.waitForSelector(`#limit-${t.admin.userId}`);
+      await page.waitForSelector(`[id="limit-${t.admin.userId}"]`);
       await fromMain(page);
-      await tabTo(page, { selector: `#limit-${t.admin.userId}` });
+      await tabTo(page, { selector: `[id="limit-${t.admin.userId}"]` });
       await page.keyboard.type('1');
       await page.keyboard.press('Enter');
       await waitForPageText(page, 'Saved.');
@@ -119,7 +119,8 @@ describe('the desk admin screens', () => {
       await fromMain(page);
       await tabTo(page, { name: 'Edit Billing' });
       await page.keyboard.press('Enter');
-      await tabTo(page, { selector: `#${department._id}-max-chats` });
+      // Ids may start with a digit, which a `#id` selector cannot.
+      await tabTo(page, { selector: `[id="${department._id}-max-chats"]` });
       await page.keyboard.type('3');
       await tabTo(page, { selector: 'input[type="checkbox"]:not(:checked)' });
       while (!(await page.evaluate(() => document.activeElement.parentElement.innerText.includes('Agents must tag')))) {
