@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { creatableScopes, estimateText, mayWriteCanned, ordinal, parseLimit, parseTagList, queuePlaces } from '../src/lib/desk.js';
+import { creatableScopes, estimateText, mayWriteCanned, ordinal, parseLimit, parseTagList, queuePlaces, takeBlocked } from '../src/lib/desk.js';
 
 const permits = (...held: string[]) => (p: string) => held.includes(p);
 
@@ -91,5 +91,23 @@ describe('parseTagList', () => {
   it('comma-separated, trimmed, empty dropped, each once (case-insensitive), first spelling kept', () => {
     expect(parseTagList(' vip, Billing ,,billing, VIP,refund ')).toEqual(['vip', 'Billing', 'refund']);
     expect(parseTagList('')).toEqual([]);
+  });
+});
+
+describe('takeBlocked (DESK.md D2 capacity, for the Take button)', () => {
+  const sales = { _id: 'sales', name: 'Sales', open: 2, limit: 2 };
+  const support = { _id: 'support', name: 'Support', open: 1, limit: null };
+  it('the total against the limit that bounds it, then the department against its own', () => {
+    expect(takeBlocked(undefined, 'sales')).toBeNull();
+    expect(takeBlocked({ open: 3, limit: 3, departments: [] }, undefined)).toBe('You have 3 open chats, your limit of 3: close one to take another.');
+    expect(takeBlocked({ open: 1, limit: 1, departments: [] }, undefined)).toBe('You have 1 open chat, your limit of 1: close one to take another.');
+    expect(takeBlocked({ open: 3, limit: 4, departments: [sales, support] }, 'sales')).toBe(
+      'You have 2 open chats of Sales, its limit of 2: close one of them to take another.',
+    );
+    expect(takeBlocked({ open: 3, limit: 4, departments: [sales, support] }, 'support')).toBeNull();
+    expect(takeBlocked({ open: 3, limit: 4, departments: [sales, support] }, undefined)).toBeNull();
+    expect(takeBlocked({ open: 30, limit: null, departments: [support] }, 'support')).toBeNull();
+    // A department the caller is not in: the server decides.
+    expect(takeBlocked({ open: 0, limit: null, departments: [] }, 'elsewhere')).toBeNull();
   });
 });

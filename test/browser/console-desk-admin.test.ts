@@ -152,6 +152,9 @@ describe('the desk admin screens', () => {
       const rows = await page.$$eval('.virtual-list .list-item', (items: any[]) => items.map((i) => i.innerText.replace(/\s+/g, ' ')));
       expect(rows.some((r: string) => r.includes('Pavel') && r.includes('1st in line'))).toBe(true);
       expect(rows.some((r: string) => r.includes('Rita') && r.includes('2nd in line'))).toBe(true);
+      // At its limit (1 open chat of 1), the admin's Take is off, and the page says why.
+      await waitForPageText(page, 'You have 1 open chat, your limit of 1: close one to take another.');
+      expect(await page.$$eval('.virtual-list button', (buttons: any[]) => buttons.map((b) => b.disabled))).toEqual([true, true]);
       await checkPage(page, 'queue-places');
 
       // Tags page: a tag for every department, made by keyboard.

@@ -79,3 +79,5 @@ export type TagEntry = Item<Ok<'/api/v1/livechat/tags', 'get'>['tags']>;
 export type TagSave = In<'/api/v1/livechat/tags.save', 'post'>;
 /** One agent's open chats of one department (`livechat/queue`, desk contract D2). */
 export type QueueMetric = Item<Ok<'/api/v1/livechat/queue', 'get'>['queue']>;
+/** The caller's own load and limits (`livechat/agent.load`, desk contract D2). */
+export type AgentLoad = Omit<Ok<'/api/v1/livechat/agent.load', 'get'>, 'success'>;

@@ -94,3 +94,25 @@ export function parseTagList(text: string): string[] {
   }
   return out;
 }
+
+interface Load {
+  open: number;
+  limit: number | null;
+  departments: ReadonlyArray<{ _id: string; name: string; open: number; limit: number | null }>;
+}
+
+/**
+ * Why the caller cannot take a chat of this department now (DESK.md D2's capacity: its total against the limit
+ * that bounds it, the department's chats against the department's limit), or null when it may. The server decides;
+ * this only disables Take with the reason.
+ */
+export function takeBlocked(load: Load | undefined, departmentId: string | undefined): string | null {
+  if (!load) return null;
+  const chats = (n: number) => `${n} open chat${n === 1 ? '' : 's'}`;
+  if (load.limit !== null && load.open >= load.limit) return `You have ${chats(load.open)}, your limit of ${load.limit}: close one to take another.`;
+  const department = departmentId ? load.departments.find((d) => d._id === departmentId) : undefined;
+  if (department && department.limit !== null && department.open >= department.limit) {
+    return `You have ${chats(department.open)} of ${department.name}, its limit of ${department.limit}: close one of them to take another.`;
+  }
+  return null;
+}
