@@ -23,6 +23,8 @@ const MailPage = lazy(() => import('./pages/Mail.js').then((m) => ({ default: m.
 const OfflineMessagesPage = lazy(() => import('./pages/OfflineMessages.js').then((m) => ({ default: m.OfflineMessagesPage })));
 const WebhooksPage = lazy(() => import('./pages/Webhooks.js').then((m) => ({ default: m.WebhooksPage })));
 const WidgetRulesPage = lazy(() => import('./pages/WidgetRules.js').then((m) => ({ default: m.WidgetRulesPage })));
+const CannedResponsesPage = lazy(() => import('./pages/CannedResponses.js').then((m) => ({ default: m.CannedResponsesPage })));
+const TagsPage = lazy(() => import('./pages/Tags.js').then((m) => ({ default: m.TagsPage })));
 const OpenChatsPage = lazy(() => import('./pages/OpenChats.js').then((m) => ({ default: m.OpenChatsPage })));
 
 export interface AppProps {
@@ -95,6 +97,8 @@ function Routes() {
           <Route path="/admin/open-chats" component={OpenChatsPage} />
           <Route path="/admin/mail" component={MailPage} />
           <Route path="/admin/webhooks" component={WebhooksPage} />
+          <Route path="/admin/canned-responses" component={CannedResponsesPage} />
+          <Route path="/admin/tags" component={TagsPage} />
           <Route path="/admin/offline-messages" component={OfflineMessagesPage} />
           <Route path="/admin/offline-messages/:id" component={OfflineMessagesPage} />
           <Route path="/admin/open-chats/:rid" component={OpenChatsPage} />

@@ -162,9 +162,9 @@ export function createServices(options: ServicesOptions): Services {
   const openRooms = new OpenRoomCache(store, bus, options.onBusError);
   const livechat = new LivechatService(store, settings, clock, routing, limits, events, availability, openRooms, activity, businessHours);
   const tags = new TagsService(store, settings, access, clock, events);
-  const livechatAdmin = new LivechatAdminService(store, settings, access, clock, routing, events, presence, tags);
-  const livechatWorkspace = new LivechatWorkspaceService(store, settings, access, clock, events);
   const queueInfo = new QueueInfo(store, settings, clock, businessHours);
+  const livechatAdmin = new LivechatAdminService(store, settings, access, clock, routing, events, presence, tags, queueInfo);
+  const livechatWorkspace = new LivechatWorkspaceService(store, settings, access, clock, events, queueInfo);
   const live = new LiveService(store, access, settings, clock, events, queueInfo);
   livechat.queueInfo = queueInfo;
   const messages = new MessagesService(store, access, clock, events, activity);

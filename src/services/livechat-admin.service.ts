@@ -13,6 +13,8 @@ import { livechatSnapshot } from '../events/domain.js';
 import type { EventBus } from '../events/event-bus.js';
 import { servedRooms } from '../events/hydrate.js';
 import type { LivechatRouting } from './livechat-routing.js';
+import { extend } from '../lib/values.js';
+import type { QueueInfo } from './routing/queue-info.js';
 import { codeOnly, departmentAgentWire, departmentWire, inquiryWire } from './livechat-wire.js';
 import { parsePaging, type PagingQuery } from './paging.js';
 import type { PresenceService } from './presence.service.js';
@@ -61,6 +63,8 @@ export class LivechatAdminService {
     private readonly presence: PresenceService,
     /** DESK.md D5's closing rules (comment, tags). */
     private readonly tags: TagsService,
+    /** DESK.md D2: a queued inquiry's place and estimate, as agents read it. */
+    private readonly queueInfo: QueueInfo,
   ) {}
 
   // ── §8.5 close by an agent ──
@@ -325,8 +329,10 @@ export class LivechatAdminService {
   /** The inquiry as agents see it, with the visitor's first message. */
   private async inquiryView(inquiry: InquiryRecord | null) {
     if (!inquiry) return null;
-    const first = await this.store.messages.firstVisitorMessages([inquiry.rid]);
-    return inquiryWire(inquiry, first.get(inquiry.rid) ?? '');
+    const [first, places] = await Promise.all([this.store.messages.firstVisitorMessages([inquiry.rid]), this.queueInfo.ofInquiries([inquiry])]);
+    const wire = inquiryWire(inquiry, first.get(inquiry.rid) ?? '');
+    const place = places.get(inquiry.id);
+    return place ? extend(wire, place) : wire;
   }
 
   /**

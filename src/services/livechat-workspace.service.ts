@@ -6,7 +6,7 @@
  */
 import type { Static } from '@sinclair/typebox';
 import { parseTimestamp, type Clock, type Millis } from '../lib/time.js';
-import type { LivechatRoomFilter, LivechatRoomSortKey, RoomRecord, Store, UserRecord, VisitorRecord, VisitorStatus } from '../store/store.js';
+import type { InquiryRecord, LivechatRoomFilter, LivechatRoomSortKey, RoomRecord, Store, UserRecord, VisitorRecord, VisitorStatus } from '../store/store.js';
 import type { Access } from './access.js';
 import { bareFailure, failure, forbidden, invalidParams } from './errors.js';
 import { livechatSnapshot, snapshotOf } from '../events/domain.js';
@@ -18,7 +18,8 @@ import { roomView, type RoomRef } from './rooms.service.js';
 import type { SettingsService } from './settings.service.js';
 import { iso } from '../lib/time.js';
 import { extend, parseJsonObject } from '../lib/values.js';
-import type { AgentVisitor, LivechatRoomsQuery as LivechatRoomsQuerySchema, RoomMessagesQuery } from '../wire/livechat.js';
+import type { AgentVisitor, InquiriesListQuery, LivechatRoomsQuery as LivechatRoomsQuerySchema, QueueMetric, QueueMetricsQuery, RoomMessagesQuery } from '../wire/livechat.js';
+import type { QueueInfo } from './routing/queue-info.js';
 
 /** `livechat/rooms` query: the request schema's type (wire/livechat.ts). */
 export type LivechatRoomsQuery = Static<typeof LivechatRoomsQuerySchema>;
@@ -74,6 +75,7 @@ export class LivechatWorkspaceService {
     private readonly access: Access,
     private readonly clock: Clock,
     private readonly events: EventBus,
+    private readonly queueInfo: QueueInfo,
   ) {}
 
   /**
@@ -153,13 +155,74 @@ export class LivechatWorkspaceService {
       count: paging.count,
       direction: direction === 1 ? 'asc' : 'desc',
     });
-    const firstMessages = await this.store.messages.firstVisitorMessages(inquiries.map((q) => q.rid));
-    return {
-      inquiries: inquiries.map((q) => project(inquiryWire(q, firstMessages.get(q.rid) ?? ''), paging.fields)),
-      count: inquiries.length,
+    return { inquiries: await this.inquiriesForAgents(inquiries, paging.fields), count: inquiries.length, offset: paging.offset, total };
+  }
+
+  /**
+   * `GET livechat/inquiries.list` (route: `view-livechat-manager`, so the full scope; DESK.md D2): every inquiry,
+   * queued or taken, newest first by default; `department` an id or a name (unknown: nothing matches).
+   */
+  async listInquiries(department: string | undefined, query: Static<typeof InquiriesListQuery>) {
+    const paging = parsePaging(query, this.settings);
+    const [sortKey, direction] = paging.sort[0] ?? ['ts', -1];
+    if (sortKey !== 'ts' || paging.sort.length > 1) throw invalidSort(query.sort);
+    let departmentId: string | undefined;
+    if (department) {
+      const found = await this.store.departments.findByIdOrName(department);
+      if (!found) return { inquiries: [], count: 0, offset: paging.offset, total: 0 };
+      departmentId = found.id;
+    }
+    const { inquiries, total } = await this.store.inquiries.list({
       offset: paging.offset,
-      total,
-    };
+      count: paging.count,
+      direction: direction === 1 ? 'asc' : 'desc',
+      ...(departmentId !== undefined && { departmentId }),
+    });
+    return { inquiries: await this.inquiriesForAgents(inquiries, paging.fields), count: inquiries.length, offset: paging.offset, total };
+  }
+
+  /** Inquiries as agents read them over REST: the visitor's first message, and the queued ones' place and estimate (D2). */
+  private async inquiriesForAgents(inquiries: readonly InquiryRecord[], fields: Record<string, 0 | 1> | null) {
+    const [firstMessages, places] = await Promise.all([
+      this.store.messages.firstVisitorMessages(inquiries.map((q) => q.rid)),
+      this.queueInfo.ofInquiries(inquiries),
+    ]);
+    return inquiries.map((q) => {
+      const wire = inquiryWire(q, firstMessages.get(q.rid) ?? '');
+      const place = places.get(q.id);
+      return project(place ? extend(wire, place) : wire, fields);
+    });
+  }
+
+  /**
+   * `GET livechat/queue` (route: `view-l-room`; DESK.md D2): open served rooms counted per agent and department,
+   * most first by default; available agents only unless `includeOfflineAgents=true`. Within the caller's department
+   * scope: without `view-livechat-manager`, only its departments' rooms (rooms of no department are the full scope's).
+   */
+  async queueMetrics(caller: UserRecord, query: Static<typeof QueueMetricsQuery>): Promise<{ queue: Array<Static<typeof QueueMetric>>; count: number; offset: number; total: number }> {
+    const paging = parsePaging(query, this.settings);
+    if (paging.sort.length > 1) throw invalidSort(query.sort);
+    const [sortKey, direction] = paging.sort[0] ?? ['chats', -1];
+    const sort = sortKey === 'chats' ? 'chats' : sortKey === 'user.username' || sortKey === 'username' ? 'username' : null;
+    if (!sort) throw invalidSort(query.sort);
+    const scope = await this.access.departmentScope(caller);
+    if (query.departmentId && scope !== null && !scope.includes(query.departmentId)) return { queue: [], count: 0, offset: paging.offset, total: 0 };
+    const { rows, total } = await this.store.livechatRooms.servedLoad({
+      departmentIds: scope,
+      includeUnavailable: query.includeOfflineAgents === 'true',
+      offset: paging.offset,
+      count: paging.count,
+      sort,
+      direction: direction === 1 ? 'asc' : 'desc',
+      ...(query.departmentId && { departmentId: query.departmentId }),
+      ...(query.agentId && { agentId: query.agentId }),
+    });
+    const queue = rows.map((r) => ({
+      user: { _id: r.agent.id, userId: r.agent.id, username: r.agent.username, status: r.agent.status },
+      department: r.department ? { _id: r.department.id, name: r.department.name } : {},
+      chats: r.chats,
+    }));
+    return { queue, count: queue.length, offset: paging.offset, total };
   }
 
   /**

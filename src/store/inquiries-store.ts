@@ -43,6 +43,16 @@ export interface InquiriesRepo {
    * of those without one), in `listQueued`'s ascending order; null when not queued or absent.
    */
   queuePosition(id: string): Promise<number | null>;
+  /**
+   * Every inquiry (queued or taken), by `ts` in `direction` (ties by id in code point order); only the
+   * department's when `departmentId` is given (DESK.md D2 `livechat/inquiries.list`). `total` counts every match.
+   */
+  list(query: { departmentId?: string; offset: number; count: number; direction: 'asc' | 'desc' }): Promise<{ inquiries: InquiryRecord[]; total: number }>;
+  /**
+   * `queuePosition` of each of these inquiries that is queued, in one read (absent from the map: not queued or
+   * absent). What the agents' inquiry objects carry as `position` (DESK.md D2).
+   */
+  queuePositions(ids: readonly string[]): Promise<Map<string, number>>;
   /** Whether a room of the department (null: of none) waits in the queue (DESK.md D2: a new room goes behind it). */
   anyQueued(departmentId: string | null): Promise<boolean>;
 }

@@ -113,6 +113,30 @@ export interface LivechatRoomFilter {
 
 export type LivechatRoomSortKey = 'ts' | 'fname' | 'lm' | 'closedAt' | 'msgs' | '_updatedAt';
 
+/** What `servedLoad` reads (DESK.md D2 `livechat/queue`). */
+export interface ServedLoadQuery {
+  /** Only rooms of these departments (null: every room, of a department or of none). */
+  departmentIds: readonly string[] | null;
+  /** Only rooms of this department. */
+  departmentId?: string;
+  /** Only rooms this agent serves. */
+  agentId?: string;
+  /** Agents who are not available (livechat status, presence, active, the agent role: as routing reads them) too. */
+  includeUnavailable: boolean;
+  offset: number;
+  count: number;
+  /** `chats` (then username, then department name) or `username` (then department name), in `direction`. */
+  sort: 'chats' | 'username';
+  direction: 'asc' | 'desc';
+}
+
+/** One agent's open served rooms of one department (null: of none). */
+export interface ServedLoadRow {
+  agent: { id: string; username: string; status: string };
+  department: { id: string; name: string } | null;
+  chats: number;
+}
+
 export interface LivechatRoomsRepo {
   /**
    * Creates an open livechat room with usersCount 1 (the visitor). Throws
@@ -153,6 +177,12 @@ export interface LivechatRoomsRepo {
    * (`closedAt` − the serving agent's `servedBy.ts`), latest closed first: the queue's estimate (DESK.md D2).
    */
   recentHandleTimes(departmentId: string | null, limit: number): Promise<Millis[]>;
+  /**
+   * Open livechat rooms per serving agent and department (on-hold ones included), one row per pair that has any,
+   * in the query's order (ties: the agent's username, then the department's name, in code point order, rooms of no
+   * department first). `total` counts every pair.
+   */
+  servedLoad(query: ServedLoadQuery): Promise<{ rows: ServedLoadRow[]; total: number }>;
   /**
    * Closes the room if it is open: one conditional UPDATE (`WHERE open = 1`); true
    * for the single winner, false when it was already closed (or absent). Also sets

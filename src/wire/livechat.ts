@@ -187,7 +187,12 @@ export const Inquiry = Type.Object({
   _updatedAt: Timestamp,
   v: Type.Object({ _id: Type.String(), username: Type.String(), status: Type.String() }),
   department: Opt(Type.String()),
-  /** Seconds; 0 while Parley has no estimate. */
+  /**
+   * DESK.md D2, on REST reads of a queued inquiry: its place in its department's queue (or that of no department),
+   * 0 first. Absent for a taken inquiry and on the queue streams.
+   */
+  position: Opt(Type.Integer()),
+  /** Seconds (DESK.md D2's estimate of the inquiry's spot); 0 when unknown, taken, on the streams or with statistics off. */
   estimatedWaitingTimeQueue: Type.Integer(),
   priorityWeight: Type.Integer(),
 });
@@ -455,6 +460,21 @@ export const LivechatRoomsQuery = Type.Object({
 });
 /** `livechat/:rid/messages` query. */
 export const RoomMessagesQuery = Type.Object({ ...PagingQuery, searchTerm: Opt(Text()) });
+/** `livechat/inquiries.list` query (DESK.md D2): `department` an id or a name. */
+export const InquiriesListQuery = Type.Object({ ...PagingQuery, department: Opt(Text()) });
+/** `livechat/queue` query (DESK.md D2): `includeOfflineAgents` is on only when `"true"` (as Rocket.Chat reads it). */
+export const QueueMetricsQuery = Type.Object({
+  ...PagingQuery,
+  agentId: Opt(Text()),
+  departmentId: Opt(Text()),
+  includeOfflineAgents: Opt(Text()),
+});
+/** One entry of `livechat/queue`: an agent's open served rooms of one department (`department: {}` for rooms of none). */
+export const QueueMetric = Type.Object({
+  user: Type.Object({ _id: Type.String(), userId: Type.String(), username: Type.String(), status: Type.String() }),
+  department: Type.Object({ _id: Opt(Type.String()), name: Opt(Type.String()) }),
+  chats: Type.Integer(),
+});
 /** `livechat/inquiries.queuedForUser` query. */
 export const QueuedQuery = Type.Object({ ...PagingQuery, department: Opt(Text()) });
 /** `livechat/visitors.info` query. */

@@ -321,6 +321,8 @@ describe('GET livechat/inquiries.queuedForUser', () => {
       _updatedAt: expect.stringMatching(ISO),
       v: { _id: v.visitor._id, username: v.visitor.username, status: 'online' },
       estimatedWaitingTimeQueue: 0,
+      // DESK.md D2: its place in the queue of rooms without a department (the only one waiting there).
+      position: 0,
       priorityWeight: 0,
     });
     await t.api.post(`${V}/message`, { token: v.token, rid: room._id, msg: 'first question' });
@@ -339,9 +341,11 @@ describe('GET livechat/inquiries.queuedForUser', () => {
     const room = await openRoom(t, v.token);
     await t.api.post(`${V}/message`, { token: v.token, rid: room._id, msg: 'hello dep' });
     const inquiry = (await t.api.get(`${V}/inquiries.getOne`, { auth: manager, query: { roomId: room._id } })).body.inquiry;
-    expect(inquiry).toMatchObject({ department: dep._id, message: 'hello dep', status: 'queued' });
+    expect(inquiry).toMatchObject({ department: dep._id, message: 'hello dep', status: 'queued', position: 0 });
     const taken = await t.api.post(`${V}/inquiries.take`, { inquiryId: inquiry._id }, { auth: agent });
-    expect(taken.body).toEqual({ inquiry: { ...inquiry, status: 'taken', _updatedAt: expect.stringMatching(ISO) }, success: true });
+    // Taken: no longer has a place in the queue (DESK.md D2).
+    const { position: _position, ...rest } = inquiry;
+    expect(taken.body).toEqual({ inquiry: { ...rest, status: 'taken', _updatedAt: expect.stringMatching(ISO) }, success: true });
     await t.api.post(`${V}/room.close`, { rid: room._id, token: v.token });
   });
 });

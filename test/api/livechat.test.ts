@@ -290,6 +290,8 @@ describe('GET livechat/room', () => {
         ts: expect.stringMatching(ISO),
         _updatedAt: expect.stringMatching(ISO),
         v: { _id: visitor._id, username: visitor.username, status: 'online' },
+        // DESK.md D2: its place among the waiting rooms of no department (none waits ahead of it).
+        position: 0,
         estimatedWaitingTimeQueue: 0,
         priorityWeight: 0,
       });
@@ -333,7 +335,9 @@ describe('GET livechat/room', () => {
       expect(inquiry.body.inquiry.status).toBe('queued');
       // taking it serves the room
       const take = await t.api.post(`${V}/inquiries.take`, { inquiryId: inquiry.body.inquiry._id }, { auth: agent });
-      expect(take.body).toEqual({ inquiry: { ...inquiry.body.inquiry, status: 'taken', _updatedAt: expect.stringMatching(ISO) }, success: true });
+      // Taken: no longer a place in the queue (DESK.md D2).
+      const { position: _position, ...queued } = inquiry.body.inquiry;
+      expect(take.body).toEqual({ inquiry: { ...queued, status: 'taken', _updatedAt: expect.stringMatching(ISO) }, success: true });
       const served = await openRoom(t, token);
       expect(served.servedBy).toEqual({ _id: agent.userId, username: agent.username, ts: expect.stringMatching(ISO) });
       expect(served.usersCount).toBe(2);

@@ -84,9 +84,13 @@ function streamedMessage(rest: Record<string, unknown>) {
   return streamed(message);
 }
 
-/** An inquiry on the queue streams: the REST inquiry (§8.1, all the fields the sdk reads) with EJSON dates. */
+/**
+ * An inquiry on the queue streams: the REST inquiry (§8.1, all the fields the sdk reads) with EJSON dates, without
+ * the place REST reads add (DESK.md D2: `position`, and the estimate, which the streams give as 0).
+ */
 function queued(rest: Record<string, unknown>) {
-  return streamed(rest);
+  const { position: _position, ...inquiry } = rest;
+  return streamed({ ...inquiry, estimatedWaitingTimeQueue: 0 });
 }
 
 const changedFrame = (collection: string, eventName: string, args: unknown[]) => ({ msg: 'changed', collection, id: 'id', fields: { eventName, args } });

@@ -2,7 +2,8 @@
  * DESK.md D2's capacity reads and writes, on each backend: an agent's load as `livechat/agent.load` shows it
  * (`agents.load`), the last-assignment stamp routing writes (`agents.stampAssigned`), whether a department's queue
  * has a waiting room (`inquiries.anyQueued`) and the serving times the queue's wait estimate is the median of
- * (`livechatRooms.recentHandleTimes`).
+ * (`livechatRooms.recentHandleTimes`); the manager's inquiry list (`inquiries.list`), the places of queued inquiries
+ * (`inquiries.queuePositions`) and the open served rooms per agent and department (`livechatRooms.servedLoad`).
  */
 import { expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
@@ -200,4 +201,82 @@ export function capacityCases(ctx: LivechatCaseContext): void {
     expect(await store.livechatRooms.recentHandleTimes(null, 2)).toEqual([7_000, 3_000]);
     expect(await store.livechatRooms.recentHandleTimes(dep, 10)).toEqual([120_000, 60_000, 30_000]);
   });
+
+  it('inquiries.list: every inquiry of the department, queued or taken, by ts then id in direction; total of all matches', async () => {
+    const store = ctx.store();
+    const dep = await newDepartment(store);
+    expect(await store.inquiries.list({ departmentId: dep, offset: 0, count: 10, direction: 'desc' })).toEqual({ inquiries: [], total: 0 });
+    const a = await queuedRoom(store, { departmentId: dep, ts: 1_000 });
+    const b = await queuedRoom(store, { departmentId: dep, ts: 3_000 });
+    const c = await queuedRoom(store, { departmentId: dep, ts: 2_000 });
+    await queuedRoom(store, { departmentId: null, ts: 2_500 });
+    expect(await store.inquiries.take(c.inquiry.id, 'agent-1', 4_000)).toBe(true);
+    const desc = await store.inquiries.list({ departmentId: dep, offset: 0, count: 10, direction: 'desc' });
+    expect(desc.total).toBe(3);
+    expect(desc.inquiries.map((q) => [q.id, q.status])).toEqual([[b.inquiry.id, 'queued'], [c.inquiry.id, 'taken'], [a.inquiry.id, 'queued']]);
+    expect(desc.inquiries[2]).toEqual(a.inquiry);
+    const page = await store.inquiries.list({ departmentId: dep, offset: 1, count: 1, direction: 'asc' });
+    expect(page).toEqual({ inquiries: [expect.objectContaining({ id: c.inquiry.id, takenBy: 'agent-1' })], total: 3 });
+    // Without a department filter: every inquiry, of any department or of none.
+    const all = await store.inquiries.list({ offset: 0, count: 1000, direction: 'asc' });
+    expect(all.total).toBeGreaterThanOrEqual(4);
+    expect(all.inquiries.map((q) => q.id)).toEqual(expect.arrayContaining([a.inquiry.id, b.inquiry.id, c.inquiry.id]));
+  });
+
+  it('inquiries.queuePositions: 1-based places of the queued ones among their department\'s (or none\'s) queued inquiries, in one read', async () => {
+    const store = ctx.store();
+    const dep = await newDepartment(store);
+    const first = await queuedRoom(store, { departmentId: dep, ts: 10_000, id: 'B-pos' });
+    const tie = await queuedRoom(store, { departmentId: dep, ts: 10_000, id: 'A-pos' });
+    const taken = await queuedRoom(store, { departmentId: dep, ts: 9_000 });
+    const later = await queuedRoom(store, { departmentId: dep, ts: 20_000 });
+    expect(await store.inquiries.take(taken.inquiry.id, 'agent-1', 30_000)).toBe(true);
+    const places = await store.inquiries.queuePositions([first.inquiry.id, tie.inquiry.id, taken.inquiry.id, later.inquiry.id, 'missing']);
+    // Ties by id in code point order ('A-pos' before 'B-pos'); the taken one neither counts nor appears.
+    expect(Object.fromEntries(places)).toEqual({ [tie.inquiry.id]: 1, [first.inquiry.id]: 2, [later.inquiry.id]: 3 });
+    for (const [id, place] of places) expect(await store.inquiries.queuePosition(id)).toBe(place);
+    expect(await store.inquiries.queuePositions([])).toEqual(new Map());
+    // Without a department: only those without one count ahead.
+    const none = await queuedRoom(store, { departmentId: null, ts: 1 });
+    expect((await store.inquiries.queuePositions([none.inquiry.id])).get(none.inquiry.id)).toBe(await store.inquiries.queuePosition(none.inquiry.id));
+  });
+
+  it('livechatRooms.servedLoad: open served rooms per agent and department, available agents unless told, scoped, ordered, paged', async () => {
+    const store = ctx.store();
+    const ann = await insertAgent(store);
+    const bob = await insertAgent(store);
+    const away = await insertAgent(store, { livechat: 'not-available' });
+    const dep = await newDepartment(store, [ann, bob, away]);
+    const serve = async (agent: { id: string; username: string | null }, departmentId: string | null) => {
+      const { room } = await openRoom(store, { departmentId });
+      await store.livechatRooms.setServedBy(room.id, { id: agent.id, username: agent.username!, ts: 1 }, 1);
+      return room.id;
+    };
+    await serve(ann, dep);
+    await serve(ann, dep);
+    await serve(ann, null);
+    await serve(bob, dep);
+    await serve(away, dep);
+    const closed = await serve(bob, dep);
+    await store.livechatRooms.close(closed, { closedAt: 5, closer: 'user', closedBy: { id: bob.id, username: bob.username! } }, 5);
+    await openRoom(store, { departmentId: dep }); // waiting: no agent
+    const base = { departmentIds: null, includeUnavailable: false, offset: 0, count: 50, sort: 'chats', direction: 'desc' } as const;
+    const row = (agent: UserRecordLike, department: string | null, chats: number) => ({
+      agent: { id: agent.id, username: agent.username, status: 'online' },
+      department: department === null ? null : { id: department, name: `dep ${department}` },
+      chats,
+    });
+    expect(await store.livechatRooms.servedLoad({ ...base, departmentId: dep })).toEqual({ rows: [row(ann, dep, 2), row(bob, dep, 1)], total: 2 });
+    const withAway = await store.livechatRooms.servedLoad({ ...base, departmentId: dep, includeUnavailable: true, sort: 'username', direction: 'asc' });
+    expect(withAway.rows).toEqual([row(ann, dep, 2), row(away, dep, 1), row(bob, dep, 1)].sort((x, y) => (x.agent.username! < y.agent.username! ? -1 : 1)));
+    // One agent: its rows of every department, the room of none first on a tie of count.
+    expect(await store.livechatRooms.servedLoad({ ...base, agentId: ann.id, sort: 'chats', direction: 'asc' })).toEqual({ rows: [row(ann, null, 1), row(ann, dep, 2)], total: 2 });
+    // Scoped to departments: rooms of none are out; an empty scope matches nothing.
+    expect(await store.livechatRooms.servedLoad({ ...base, agentId: ann.id, departmentIds: [dep] })).toEqual({ rows: [row(ann, dep, 2)], total: 1 });
+    expect(await store.livechatRooms.servedLoad({ ...base, agentId: ann.id, departmentIds: [] })).toEqual({ rows: [], total: 0 });
+    // Paged: total counts every pair.
+    expect(await store.livechatRooms.servedLoad({ ...base, departmentId: dep, offset: 1, count: 1 })).toEqual({ rows: [row(bob, dep, 1)], total: 2 });
+  });
 }
+
+type UserRecordLike = { id: string; username: string | null };

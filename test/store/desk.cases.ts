@@ -80,6 +80,37 @@ export function deskCases(ctx: LivechatCaseContext): void {
     expect((await store.cannedResponses.ofDepartments(['d1', 'd2'])).filter((r) => r.shortcut.startsWith(p))).toEqual([d1, d2]);
     expect(await store.cannedResponses.ofDepartments([])).toEqual([]);
   });
+
+  it('cannedResponses.list text: literal and case-insensitive (beyond ASCII) in the shortcut or the text, through the search index, after updates and deletes', async () => {
+    const store = ctx.store();
+    const p = newId().slice(0, 8);
+    const all: CannedVisibility = { global: true, departments: null, userId: 'me' };
+    const found = async (text: string) => (await store.cannedResponses.list(all, { text }, page)).responses.map((r) => r.id);
+    const a = await store.cannedResponses.insert(canned({ shortcut: `Q${p}`, text: `Größe ÉTÉ 50% off_now` }));
+    const b = await store.cannedResponses.insert(canned({ shortcut: `R${p}x`, text: `line one\nline two ${p}` }));
+    // The shortcut (any case), the text (any case, beyond ASCII), both.
+    expect(await found(`q${p}`)).toEqual([a.id]);
+    expect(await found(p)).toEqual([a.id, b.id]);
+    expect(await found('GRÖSSE'.replace('SS', 'ß'))).toEqual([a.id]);
+    expect(await found('été 50')).toEqual([a.id]);
+    // Wildcards are literal: `%` and `_` match only themselves.
+    expect(await found('50% off_now')).toEqual([a.id]);
+    expect(await found('50%off')).toEqual([]);
+    expect(await found('off%now')).toEqual([]);
+    // Across a line of the text, but never across the shortcut and the text.
+    expect(await found('one\nline')).toEqual([b.id]);
+    expect(await found(`${p}x\nline`)).toEqual([]);
+    // Short terms (no trigram) still match.
+    expect((await found('ö')).includes(a.id)).toBe(true);
+    // An update moves the response in the index; a delete takes it out.
+    await store.cannedResponses.update(a.id, { shortcut: `Q${p}`, text: 'Nothing of before', scope: 'global', tags: [], userId: null, departmentId: null }, 2_000);
+    expect(await found('été 50')).toEqual([]);
+    expect(await found(`nothing of before`)).toEqual(expect.arrayContaining([a.id]));
+    expect(await found(`q${p}`)).toEqual([a.id]);
+    await store.cannedResponses.delete(a.id);
+    expect(await found(`q${p}`)).toEqual([]);
+    expect(await found(p)).toEqual([b.id]);
+  });
 }
 
 export function tagsCases(ctx: LivechatCaseContext): void {

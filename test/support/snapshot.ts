@@ -16,11 +16,11 @@ const tablesOf = new WeakMap<Store, Promise<string[]>>();
 
 /**
  * The search indexes (SQLite's FTS5 shadow tables and their backlog, `users_search_*`, `rooms_search_*`, and the
- * closed chats' search documents, `livechat_room_search*`) are left out: they are derived from tables that are in
+ * closed chats' search documents, `livechat_room_search*`, and the canned responses' FTS5 index, `canned_responses_search*`) are left out: they are derived from tables that are in
  * (users, rooms, visitors, messages), and the server rewrites the first two on its own, with no request (the
  * backlog applied every 200 ms, merges by the checkpoint thread).
  */
-const SEARCH_INDEX_TABLE = /^(users|rooms|livechat_room)_search(_|$)/;
+const SEARCH_INDEX_TABLE = /^(users|rooms|livechat_room|canned_responses)_search(_|$)/;
 
 export async function databaseSnapshot(store: Store): Promise<Record<string, string>> {
   const db = (store as unknown as SqlStore).db;

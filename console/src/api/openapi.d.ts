@@ -5666,6 +5666,7 @@ export interface paths {
                                 estimatedWaitingTimeQueue: number;
                                 message: string;
                                 name?: string;
+                                position?: number;
                                 priorityWeight: number;
                                 rid: string;
                                 status: string;
@@ -5681,6 +5682,105 @@ export interface paths {
                             } | null;
                             /** @enum {boolean} */
                             success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/inquiries.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every inquiry, queued or taken, newest first; `department` an id or a name (DESK D2) */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    count?: number;
+                    /** @description JSON object, one key, value 1 or -1 */
+                    sort?: string;
+                    /** @description JSON object of 0/1 values */
+                    fields?: string;
+                    department?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            inquiries: {
+                                _id?: string;
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                _updatedAt?: string;
+                                department?: string;
+                                estimatedWaitingTimeQueue?: number;
+                                message?: string;
+                                name?: string;
+                                position?: number;
+                                priorityWeight?: number;
+                                rid?: string;
+                                status?: string;
+                                /** @enum {string} */
+                                t?: "l";
+                                /** @description ISO 8601 UTC timestamp with milliseconds */
+                                ts?: string;
+                                v?: {
+                                    _id: string;
+                                    status: string;
+                                    username: string;
+                                };
+                            }[];
+                            offset: number;
+                            /** @enum {boolean} */
+                            success: true;
+                            total: number;
                         };
                     };
                 };
@@ -5762,6 +5862,7 @@ export interface paths {
                                 estimatedWaitingTimeQueue?: number;
                                 message?: string;
                                 name?: string;
+                                position?: number;
                                 priorityWeight?: number;
                                 rid?: string;
                                 status?: string;
@@ -5860,6 +5961,7 @@ export interface paths {
                                 estimatedWaitingTimeQueue: number;
                                 message: string;
                                 name?: string;
+                                position?: number;
                                 priorityWeight: number;
                                 rid: string;
                                 status: string;
@@ -7105,6 +7207,98 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Open served rooms per agent and department, most first; available agents only unless includeOfflineAgents=true (DESK D2) */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    count?: number;
+                    /** @description JSON object, one key, value 1 or -1 */
+                    sort?: string;
+                    /** @description JSON object of 0/1 values */
+                    fields?: string;
+                    agentId?: string;
+                    departmentId?: string;
+                    includeOfflineAgents?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            offset: number;
+                            queue: {
+                                chats: number;
+                                department: {
+                                    _id?: string;
+                                    name?: string;
+                                };
+                                user: {
+                                    _id: string;
+                                    status: string;
+                                    userId: string;
+                                    username: string;
+                                };
+                            }[];
+                            /** @enum {boolean} */
+                            success: true;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

@@ -68,3 +68,16 @@ export type OfflineMessage = Item<Ok<'/api/v1/livechat/offline-messages', 'get'>
 /** A webhook delivery in the log and one with its payload and attempts (DESK.md D9). */
 export type WebhookDelivery = Item<Ok<'/api/v1/livechat/webhook.deliveries', 'get'>['deliveries']>;
 export type WebhookDeliveryDetail = Ok<'/api/v1/livechat/webhook.deliveries/{_id}', 'get'>['delivery'];
+
+/** A canned response (desk contract D4) as `canned-responses` lists it. */
+export type CannedResponse = Item<Ok<'/api/v1/canned-responses', 'get'>['cannedResponses']>;
+/** What `canned-responses` (POST) takes: create, or update with `_id`. */
+export type CannedResponseSave = In<'/api/v1/canned-responses', 'post'>;
+/** A managed tag (desk contract D5) as `livechat/tags` lists it. */
+export type TagEntry = Item<Ok<'/api/v1/livechat/tags', 'get'>['tags']>;
+/** What `livechat/tags.save` takes. */
+export type TagSave = In<'/api/v1/livechat/tags.save', 'post'>;
+/** One agent's open chats of one department (`livechat/queue`, desk contract D2). */
+export type QueueMetric = Item<Ok<'/api/v1/livechat/queue', 'get'>['queue']>;
+/** The caller's own load and limits (`livechat/agent.load`, desk contract D2). */
+export type AgentLoad = Omit<Ok<'/api/v1/livechat/agent.load', 'get'>, 'success'>;

@@ -13,6 +13,7 @@ import { VirtualRow } from './VirtualRow.js';
 import { VisitorPanel } from './VisitorPanel.js';
 import { useCloseTranscript } from './Transcript.js';
 import { CloseTags } from './CloseTags.js';
+import { RoomTagsForm } from './RoomTags.js';
 import { useCannedPicker } from './CannedPicker.js';
 import { errorCode } from '../lib/errors.js';
 
@@ -649,10 +650,11 @@ export function Conversation({ rid, backHref, focusComposer = false, standalone 
   const markGone = useCallback(() => setGone(true), []);
   const room = useRoom(rid, !gone && !removed);
   const typing = useTyping(rid, me?.username);
-  const [panel, setPanel] = useState<'none' | 'transfer' | 'close'>('none');
+  const [panel, setPanel] = useState<'none' | 'transfer' | 'close' | 'tags'>('none');
   const scrollRef = useRef<HTMLDivElement>(null);
   const transferButton = useRef<HTMLButtonElement>(null);
   const closeButton = useRef<HTMLButtonElement>(null);
+  const tagsButton = useRef<HTMLButtonElement>(null);
 
   const data = room.data;
   // What the agent sees is read: remember the message count (lib/unread.ts).
@@ -708,6 +710,8 @@ export function Conversation({ rid, backHref, focusComposer = false, standalone 
   const serving = data.servedBy?._id === me?._id;
   const canClose = open && (serving || can('close-others-livechat-room'));
   const canTransfer = open && (serving || can('view-livechat-rooms')) && can('transfer-livechat-guest');
+  // DESK.md D5: the serving agent, or whoever may save others' room info.
+  const canTag = open && (serving || can('save-others-livechat-room-info'));
   const title = data.fname ?? data.v.username;
   const closePanel = (focus: RefObject<HTMLButtonElement | null>) => () => {
     setPanel('none');
@@ -726,9 +730,24 @@ export function Conversation({ rid, backHref, focusComposer = false, standalone 
             <span className="muted small">
               {open ? (data.servedBy ? `Served by ${data.servedBy.username}` : 'Waiting in the queue') : `Closed ${dateTime(data.closedAt)}`}
             </span>
+            {(data.tags ?? []).length > 0 && (
+              <span className="list-meta small">
+                <span className="visually-hidden">Tags:</span>
+                {(data.tags ?? []).map((tag) => (
+                  <span key={tag} className="tag">
+                    {tag}
+                  </span>
+                ))}
+              </span>
+            )}
           </div>
-          {open && (canTransfer || canClose) && (
+          {open && (canTransfer || canClose || canTag) && (
             <div className="row">
+              {canTag && (
+                <button ref={tagsButton} type="button" className="ghost small" aria-expanded={panel === 'tags'} onClick={() => setPanel(panel === 'tags' ? 'none' : 'tags')}>
+                  Tags
+                </button>
+              )}
               {canTransfer && (
                 <button
                   ref={transferButton}
@@ -753,6 +772,7 @@ export function Conversation({ rid, backHref, focusComposer = false, standalone 
         </header>
         {panel === 'transfer' && <TransferForm room={data} onDone={closePanel(transferButton)} />}
         {panel === 'close' && <CloseForm room={data} onDone={closePanel(closeButton)} />}
+        {panel === 'tags' && <RoomTagsForm room={data} onDone={closePanel(tagsButton)} />}
         <MessageList room={data} selfId={me?._id} scrollRef={scrollRef} enabled={!gone} onGone={markGone} />
         <p className="typing" aria-live="polite">
           {typingLine(typing, { username: data.v.username, name: data.fname })}

@@ -54,6 +54,7 @@ function ManageMenu() {
     ...(can('access-permissions') ? [['/admin/permissions', 'Permissions'] as [string, string]] : []),
     ...(can('manage-email-outbox') ? [['/admin/mail', 'E-mail'] as [string, string]] : []),
     ...(can('view-livechat-webhooks') ? [['/admin/webhooks', 'Webhooks'] as [string, string]] : []),
+    ...(can('manage-livechat-tags') ? [['/admin/tags', 'Tags'] as [string, string]] : []),
     ...MANAGE_LINKS.slice(4),
   ];
   const current = links.find(([href]) => location === href || location.startsWith(`${href}/`));
@@ -193,6 +194,11 @@ export function Layout({ children }: { children: ReactNode }) {
               <NavLink href="/admin/offline-messages">Messages left</NavLink>
             </li>
           )}
+          {can('view-canned-responses') && (
+            <li>
+              <NavLink href="/admin/canned-responses">Canned responses</NavLink>
+            </li>
+          )}
         </ul>
         {manager && <ManageMenu />}
       </nav>
@@ -209,7 +215,9 @@ export function Layout({ children }: { children: ReactNode }) {
           </div>
         )}
       </div>
-      <main id="main" className="content" tabIndex={-1}>
+      {/* A scroll region of its own (narrow screens: under the open Manage menu it may be short), so it takes the
+          keyboard's focus too: arrow keys then scroll a page that has nothing else to focus. */}
+      <main id="main" className="content" tabIndex={0}>
         {children}
       </main>
     </div>

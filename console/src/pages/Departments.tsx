@@ -1,8 +1,9 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useDepartmentAgents, useDepartments, useRoleUsers } from '../api/data.js';
-import type { Department, DepartmentAgentInput } from '../api/types.js';
+import type { Department, DepartmentAgentInput, TagEntry } from '../api/types.js';
 import { useConsole } from '../context.js';
+import { parseLimit, parseTagList } from '../lib/desk.js';
 import { errorText } from '../lib/errors.js';
 import { useDepartmentHours } from './BusinessHours.js';
 
@@ -14,9 +15,61 @@ interface Draft {
   showOnRegistration: boolean;
   showOnOfflineForm: boolean;
   agents: string[];
+  /** DESK.md D2: chats at once per agent in this department, as typed ('' or 0: none). */
+  maxChats: string;
+  waitingQueueMessage: string;
+  /** DESK.md D5: a tag required at close, from `chatClosingTags` when that is not empty. */
+  requestTagBeforeClosingChat: boolean;
+  chatClosingTags: string[];
 }
 
-const EMPTY: Draft = { name: '', email: '', description: '', enabled: true, showOnRegistration: true, showOnOfflineForm: true, agents: [] };
+const EMPTY: Draft = {
+  name: '',
+  email: '',
+  description: '',
+  enabled: true,
+  showOnRegistration: true,
+  showOnOfflineForm: true,
+  agents: [],
+  maxChats: '',
+  waitingQueueMessage: '',
+  requestTagBeforeClosingChat: false,
+  chatClosingTags: [],
+};
+
+/** Every managed tag (`livechat/tags?viewAll=true`, `manage-livechat-tags`); empty when none or not permitted. */
+function useAllTags() {
+  const { api } = useConsole();
+  return useQuery({
+    queryKey: ['tags-all'],
+    retry: false,
+    queryFn: async () => (await api<{ tags: TagEntry[] }>('livechat/tags', { query: { viewAll: true, count: 100 } })).tags,
+  });
+}
+
+/** The department's closing tags: check boxes of the defined tags, or a comma-separated list when none is defined. */
+function ClosingTags({ prefix, chosen, onChange }: { prefix: string; chosen: string[]; onChange: (tags: string[]) => void }) {
+  const tags = useAllTags();
+  const names = (tags.data ?? []).map((t) => t.name);
+  if (names.length === 0) {
+    return (
+      <>
+        <label htmlFor={`${prefix}-closing-tags`}>Closing tags (comma-separated; empty: any tag)</label>
+        <input id={`${prefix}-closing-tags`} value={chosen.join(', ')} onChange={(e) => onChange(parseTagList(e.target.value))} />
+      </>
+    );
+  }
+  return (
+    <fieldset>
+      <legend>Closing tags offered (none checked: any tag)</legend>
+      {[...new Set([...names, ...chosen])].map((name) => (
+        <label key={name} className="check">
+          <input type="checkbox" checked={chosen.includes(name)} onChange={(e) => onChange(e.target.checked ? [...chosen, name] : chosen.filter((t) => t !== name))} /> {name}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
 
 function DepartmentForm({ initial, id, onDone }: { initial: Draft; id?: string; onDone: () => void }) {
   const { api } = useConsole();
@@ -26,6 +79,8 @@ function DepartmentForm({ initial, id, onDone }: { initial: Draft; id?: string; 
   const [error, setError] = useState<string | null>(null);
   const save = useMutation({
     mutationFn: async () => {
+      const maxNumberSimultaneousChat = parseLimit(draft.maxChats);
+      if (maxNumberSimultaneousChat === null) throw new Error('Chats at once per agent: a whole number, 0 or empty for none.');
       const department = {
         name: draft.name.trim(),
         email: draft.email.trim(),
@@ -33,6 +88,10 @@ function DepartmentForm({ initial, id, onDone }: { initial: Draft; id?: string; 
         enabled: draft.enabled,
         showOnRegistration: draft.showOnRegistration,
         showOnOfflineForm: draft.showOnOfflineForm,
+        maxNumberSimultaneousChat,
+        waitingQueueMessage: draft.waitingQueueMessage.trim(),
+        requestTagBeforeClosingChat: draft.requestTagBeforeClosingChat,
+        chatClosingTags: draft.chatClosingTags,
       };
       const byId = new Map((agents.data?.users ?? []).map((a) => [a._id, a.username]));
       const chosen: DepartmentAgentInput[] = draft.agents.map((agentId) => ({ agentId, username: byId.get(agentId) ?? '' }));
@@ -77,6 +136,18 @@ function DepartmentForm({ initial, id, onDone }: { initial: Draft; id?: string; 
           <input type="checkbox" checked={draft.showOnOfflineForm} onChange={(e) => set('showOnOfflineForm', e.target.checked)} /> Offered on the offline form
         </label>
       </fieldset>
+      <label htmlFor={`${prefix}-max-chats`}>Chats at once per agent here (empty: no limit)</label>
+      <input id={`${prefix}-max-chats`} inputMode="numeric" value={draft.maxChats} onChange={(e) => set('maxChats', e.target.value)} />
+      <label htmlFor={`${prefix}-queue-message`}>Message to visitors waiting (empty: the global one)</label>
+      <input id={`${prefix}-queue-message`} value={draft.waitingQueueMessage} onChange={(e) => set('waitingQueueMessage', e.target.value)} />
+      <fieldset>
+        <legend>Closing</legend>
+        <label className="check">
+          <input type="checkbox" checked={draft.requestTagBeforeClosingChat} onChange={(e) => set('requestTagBeforeClosingChat', e.target.checked)} /> Agents must tag a chat
+          before closing it
+        </label>
+      </fieldset>
+      <ClosingTags prefix={prefix} chosen={draft.chatClosingTags} onChange={(tags) => set('chatClosingTags', tags)} />
       <fieldset>
         <legend>Agents</legend>
         {(agents.data?.users ?? []).length === 0 && <p className="muted small">No agents yet: add some on the Agents page.</p>}
@@ -123,6 +194,10 @@ function EditDepartment({ department, onDone }: { department: Department; onDone
         showOnRegistration: department.showOnRegistration,
         showOnOfflineForm: department.showOnOfflineForm,
         agents: detail.data.map((a) => a.agentId),
+        maxChats: department.maxNumberSimultaneousChat ? String(department.maxNumberSimultaneousChat) : '',
+        waitingQueueMessage: department.waitingQueueMessage ?? '',
+        requestTagBeforeClosingChat: department.requestTagBeforeClosingChat === true,
+        chatClosingTags: department.chatClosingTags ?? [],
       }}
       onDone={onDone}
     />
@@ -173,6 +248,8 @@ export function DepartmentsPage() {
                   {d.enabled ? 'Enabled' : 'Disabled'} · {d.numAgents ?? 0} agent{d.numAgents === 1 ? '' : 's'}
                   {d.showOnRegistration ? ' · on the registration form' : ''}
                   {hoursOf(d._id) ? ` · ${hoursOf(d._id)}` : ''}
+                  {d.maxNumberSimultaneousChat ? ` · ${d.maxNumberSimultaneousChat} chats at once per agent` : ''}
+                  {d.requestTagBeforeClosingChat ? ' · tag required at close' : ''}
                 </span>
               </div>
               <div className="list-side actions">

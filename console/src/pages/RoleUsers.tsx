@@ -1,9 +1,57 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useRoleUsers } from '../api/data.js';
-import type { Paged } from '../api/types.js';
+import type { AgentUser, Paged } from '../api/types.js';
 import { useConsole } from '../context.js';
+import { parseLimit } from '../lib/desk.js';
 import { errorText } from '../lib/errors.js';
+
+/**
+ * An agent's own chat limit (DESK.md D2, `livechat/agents.saveInfo`): 0 or empty for none, when the global limit of
+ * the Settings page applies.
+ */
+function LimitCell({ agent }: { agent: AgentUser }) {
+  const { api } = useConsole();
+  const queryClient = useQueryClient();
+  const current = agent.livechat?.maxNumberSimultaneousChat ?? 0;
+  const [text, setText] = useState(current ? String(current) : '');
+  const [note, setNote] = useState<{ error: boolean; text: string } | null>(null);
+  const save = useMutation({
+    mutationFn: (limit: number) => api('livechat/agents.saveInfo', { method: 'POST', body: { agentId: agent._id, agentData: { maxNumberSimultaneousChat: limit } } }),
+    onSuccess: async (_r, limit) => {
+      setNote({ error: false, text: limit === 0 ? 'No limit of its own.' : 'Saved.' });
+      await queryClient.invalidateQueries({ queryKey: ['agents'] });
+    },
+    onError: (e) => setNote({ error: true, text: errorText(e) }),
+  });
+  const inputId = `limit-${agent._id}`;
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const limit = parseLimit(text);
+    if (limit === null) {
+      setNote({ error: true, text: 'A whole number, 0 for none.' });
+      return;
+    }
+    setNote(null);
+    save.mutate(limit);
+  }
+  return (
+    <form className="row limit-form" onSubmit={submit} aria-label={`Chat limit of ${agent.username}`}>
+      <label htmlFor={inputId} className="visually-hidden">
+        Chats at once for {agent.username} (empty or 0: no limit of its own)
+      </label>
+      <input id={inputId} className="limit-input" inputMode="numeric" value={text} placeholder="none" onChange={(e) => setText(e.target.value)} />
+      <button type="submit" className="ghost small" disabled={save.isPending} aria-label={`Save the limit of ${agent.username}`}>
+        Save
+      </button>
+      {note && (
+        <span className={note.error ? 'error small' : 'muted small'} role={note.error ? 'alert' : 'status'}>
+          {note.text}
+        </span>
+      )}
+    </form>
+  );
+}
 
 /** Open chats an agent serves (`livechat/rooms?agents[]=&open=true`, its total). */
 function OpenChats({ agentId }: { agentId: string }) {
@@ -89,6 +137,7 @@ function RoleUsersPage({ role }: { role: 'agent' | 'manager' }) {
                 <th scope="col">User</th>
                 <th scope="col">Status</th>
                 {role === 'agent' && <th scope="col">Chats</th>}
+                {role === 'agent' && <th scope="col">Limit</th>}
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
                 </th>
@@ -104,6 +153,11 @@ function RoleUsersPage({ role }: { role: 'agent' | 'manager' }) {
                     {role === 'agent' ? (u.statusLivechat === 'available' ? 'Available' : 'Not available') : ''} {u.status ? <span className="muted small">({u.status})</span> : null}
                   </td>
                   {role === 'agent' && <td><OpenChats agentId={u._id} /></td>}
+                  {role === 'agent' && (
+                    <td>
+                      <LimitCell agent={u} />
+                    </td>
+                  )}
                   <td>
                     <button type="button" className="ghost small" onClick={() => remove.mutate(u._id)} aria-label={`Remove ${u.username}`}>
                       Remove

@@ -19,8 +19,26 @@ export const LIVECHAT_SETTINGS: SettingDef[] = [
   {
     id: 'Livechat_Routing_Method',
     label: 'Routing',
-    kind: { options: [['Auto_Selection', 'Automatic (least busy agent)'], ['Manual_Selection', 'Manual (agents take from the queue)']] },
+    kind: {
+      options: [
+        ['Auto_Selection', 'Automatic (least busy agent)'],
+        ['Load_Balancing', "Load balancing (fewest chats of the chat's department)"],
+        ['Load_Rotation', 'Rotation (longest since last chat)'],
+        ['Manual_Selection', 'Manual (agents take from the queue)'],
+      ],
+    },
   },
+  {
+    id: 'Livechat_maximum_chats_per_agent',
+    label: 'Chats at once per agent (0 = no limit)',
+    kind: 'integer',
+    help: "Applies to agents without a limit of their own (Agents page). A department's own limit applies too.",
+  },
+  { id: 'Livechat_waiting_queue', label: 'Let chats wait in the queue when no agent is available', kind: 'boolean' },
+  { id: 'Livechat_waiting_queue_message', label: 'Message to visitors waiting in the queue', kind: 'string' },
+  { id: 'Canned_Responses_Enable', label: 'Canned responses', kind: 'boolean' },
+  { id: 'Livechat_request_comment_when_closing_conversation', label: 'Require a comment when an agent closes a chat', kind: 'boolean' },
+  { id: 'Livechat_request_tags_when_closing_conversation', label: 'Require a tag when an agent closes a chat', kind: 'boolean' },
   { id: 'Livechat_accept_chats_with_no_agents', label: 'Accept chats when no agent is available', kind: 'boolean' },
   { id: 'Livechat_registration_form', label: 'Ask visitors for name and email first', kind: 'boolean' },
   { id: 'Livechat_title', label: 'Widget title', kind: 'string' },
@@ -121,7 +139,15 @@ export function SettingsPage() {
                       <input type="color" aria-label={`${def.label} picker`} value={/^#[0-9a-fA-F]{6}$/.test(String(value)) ? String(value) : '#000000'} onChange={(e) => set(e.target.value)} />
                     </span>
                   ) : def.kind === 'integer' ? (
-                    <input id={inputId} type="number" min={0} step={1} value={String(value)} onChange={(e) => set(e.target.value === '' ? 0 : Number(e.target.value))} />
+                    <input
+                      id={inputId}
+                      type="number"
+                      min={0}
+                      step={1}
+                      value={String(value)}
+                      onChange={(e) => set(e.target.value === '' ? 0 : Number(e.target.value))}
+                      aria-describedby={def.help ? `${inputId}-help` : undefined}
+                    />
                   ) : (
                     <input id={inputId} type="text" value={String(value)} onChange={(e) => set(e.target.value)} aria-describedby={def.help ? `${inputId}-help` : undefined} />
                   )}

@@ -4,8 +4,11 @@ import { callerOf } from '../plugins/auth.js';
 import { errorResponses, Success, Text } from '../../wire/common.js';
 import {
   AgentRoom,
+  InquiriesListQuery,
   Inquiry,
   LivechatRoomsQuery,
+  QueueMetric,
+  QueueMetricsQuery,
   StaffMessage,
   QueuedQuery,
   RoomMessagesQuery,
@@ -71,6 +74,34 @@ export const livechatWorkspaceRoutes: RouteGroup = (app, { livechatWorkspace, co
     },
     async (request) =>
       extend(await livechatWorkspace.queuedForUser(callerOf(request).user, request.query.department || undefined, request.query), { success: true as const }),
+  );
+
+  app.get(
+    '/livechat/inquiries.list',
+    {
+      schema: {
+        tags,
+        summary: 'Every inquiry, queued or taken, newest first; `department` an id or a name (DESK D2)',
+        querystring: InquiriesListQuery,
+        response: { 200: InquiriesList, ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['view-livechat-manager'] },
+    },
+    async (request) => extend(await livechatWorkspace.listInquiries(request.query.department || undefined, request.query), { success: true as const }),
+  );
+
+  app.get(
+    '/livechat/queue',
+    {
+      schema: {
+        tags,
+        summary: "Open served rooms per agent and department, most first; available agents only unless includeOfflineAgents=true (DESK D2)",
+        querystring: QueueMetricsQuery,
+        response: { 200: Success({ queue: Type.Array(QueueMetric), ...PageFields }), ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['view-l-room'] },
+    },
+    async (request) => extend(await livechatWorkspace.queueMetrics(callerOf(request).user, request.query), { success: true as const }),
   );
 
   app.get(

@@ -60,13 +60,38 @@ export class QueueInfo {
     };
   }
 
-  private async estimate(departmentId: string | null, spot: number): Promise<number> {
+  /**
+   * The agents' view of waiting inquiries (DESK.md D2: `position`, 0-based, and `estimatedWaitingTimeQueue`,
+   * computed on read): for each queued inquiry of the list, its place in its department's queue (or that of no
+   * department) and the estimate of its spot, 0 with the statistics setting off. Inquiries not queued are absent.
+   */
+  async ofInquiries(inquiries: ReadonlyArray<{ id: string; departmentId: string | null }>): Promise<Map<string, { position: number; estimatedWaitingTimeQueue: number }>> {
+    const spots = await this.store.inquiries.queuePositions(inquiries.map((q) => q.id));
+    const statistics = this.settings.get('Omnichannel_calculate_dispatch_service_queue_statistics');
+    const out = new Map<string, { position: number; estimatedWaitingTimeQueue: number }>();
+    // One count of routable agents per department for the whole list.
+    const routable = new Map<string, Promise<number>>();
+    for (const q of inquiries) {
+      const spot = spots.get(q.id);
+      if (spot === undefined) continue;
+      out.set(q.id, { position: spot - 1, estimatedWaitingTimeQueue: statistics ? await this.estimate(q.departmentId, spot, routable) : 0 });
+    }
+    return out;
+  }
+
+  private async estimate(departmentId: string | null, spot: number, routableKept?: Map<string, Promise<number>>): Promise<number> {
     const now = this.clock.now();
     if (this.hours?.enabled) {
       const decision = await this.hours.decide(this.store, departmentId, now);
       if (!decision.open) return decision.nextOpen === null ? 0 : Math.max(0, Math.ceil((decision.nextOpen - now) / 1000));
     }
-    const routable = (await this.store.agents.candidates({ departmentId })).length;
+    const key = departmentId ?? '';
+    let counted = routableKept?.get(key);
+    if (!counted) {
+      counted = this.store.agents.candidates({ departmentId }).then((c) => c.length);
+      routableKept?.set(key, counted);
+    }
+    const routable = await counted;
     if (routable === 0) return 0;
     return estimateSeconds(spot, routable, await this.medianHandle(departmentId, now));
   }

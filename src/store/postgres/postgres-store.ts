@@ -61,6 +61,15 @@ export const postgresDialect: SqlDialect = {
     return sql<SqlBool>`livechat_room_search.doc ilike ${likePattern(term)} escape '\\'`;
   },
   searchDocument: (text) => sql<string>`${text}`,
+  cannedTextMatches(term) {
+    const pattern = likePattern(term);
+    const exact = sql<SqlBool>`(canned_responses.shortcut ilike ${pattern} escape '\\' or canned_responses.text ilike ${pattern} escape '\\')`;
+    if (Array.from(term).length < 3) return exact;
+    // The expression of the index (migration 0033), written as it is there. A shortcut holds no whitespace, so only
+    // a term with a newline can match across the shortcut and the text; such a term is tested on each as well.
+    const doc = sql<SqlBool>`(canned_responses.shortcut || ${sql.lit('\n')} || canned_responses.text) ilike ${pattern} escape '\\'`;
+    return term.includes('\n') ? sql<SqlBool>`${doc} and ${exact}` : doc;
+  },
   openLivechatRooms: (alias) => sql`rooms as ${sql.table(alias)}`,
   async createAgentLoadTriggers(db) {
     await sql`

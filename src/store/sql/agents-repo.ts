@@ -46,6 +46,9 @@ function availableAgents(db: Kysely<Database>, agentId?: string, departmentId?: 
   return q;
 }
 
+/** The ids of the available agents (`availableAgents`): what `livechat/queue` keeps without `includeOfflineAgents`. */
+export const availableAgentIds = (db: Kysely<Database>) => availableAgents(db).select('users.id');
+
 /**
  * The rooms that count against the agent's limits (open livechat rooms it serves, DESK.md D2) in the department:
  * kept by the department-load triggers as `users.livechat_open_rooms` keeps the total; null before its first room.

@@ -118,7 +118,7 @@ export class SqlCannedResponsesRepo implements CannedResponsesRepo {
       const conditions: Array<Expression<SqlBool>> = [eb.or(visible)];
       if (filter.shortcut !== undefined) conditions.push(eb('shortcut_key', '=', shortcutKey(filter.shortcut)));
       if (filter.text) {
-        conditions.push(eb.or([this.dialect.containsTextScan(sql.ref('shortcut'), filter.text), this.dialect.containsTextScan(sql.ref('text'), filter.text)]));
+        conditions.push(this.dialect.cannedTextMatches(filter.text));
       }
       if (filter.scope !== undefined) conditions.push(eb('scope', '=', filter.scope));
       if (filter.departmentId !== undefined) conditions.push(eb('department_id', '=', filter.departmentId));

@@ -95,6 +95,14 @@ export interface SqlDialect {
    */
   roomTextMatches(term: string): RawBuilder<SqlBool>;
   /**
+   * `containsTextScan`'s test of the term in a canned response's shortcut or text (in `canned_responses`, under its
+   * own name), found first through the trigram index of migration 0033 for terms of three or more characters: the
+   * index finds the rows by their document (shortcut, newline, text: on SQLite an FTS5 phrase of the lowercased
+   * term's trigrams, answered from the index's positions; a pg_trgm `ILIKE` on PostgreSQL). Only a term with a
+   * newline could match across the shortcut and the text (a shortcut holds no whitespace): it is tested on each too. Shorter terms, which a trigram index cannot answer, are the exact test alone.
+   */
+  cannedTextMatches(term: string): RawBuilder<SqlBool>;
+  /**
    * `rooms` as a FROM item aliased `alias`, read through the open livechat rooms' partial index
    * (`rooms_open_livechat_visitor`) where the query also says `t = 'l' and open = 1`: SQLite keeps no statistics and
    * would otherwise walk every livechat room through `rooms_t_name` (`INDEXED BY`); PostgreSQL's planner chooses.

@@ -159,6 +159,44 @@ export class SqlInquiriesRepo implements InquiriesRepo {
     return Number(ahead?.n ?? 0) + 1;
   }
 
+  async list(query: { departmentId?: string; offset: number; count: number; direction: 'asc' | 'desc' }): Promise<{ inquiries: InquiryRecord[]; total: number }> {
+    let q = this.db.selectFrom('livechat_inquiries');
+    if (query.departmentId !== undefined) q = q.where('livechat_inquiries.department_id', '=', query.departmentId);
+    const [rows, count] = await Promise.all([
+      q
+        .selectAll('livechat_inquiries')
+        .orderBy('livechat_inquiries.ts', query.direction)
+        .orderBy(this.binaryId, query.direction)
+        .offset(query.offset)
+        .limit(this.dialect.rowCount(query.count))
+        .execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
+    ]);
+    return { inquiries: rows.map(toInquiry), total: Number(count?.n ?? 0) };
+  }
+
+  async queuePositions(ids: readonly string[]): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
+    const binary = (ref: string) => this.dialect.binaryText(sql.ref(ref));
+    const rows = await this.db
+      .selectFrom('livechat_inquiries as q')
+      .where('q.id', 'in', [...ids])
+      .where('q.status', '=', sql.lit('queued'))
+      .select([
+        'q.id',
+        (eb) =>
+          eb
+            .selectFrom('livechat_inquiries as o')
+            .select((e) => e.fn.countAll<number>().as('n'))
+            .where('o.status', '=', sql.lit('queued'))
+            .where((e) => e.or([e('o.department_id', '=', e.ref('q.department_id')), e.and([e('o.department_id', 'is', null), e('q.department_id', 'is', null)])]))
+            .where((e) => e.or([e('o.ts', '<', e.ref('q.ts')), e.and([e('o.ts', '=', e.ref('q.ts')), e(binary('o.id'), '<', binary('q.id'))])]))
+            .as('ahead'),
+      ])
+      .execute();
+    return new Map(rows.map((r) => [r.id, Number(r.ahead ?? 0) + 1]));
+  }
+
   async anyQueued(departmentId: string | null): Promise<boolean> {
     const row = await this.db
       .selectFrom('livechat_inquiries')

@@ -1,6 +1,7 @@
 /** The livechat rooms repository's reads (`SqlLivechatRoomsRepo`): a room by id, a visitor's room, and the room list. */
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { LivechatRoom, LivechatRoomFilter, LivechatRoomSortKey, VisitorRecord } from '../store.js';
+import type { LivechatRoom, LivechatRoomFilter, LivechatRoomSortKey, ServedLoadQuery, ServedLoadRow, VisitorRecord } from '../store.js';
+import { availableAgentIds } from './agents-repo.js';
 import type { SqlDialect } from './dialect.js';
 import { roomsMatchingText } from './livechat-search.js';
 import { preparedQuery } from './prepared.js';
@@ -150,4 +151,49 @@ export async function recentHandleTimes(db: Kysely<Database>, dialect: SqlDialec
     .limit(dialect.rowCount(limit))
     .execute();
   return rows.map((r) => Math.max(0, Number(r.closed_at) - Number(r.served_by_ts)));
+}
+
+/** `livechatRooms.servedLoad`: open served rooms grouped by agent and department. */
+export async function servedLoad(db: Kysely<Database>, dialect: SqlDialect, query: ServedLoadQuery): Promise<{ rows: ServedLoadRow[]; total: number }> {
+  let q = db
+    .selectFrom('rooms')
+    .innerJoin('users', 'users.id', 'rooms.served_by_id')
+    .leftJoin('livechat_departments as d', 'd.id', 'rooms.department_id')
+    .where('rooms.t', '=', sql.lit('l'))
+    .where('rooms.open', '=', sql.lit(1));
+  if (query.departmentId !== undefined) q = q.where('rooms.department_id', '=', query.departmentId);
+  else if (query.departmentIds !== null) {
+    const ids = [...query.departmentIds];
+    if (ids.length === 0) return { rows: [], total: 0 };
+    q = q.where('rooms.department_id', 'in', ids);
+  }
+  if (query.agentId !== undefined) q = q.where('rooms.served_by_id', '=', query.agentId);
+  if (!query.includeUnavailable) q = q.where('users.id', 'in', availableAgentIds(db));
+  const grouped = q
+    .select(['users.id as agent_id', 'users.username as username', 'users.status as status', 'rooms.department_id as department_id', 'd.name as department_name'])
+    .select((eb) => eb.fn.countAll<number>().as('chats'))
+    .groupBy(['users.id', 'users.username', 'users.status', 'rooms.department_id', 'd.name']);
+  const username = dialect.binaryText(sql.ref('users.username'));
+  const departmentName = dialect.binaryText(sql<string>`coalesce(d.name, '')`);
+  let ordered = grouped;
+  if (query.sort === 'chats') ordered = ordered.orderBy(sql`count(*)`, query.direction);
+  ordered = ordered
+    .orderBy(username, query.sort === 'username' ? query.direction : 'asc')
+    .orderBy(departmentName, 'asc')
+    .orderBy(dialect.binaryText(sql<string>`coalesce(rooms.department_id, '')`), 'asc');
+  const [rows, total] = await Promise.all([
+    ordered.offset(query.offset).limit(dialect.rowCount(query.count)).execute(),
+    db
+      .selectFrom(grouped.as('g'))
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst(),
+  ]);
+  return {
+    rows: rows.map((r) => ({
+      agent: { id: r.agent_id, username: r.username ?? '', status: r.status },
+      department: r.department_id === null ? null : { id: r.department_id, name: r.department_name ?? '' },
+      chats: Number(r.chats),
+    })),
+    total: Number(total?.n ?? 0),
+  };
 }

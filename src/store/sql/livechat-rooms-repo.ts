@@ -1,7 +1,7 @@
 import { indexClosedRoom } from './livechat-search.js';
 import { sql, type Kysely, type QueryCreator, type RawBuilder, type Selectable } from 'kysely';
 import { fromJson, toJson } from '../../lib/json.js';
-import type { ClosedRoom, CloseInfo, InquiryRecord, LivechatRoom, LivechatRoomLock, MessageRecord, VisitorRecord, VisitorStatus, VisitorsRepo, InquiriesRepo, MessagesRepo, LivechatRoomFilter, LivechatRoomSortKey, LivechatRoomsRepo, NewLivechatRoom, TransferEntry } from '../store.js';
+import type { ClosedRoom, CloseInfo, InquiryRecord, LivechatRoom, LivechatRoomLock, MessageRecord, VisitorRecord, VisitorStatus, VisitorsRepo, InquiriesRepo, MessagesRepo, LivechatRoomFilter, LivechatRoomSortKey, LivechatRoomsRepo, NewLivechatRoom, ServedLoadQuery, ServedLoadRow, TransferEntry } from '../store.js';
 import type { ChangeSink } from './change-recorder.js';
 import type { SqlDialect } from './dialect.js';
 import { pipelined, preparedQuery, preparedShapes } from './prepared.js';
@@ -9,7 +9,7 @@ import { insertInquiryStatement } from './inquiries-repo.js';
 import { setVisitorStatusQuery } from './visitors-repo.js';
 import { servedByOf, toLivechatRoom } from './room-rows.js';
 import type { Database, RoomsTable } from './schema.js';
-import { findLivechatRoom, findOpenRoomOfVisitor, findVisitorAndRoom, listLivechatRooms, livechatRoomById, livechatRoomRow, recentHandleTimes } from './livechat-room-reads.js';
+import { findLivechatRoom, findOpenRoomOfVisitor, findVisitorAndRoom, listLivechatRooms, livechatRoomById, livechatRoomRow, recentHandleTimes, servedLoad } from './livechat-room-reads.js';
 import type { SqlRoomsRepo } from './rooms-repo.js';
 import type { SqlStore } from './sql-store.js';
 
@@ -217,6 +217,10 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
 
   recentHandleTimes(departmentId: string | null, limit: number): Promise<number[]> {
     return recentHandleTimes(this.db, this.dialect, departmentId, limit);
+  }
+
+  servedLoad(query: ServedLoadQuery): Promise<{ rows: ServedLoadRow[]; total: number }> {
+    return servedLoad(this.db, this.dialect, query);
   }
 
   async countOpenOfDepartment(departmentId: string): Promise<number> {

@@ -179,6 +179,20 @@ const sqliteDialect: Omit<SqlDialect, 'searchTerm'> = {
     return sql<SqlBool>`${doc} like ${`%${lowered}%`} and instr(${doc}, ${lowered}) > 0`;
   },
   searchDocument: (text) => sql<string>`parley_lower(${text})`,
+  cannedTextMatches(term) {
+    const lowered = term.toLowerCase();
+    if (Array.from(term).length < 3) {
+      return sql<SqlBool>`(${contains(lowerFunction(term), sql.ref('canned_responses.shortcut'), lowered)} or ${contains(lowerFunction(term), sql.ref('canned_responses.text'), lowered)})`;
+    }
+    // The term's trigrams as one phrase (FTS5 string syntax: quotes doubled) in the lowercased document: its
+    // trigrams at consecutive positions, which is the term itself, found from the index's positions alone. A
+    // shortcut holds no whitespace, so only a term with a newline can match across the shortcut and the text; such a
+    // term is tested on each as well.
+    const phrase = `"${lowered.replaceAll('"', '""')}"`;
+    const doc = sql<SqlBool>`canned_responses.rowid in (select rowid from canned_responses_search where canned_responses_search match ${phrase})`;
+    if (!term.includes('\n')) return doc;
+    return sql<SqlBool>`${doc} and (${contains(lowerFunction(term), sql.ref('canned_responses.shortcut'), lowered)} or ${contains(lowerFunction(term), sql.ref('canned_responses.text'), lowered)})`;
+  },
   openLivechatRooms: (alias) => sql`rooms as ${sql.table(alias)} indexed by rooms_open_livechat_visitor`,
   async createAgentLoadTriggers(db) {
     const served = (row: 'new' | 'old') => `${row}.t = 'l' AND ${row}.open = 1 AND ${row}.served_by_id IS NOT NULL`;

@@ -30,6 +30,7 @@ import * as reports from './0031-reports.js';
 import * as offlineMessages from './0023-offline-messages.js';
 import * as transcriptRequested from './0032-transcript-requested.js';
 import * as messageNavigation from './0033-message-navigation.js';
+import * as cannedSearch from './0033-canned-search.js';
 import * as webhooks from './0030-webhooks.js';
 import * as widgetScreens from './0028-widget-screens.js';
 import * as capacity from './0029-capacity.js';
@@ -77,6 +78,7 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0031-reports': { up: (db) => reports.up(db, dialect) },
     '0029-capacity': { up: (db) => capacity.up(db) },
     '0033-routing-reads': { up: (db) => routingReads.up(db, dialect) },
+    '0033-canned-search': { up: (db) => cannedSearch.up(db, dialect) },
   };
   return { getMigrations: async () => all };
 }
