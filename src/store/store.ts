@@ -22,7 +22,7 @@ import type { TagsRepo } from './tags-store.js';
 import type { ContactsRepo } from './contacts-store.js';
 import type { CustomFieldsRepo, PageTrailRepo, TriggersRepo, VisitorDataRepo } from './widget-store.js';
 import type { ReportsRepo } from './reports-store.js';
-import type { EmailOutboxRepo, OfflineMessagesRepo, TranscriptRequestsRepo } from './mail-store.js';
+import type { EmailOutboxRepo, OfflineMessagesRepo, RatingLinksRepo, TranscriptRequestsRepo } from './mail-store.js';
 import type { WebhooksRepo } from './webhooks-store.js';
 
 export type * from './agents-store.js';
@@ -96,6 +96,8 @@ export interface Store {
   readonly emailOutbox: EmailOutboxRepo;
   readonly offlineMessages: OfflineMessagesRepo;
   readonly transcriptRequests: TranscriptRequestsRepo;
+  /** Rating links mailed after a close (`Livechat_survey_by_email`). */
+  readonly ratingLinks: RatingLinksRepo;
   /** The webhook outbox and rooms' `crmData` (DESK.md D9). */
   readonly webhooks: WebhooksRepo;
   /** The widget's triggers, custom-field definitions, page trail, and the removal of a visitor's data (WIDGET.md W6–W9). */

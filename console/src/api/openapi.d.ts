@@ -1932,7 +1932,7 @@ export interface paths {
                     /** @description JSON object of 0/1 values */
                     fields?: string;
                     status?: "queued" | "sent" | "failed" | "unsent-no-smtp";
-                    kind?: "offline-message" | "offline-reply" | "transcript" | "test";
+                    kind?: "offline-message" | "offline-reply" | "transcript" | "test" | "rating";
                     rid?: string;
                     offlineMessageId?: string;
                     text?: string;
@@ -1960,7 +1960,7 @@ export interface paths {
                                 createdAt: string;
                                 from: string;
                                 /** @enum {string} */
-                                kind: "offline-message" | "offline-reply" | "transcript" | "test";
+                                kind: "offline-message" | "offline-reply" | "transcript" | "test" | "rating";
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 lastAttemptAt?: string;
                                 lastError?: string;
@@ -2070,7 +2070,7 @@ export interface paths {
                                 from: string;
                                 html: string;
                                 /** @enum {string} */
-                                kind: "offline-message" | "offline-reply" | "transcript" | "test";
+                                kind: "offline-message" | "offline-reply" | "transcript" | "test" | "rating";
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 lastAttemptAt?: string;
                                 lastError?: string;
@@ -2171,7 +2171,7 @@ export interface paths {
                                 from: string;
                                 html: string;
                                 /** @enum {string} */
-                                kind: "offline-message" | "offline-reply" | "transcript" | "test";
+                                kind: "offline-message" | "offline-reply" | "transcript" | "test" | "rating";
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 lastAttemptAt?: string;
                                 lastError?: string;
@@ -2276,7 +2276,7 @@ export interface paths {
                                 from: string;
                                 html: string;
                                 /** @enum {string} */
-                                kind: "offline-message" | "offline-reply" | "transcript" | "test";
+                                kind: "offline-message" | "offline-reply" | "transcript" | "test" | "rating";
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 lastAttemptAt?: string;
                                 lastError?: string;
@@ -6621,7 +6621,7 @@ export interface paths {
                                 createdAt: string;
                                 from: string;
                                 /** @enum {string} */
-                                kind: "offline-message" | "offline-reply" | "transcript" | "test";
+                                kind: "offline-message" | "offline-reply" | "transcript" | "test" | "rating";
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 lastAttemptAt?: string;
                                 lastError?: string;
@@ -8918,7 +8918,7 @@ export interface paths {
                                 createdAt: string;
                                 from: string;
                                 /** @enum {string} */
-                                kind: "offline-message" | "offline-reply" | "transcript" | "test";
+                                kind: "offline-message" | "offline-reply" | "transcript" | "test" | "rating";
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 lastAttemptAt?: string;
                                 lastError?: string;
@@ -14553,6 +14553,71 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rating/{rid}/{secret}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The rating page mailed after a close (HTML) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    rid: string;
+                    secret: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        /** Answer the rating page (an HTML form post; answers once) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    rid: string;
+                    secret: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        comment?: string;
+                        rating?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

@@ -415,6 +415,14 @@ export interface LivechatTranscriptRequestsTable {
   by_username: string;
 }
 
+export interface LivechatRatingLinksTable {
+  rid: string;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   user_roles: UserRolesTable;
@@ -444,6 +452,7 @@ export interface Database {
   offline_messages: OfflineMessagesTable;
   offline_message_replies: OfflineMessageRepliesTable;
   livechat_transcript_requests: LivechatTranscriptRequestsTable;
+  livechat_rating_links: LivechatRatingLinksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_order: WebhookOrderTable;
   livechat_triggers: LivechatTriggersTable;
