@@ -23,6 +23,8 @@ const MailPage = lazy(() => import('./pages/Mail.js').then((m) => ({ default: m.
 const OfflineMessagesPage = lazy(() => import('./pages/OfflineMessages.js').then((m) => ({ default: m.OfflineMessagesPage })));
 const WebhooksPage = lazy(() => import('./pages/Webhooks.js').then((m) => ({ default: m.WebhooksPage })));
 const WidgetRulesPage = lazy(() => import('./pages/WidgetRules.js').then((m) => ({ default: m.WidgetRulesPage })));
+// The Reports page carries the chart library (uPlot): only those who open it load either.
+const ReportsPage = lazy(() => import('./pages/Reports.js').then((m) => ({ default: m.ReportsPage })));
 const OpenChatsPage = lazy(() => import('./pages/OpenChats.js').then((m) => ({ default: m.OpenChatsPage })));
 
 export interface AppProps {
@@ -93,6 +95,7 @@ function Routes() {
           <Route path="/admin/users" component={UsersPage} />
           <Route path="/admin/permissions" component={PermissionsPage} />
           <Route path="/admin/open-chats" component={OpenChatsPage} />
+          <Route path="/admin/reports" component={ReportsPage} />
           <Route path="/admin/mail" component={MailPage} />
           <Route path="/admin/webhooks" component={WebhooksPage} />
           <Route path="/admin/offline-messages" component={OfflineMessagesPage} />

@@ -68,3 +68,8 @@ export type OfflineMessage = Item<Ok<'/api/v1/livechat/offline-messages', 'get'>
 /** A webhook delivery in the log and one with its payload and attempts (DESK.md D9). */
 export type WebhookDelivery = Item<Ok<'/api/v1/livechat/webhook.deliveries', 'get'>['deliveries']>;
 export type WebhookDeliveryDetail = Ok<'/api/v1/livechat/webhook.deliveries/{_id}', 'get'>['delivery'];
+
+/** `livechat/reports.metrics` (DESK.md D8) and its parts. */
+export type ReportMetrics = Ok<'/api/v1/livechat/reports.metrics', 'get'>;
+export type ReportGroup = Item<ReportMetrics['groups']>;
+export type ReportTotals = ReportMetrics['totals'];

@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import type { ReportGroup } from '../src/api/types.js';
+import {
+  addDays,
+  csatSeries,
+  durationSeries,
+  formatDuration,
+  kpis,
+  localDay,
+  localMidnight,
+  periodRange,
+  reportQuery,
+  volumeSeries,
+  zoneChoices,
+  zoneOffset,
+} from '../src/lib/reports.js';
+
+const HOUR = 3_600_000;
+
+describe('periods in a time zone', () => {
+  it('finds the offset and local midnight, also across a DST change and east of UTC', () => {
+    expect(zoneOffset('UTC', Date.parse('2030-06-01T12:00:00Z'))).toBe(0);
+    expect(zoneOffset('Asia/Kolkata', Date.parse('2030-06-01T12:00:00Z'))).toBe(5.5 * HOUR);
+    expect(zoneOffset('America/New_York', Date.parse('2030-01-15T12:00:00Z'))).toBe(-5 * HOUR);
+    expect(zoneOffset('America/New_York', Date.parse('2030-07-15T12:00:00Z'))).toBe(-4 * HOUR);
+    expect(new Date(localMidnight('2030-06-01', 'Asia/Kolkata')).toISOString()).toBe('2030-05-31T18:30:00.000Z');
+    // New York moves to daylight time on 2030-03-10 at 02:00: the day before starts at −5 h, the day after at −4 h.
+    expect(new Date(localMidnight('2030-03-10', 'America/New_York')).toISOString()).toBe('2030-03-10T05:00:00.000Z');
+    expect(new Date(localMidnight('2030-03-11', 'America/New_York')).toISOString()).toBe('2030-03-11T04:00:00.000Z');
+    expect(localDay(Date.parse('2030-05-31T18:29:59Z'), 'Asia/Kolkata')).toBe('2030-05-31');
+    expect(localDay(Date.parse('2030-05-31T18:30:00Z'), 'Asia/Kolkata')).toBe('2030-06-01');
+    expect(addDays('2030-02-28', 1)).toBe('2030-03-01');
+    expect(addDays('2030-03-01', -1)).toBe('2030-02-28');
+  });
+
+  it('turns "last N days" (today included) and a date range into [start, end) instants', () => {
+    const now = Date.parse('2030-03-12T02:00:00Z'); // still March 11 in New York
+    expect(periodRange({ kind: 'last', days: 7 }, 'America/New_York', now)).toEqual({
+      start: '2030-03-05T05:00:00.000Z',
+      end: '2030-03-12T04:00:00.000Z',
+      firstDay: '2030-03-05',
+      lastDay: '2030-03-11',
+    });
+    expect(periodRange({ kind: 'last', days: 1 }, 'UTC', now)).toEqual({ start: '2030-03-12T00:00:00.000Z', end: '2030-03-13T00:00:00.000Z', firstDay: '2030-03-12', lastDay: '2030-03-12' });
+    // A range given backwards is put in order.
+    expect(periodRange({ kind: 'range', from: '2030-06-02', to: '2030-06-01' }, 'Asia/Kolkata', now)).toEqual({
+      start: '2030-05-31T18:30:00.000Z',
+      end: '2030-06-02T18:30:00.000Z',
+      firstDay: '2030-06-01',
+      lastDay: '2030-06-02',
+    });
+    expect(reportQuery({ start: 'a', end: 'b' }, 'UTC', true)).toEqual({ start: 'a', end: 'b', timezone: 'UTC', businessHours: 'true' });
+    const zones = zoneChoices('Europe/Paris');
+    expect(zones.slice(0, 2)).toEqual(['UTC', 'Europe/Paris']);
+    expect(new Set(zones).size).toBe(zones.length);
+  });
+});
+
+describe('figures', () => {
+  it('formats durations as people read them', () => {
+    expect(formatDuration(null)).toBe('–');
+    expect(formatDuration(undefined)).toBe('–');
+    expect(formatDuration(0)).toBe('0 s');
+    expect(formatDuration(42.4)).toBe('42 s');
+    expect(formatDuration(185)).toBe('3 min 05 s');
+    expect(formatDuration(3720)).toBe('1 h 02 min');
+    expect(formatDuration(3 * 86_400 + 4 * 3600)).toBe('3 d 4 h');
+  });
+
+  const stats = (count: number, mean: number | null, median: number | null, p90: number | null) => ({ count, mean, median, p90 });
+  const groups: ReportGroup[] = [
+    {
+      key: '2030-03-10',
+      totals: {
+        queueWait: stats(2, 45, 30, 60),
+        firstResponse: stats(1, 90, 90, 90),
+        resolution: stats(0, null, null, null),
+        csat: { ...stats(2, 4.5, 4, 5), score: 1 },
+        conversations: { count: 3 },
+        closed: { count: 2 },
+        missed: { count: 1 },
+      },
+    },
+    {
+      key: '2030-03-11',
+      totals: {
+        queueWait: stats(0, null, null, null),
+        firstResponse: stats(0, null, null, null),
+        resolution: stats(1, 600, 600, 600),
+        csat: { ...stats(0, null, null, null), score: null },
+        conversations: { count: 0 },
+        closed: { count: 1 },
+        missed: { count: 0 },
+      },
+    },
+  ];
+
+  it('shapes the day groups into chart series, empty days as gaps', () => {
+    const x = [Date.parse('2030-03-10T00:00:00Z') / 1000, Date.parse('2030-03-11T00:00:00Z') / 1000];
+    expect(durationSeries(groups, 'queueWait')).toEqual({
+      days: ['2030-03-10', '2030-03-11'],
+      x,
+      series: [
+        { label: 'Median', values: [30, null] },
+        { label: 'p90', values: [60, null] },
+        { label: 'Mean', values: [45, null] },
+      ],
+      counts: [2, 0],
+    });
+    expect(volumeSeries(groups)).toEqual({
+      days: ['2030-03-10', '2030-03-11'],
+      x,
+      series: [
+        { label: 'Started', values: [3, 0] },
+        { label: 'Closed', values: [2, 1] },
+        { label: 'Missed', values: [1, 0] },
+      ],
+    });
+    expect(csatSeries(groups)).toEqual({ days: ['2030-03-10', '2030-03-11'], x, series: [{ label: 'Mean rating', values: [4.5, null] }], counts: [2, 0] });
+  });
+
+  it('gives each KPI tile its count, mean, median and p90', () => {
+    expect(kpis(groups[0]!.totals)).toEqual([
+      { id: 'queueWait', label: 'Queue wait', count: 2, mean: '45 s', median: '30 s', p90: '1 min 00 s' },
+      { id: 'firstResponse', label: 'First response', count: 1, mean: '1 min 30 s', median: '1 min 30 s', p90: '1 min 30 s' },
+      { id: 'resolution', label: 'Resolution', count: 0, mean: '–', median: '–', p90: '–' },
+      { id: 'csat', label: 'CSAT (1–5)', count: 2, mean: '4.5', median: '4', p90: '5', score: '100 %' },
+    ]);
+  });
+});
