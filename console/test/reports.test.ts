@@ -3,6 +3,7 @@ import type { ReportGroup } from '../src/api/types.js';
 import {
   addDays,
   csatSeries,
+  formatAxisDuration,
   durationSeries,
   formatDuration,
   kpis,
@@ -50,9 +51,11 @@ describe('periods in a time zone', () => {
       lastDay: '2030-06-02',
     });
     expect(reportQuery({ start: 'a', end: 'b' }, 'UTC', true)).toEqual({ start: 'a', end: 'b', timezone: 'UTC', businessHours: 'true' });
-    const zones = zoneChoices('Europe/Paris');
-    expect(zones.slice(0, 2)).toEqual(['UTC', 'Europe/Paris']);
+    const zones = zoneChoices('Asia/Calcutta');
+    expect(zones.slice(0, 2)).toEqual(['UTC', 'Asia/Kolkata']);
     expect(new Set(zones).size).toBe(zones.length);
+    expect(zones).toContain('Europe/Paris');
+    expect(zones).not.toContain('Asia/Calcutta');
   });
 });
 
@@ -65,6 +68,11 @@ describe('figures', () => {
     expect(formatDuration(185)).toBe('3 min 05 s');
     expect(formatDuration(3720)).toBe('1 h 02 min');
     expect(formatDuration(3 * 86_400 + 4 * 3600)).toBe('3 d 4 h');
+    expect(formatAxisDuration(30)).toBe('30 s');
+    expect(formatAxisDuration(180)).toBe('3 min');
+    expect(formatAxisDuration(7200)).toBe('2 h');
+    expect(formatAxisDuration(172_800)).toBe('2 d');
+    expect(formatAxisDuration(90)).toBe('1 min 30 s');
   });
 
   const stats = (count: number, mean: number | null, median: number | null, p90: number | null) => ({ count, mean, median, p90 });

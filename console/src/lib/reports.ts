@@ -88,6 +88,15 @@ export function formatDuration(seconds: number | null | undefined): string {
   return `${Math.floor(hours / 24)} d ${hours % 24} h`;
 }
 
+/** A chart axis' duration, short: `45 s`, `3 min`, `2 h`, `3 d`, or the full form between whole units. */
+export function formatAxisDuration(seconds: number): string {
+  const s = Math.round(seconds);
+  if (s >= 86_400 && s % 86_400 === 0) return `${s / 86_400} d`;
+  if (s >= 3600 && s % 3600 === 0) return `${s / 3600} h`;
+  if (s >= 60 && s % 60 === 0) return `${s / 60} min`;
+  return formatDuration(s);
+}
+
 /** A CSAT mean (1–5) with one decimal, and the share of 4s and 5s as a percentage. */
 export function formatCsat(mean: number | null | undefined): string {
   return mean === null || mean === undefined ? '–' : mean.toFixed(1);
@@ -181,8 +190,27 @@ export function reportQuery(range: { start: string; end: string }, zone: string,
   return { start: range.start, end: range.end, timezone: zone, businessHours: String(businessHours) };
 }
 
-/** The zones the picker offers: UTC, the browser's, then every zone the browser knows. */
+/** Names browsers still list under their old spelling (ICU's canonical ids), as people know them now. */
+const CURRENT_NAMES: Record<string, string> = {
+  'Asia/Calcutta': 'Asia/Kolkata',
+  'Asia/Katmandu': 'Asia/Kathmandu',
+  'Asia/Saigon': 'Asia/Ho_Chi_Minh',
+  'Asia/Rangoon': 'Asia/Yangon',
+  'Europe/Kiev': 'Europe/Kyiv',
+  'America/Godthab': 'America/Nuuk',
+  'Atlantic/Faeroe': 'Atlantic/Faroe',
+  'Pacific/Truk': 'Pacific/Chuuk',
+  'Pacific/Ponape': 'Pacific/Pohnpei',
+  'Pacific/Enderbury': 'Pacific/Kanton',
+};
+
+/** A zone id under its current name. */
+export function currentZoneName(zone: string): string {
+  return CURRENT_NAMES[zone] ?? zone;
+}
+
+/** The zones the picker offers: UTC, the browser's, then every zone the browser knows (current names, sorted). */
 export function zoneChoices(browserZone: string): string[] {
-  const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-  return [...new Set(['UTC', browserZone, ...all])];
+  const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone').map(currentZoneName).sort() : [];
+  return [...new Set(['UTC', currentZoneName(browserZone), ...all])];
 }

@@ -1,12 +1,13 @@
 /**
  * The Reports page (DESK.md D8): a period and a time zone, the business-hours variant, the KPI tiles (count, mean,
  * median, p90 of queue wait, first response, resolution and CSAT), charts by day drawn with uPlot, each with its
- * numbers as a table, and the conversations' CSV. Loaded only when opened (with uPlot), so the first screen's
- * script does not carry the charts. Monitors see their departments only: the API scopes every figure.
+ * numbers as a table, and the conversations' CSV. Loaded only when opened, and uPlot with its first chart, so the
+ * first screen's script does not carry the charts; where uPlot cannot run, the tables remain. Monitors see their
+ * departments only: the API scopes every figure.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import uPlot from 'uplot';
+import type uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import './reports.css';
 import { usePermissions } from '../api/data.js';
@@ -15,8 +16,10 @@ import { useConsole } from '../context.js';
 import { errorText } from '../lib/errors.js';
 import {
   csatSeries,
+  currentZoneName,
   DURATION_METRICS,
   durationSeries,
+  formatAxisDuration,
   formatCsat,
   formatDuration,
   kpis,
@@ -40,40 +43,59 @@ const PERIODS: Array<[string, string]> = [
 
 function browserZone(): string {
   try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+    return currentZoneName(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
   } catch {
     return 'UTC';
   }
 }
 
+/** uPlot, loaded with the first chart; null when it cannot run here (the tables beside the charts still say it all). */
+let chartLibrary: Promise<typeof uPlot | null> | null = null;
+function loadChartLibrary(): Promise<typeof uPlot | null> {
+  chartLibrary ??= import('uplot').then(
+    (m) => m.default,
+    () => null,
+  );
+  return chartLibrary;
+}
+
 /** One uPlot chart of daily series; the canvas is hidden from assistive technology (the table beside it says it all). */
-function DailyChart({ data, format }: { data: DailySeries; format: (v: number) => string }) {
+function DailyChart({ data, format, steps }: { data: DailySeries; format: (v: number) => string; steps: number[] }) {
+  const axisFormat = format === formatDuration ? formatAxisDuration : format;
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
     if (!el) return;
+    let plot: uPlot | null = null;
+    let observer: ResizeObserver | null = null;
+    let cancelled = false;
     const width = () => Math.max(280, el.clientWidth);
-    const plot = new uPlot(
-      {
-        width: width(),
-        height: 220,
-        tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-        legend: { show: false },
-        cursor: { drag: { x: false, y: false } },
-        scales: { x: { time: true }, y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1] } },
-        axes: [{ stroke: '#4a5058', grid: { stroke: '#e3e6ea' } }, { stroke: '#4a5058', grid: { stroke: '#e3e6ea' }, size: 84, values: (_u, splits) => splits.map(format) }],
-        series: [{}, ...data.series.map((s, i) => ({ label: s.label, stroke: COLORS[i % COLORS.length], width: 2, points: { show: true, size: 5 }, spanGaps: false }))],
-      },
-      [data.x, ...data.series.map((s) => s.values)] as uPlot.AlignedData,
-      el,
-    );
-    const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(() => plot.setSize({ width: width(), height: 220 })) : null;
-    observer?.observe(el);
+    void loadChartLibrary().then((UPlot) => {
+      if (!UPlot || cancelled) return;
+      const chart = new UPlot(
+        {
+          width: width(),
+          height: 220,
+          tzDate: (ts) => UPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+          legend: { show: false },
+          cursor: { drag: { x: false, y: false } },
+          scales: { x: { time: true }, y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1] } },
+          axes: [{ stroke: '#4a5058', grid: { stroke: '#e3e6ea' } }, { stroke: '#4a5058', grid: { stroke: '#e3e6ea' }, size: 84, incrs: steps, values: (_u, splits) => splits.map(axisFormat) }],
+          series: [{}, ...data.series.map((s, i) => ({ label: s.label, stroke: COLORS[i % COLORS.length], width: 2, points: { show: true, size: 5 }, spanGaps: false }))],
+        },
+        [data.x, ...data.series.map((s) => s.values)] as uPlot.AlignedData,
+        el,
+      );
+      plot = chart;
+      observer = typeof ResizeObserver === 'function' ? new ResizeObserver(() => chart.setSize({ width: width(), height: 220 })) : null;
+      observer?.observe(el);
+    });
     return () => {
+      cancelled = true;
       observer?.disconnect();
-      plot.destroy();
+      plot?.destroy();
     };
-  }, [data, format]);
+  }, [data, axisFormat, steps]);
   return <div className="chart-canvas" ref={box} aria-hidden="true" />;
 }
 
@@ -97,6 +119,7 @@ function ChartCard({
   format,
   counts,
   countLabel,
+  steps,
 }: {
   title: string;
   help?: string;
@@ -104,6 +127,8 @@ function ChartCard({
   format: (v: number) => string;
   counts?: number[];
   countLabel?: string;
+  /** The y axis' tick steps (whole seconds, whole counts or tenths of a rating). */
+  steps: number[];
 }) {
   const id = useId();
   return (
@@ -111,10 +136,11 @@ function ChartCard({
       <h2 id={`${id}-title`}>{title}</h2>
       {help && <p className="muted small">{help}</p>}
       <Legend data={data} />
-      <DailyChart data={data} format={format} />
+      <DailyChart data={data} format={format} steps={steps} />
       <details>
         <summary>Show the numbers by day</summary>
-        <div className="table-scroll">
+        {/* Focusable: a keyboard user can scroll a long table. */}
+        <div className="table-scroll" tabIndex={0} role="region" aria-label={`${title}: the numbers by day`}>
           <table>
             <caption className="visually-hidden">{title} by day</caption>
             <thead>
@@ -147,6 +173,10 @@ function ChartCard({
 }
 
 const countFormat = (v: number) => String(Math.round(v * 10) / 10);
+/** Tick steps: whole counts; whole seconds up to days; a rating's halves. */
+const COUNT_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000];
+const SECOND_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14_400, 21_600, 43_200, 86_400, 172_800, 604_800];
+const RATING_STEPS = [0.5, 1];
 const csatFormat = (v: number) => formatCsat(v);
 
 export function ReportsPage() {
@@ -311,14 +341,14 @@ export function ReportsPage() {
             ))}
           </ul>
           <div className="chart-grid">
-            <ChartCard title="Conversations per day" data={volumeSeries(data.groups)} format={countFormat} />
+            <ChartCard title="Conversations per day" data={volumeSeries(data.groups)} format={countFormat} steps={COUNT_STEPS} />
             {DURATION_METRICS.map((m) => {
               const series = durationSeries(data.groups, m.id);
-              return <ChartCard key={m.id} title={`${m.label} by day`} help={m.help} data={series} counts={series.counts} countLabel="Samples" format={formatDuration} />;
+              return <ChartCard key={m.id} title={`${m.label} by day`} help={m.help} data={series} counts={series.counts} countLabel="Samples" format={formatDuration} steps={SECOND_STEPS} />;
             })}
             {(() => {
               const series = csatSeries(data.groups);
-              return <ChartCard title="CSAT by day" help="The mean rating (1–5) of the answers given that day." data={series} counts={series.counts} countLabel="Answers" format={csatFormat} />;
+              return <ChartCard title="CSAT by day" help="The mean rating (1–5) of the answers given that day." data={series} counts={series.counts} countLabel="Answers" format={csatFormat} steps={RATING_STEPS} />;
             })()}
           </div>
         </>
