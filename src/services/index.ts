@@ -40,6 +40,7 @@ import { TagsService } from './tags.service.js';
 import { MailService } from './mail.service.js';
 import { TranscriptService, type TranscriptChoice } from './transcript.service.js';
 import { RatingService } from './rating.service.js';
+import { AgentTime } from './reports/agent-time.js';
 import { extend } from '../lib/values.js';
 import { WebhooksService } from './webhooks/webhooks.service.js';
 import { domainHasMail, OfflineMessagesService, type DomainCheck } from './offline-messages.service.js';
@@ -180,6 +181,11 @@ export function createServices(options: ServicesOptions): Services {
   const manualClock = options.manualClock ?? null;
   const jobs = new JobsService(store, clock, { shared: manualClock, onError: options.onJobError, runnerId: options.jobRunnerId });
   registerAgentLeave({ store, settings, clock, jobs, presence, routing });
+  // DESK.md D8 availableTime: each change that may make an agent routable or not notes it in its transaction.
+  const agentTime = new AgentTime(store, clock);
+  presence.setHooks({ online: (tx, userId) => agentTime.note(tx, userId), offline: (tx, userId) => agentTime.note(tx, userId) });
+  users.agentTime = agentTime;
+  livechatAdmin.agentTime = agentTime;
   registerBusinessHoursOpening({ store, settings, clock, jobs, routing, businessHours });
   const clockControl = new ClockService(manualClock, jobs, store);
   const files = new FilesService(store, settings, access, clock, events, limits, jobs, activity);
@@ -189,6 +195,7 @@ export function createServices(options: ServicesOptions): Services {
   const offlineMessages = new OfflineMessagesService(store, settings, access, clock, events, mail, options.domainCheck ?? domainHasMail);
   const transcripts = new TranscriptService(store, settings, access, clock, mail, limits);
   const reports = new ReportsService(store, settings, access, clock, businessHours);
+  reports.dashboards.agentTime = agentTime;
   // DESK.md D2: a limit raised or an automatic method chosen may let waiting rooms be served.
   presence.afterOnline = () => routing.dispatchWaiting();
   settings.onUpdated = async (id) => {

@@ -423,6 +423,12 @@ export interface LivechatRatingLinksTable {
   used_at: number | null;
 }
 
+export interface AgentRoutableSpansTable {
+  agent_id: string;
+  since: number;
+  until: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   user_roles: UserRolesTable;
@@ -453,6 +459,7 @@ export interface Database {
   offline_message_replies: OfflineMessageRepliesTable;
   livechat_transcript_requests: LivechatTranscriptRequestsTable;
   livechat_rating_links: LivechatRatingLinksTable;
+  agent_routable_spans: AgentRoutableSpansTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_order: WebhookOrderTable;
   livechat_triggers: LivechatTriggersTable;

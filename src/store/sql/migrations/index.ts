@@ -29,7 +29,7 @@ import * as livechatSearch from './0027-livechat-search.js';
 import * as reports from './0031-reports.js';
 import * as offlineMessages from './0023-offline-messages.js';
 import * as transcriptRequested from './0032-transcript-requested.js';
-import * as ratingLinks from './0033-rating-links.js';
+import * as ratingLinksAgentTime from './0033-rating-links-agent-time.js';
 import * as webhooks from './0030-webhooks.js';
 import * as widgetScreens from './0028-widget-screens.js';
 import * as capacity from './0029-capacity.js';
@@ -74,7 +74,7 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0028-widget-screens': { up: (db) => widgetScreens.up(db) },
     '0031-reports': { up: (db) => reports.up(db, dialect) },
     '0029-capacity': { up: (db) => capacity.up(db) },
-    '0033-rating-links': { up: (db) => ratingLinks.up(db) },
+    '0033-rating-links-agent-time': { up: (db) => ratingLinksAgentTime.up(db) },
   };
   return { getMigrations: async () => all };
 }
