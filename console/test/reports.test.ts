@@ -6,12 +6,14 @@ import {
   formatAxisDuration,
   durationSeries,
   formatDuration,
+  groupRows,
   kpis,
   localDay,
   localMidnight,
   periodRange,
   reportQuery,
   volumeSeries,
+  weekGrid,
   zoneChoices,
   zoneOffset,
 } from '../src/lib/reports.js';
@@ -133,6 +135,50 @@ describe('figures', () => {
       { id: 'firstResponse', label: 'First response', count: 1, mean: '1 min 30 s', median: '1 min 30 s', p90: '1 min 30 s' },
       { id: 'resolution', label: 'Resolution', count: 0, mean: '–', median: '–', p90: '–' },
       { id: 'csat', label: 'CSAT (1–5)', count: 2, mean: '4.5', median: '4', p90: '5', score: '100 %' },
+    ]);
+  });
+});
+
+describe('grids and tables', () => {
+  const none = { count: 0, mean: null, median: null, p90: null };
+  it('lays the hour-of-week groups out as 7 × 24 shaded cells', () => {
+    const grid = weekGrid([
+      { key: '1-09', totals: { conversations: { count: 8 } } },
+      { key: '1-10', totals: { conversations: { count: 2 } } },
+      { key: '7-23', totals: { conversations: { count: 5 } } },
+      { key: '3-12', totals: { conversations: { count: 0 } } },
+    ]);
+    expect(grid).toHaveLength(7);
+    expect(grid.every((row) => row.length === 24)).toBe(true);
+    expect(grid[0]![9]).toEqual({ count: 8, level: 4 });
+    expect(grid[0]![10]).toEqual({ count: 2, level: 1 });
+    expect(grid[6]![23]).toEqual({ count: 5, level: 3 });
+    expect(grid[2]![12]).toEqual({ count: 0, level: 0 });
+    expect(weekGrid([]).flat().every((c) => c.count === 0 && c.level === 0)).toBe(true);
+  });
+
+  it('turns agent and department groups into rows, busiest first', () => {
+    const rows = groupRows(
+      [
+        { key: 'a1', agent: { _id: 'a1', username: 'ann', name: null }, totals: { closed: { count: 1 }, firstResponse: { ...none, count: 1, median: 30, p90: 30 }, csat: { ...none, score: null } } },
+        { key: 'b2', agent: { _id: 'b2', username: 'bob', name: 'Bob B' }, totals: { closed: { count: 4 }, resolution: { ...none, count: 4, median: 600 }, csat: { count: 2, mean: 4.5, median: 4, p90: 5, score: 1 } } },
+      ],
+      'agent',
+    );
+    expect(rows.map((r) => [r.name, r.closed, r.firstResponseMedian, r.resolutionMedian, r.csat])).toEqual([
+      ['Bob B', 4, '–', '10 min 00 s', '4.5 (2)'],
+      ['ann', 1, '30 s', '–', '–'],
+    ]);
+    const departments = groupRows(
+      [
+        { key: '', department: null, totals: { conversations: { count: 1 }, missed: { count: 1 } } },
+        { key: 'd1', department: { _id: 'd1', name: 'Support' }, totals: { conversations: { count: 2 } } },
+      ],
+      'department',
+    );
+    expect(departments.map((r) => [r.name, r.conversations, r.missed])).toEqual([
+      ['Support', 2, 0],
+      ['No department', 1, 1],
     ]);
   });
 });

@@ -32,6 +32,7 @@ let base: string;
 let browser: Browser;
 let out: string;
 let monitorName: string;
+let agentName: string;
 const shots = screenshots(`console-reports-${BACKEND}`);
 
 async function advance(seconds: number) {
@@ -73,6 +74,7 @@ beforeAll(async () => {
   await t.app.listen({ port, host: '127.0.0.1' });
   await setSetting(t, 'Livechat_accept_chats_with_no_agents', true);
   const agent = await makeAgent(t);
+  agentName = agent.username;
   // A monitor of Support (an agent of it too, never available, so no chat goes to it).
   const monitor = await t.createUser({ roles: ['user', 'livechat-monitor'], password: MONITOR_PASSWORD });
   expect((await t.api.post('/api/v1/livechat/users/agent', { username: monitor.username }, { auth: t.admin })).status).toBe(200);
@@ -135,7 +137,24 @@ describe('the console Reports page', () => {
     // Five charts drawn (uPlot canvases), each beside its table.
     await page.waitForFunction(() => document.querySelectorAll('.chart-canvas canvas').length === 5, { timeout: 20_000 });
     expect(network.some((n) => /\/assets\/uPlot[^/]*\.js$/.test(n.url))).toBe(true);
+    // The desk now (nobody waiting, nothing open, the agent available), the hour-of-week grid, agents and departments.
+    await page.waitForSelector('.group-table', { timeout: 20_000 });
+    expect(await page.$eval('.desk-strip', (el: any) => el.innerText.replace(/\s+/g, ' ').trim())).toBe(
+      'The desk now Waiting 0 Unassigned 0 Open 0 On hold 0 Longest wait 0 s Agents available 1 Agents busy 0 Agents away or off 1',
+    );
+    const cells = await page.$$eval('.week-grid td', (tds: any[]) => tds.map((td) => td.textContent).filter((x: string) => x !== ''));
+    expect(cells.map(Number).reduce((a: number, b: number) => a + b, 0)).toBe(3);
+    const tables = await page.$$eval('.group-table tbody tr', (trs: any[]) => trs.map((tr) => tr.innerText.replace(/\s+/g, ' ').trim()));
+    expect(tables).toHaveLength(3);
+    expect(tables[0]).toMatch(new RegExp(`^${agentName} 3 `));
+    expect(tables[1]).toMatch(/^Support 2 2 0 /);
+    expect(tables[2]).toMatch(/^No department 1 1 0 /);
     await checkPage(page, 'reports-30-days');
+    // The whole page at once (a tall window): the grid and the tables below the charts.
+    await page.setViewport({ width: 1280, height: 2600 });
+    await page.waitForFunction(() => document.querySelectorAll('.chart-canvas canvas').length === 5, { timeout: 20_000 });
+    await shots.take(page, 'reports-whole-page');
+    await page.setViewport({ width: 1280, height: 1000 });
 
     // The period: "Last 7 days" (the option above the default), by arrow key.
     await page.focus('main');
@@ -205,6 +224,9 @@ describe('the console Reports page', () => {
     await waitForPageText(page, 'Conversations per day');
     expect(await tile(page, 'Conversations')).toBe('Conversations 2 2 closed, 0 missed');
     expect(await tile(page, 'First response')).toBe(firstResponseTile(firstResponses.slice(0, 2)));
+    const departments = await page.$$eval('.group-table:last-of-type tbody tr', (trs: any[]) => trs.map((tr) => tr.innerText.replace(/\s+/g, ' ').trim()));
+    expect(departments).toHaveLength(1);
+    expect(departments[0]).toMatch(/^Support 2 2 0 /);
     await checkPage(page, 'reports-monitor');
     await context.close();
   }, 120_000);

@@ -73,3 +73,5 @@ export type WebhookDeliveryDetail = Ok<'/api/v1/livechat/webhook.deliveries/{_id
 export type ReportMetrics = Ok<'/api/v1/livechat/reports.metrics', 'get'>;
 export type ReportGroup = Item<ReportMetrics['groups']>;
 export type ReportTotals = ReportMetrics['totals'];
+/** `livechat/reports.snapshot`: the desk now (DESK.md D8). */
+export type ReportSnapshot = Ok<'/api/v1/livechat/reports.snapshot', 'get'>;

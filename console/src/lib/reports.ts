@@ -214,3 +214,53 @@ export function zoneChoices(browserZone: string): string[] {
   const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone').map(currentZoneName).sort() : [];
   return [...new Set(['UTC', currentZoneName(browserZone), ...all])];
 }
+
+/** ISO weekday names (1 = Monday), for the hour-of-week grid. */
+export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
+/**
+ * The hour-of-week groups (`"<ISO weekday>-<HH>"`) as 7 rows × 24 hours of conversation counts, each with a shade
+ * 0–4 (0: none; else a quarter of the busiest hour's count or more per step).
+ */
+export function weekGrid(groups: readonly ReportGroup[]): Array<Array<{ count: number; level: number }>> {
+  const counts = Array.from({ length: 7 }, () => new Array<number>(24).fill(0));
+  for (const g of groups) {
+    const m = /^([1-7])-(\d\d)$/.exec(g.key);
+    if (!m) continue;
+    counts[Number(m[1]) - 1]![Number(m[2])] = g.totals.conversations?.count ?? 0;
+  }
+  const max = Math.max(0, ...counts.flat());
+  return counts.map((row) => row.map((count) => ({ count, level: count === 0 || max === 0 ? 0 : Math.min(4, Math.ceil((count / max) * 4)) })));
+}
+
+/** One row of the per-agent or per-department table. */
+export interface GroupRow {
+  key: string;
+  name: string;
+  conversations: number;
+  closed: number;
+  missed: number;
+  firstResponseMedian: string;
+  firstResponseP90: string;
+  resolutionMedian: string;
+  csat: string;
+}
+
+/** The agent or department groups as table rows, busiest first (then by name). */
+export function groupRows(groups: readonly ReportGroup[], by: 'agent' | 'department'): GroupRow[] {
+  return groups
+    .map((g) => ({
+      key: g.key,
+      name: by === 'agent' ? g.agent?.name || g.agent?.username || g.key : g.key === '' ? 'No department' : g.department?.name || g.key,
+      conversations: g.totals.conversations?.count ?? 0,
+      closed: g.totals.closed?.count ?? 0,
+      missed: g.totals.missed?.count ?? 0,
+      firstResponseMedian: formatDuration(g.totals.firstResponse?.median),
+      firstResponseP90: formatDuration(g.totals.firstResponse?.p90),
+      resolutionMedian: formatDuration(g.totals.resolution?.median),
+      csat: g.totals.csat?.count ? `${formatCsat(g.totals.csat.mean)} (${g.totals.csat.count})` : '–',
+      weight: (g.totals.conversations?.count ?? 0) + (g.totals.closed?.count ?? 0),
+    }))
+    .sort((a, b) => b.weight - a.weight || a.name.localeCompare(b.name))
+    .map(({ weight: _weight, ...row }) => row);
+}

@@ -11,7 +11,7 @@ import type uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import './reports.css';
 import { usePermissions } from '../api/data.js';
-import type { ReportMetrics } from '../api/types.js';
+import type { ReportMetrics, ReportSnapshot } from '../api/types.js';
 import { useConsole } from '../context.js';
 import { errorText } from '../lib/errors.js';
 import {
@@ -22,11 +22,14 @@ import {
   formatAxisDuration,
   formatCsat,
   formatDuration,
+  groupRows,
   kpis,
   PAGE_METRICS,
   periodRange,
   reportQuery,
   volumeSeries,
+  weekGrid,
+  WEEKDAYS,
   zoneChoices,
   type DailySeries,
   type Period,
@@ -172,6 +175,132 @@ function ChartCard({
   );
 }
 
+
+/** The desk now (`reports.snapshot`), re-read every 10 s. */
+function DeskStrip() {
+  const { api } = useConsole();
+  const snapshot = useQuery({
+    queryKey: ['reports', 'snapshot'],
+    queryFn: () => api<ReportSnapshot>('livechat/reports.snapshot'),
+    refetchInterval: 10_000,
+  });
+  const s = snapshot.data;
+  const items: Array<[string, string]> = s
+    ? [
+        ['Waiting', String(s.queued)],
+        ['Unassigned', String(s.unassigned)],
+        ['Open', String(s.open)],
+        ['On hold', String(s.onHold)],
+        ['Longest wait', formatDuration(s.longestWaitSeconds)],
+        ['Agents available', String(s.agents.available)],
+        ['Agents busy', String(s.agents.busy)],
+        ['Agents away or off', String(s.agents.unavailable)],
+      ]
+    : [];
+  return (
+    <section className="card desk-strip" aria-labelledby="desk-now">
+      <h2 id="desk-now">The desk now</h2>
+      {snapshot.error ? (
+        <p className="error" role="alert">
+          {errorText(snapshot.error)}
+        </p>
+      ) : (
+        <dl>
+          {items.map(([label, value]) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </section>
+  );
+}
+
+/** Conversations started per local hour of the week: a table whose cells are shaded by count. */
+function WeekGrid({ data }: { data: ReportMetrics }) {
+  const grid = weekGrid(data.groups);
+  return (
+    <section className="card week-grid" aria-labelledby="week-grid-title">
+      <h2 id="week-grid-title">Conversations by hour of the week</h2>
+      <div className="table-scroll" tabIndex={0} role="region" aria-label="Conversations by hour of the week">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">
+                <span className="visually-hidden">Day</span>
+              </th>
+              {grid[0]!.map((_, h) => (
+                <th scope="col" key={h}>
+                  {String(h).padStart(2, '0')}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {grid.map((row, d) => (
+              <tr key={WEEKDAYS[d]}>
+                <th scope="row">{WEEKDAYS[d]!.slice(0, 3)}</th>
+                {row.map((cell, h) => (
+                  <td key={h} className={`heat-${cell.level}`}>
+                    {cell.count === 0 ? '' : cell.count}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+/** Per-agent or per-department figures. */
+function GroupTable({ data, by }: { data: ReportMetrics; by: 'agent' | 'department' }) {
+  const rows = groupRows(data.groups, by);
+  const title = by === 'agent' ? 'By agent' : 'By department';
+  return (
+    <section className="card group-table" aria-labelledby={`group-${by}`}>
+      <h2 id={`group-${by}`}>{title}</h2>
+      {rows.length === 0 ? (
+        <p className="muted">Nothing in this period.</p>
+      ) : (
+        <div className="table-scroll" tabIndex={0} role="region" aria-label={title}>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{by === 'agent' ? 'Agent' : 'Department'}</th>
+                {by === 'department' && <th scope="col">Started</th>}
+                <th scope="col">Closed</th>
+                {by === 'department' && <th scope="col">Missed</th>}
+                <th scope="col">First response (median)</th>
+                <th scope="col">First response (p90)</th>
+                <th scope="col">Resolution (median)</th>
+                <th scope="col">CSAT (answers)</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.key}>
+                  <th scope="row">{r.name}</th>
+                  {by === 'department' && <td>{r.conversations}</td>}
+                  <td>{r.closed}</td>
+                  {by === 'department' && <td>{r.missed}</td>}
+                  <td>{r.firstResponseMedian}</td>
+                  <td>{r.firstResponseP90}</td>
+                  <td>{r.resolutionMedian}</td>
+                  <td>{r.csat}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
 const countFormat = (v: number) => String(Math.round(v * 10) / 10);
 /** Tick steps: whole counts; whole seconds up to days; a rating's halves. */
 const COUNT_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000];
@@ -202,6 +331,14 @@ export function ReportsPage() {
     enabled: allowed,
     queryFn: () => api<ReportMetrics>('livechat/reports.metrics', { query: { ...query, groupBy: 'day', metrics: [...PAGE_METRICS] } }),
   });
+  const grouped = (groupBy: 'hourOfWeek' | 'agent' | 'department') => ({
+    queryKey: ['reports', groupBy, query],
+    enabled: allowed,
+    queryFn: () => api<ReportMetrics>('livechat/reports.metrics', { query: { ...query, groupBy, metrics: [...PAGE_METRICS] } }),
+  });
+  const byHour = useQuery(grouped('hourOfWeek'));
+  const byAgent = useQuery(grouped('agent'));
+  const byDepartment = useQuery(grouped('department'));
 
   async function downloadCsv() {
     setDownload({ kind: 'status', text: 'Preparing the CSV…' });
@@ -283,6 +420,7 @@ export function ReportsPage() {
           Download CSV
         </button>
       </form>
+      <DeskStrip />
       <p className="muted" aria-live="polite">
         {range.firstDay === range.lastDay ? range.firstDay : `${range.firstDay} to ${range.lastDay}`} in {zone}
         {businessHours ? ', durations counted inside business hours' : ''}.
@@ -351,6 +489,9 @@ export function ReportsPage() {
               return <ChartCard title="CSAT by day" help="The mean rating (1–5) of the answers given that day." data={series} counts={series.counts} countLabel="Answers" format={csatFormat} steps={RATING_STEPS} />;
             })()}
           </div>
+          {byHour.data && <WeekGrid data={byHour.data} />}
+          {byAgent.data && <GroupTable data={byAgent.data} by="agent" />}
+          {byDepartment.data && <GroupTable data={byDepartment.data} by="department" />}
         </>
       )}
     </section>
