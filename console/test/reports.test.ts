@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ReportGroup } from '../src/api/types.js';
+import { filtersFromSearch } from '../src/pages/Closed.js';
 import {
   addDays,
   csatSeries,
@@ -180,5 +181,13 @@ describe('grids and tables', () => {
       ['Support', 2, 0],
       ['No department', 1, 1],
     ]);
+  });
+});
+
+describe('the drill-down link', () => {
+  it('gives the Closed chats page its first filters, dropping malformed ones', () => {
+    expect(filtersFromSearch('?from=2030-03-01&to=2030-03-31&agentId=a1')).toEqual({ offset: 0, from: '2030-03-01', to: '2030-03-31', agentId: 'a1' });
+    expect(filtersFromSearch('from=03/01/2030&departmentId=d1&visitor=')).toEqual({ offset: 0, departmentId: 'd1' });
+    expect(filtersFromSearch('')).toEqual({ offset: 0 });
   });
 });

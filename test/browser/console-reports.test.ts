@@ -33,6 +33,7 @@ let browser: Browser;
 let out: string;
 let monitorName: string;
 let agentName: string;
+let agentId: string;
 const shots = screenshots(`console-reports-${BACKEND}`);
 
 async function advance(seconds: number) {
@@ -75,6 +76,7 @@ beforeAll(async () => {
   await setSetting(t, 'Livechat_accept_chats_with_no_agents', true);
   const agent = await makeAgent(t);
   agentName = agent.username;
+  agentId = agent.userId;
   // A monitor of Support (an agent of it too, never available, so no chat goes to it).
   const monitor = await t.createUser({ roles: ['user', 'livechat-monitor'], password: MONITOR_PASSWORD });
   expect((await t.api.post('/api/v1/livechat/users/agent', { username: monitor.username }, { auth: t.admin })).status).toBe(200);
@@ -205,6 +207,18 @@ describe('the console Reports page', () => {
     await waitForPageText(page, 'Downloaded conversations-');
     const exportCall = network.find((n) => n.url.includes('/api/v1/livechat/reports.export'));
     expect(exportCall?.status).toBe(200);
+
+    // Drill-down: the agent's name opens the closed chats behind the row, by keyboard.
+    await page.focus('main');
+    await tabTo(page, { selector: '.group-table a[href*="agentId="]' });
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => window.location.pathname === '/closed' && window.location.search.includes('agentId='), { timeout: 20_000 });
+    await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 3, { timeout: 20_000 });
+    expect(new URL(page.url()).searchParams.get('agentId')).toBe(agentId);
+    expect(await page.$$eval('form[aria-label="Filter closed chats"] select', (els: any[]) => els.map((e) => e.value))).toContain(agentId);
+    await checkPage(page, 'reports-drill-down-closed');
+    await page.goBack();
+    await waitForPageText(page, 'Conversations per day');
 
     // A phone: nothing wider than the screen.
     await page.setViewport({ width: 390, height: 844 });

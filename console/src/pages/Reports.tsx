@@ -7,6 +7,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Link } from 'wouter';
 import type uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import './reports.css';
@@ -256,8 +257,14 @@ function WeekGrid({ data }: { data: ReportMetrics }) {
   );
 }
 
-/** Per-agent or per-department figures. */
-function GroupTable({ data, by }: { data: ReportMetrics; by: 'agent' | 'department' }) {
+/** The Closed chats page filtered to an agent or a department and the period's days (the drill-down). */
+function closedChatsLink(by: 'agent' | 'department', id: string, period: { firstDay: string; lastDay: string }): string {
+  const params = new URLSearchParams({ from: period.firstDay, to: period.lastDay, [by === 'agent' ? 'agentId' : 'departmentId']: id });
+  return `/closed?${params}`;
+}
+
+/** Per-agent or per-department figures; a name opens the closed chats behind them. */
+function GroupTable({ data, by, period }: { data: ReportMetrics; by: 'agent' | 'department'; period: { firstDay: string; lastDay: string } }) {
   const rows = groupRows(data.groups, by);
   const title = by === 'agent' ? 'By agent' : 'By department';
   return (
@@ -283,7 +290,15 @@ function GroupTable({ data, by }: { data: ReportMetrics; by: 'agent' | 'departme
             <tbody>
               {rows.map((r) => (
                 <tr key={r.key}>
-                  <th scope="row">{r.name}</th>
+                  <th scope="row">
+                    {r.key === '' ? (
+                      r.name
+                    ) : (
+                      <Link href={closedChatsLink(by, r.key, period)} title="Open the closed chats">
+                        {r.name}
+                      </Link>
+                    )}
+                  </th>
                   {by === 'department' && <td>{r.conversations}</td>}
                   <td>{r.closed}</td>
                   {by === 'department' && <td>{r.missed}</td>}
@@ -490,8 +505,8 @@ export function ReportsPage() {
             })()}
           </div>
           {byHour.data && <WeekGrid data={byHour.data} />}
-          {byAgent.data && <GroupTable data={byAgent.data} by="agent" />}
-          {byDepartment.data && <GroupTable data={byDepartment.data} by="department" />}
+          {byAgent.data && <GroupTable data={byAgent.data} by="agent" period={range} />}
+          {byDepartment.data && <GroupTable data={byDepartment.data} by="department" period={range} />}
         </>
       )}
     </section>
