@@ -84,7 +84,9 @@ export function redactUrl(url: string): string {
   const decoded = decodeLoosely(raw);
   const redacted = decoded
     .replace(/(\/livechat\/visitor\/)(?!department\.transfer(?:[/?]|$))[^?]+/i, '$1[redacted]')
-    .replace(/(\/livechat\/agent\.info\/[^/?]+\/)[^?]+/i, '$1[redacted]');
+    .replace(/(\/livechat\/agent\.info\/[^/?]+\/)[^?]+/i, '$1[redacted]')
+    // The rating page's link secret (services/rating.service.ts).
+    .replace(/^(\/rating\/[^/?]+\/)[^?]+/i, '$1[redacted]');
   const path = redacted === decoded ? raw : redacted;
   if (q === -1) return path;
   const query = url

@@ -25,6 +25,8 @@ const WebhooksPage = lazy(() => import('./pages/Webhooks.js').then((m) => ({ def
 const WidgetRulesPage = lazy(() => import('./pages/WidgetRules.js').then((m) => ({ default: m.WidgetRulesPage })));
 const CannedResponsesPage = lazy(() => import('./pages/CannedResponses.js').then((m) => ({ default: m.CannedResponsesPage })));
 const TagsPage = lazy(() => import('./pages/Tags.js').then((m) => ({ default: m.TagsPage })));
+// The Reports page carries the chart library (uPlot): only those who open it load either.
+const ReportsPage = lazy(() => import('./pages/Reports.js').then((m) => ({ default: m.ReportsPage })));
 const OpenChatsPage = lazy(() => import('./pages/OpenChats.js').then((m) => ({ default: m.OpenChatsPage })));
 
 export interface AppProps {
@@ -95,6 +97,7 @@ function Routes() {
           <Route path="/admin/users" component={UsersPage} />
           <Route path="/admin/permissions" component={PermissionsPage} />
           <Route path="/admin/open-chats" component={OpenChatsPage} />
+          <Route path="/admin/reports" component={ReportsPage} />
           <Route path="/admin/mail" component={MailPage} />
           <Route path="/admin/webhooks" component={WebhooksPage} />
           <Route path="/admin/canned-responses" component={CannedResponsesPage} />

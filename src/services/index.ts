@@ -39,6 +39,9 @@ import { CannedResponsesService } from './canned-responses.service.js';
 import { TagsService } from './tags.service.js';
 import { MailService } from './mail.service.js';
 import { TranscriptService, type TranscriptChoice } from './transcript.service.js';
+import { RatingService } from './rating.service.js';
+import { AgentTime } from './reports/agent-time.js';
+import { extend } from '../lib/values.js';
 import { WebhooksService } from './webhooks/webhooks.service.js';
 import { domainHasMail, OfflineMessagesService, type DomainCheck } from './offline-messages.service.js';
 import { TriggersService } from './triggers.service.js';
@@ -58,6 +61,8 @@ export interface Services {
   activity: RoomActivity;
   /** DESK.md D8: metrics, export, snapshot and Rocket.Chat's dashboards, read from the report log. */
   reports: ReportsService;
+  /** Ratings by e-mail (`Livechat_survey_by_email`): the link mailed at close and its page. */
+  ratings: RatingService;
   health: HealthService;
   bus: ChangeBus;
   /** Domain events (R5), published after commit; transports subscribe. */
@@ -176,6 +181,11 @@ export function createServices(options: ServicesOptions): Services {
   const manualClock = options.manualClock ?? null;
   const jobs = new JobsService(store, clock, { shared: manualClock, onError: options.onJobError, runnerId: options.jobRunnerId });
   registerAgentLeave({ store, settings, clock, jobs, presence, routing });
+  // DESK.md D8 availableTime: each change that may make an agent routable or not notes it in its transaction.
+  const agentTime = new AgentTime(store, clock);
+  presence.setHooks({ online: (tx, userId) => agentTime.note(tx, userId), offline: (tx, userId) => agentTime.note(tx, userId) });
+  users.agentTime = agentTime;
+  livechatAdmin.agentTime = agentTime;
   registerBusinessHoursOpening({ store, settings, clock, jobs, routing, businessHours });
   const clockControl = new ClockService(manualClock, jobs, store);
   const files = new FilesService(store, settings, access, clock, events, limits, jobs, activity);
@@ -185,12 +195,21 @@ export function createServices(options: ServicesOptions): Services {
   const offlineMessages = new OfflineMessagesService(store, settings, access, clock, events, mail, options.domainCheck ?? domainHasMail);
   const transcripts = new TranscriptService(store, settings, access, clock, mail, limits);
   const reports = new ReportsService(store, settings, access, clock, businessHours);
+  reports.dashboards.agentTime = agentTime;
   // DESK.md D2: a limit raised or an automatic method chosen may let waiting rooms be served.
   presence.afterOnline = () => routing.dispatchWaiting();
   settings.onUpdated = async (id) => {
     if (id === 'Livechat_maximum_chats_per_agent' || id === 'Livechat_Routing_Method') await routing.dispatchWaiting();
   };
-  routing.closeHook = (tx, closed, choice) => transcripts.atClose(tx, closed, choice as TranscriptChoice | undefined);
+  const ratings = new RatingService(store, settings, clock, mail, activity);
+  // What a close mails, in its transaction: the transcript (W4.4), then the rating link (Livechat_survey_by_email).
+  routing.closeHook = async (tx, closed, choice) => {
+    const transcript = await transcripts.atClose(tx, closed, choice as TranscriptChoice | undefined);
+    const rating = await ratings.atClose(tx, closed);
+    if (!rating) return transcript;
+    if (!transcript) return { after: rating.after, result: null, toVisitor: false };
+    return extend(transcript, { after: () => (transcript.after(), rating.after()) });
+  };
   livechatAdmin.transcriptChoice = (caller, room, transcriptEmail) => transcripts.closeChoice(caller, room, transcriptEmail);
   const webhooks = new WebhooksService(store, settings, clock, jobs, options.webhookJitter);
   activity.add(webhooks.record);
@@ -200,7 +219,7 @@ export function createServices(options: ServicesOptions): Services {
   const visitorRemoval = new VisitorRemovalService(store, access, clock, routing, options.onVisitorRemoved);
   const pageTrail = new PageTrailService(store, settings, access, clock, events, limits, jobs, activity);
   livechat.widgetParts = { triggers: () => triggers.forConfig(), customFields: () => customFields.forConfig() };
-  return { reports, webhooks, triggers, customFields, visitorRemoval, pageTrail, activity, contacts, files, notes, cannedResponses, tags, clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence, businessHours, mail, offlineMessages, transcripts };
+  return { ratings, reports, webhooks, triggers, customFields, visitorRemoval, pageTrail, activity, contacts, files, notes, cannedResponses, tags, clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence, businessHours, mail, offlineMessages, transcripts };
 }
 
 export interface BootstrapConfig extends SeedConfig {

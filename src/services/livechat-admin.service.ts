@@ -2,6 +2,7 @@
  * The agent and manager side of livechat (contract §8.5, §8.9): closing by an
  * agent, agents and managers, agent status, departments, inquiries.
  */
+import type { AgentTime } from './reports/agent-time.js';
 import type { Static } from '@sinclair/typebox';
 import { newId } from '../lib/ids.js';
 import type { Clock } from '../lib/time.js';
@@ -53,6 +54,9 @@ export function chatLimit(value: number | string | undefined): number | undefine
 }
 
 export class LivechatAdminService {
+  /** Agents' routable time (DESK.md D8): told of each change that may make an agent routable or not. */
+  agentTime: AgentTime | null = null;
+
   constructor(
     private readonly store: Store,
     private readonly settings: SettingsService,
@@ -142,6 +146,7 @@ export class LivechatAdminService {
       await tx.agents.addRole(user.id, ROLE[type]);
       // §8.9: a new agent starts `not-available` (an agent's existing status is kept).
       if (type === 'agent') await tx.agents.initStatus(user.id, 'not-available');
+      if (type === 'agent') await this.agentTime?.note(tx, user.id);
     });
     return { user: { _id: user.id, username: user.username } };
   }
@@ -161,6 +166,7 @@ export class LivechatAdminService {
       // No longer an agent: out of every department, no livechat status, her open chats back to routing.
       await tx.departments.removeAgentEverywhere(userId, this.clock.now());
       await tx.agents.setStatus(userId, null);
+      await this.agentTime?.note(tx, userId);
       await releaseAgentChats(tx, userId, this.clock.now());
     });
   }
@@ -175,7 +181,10 @@ export class LivechatAdminService {
     const agent = await this.store.agents.findUser(targetId);
     if (!agent || !agent.roles.includes('livechat-agent')) throw failure('Agent not found', 'agent-not-found');
     const next = status ?? (agent.statusLivechat === 'available' ? 'not-available' : 'available');
-    await this.store.agents.setStatus(targetId, next);
+    await this.store.transaction(async (tx) => {
+      await tx.agents.setStatus(targetId, next);
+      await this.agentTime?.note(tx, targetId);
+    });
     // An agent making herself available over REST claims her presence (REST-only integrations and bots).
     if (next === 'available' && targetId === caller.id) await this.presence.claim(targetId);
     // R5: `agentStatus` on the rooms it serves carries the agent's presence (unchanged by this call).

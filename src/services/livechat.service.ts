@@ -4,7 +4,7 @@
  */
 import type { Static } from '@sinclair/typebox';
 import { newId } from '../lib/ids.js';
-import { parseTimestamp, type Clock } from '../lib/time.js';
+import { parseTimestamp, type Clock, type Millis } from '../lib/time.js';
 import { deepFreeze, extend } from '../lib/values.js';
 import { ConflictError } from '../store/errors.js';
 import { isVisibleToVisitor, type LivechatRoom, type Store, type UserRecord, type VisitorRecord } from '../store/store.js';
@@ -57,6 +57,29 @@ type VisitorFields = { name?: string; email?: string | null; phone?: string | nu
 
 /** `livechat/config`'s answer without `success`. */
 export type WidgetConfig = { config: Static<typeof LivechatConfig> };
+
+/**
+ * Stores a survey answer in `tx` as `livechat/room.survey` does (merged into `surveyFeedback`) and, when it carries
+ * `satisfaction`, tells the room activity `rated` with the answer it replaces: the room's row lock, taken first,
+ * orders concurrent answers. Null when `token` is not the room's visitor's. The rating page (`rating.service.ts`)
+ * stores its answers through this too.
+ */
+export async function storeSurveyAnswer(
+  tx: Store,
+  activity: RoomActivity,
+  rid: string,
+  token: string,
+  accepted: Record<string, string>,
+  now: Millis,
+): Promise<Record<string, string> | null> {
+  const before = await tx.livechatRooms.lockAndFind(rid);
+  const result = await tx.livechatRooms.mergeSurvey(rid, token, accepted, now);
+  if (result && before && accepted.satisfaction !== undefined) {
+    const previous = satisfactionOf(before.surveyFeedback?.satisfaction);
+    await activity.record(tx, { kind: 'rated', rid, at: now, satisfaction: satisfactionOf(result.satisfaction), previousSatisfaction: previous });
+  }
+  return result;
+}
 
 export class LivechatService {
   /** What `livechat/config` lists besides settings (W6.1, W7.2); set once by `createServices`. */
@@ -334,15 +357,7 @@ export class LivechatService {
     if (token !== '' && accepted.satisfaction !== undefined && !this.activity.idle) {
       // The report log (DESK.md D8) takes the answer with the one it replaces, in the survey's transaction: the room's
       // row lock orders concurrent answers, so each `rated` sees the satisfaction the previous one left.
-      merged = await this.store.transaction(async (tx) => {
-        const before = await tx.livechatRooms.lockAndFind(rid);
-        const result = await tx.livechatRooms.mergeSurvey(rid, token, accepted, now);
-        if (result && before) {
-          const previous = satisfactionOf(before.surveyFeedback?.satisfaction);
-          await this.activity.record(tx, { kind: 'rated', rid, at: now, satisfaction: satisfactionOf(result.satisfaction), previousSatisfaction: previous });
-        }
-        return result;
-      });
+      merged = await this.store.transaction((tx) => storeSurveyAnswer(tx, this.activity, rid, token, accepted, now));
     } else if (token !== '') {
       merged = await this.store.livechatRooms.mergeSurvey(rid, token, accepted, now);
     }

@@ -36,7 +36,7 @@ export class PresenceService {
   /** User id → the tail of this process's presence writes for the user (one at a time, in order). */
   private readonly writes = new Map<string, Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
-  private hooks: PresenceHooks | null = null;
+  private readonly hooks: PresenceHooks[] = [];
 
   constructor(
     private readonly store: Store,
@@ -44,7 +44,6 @@ export class PresenceService {
     private readonly options: PresenceOptions,
   ) {}
 
-  /** Sets what follows a presence change (the livechat leave action). */
   /**
    * Called after the commit that made a user present (DESK.md D2: an agent coming back may take waiting rooms); not
    * awaited, its failure goes to `onError`.
@@ -56,8 +55,13 @@ export class PresenceService {
     if (after) void after(userId).catch((error: unknown) => this.options.onError?.(error));
   }
 
+  /** Adds what follows a presence change (the livechat leave action, agents' routable time), run in order. */
   setHooks(hooks: PresenceHooks): void {
-    this.hooks = hooks;
+    this.hooks.push(hooks);
+  }
+
+  private async changed(kind: 'online' | 'offline', tx: Store, userId: string): Promise<void> {
+    for (const hooks of this.hooks) await hooks[kind](tx, userId);
   }
 
   /** Live realtime sessions of the user in this process. */
@@ -74,7 +78,7 @@ export class PresenceService {
       if (!this.sessions.has(userId)) return;
       const online = await this.store.transaction(async (tx) => {
         if (!(await tx.presence.sessionOpened(userId, this.processId, this.leaseUntil()))) return false;
-        await this.hooks?.online(tx, userId);
+        await this.changed('online', tx, userId);
         return true;
       });
       if (online) this.cameOnline(userId);
@@ -104,7 +108,7 @@ export class PresenceService {
     return this.chain(userId, async () => {
       const online = await this.store.transaction(async (tx) => {
         if (!(await tx.presence.claim(userId, this.leaseClock.now()))) return false;
-        await this.hooks?.online(tx, userId);
+        await this.changed('online', tx, userId);
         return true;
       });
       if (online) this.cameOnline(userId);
@@ -124,7 +128,7 @@ export class PresenceService {
     const now = this.leaseClock.now();
     for (const userId of await this.store.presence.expiredHolders(now)) {
       await this.store.transaction(async (tx) => {
-        if (await tx.presence.dropExpired(userId, now)) await this.hooks?.offline(tx, userId);
+        if (await tx.presence.dropExpired(userId, now)) await this.changed('offline', tx, userId);
       });
     }
   }
@@ -141,7 +145,7 @@ export class PresenceService {
 
   private async closeSession(userId: string): Promise<void> {
     await this.store.transaction(async (tx) => {
-      if (await tx.presence.sessionClosed(userId, this.processId, this.leaseClock.now())) await this.hooks?.offline(tx, userId);
+      if (await tx.presence.sessionClosed(userId, this.processId, this.leaseClock.now())) await this.changed('offline', tx, userId);
     });
   }
 

@@ -106,6 +106,8 @@ export const SETTING_DEFAULTS = {
   Livechat_transcript_send_always: false,
   Livechat_transcript_show_system_messages: false,
   Livechat_transcript_email_subject: '',
+  // Parley: after a close, mail the visitor (when they gave an address) a link to rate the chat (docs/reports.md).
+  Livechat_survey_by_email: false,
   // Webhooks (DESK.md D9, D11): the receiver, its secret (never returned), the attempt's time limit, the events.
   Livechat_webhookUrl: '',
   Livechat_secret_token: '',

@@ -1,4 +1,5 @@
 import type { Static } from '@sinclair/typebox';
+import type { AgentTime } from './reports/agent-time.js';
 import { extend } from '../lib/values.js';
 import type { EventBus } from '../events/event-bus.js';
 import { servedRooms } from '../events/hydrate.js';
@@ -95,6 +96,9 @@ function invalidUser(): ApiError {
 
 /** Users: creation, lookup, deletion, status, profile and preferences (contract §6). */
 export class UsersService {
+  /** Agents' routable time (DESK.md D8): told of each change that may make an agent routable or not. */
+  agentTime: AgentTime | null = null;
+
   constructor(
     private readonly store: Store,
     private readonly settings: SettingsService,
@@ -346,6 +350,7 @@ export class UsersService {
         }
         const result = await tx.users.update(user.id, patch, now);
         if (!result) throw invalidUser();
+        if (roles !== undefined || patch.active !== undefined) await this.agentTime?.note(tx, user.id);
         // A deactivated agent's open chats go back to routing.
         if (patch.active === false && current.active && result.roles.includes(AGENT_ROLE)) await releaseAgentChats(tx, user.id, now);
         if (patch.passwordHash !== undefined || (patch.active === false && current.active)) {
@@ -364,7 +369,11 @@ export class UsersService {
   /** POST users.delete (permission `delete-user`): the user, its tokens and subscriptions. */
   async delete(caller: Caller, userId: string): Promise<void> {
     if (userId === caller.user.id) throw failure('You cannot delete yourself', 'error-action-not-allowed');
-    const deleted = await this.store.transaction((tx) => tx.users.delete(userId, this.clock.now()));
+    const deleted = await this.store.transaction(async (tx) => {
+      const gone = await tx.users.delete(userId, this.clock.now());
+      if (gone) await this.agentTime?.note(tx, userId);
+      return gone;
+    });
     if (!deleted) throw invalidUser();
   }
 
@@ -384,7 +393,9 @@ export class UsersService {
       if (!active) await tx.tokens.removeAllExcept(userId, null);
       // A deactivated agent's open chats go back to routing.
       if (!active && user.active && user.roles.includes('livechat-agent')) await releaseAgentChats(tx, userId, this.clock.now());
-      return tx.users.update(userId, { active }, this.clock.now());
+      const result = await tx.users.update(userId, { active }, this.clock.now());
+      if (result) await this.agentTime?.note(tx, userId);
+      return result;
     });
     if (!updated) throw invalidUser();
     return { _id: updated.id, active: updated.active };
@@ -407,6 +418,7 @@ export class UsersService {
     if (body.message !== undefined) patch.statusText = body.message.trim();
     const updated = await this.store.users.update(targetId, patch, this.clock.now());
     if (!updated) throw invalidUser();
+    if (body.status !== undefined) await this.agentTime?.noteAfter(targetId);
     // A user setting herself online over REST claims her presence (REST-only integrations and bots).
     if (body.status === 'online' && targetId === caller.user.id) await this.presence.claim(targetId);
     if (body.status !== undefined && updated.roles.includes('livechat-agent')) {

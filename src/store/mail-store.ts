@@ -4,7 +4,7 @@
  */
 import type { Millis } from '../lib/time.js';
 
-export type EmailKind = 'offline-message' | 'offline-reply' | 'transcript' | 'test';
+export type EmailKind = 'offline-message' | 'offline-reply' | 'transcript' | 'test' | 'rating';
 export type EmailStatus = 'queued' | 'sent' | 'failed' | 'unsent-no-smtp';
 
 export interface MailAddress {
@@ -151,4 +151,29 @@ export interface TranscriptRequestsRepo {
   find(rid: string): Promise<TranscriptRequestRecord | null>;
   /** Removes the room's request; false when there was none. */
   delete(rid: string): Promise<boolean>;
+}
+
+/**
+ * A closed room's rating link (Parley, `Livechat_survey_by_email`): the hash of the link's secret, when it stops
+ * working, and when it was used (once).
+ */
+export interface RatingLinkRecord {
+  rid: string;
+  /** SHA-256 of the link's secret, hex; the secret itself is only in the mail. */
+  tokenHash: string;
+  createdAt: Millis;
+  expiresAt: Millis;
+  usedAt: Millis | null;
+}
+
+export interface RatingLinksRepo {
+  /** Stores the room's link; false (nothing changed) when the room already has one. */
+  create(link: RatingLinkRecord): Promise<boolean>;
+  /** The room's link, or null. */
+  find(rid: string): Promise<RatingLinkRecord | null>;
+  /**
+   * Marks the room's link used at `now` while it is unused, not expired (`expiresAt > now`) and its hash is
+   * `tokenHash`; false otherwise (one answer per link, whatever the concurrency).
+   */
+  use(rid: string, tokenHash: string, now: Millis): Promise<boolean>;
 }

@@ -22,7 +22,8 @@ import type { TagsRepo } from './tags-store.js';
 import type { ContactsRepo } from './contacts-store.js';
 import type { CustomFieldsRepo, PageTrailRepo, TriggersRepo, VisitorDataRepo } from './widget-store.js';
 import type { ReportsRepo } from './reports-store.js';
-import type { EmailOutboxRepo, OfflineMessagesRepo, TranscriptRequestsRepo } from './mail-store.js';
+import type { AgentTimeRepo } from './agent-time-store.js';
+import type { EmailOutboxRepo, OfflineMessagesRepo, RatingLinksRepo, TranscriptRequestsRepo } from './mail-store.js';
 import type { WebhooksRepo } from './webhooks-store.js';
 
 export type * from './agents-store.js';
@@ -44,6 +45,7 @@ export type * from './canned-responses-store.js';
 export type * from './tags-store.js';
 export type * from './contacts-store.js';
 export type * from './mail-store.js';
+export type * from './agent-time-store.js';
 export type * from './webhooks-store.js';
 export type * from './widget-store.js';
 export type * from './reports-store.js';
@@ -96,6 +98,10 @@ export interface Store {
   readonly emailOutbox: EmailOutboxRepo;
   readonly offlineMessages: OfflineMessagesRepo;
   readonly transcriptRequests: TranscriptRequestsRepo;
+  /** Rating links mailed after a close (`Livechat_survey_by_email`). */
+  readonly ratingLinks: RatingLinksRepo;
+  /** When agents were routable (DESK.md D8 `availableTime`). */
+  readonly agentTime: AgentTimeRepo;
   /** The webhook outbox and rooms' `crmData` (DESK.md D9). */
   readonly webhooks: WebhooksRepo;
   /** The widget's triggers, custom-field definitions, page trail, and the removal of a visitor's data (WIDGET.md W6–W9). */

@@ -3,7 +3,7 @@ import { PagingQuery, StringEnum, Text, Timestamp } from './common.js';
 
 const Opt = Type.Optional;
 
-export const EMAIL_KINDS = ['offline-message', 'offline-reply', 'transcript', 'test'] as const;
+export const EMAIL_KINDS = ['offline-message', 'offline-reply', 'transcript', 'test', 'rating'] as const;
 export const EMAIL_STATUSES = ['queued', 'sent', 'failed', 'unsent-no-smtp'] as const;
 
 /** An outbox e-mail's summary (widget contract W2.2). */

@@ -216,6 +216,12 @@ describe('fuzzing every operation of the OpenAPI document', () => {
             expect([res.text, res.headers['cache-control']], context).toEqual(['', 'no-store']);
             if ((await rowWrites()) !== writesBefore) expect(await databaseSnapshot(t.store), context).toEqual(before);
             unchanged = before;
+          } else if (res.status >= 400 && op.path.startsWith('/rating/') && res.headers['content-type'] !== 'application/json') {
+            // The rating page (docs/reports.md) answers a person: its refusals are HTML pages, never cached.
+            expect([res.headers['content-type'], res.headers['cache-control']], context).toEqual(['text/html; charset=utf-8', 'no-store']);
+            expect([400, 404, 409, 410], context).toContain(res.status);
+            if ((await rowWrites()) !== writesBefore) expect(await databaseSnapshot(t.store), context).toEqual(before);
+            unchanged = before;
           } else if (res.status >= 400) {
             expect(res.headers['content-type'], context).toBe('application/json');
             expect(res.body?.success, context).toBe(false);

@@ -49,6 +49,55 @@ async function roomWithInquiry(store: Store): Promise<{ rid: string; fname: stri
 }
 
 export function agentsCases(ctx: LivechatCaseContext): void {
+  it('agentTime.note opens a span while the agent is routable and ends it when not; spans overlap a range', async () => {
+    const store = ctx.store();
+    const agent = await insertAgent(store, { livechat: 'not-available' });
+    const other = await insertAgent(store);
+    expect(await store.transaction((tx) => tx.agentTime.note(agent.id, 1_000))).toBe(false);
+    expect(await store.agentTime.spans(0, 100_000, [agent.id])).toEqual([]);
+    await store.agents.setStatus(agent.id, 'available');
+    expect(await store.transaction((tx) => tx.agentTime.note(agent.id, 2_000))).toBe(true);
+    // Idempotent: a second note while routable keeps the one open span, concurrent ones too.
+    await concurrently(3, () => store.transaction((tx) => tx.agentTime.note(agent.id, 3_000)));
+    expect(await store.agentTime.spans(0, 100_000, [agent.id])).toEqual([{ agentId: agent.id, since: 2_000, until: null }]);
+    // Offline (presence status), then disconnected, then inactive: each is not routable.
+    await kdb(store).updateTable('users').set({ status: 'offline' }).where('id', '=', agent.id).execute();
+    expect(await store.agentTime.note(agent.id, 5_000)).toBe(false);
+    expect(await store.agentTime.note(agent.id, 6_000)).toBe(false);
+    await kdb(store).updateTable('users').set({ status: 'online', status_connection: 'offline' }).where('id', '=', agent.id).execute();
+    expect(await store.agentTime.note(agent.id, 7_000)).toBe(false);
+    await kdb(store).updateTable('users').set({ status_connection: 'online' }).where('id', '=', agent.id).execute();
+    expect(await store.agentTime.note(agent.id, 8_000)).toBe(true);
+    await kdb(store).updateTable('users').set({ active: 0 }).where('id', '=', agent.id).execute();
+    expect(await store.agentTime.note(agent.id, 9_000)).toBe(false);
+    await kdb(store).updateTable('users').set({ active: 1 }).where('id', '=', agent.id).execute();
+    expect(await store.agentTime.note(agent.id, 10_000)).toBe(true);
+    // No longer an agent.
+    await store.agents.removeRole(agent.id, 'livechat-agent');
+    expect(await store.agentTime.note(agent.id, 12_000)).toBe(false);
+    expect(await store.agentTime.note(other.id, 4_000)).toBe(true);
+    expect(await store.agentTime.spans(0, 100_000, [agent.id])).toEqual([
+      { agentId: agent.id, since: 2_000, until: 5_000 },
+      { agentId: agent.id, since: 8_000, until: 9_000 },
+      { agentId: agent.id, since: 10_000, until: 12_000 },
+    ]);
+    // Overlap with [from, to): a span ending at `from` or starting at `to` is out; open spans reach any `to`.
+    expect(await store.agentTime.spans(5_000, 10_000, [agent.id])).toEqual([{ agentId: agent.id, since: 8_000, until: 9_000 }]);
+    expect(await store.agentTime.spans(3_000, 100_000, [agent.id, other.id])).toEqual([
+      { agentId: agent.id, since: 2_000, until: 5_000 },
+      { agentId: other.id, since: 4_000, until: null },
+      { agentId: agent.id, since: 8_000, until: 9_000 },
+      { agentId: agent.id, since: 10_000, until: 12_000 },
+    ]);
+    expect(await store.agentTime.spans(0, 100_000, [])).toEqual([]);
+    const all = await store.agentTime.spans(0, 100_000, null);
+    expect(all.filter((s) => s.agentId === agent.id || s.agentId === other.id)).toHaveLength(4);
+    // A deleted user's open span ends at the next note.
+    await store.users.delete(other.id, 20_000);
+    expect(await store.agentTime.note(other.id, 20_000)).toBe(false);
+    expect(await store.agentTime.spans(0, 100_000, [other.id])).toEqual([{ agentId: other.id, since: 4_000, until: 20_000 }]);
+  });
+
   it('addRole: idempotent, false (and nothing stored) for a missing user; leaves statusLivechat alone', async () => {
     const store = ctx.store();
     const user = await insertUser(store);

@@ -168,4 +168,23 @@ export function mailCases(ctx: MailCaseContext): void {
     expect(await store.transcriptRequests.delete(rid)).toBe(false);
     expect(await store.transcriptRequests.find(rid)).toBeNull();
   });
+
+  it('ratingLinks: create once, find, use once while unexpired and with the right hash', async () => {
+    const store = ctx.store();
+    const rid = newId();
+    expect(await store.ratingLinks.find(rid)).toBeNull();
+    const link = { rid, tokenHash: 'a'.repeat(64), createdAt: 1_000, expiresAt: 5_000, usedAt: null };
+    expect(await store.ratingLinks.create(link)).toBe(true);
+    expect(await store.ratingLinks.create({ ...link, tokenHash: 'b'.repeat(64) })).toBe(false);
+    expect(await store.ratingLinks.find(rid)).toEqual(link);
+    expect(await store.ratingLinks.use(rid, 'b'.repeat(64), 2_000)).toBe(false);
+    expect(await store.ratingLinks.use(rid, 'a'.repeat(64), 5_000)).toBe(false);
+    expect(await store.ratingLinks.use(newId(), 'a'.repeat(64), 2_000)).toBe(false);
+    expect(await store.ratingLinks.find(rid)).toEqual(link);
+    // Concurrent uses: exactly one wins.
+    const uses = await Promise.all([1, 2, 3].map(() => store.transaction((tx) => tx.ratingLinks.use(rid, 'a'.repeat(64), 4_999))));
+    expect(uses.filter(Boolean)).toHaveLength(1);
+    expect(await store.ratingLinks.find(rid)).toEqual({ ...link, usedAt: 4_999 });
+    expect(await store.ratingLinks.use(rid, 'a'.repeat(64), 4_999)).toBe(false);
+  });
 }

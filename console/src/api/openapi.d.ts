@@ -1995,7 +1995,7 @@ export interface paths {
                     /** @description JSON object of 0/1 values */
                     fields?: string;
                     status?: "queued" | "sent" | "failed" | "unsent-no-smtp";
-                    kind?: "offline-message" | "offline-reply" | "transcript" | "test";
+                    kind?: "offline-message" | "offline-reply" | "transcript" | "test" | "rating";
                     rid?: string;
                     offlineMessageId?: string;
                     text?: string;
@@ -2023,7 +2023,7 @@ export interface paths {
                                 createdAt: string;
                                 from: string;
                                 /** @enum {string} */
-                                kind: "offline-message" | "offline-reply" | "transcript" | "test";
+                                kind: "offline-message" | "offline-reply" | "transcript" | "test" | "rating";
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 lastAttemptAt?: string;
                                 lastError?: string;
@@ -2133,7 +2133,7 @@ export interface paths {
                                 from: string;
                                 html: string;
                                 /** @enum {string} */
-                                kind: "offline-message" | "offline-reply" | "transcript" | "test";
+                                kind: "offline-message" | "offline-reply" | "transcript" | "test" | "rating";
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 lastAttemptAt?: string;
                                 lastError?: string;
@@ -2234,7 +2234,7 @@ export interface paths {
                                 from: string;
                                 html: string;
                                 /** @enum {string} */
-                                kind: "offline-message" | "offline-reply" | "transcript" | "test";
+                                kind: "offline-message" | "offline-reply" | "transcript" | "test" | "rating";
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 lastAttemptAt?: string;
                                 lastError?: string;
@@ -2339,7 +2339,7 @@ export interface paths {
                                 from: string;
                                 html: string;
                                 /** @enum {string} */
-                                kind: "offline-message" | "offline-reply" | "transcript" | "test";
+                                kind: "offline-message" | "offline-reply" | "transcript" | "test" | "rating";
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 lastAttemptAt?: string;
                                 lastError?: string;
@@ -6840,7 +6840,7 @@ export interface paths {
                                 createdAt: string;
                                 from: string;
                                 /** @enum {string} */
-                                kind: "offline-message" | "offline-reply" | "transcript" | "test";
+                                kind: "offline-message" | "offline-reply" | "transcript" | "test" | "rating";
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 lastAttemptAt?: string;
                                 lastError?: string;
@@ -9256,7 +9256,7 @@ export interface paths {
                                 createdAt: string;
                                 from: string;
                                 /** @enum {string} */
-                                kind: "offline-message" | "offline-reply" | "transcript" | "test";
+                                kind: "offline-message" | "offline-reply" | "transcript" | "test" | "rating";
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 lastAttemptAt?: string;
                                 lastError?: string;
@@ -14963,6 +14963,71 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rating/{rid}/{secret}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The rating page mailed after a close (HTML) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    rid: string;
+                    secret: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        /** Answer the rating page (an HTML form post; answers once) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    rid: string;
+                    secret: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        comment?: string;
+                        rating?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

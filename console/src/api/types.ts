@@ -81,3 +81,9 @@ export type TagSave = In<'/api/v1/livechat/tags.save', 'post'>;
 export type QueueMetric = Item<Ok<'/api/v1/livechat/queue', 'get'>['queue']>;
 /** The caller's own load and limits (`livechat/agent.load`, desk contract D2). */
 export type AgentLoad = Omit<Ok<'/api/v1/livechat/agent.load', 'get'>, 'success'>;
+/** `livechat/reports.metrics` (DESK.md D8) and its parts. */
+export type ReportMetrics = Ok<'/api/v1/livechat/reports.metrics', 'get'>;
+export type ReportGroup = Item<ReportMetrics['groups']>;
+export type ReportTotals = ReportMetrics['totals'];
+/** `livechat/reports.snapshot`: the desk now (DESK.md D8). */
+export type ReportSnapshot = Ok<'/api/v1/livechat/reports.snapshot', 'get'>;

@@ -189,6 +189,11 @@ export function Layout({ children }: { children: ReactNode }) {
           <li>
             <NavLink href="/closed">Closed</NavLink>
           </li>
+          {can('view-livechat-reports') && (
+            <li>
+              <NavLink href="/admin/reports">Reports</NavLink>
+            </li>
+          )}
           {can('view-l-room') && (
             <li>
               <NavLink href="/admin/offline-messages">Messages left</NavLink>

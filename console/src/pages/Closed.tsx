@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useParams } from 'wouter';
+import { Link, useParams, useSearch } from 'wouter';
 import { CLOSED_PAGE, isMissingEndpoint, useClosedRooms, useDepartmentNames, useDepartments, usePermissions, useRoleUsers, type ClosedFilters } from '../api/data.js';
 import { Conversation } from '../components/Conversation.js';
 import { dateTime } from '../lib/format.js';
@@ -9,8 +9,10 @@ export function ClosedPage() {
   const params = useParams<{ rid?: string }>();
   const can = usePermissions();
   const all = can('view-livechat-rooms');
-  const [filters, setFilters] = useState<ClosedFilters>({ offset: 0 });
-  const [draft, setDraft] = useState<ClosedFilters>({ offset: 0 });
+  // A link may carry the first filters (the Reports page's drill-down): `?from=&to=&departmentId=&agentId=&visitor=`.
+  const search = useSearch();
+  const [filters, setFilters] = useState<ClosedFilters>(() => filtersFromSearch(search));
+  const [draft, setDraft] = useState<ClosedFilters>(() => filtersFromSearch(search));
   const rooms = useClosedRooms(filters);
   const departments = useDepartments(can('view-livechat-departments') || can('transfer-livechat-guest'));
   const departmentName = useDepartmentNames();
@@ -132,4 +134,20 @@ export function ClosedPage() {
       )}
     </section>
   );
+}
+
+/** The closed-chat filters a link carries (unknown or malformed values are left out). */
+export function filtersFromSearch(search: string): ClosedFilters {
+  const params = new URLSearchParams(search);
+  const out: ClosedFilters = { offset: 0 };
+  const day = (v: string | null) => (v && /^\d{4}-\d{2}-\d{2}$/.test(v) ? v : undefined);
+  const from = day(params.get('from'));
+  const to = day(params.get('to'));
+  if (from) out.from = from;
+  if (to) out.to = to;
+  for (const key of ['departmentId', 'agentId', 'visitor'] as const) {
+    const value = params.get(key);
+    if (value) out[key] = value;
+  }
+  return out;
 }

@@ -53,6 +53,12 @@ export const LIVECHAT_SETTINGS: SettingDef[] = [
   { id: 'Livechat_enable_message_character_limit', label: 'Limit message length', kind: 'boolean' },
   { id: 'Livechat_message_character_limit', label: 'Message length limit (characters)', kind: 'integer' },
   { id: 'Livechat_Visitor_navigation_as_a_message', label: "Post the visitor's page changes in the chat", kind: 'boolean' },
+  {
+    id: 'Livechat_survey_by_email',
+    label: 'E-mail visitors a link to rate the chat after it closes',
+    kind: 'boolean',
+    help: 'Only visitors who gave an e-mail address and have not rated the chat; the link works once, for 30 days.',
+  },
 ];
 
 type Value = string | boolean | number;

@@ -22,13 +22,14 @@ import { mailRoutes } from './mail.routes.js';
 import { webhooksRoutes } from './webhooks.routes.js';
 import { livechatWidgetRoutes } from './livechat-widget.routes.js';
 import { reportsRoutes } from './reports.routes.js';
+import { ratingRoutes } from './rating.routes.js';
 import type { RouteGroup } from '../types.js';
 
 /** Groups mounted under `/api/v1`. */
 export const apiV1Groups: RouteGroup[] = [settingsRoutes, permissionsRoutes, roomsRoutes, directoryRoutes, accountsRoutes, usersRoutes, livechatRoutes, livechatAgentsRoutes, livechatWorkspaceRoutes, chatRoutes, clockRoutes, filesRoutes, businessHoursRoutes, deskRoutes, mailRoutes, webhooksRoutes, livechatWidgetRoutes, reportsRoutes];
 
-/** Groups mounted at the site root, outside `/api/v1`: the livechat widget and its sound (R6, W10) and avatars (§8.11). */
-export const siteGroups: RouteGroup[] = [widgetRoutes, avatarRoutes, fileServeRoutes];
+/** Groups mounted at the site root, outside `/api/v1`: the livechat widget and its sound (R6, W10) and avatars (§8.11), the rating page. */
+export const siteGroups: RouteGroup[] = [widgetRoutes, avatarRoutes, fileServeRoutes, ratingRoutes];
 
 export { platformRoutes } from './platform.routes.js';
 /** The agent console at `/` (static files, outside `/api`). */

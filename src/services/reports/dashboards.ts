@@ -7,6 +7,7 @@ import type { Millis } from '../../lib/time.js';
 import type { ReportSelection, Store } from '../../store/store.js';
 import type { ReportsService, Sums } from './reports.service.js';
 import { parseRange } from './reports.service.js';
+import type { AgentTime } from './agent-time.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -31,6 +32,9 @@ const mean = (sums: Sums, kind: string): number | null => {
 const count = (sums: Sums, kind: string): number => Math.max(0, sums.get(kind)?.count ?? 0);
 
 export class Dashboards {
+  /** Agents' routable time (`agent-time.ts`), for `Avg_of_available_service_time`. */
+  agentTime: AgentTime | null = null;
+
   constructor(
     private readonly store: Store,
     private readonly reports: ReportsService,
@@ -103,11 +107,23 @@ export class Dashboards {
     return {
       totalizers: [
         { title: 'Busiest_time', value: busiest < 0 ? '- -' : `${String(busiest).padStart(2, '0')}:00` },
-        // Agents' routable time is not recorded by the log yet: reported as none.
-        { title: 'Avg_of_available_service_time', value: hms(0) },
+        { title: 'Avg_of_available_service_time', value: hms(await this.availableMean(query)) },
         { title: 'Avg_of_service_time', value: hms(mean(totals, 'handleTime')) },
       ],
     };
+  }
+
+  /**
+   * The mean routable time over the agents (of `departmentId`, else all) who were routable at some moment of the
+   * range: each agent's seconds within it, summed over its spans.
+   */
+  private async availableMean(query: DashboardQuery): Promise<number> {
+    if (!this.agentTime) return 0;
+    const { from, to } = parseRange(query.start, query.end);
+    // The department's agents now (deactivated ones too: their time before that counts).
+    const agentIds = query.departmentId ? (await this.store.departments.agents(query.departmentId)).map((a) => a.agentId) : null;
+    const seconds = [...(await this.agentTime.seconds(from, to, agentIds)).values()].filter((s) => s > 0);
+    return seconds.length === 0 ? 0 : seconds.reduce((a, b) => a + b, 0) / seconds.length;
   }
 
   async chats(query: DashboardQuery, _userId: string) {

@@ -10,6 +10,8 @@ import type {
   OfflineMessageRecord,
   OfflineMessageReplyRecord,
   OfflineMessagesRepo,
+  RatingLinkRecord,
+  RatingLinksRepo,
   OfflineMessageStatus,
   TranscriptRequestRecord,
   TranscriptRequestsRepo,
@@ -324,5 +326,43 @@ export class SqlTranscriptRequestsRepo implements TranscriptRequestsRepo {
   async delete(rid: string): Promise<boolean> {
     const result = await this.db.deleteFrom('livechat_transcript_requests').where('rid', '=', rid).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
+  }
+}
+
+/** Rating links (`store/mail-store.ts`). */
+export class SqlRatingLinksRepo implements RatingLinksRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(r: RatingLinkRecord): Promise<boolean> {
+    const result = await this.db
+      .insertInto('livechat_rating_links')
+      .values({ rid: r.rid, token_hash: r.tokenHash, created_at: r.createdAt, expires_at: r.expiresAt, used_at: r.usedAt })
+      .onConflict((oc) => oc.column('rid').doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  async find(rid: string): Promise<RatingLinkRecord | null> {
+    const row = await this.db.selectFrom('livechat_rating_links').selectAll().where('rid', '=', rid).executeTakeFirst();
+    if (!row) return null;
+    return {
+      rid: row.rid,
+      tokenHash: row.token_hash,
+      createdAt: Number(row.created_at),
+      expiresAt: Number(row.expires_at),
+      usedAt: row.used_at === null ? null : Number(row.used_at),
+    };
+  }
+
+  async use(rid: string, tokenHash: string, now: Millis): Promise<boolean> {
+    const result = await this.db
+      .updateTable('livechat_rating_links')
+      .set({ used_at: now })
+      .where('rid', '=', rid)
+      .where('token_hash', '=', tokenHash)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 }

@@ -424,6 +424,20 @@ export interface LivechatTranscriptRequestsTable {
   by_username: string;
 }
 
+export interface LivechatRatingLinksTable {
+  rid: string;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface AgentRoutableSpansTable {
+  agent_id: string;
+  since: number;
+  until: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   user_roles: UserRolesTable;
@@ -454,6 +468,8 @@ export interface Database {
   offline_messages: OfflineMessagesTable;
   offline_message_replies: OfflineMessageRepliesTable;
   livechat_transcript_requests: LivechatTranscriptRequestsTable;
+  livechat_rating_links: LivechatRatingLinksTable;
+  agent_routable_spans: AgentRoutableSpansTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_order: WebhookOrderTable;
   livechat_triggers: LivechatTriggersTable;

@@ -12,7 +12,8 @@ import { SqlInquiriesRepo } from './inquiries-repo.js';
 import { SqlJobsRepo, SqlManualClockRepo } from './jobs-repo.js';
 import { SqlWebhooksRepo } from './webhooks-repo.js';
 import { SqlBusinessHoursRepo } from './business-hours-repo.js';
-import { SqlEmailOutboxRepo, SqlOfflineMessagesRepo, SqlTranscriptRequestsRepo } from './mail-repo.js';
+import { SqlAgentTimeRepo } from './agent-time-repo.js';
+import { SqlEmailOutboxRepo, SqlOfflineMessagesRepo, SqlRatingLinksRepo, SqlTranscriptRequestsRepo } from './mail-repo.js';
 import { SqlLivechatRoomsRepo } from './livechat-rooms-repo.js';
 import { SqlMessagesRepo } from './messages-repo.js';
 import { SqlPresenceRepo } from './presence-repo.js';
@@ -71,6 +72,8 @@ export class SqlStore implements Store {
   readonly emailOutbox: SqlEmailOutboxRepo;
   readonly offlineMessages: SqlOfflineMessagesRepo;
   readonly transcriptRequests: SqlTranscriptRequestsRepo;
+  readonly ratingLinks: SqlRatingLinksRepo;
+  readonly agentTime: SqlAgentTimeRepo;
   readonly webhooks: SqlWebhooksRepo;
   readonly triggers: SqlTriggersRepo;
   readonly customFields: SqlCustomFieldsRepo;
@@ -120,6 +123,8 @@ export class SqlStore implements Store {
     this.emailOutbox = new SqlEmailOutboxRepo(db, dialect);
     this.offlineMessages = new SqlOfflineMessagesRepo(db, dialect);
     this.transcriptRequests = new SqlTranscriptRequestsRepo(db);
+    this.ratingLinks = new SqlRatingLinksRepo(db);
+    this.agentTime = new SqlAgentTimeRepo(db, dialect);
     this.webhooks = new SqlWebhooksRepo(db, dialect);
     this.triggers = new SqlTriggersRepo(db, dialect, changes);
     this.customFields = new SqlCustomFieldsRepo(db, dialect, changes);

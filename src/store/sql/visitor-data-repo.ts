@@ -46,6 +46,7 @@ export class SqlVisitorDataRepo implements VisitorDataRepo {
       await db.deleteFrom('subscriptions').where('rid', 'in', part).execute();
       await db.deleteFrom('livechat_inquiries').where('rid', 'in', part).execute();
       await db.deleteFrom('livechat_transcript_requests').where('rid', 'in', part).execute();
+      await db.deleteFrom('livechat_rating_links').where('rid', 'in', part).execute();
       await db.deleteFrom('jobs').where('key', 'in', part).execute();
       await db.deleteFrom('livechat_page_trail').where('rid', 'in', part).execute();
       await db.deleteFrom('rooms').where('id', 'in', part).execute();

@@ -12,6 +12,7 @@ describe('wire helpers (§1.1)', () => {
   it('redacts credentials in logged URLs', () => {
     expect(redactUrl('/api/v1/livechat/room?token=abc&rid=1')).toBe('/api/v1/livechat/room?token=[redacted]&rid=1');
     expect(redactUrl('/api/v1/livechat/visitor/secret-tok')).toBe('/api/v1/livechat/visitor/[redacted]');
+    expect(redactUrl('/rating/r1/abcDEF_-123')).toBe('/rating/r1/[redacted]');
     expect(redactUrl('/api/v1/livechat/visitor/department.transfer')).toBe('/api/v1/livechat/visitor/department.transfer');
     expect(redactUrl('/api/v1/livechat/agent.info/RID/tok')).toBe('/api/v1/livechat/agent.info/RID/[redacted]');
   });

@@ -31,6 +31,7 @@ import * as offlineMessages from './0023-offline-messages.js';
 import * as transcriptRequested from './0032-transcript-requested.js';
 import * as messageNavigation from './0033-message-navigation.js';
 import * as cannedSearch from './0033-canned-search.js';
+import * as ratingLinksAgentTime from './0033-rating-links-agent-time.js';
 import * as webhooks from './0030-webhooks.js';
 import * as widgetScreens from './0028-widget-screens.js';
 import * as capacity from './0029-capacity.js';
@@ -79,6 +80,7 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0029-capacity': { up: (db) => capacity.up(db) },
     '0033-routing-reads': { up: (db) => routingReads.up(db, dialect) },
     '0033-canned-search': { up: (db) => cannedSearch.up(db, dialect) },
+    '0033-rating-links-agent-time': { up: (db) => ratingLinksAgentTime.up(db) },
   };
   return { getMigrations: async () => all };
 }
