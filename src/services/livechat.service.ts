@@ -536,6 +536,8 @@ export class LivechatService {
           offlineUnavailableMessage: s.get('Livechat_offline_form_unavailable'),
           transcriptMessage: s.get('Livechat_transcript_message'),
           dataProcessingConsentText: s.get('Livechat_data_processing_consent_text'),
+          conversationFinishedMessage: s.get('Livechat_conversation_finished_message'),
+          conversationFinishedText: s.get('Livechat_conversation_finished_text'),
         },
         ...(await this.configParts()),
         resources: { sound: `${origin}/sounds/chime.mp3` },

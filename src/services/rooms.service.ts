@@ -84,6 +84,7 @@ export function subscriptionView(sub: SubscriptionRecord): SubscriptionView {
     unread: sub.unread,
     ts: iso(sub.ts),
     _updatedAt: iso(sub.updatedAt),
+    ...(sub.onHold && { onHold: true as const }),
   };
 }
 

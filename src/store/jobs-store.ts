@@ -70,6 +70,11 @@ export interface JobsRepo {
   /** The pending jobs of `key` (every kind), soonest first (ties by kind). */
   pendingForKey(key: string): Promise<PendingJob[]>;
   /**
+   * The pending jobs of these kinds of any of these keys (at most a page of keys: one statement), by key, then
+   * soonest first (ties by kind): the timers of a list of rooms.
+   */
+  pendingForKeys(keys: readonly string[], kinds: readonly string[]): Promise<Array<PendingJob & { key: string }>>;
+  /**
    * Claims up to `limit` pending jobs due by `now` (`dueAt <= now`) that no live claim holds
    * (`lockedUntil` null or `<= now`), in `dueAt` order: each gets `lockedBy = runner`,
    * `lockedUntil = now + leaseMs` and one more attempt. Atomic across processes: two claimers never get the

@@ -162,6 +162,10 @@ function roomSchema<V extends TSchema>(v: V) {
     tags: Opt(Type.Array(Type.String())),
     /** DESK.md D5, agents only: why a closed room closed. */
     closeReason: Opt(StringEnum(['visitor', 'agent', 'abandoned', 'onHoldTimeout', 'queueTimeout'])),
+    /** DESK.md D0, D3, agents only: the room is on hold (only when true). */
+    onHold: Opt(Type.Literal(true)),
+    /** DESK.md D0, D3, agents only: the room's pending timers, soonest first. */
+    timers: Opt(Type.Array(Type.Object({ kind: StringEnum(['autoTransfer', 'onHoldClose', 'inactivity', 'queueTimeout']), dueAt: Timestamp }))),
   });
 }
 
@@ -309,6 +313,9 @@ export const LivechatConfig = Type.Object({
     offlineUnavailableMessage: Type.String(),
     transcriptMessage: Type.String(),
     dataProcessingConsentText: Type.String(),
+    /** DESK.md D3: what the widget shows after any close. */
+    conversationFinishedMessage: Type.String(),
+    conversationFinishedText: Type.String(),
   }),
   /** W6.1: the enabled triggers with a `send-message` action, by name. */
   triggers: Type.Array(ConfigTrigger),

@@ -52,6 +52,8 @@ export const SubscriptionObject = Type.Object({
   unread: Int,
   ts: Timestamp,
   _updatedAt: Timestamp,
+  /** DESK.md D3: a livechat room's subscription while the room is on hold. */
+  onHold: Opt(Type.Literal(true)),
 });
 
 export const CreateRoomBody = Type.Object({

@@ -61,20 +61,22 @@ export const postgresDialect: SqlDialect = {
   },
   searchDocument: (text) => sql<string>`${text}`,
   openLivechatRooms: (alias) => sql`rooms as ${sql.table(alias)}`,
-  async createAgentLoadTriggers(db) {
+  async createAgentLoadTriggers(db, options) {
+    const onHold = options?.onHold === true;
+    const notHeld = (row: 'OLD' | 'NEW') => sql.raw(onHold ? ` AND ${row}.on_hold = 0` : '');
     await sql`
       CREATE FUNCTION rooms_agent_load() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.t = 'l' AND OLD.open = 1 AND OLD.served_by_id IS NOT NULL THEN
+        IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.t = 'l' AND OLD.open = 1 AND OLD.served_by_id IS NOT NULL${notHeld('OLD')} THEN
           UPDATE users SET livechat_open_rooms = livechat_open_rooms - 1 WHERE id = OLD.served_by_id;
         END IF;
-        IF TG_OP IN ('UPDATE', 'INSERT') AND NEW.t = 'l' AND NEW.open = 1 AND NEW.served_by_id IS NOT NULL THEN
+        IF TG_OP IN ('UPDATE', 'INSERT') AND NEW.t = 'l' AND NEW.open = 1 AND NEW.served_by_id IS NOT NULL${notHeld('NEW')} THEN
           UPDATE users SET livechat_open_rooms = livechat_open_rooms + 1 WHERE id = NEW.served_by_id;
         END IF;
         RETURN NULL;
       END $$`.execute(db);
     await sql`CREATE TRIGGER rooms_agent_load_ai AFTER INSERT ON rooms FOR EACH ROW EXECUTE FUNCTION rooms_agent_load()`.execute(db);
-    await sql`CREATE TRIGGER rooms_agent_load_au AFTER UPDATE OF served_by_id, open ON rooms FOR EACH ROW EXECUTE FUNCTION rooms_agent_load()`.execute(db);
+    await sql`CREATE TRIGGER rooms_agent_load_au AFTER UPDATE OF served_by_id, open${sql.raw(onHold ? ', on_hold' : '')} ON rooms FOR EACH ROW EXECUTE FUNCTION rooms_agent_load()`.execute(db);
     await sql`CREATE TRIGGER rooms_agent_load_ad AFTER DELETE ON rooms FOR EACH ROW EXECUTE FUNCTION rooms_agent_load()`.execute(db);
   },
   rowCount: (n) => nonNegativeInteger(n),

@@ -48,15 +48,16 @@ function availableAgents(db: Kysely<Database>, agentId?: string, departmentId?: 
 
 /**
  * The rooms that count against an agent's chat limits (DESK.md D2): open livechat rooms it serves. The total is
- * `users.livechat_open_rooms`, kept by the load triggers on the same conditions; on-hold rooms (D3) leave the count
- * by one more condition here and in those triggers.
+ * `users.livechat_open_rooms`, kept by the load triggers on the same conditions; on-hold rooms (D3) are not
+ * counted, here and in those triggers (migration 0033).
  */
 const countedRooms = (db: Kysely<Database>) =>
   db
     .selectFrom('rooms as counted')
     .where(sql<boolean>`counted.served_by_id = users.id`)
     .where('counted.t', '=', sql.lit('l'))
-    .where('counted.open', '=', sql.lit(1));
+    .where('counted.open', '=', sql.lit(1))
+    .where('counted.on_hold', '=', sql.lit(0));
 
 /**
  * An agent's row as routing chooses by it: its load, last assignment and limit, and, for a room of a department,

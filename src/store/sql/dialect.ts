@@ -65,9 +65,10 @@ export interface SqlDialect {
    * Migration step: triggers on `rooms` that keep `users.livechat_open_rooms` equal to the number of open
    * livechat rooms each user serves — on insert, on a change of `served_by_id` or `open`, and on delete — so
    * Auto_Selection reads each agent's load from its row instead of counting rooms, and no code path can
-   * forget to move the count.
+   * forget to move the count. With `onHold` (migration 0033, DESK.md D3) an on-hold room is not counted, and a
+   * change of `on_hold` moves the count too.
    */
-  createAgentLoadTriggers(db: Kysely<unknown>): Promise<void>;
+  createAgentLoadTriggers(db: Kysely<unknown>, options?: { onHold?: boolean }): Promise<void>;
   /**
    * The same literal, case-insensitive substring test as `containsSearchTerm`, on any
    * text column and without a search index (a scan; for small tables such as

@@ -96,6 +96,21 @@ export class SqlJobsRepo implements JobsRepo {
     return rows.map((r) => ({ id: r.id, kind: r.kind, dueAt: Number(r.due_at) }));
   }
 
+  async pendingForKeys(keys: readonly string[], kinds: readonly string[]): Promise<Array<PendingJob & { key: string }>> {
+    if (keys.length === 0 || kinds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select(['id', 'kind', 'key', 'due_at'])
+      .where('key', 'in', [...keys])
+      .where('kind', 'in', [...kinds])
+      .where(PENDING)
+      .orderBy(this.dialect.binaryText(sql.ref('key')))
+      .orderBy('due_at')
+      .orderBy(this.dialect.binaryText(sql.ref('kind')))
+      .execute();
+    return rows.map((r) => ({ id: r.id, kind: r.kind, key: r.key, dueAt: Number(r.due_at) }));
+  }
+
   async claimDue(query: ClaimQuery): Promise<JobRecord[]> {
     if (query.kinds.length === 0 || query.limit <= 0) return [];
     const { now } = query;

@@ -127,6 +127,10 @@ export interface RoomsTable {
   close_reason: string | null;
   /** DESK.md D9 `crmData`: the first 10 KB of the receiver's last 2xx answer for the room (migration 0030). */
   crm_data: string | null;
+  /** DESK.md D3 `onHold`, 0 or 1 (migration 0033). */
+  on_hold: Generated<number>;
+  /** DESK.md D3: JSON array of the agents the room was auto-transferred from since the last human agent reply (migration 0033). */
+  auto_transfer_excluded: string | null;
 }
 
 export interface SubscriptionsTable {
@@ -148,6 +152,8 @@ export interface SubscriptionsTable {
    * a trigger; rooms.get reads room versions through it.
    */
   room_seq: ColumnType<number | null, number | undefined, never>;
+  /** DESK.md D3 `onHold` of a livechat room's subscription, 0 or 1 (migration 0033). */
+  on_hold: Generated<number>;
 }
 
 /** rooms.get `remove` entries: a room the user stopped having, and when. */
@@ -233,6 +239,9 @@ export interface LivechatDepartmentsTable {
   /** DESK.md D2 (migration 0029): `maxNumberSimultaneousChat` (0: none) and `waitingQueueMessage`. */
   max_chats: Generated<number>;
   waiting_queue_message: string | null;
+  /** DESK.md D3 (migration 0033): `visitorInactivityTimeoutInSeconds` (null: the setting's) and `abandonedRoomsCloseCustomMessage`. */
+  visitor_inactivity_timeout: number | null;
+  abandoned_close_message: string | null;
 }
 
 export interface LivechatDepartmentAgentsTable {

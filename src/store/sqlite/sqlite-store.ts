@@ -179,13 +179,14 @@ const sqliteDialect: Omit<SqlDialect, 'searchTerm'> = {
   },
   searchDocument: (text) => sql<string>`parley_lower(${text})`,
   openLivechatRooms: (alias) => sql`rooms as ${sql.table(alias)} indexed by rooms_open_livechat_visitor`,
-  async createAgentLoadTriggers(db) {
-    const served = (row: 'new' | 'old') => `${row}.t = 'l' AND ${row}.open = 1 AND ${row}.served_by_id IS NOT NULL`;
+  async createAgentLoadTriggers(db, options) {
+    const onHold = options?.onHold === true;
+    const served = (row: 'new' | 'old') => `${row}.t = 'l' AND ${row}.open = 1 AND ${row}.served_by_id IS NOT NULL${onHold ? ` AND ${row}.on_hold = 0` : ''}`;
     const move = (row: 'new' | 'old', delta: '+ 1' | '- 1') =>
       `UPDATE users SET livechat_open_rooms = livechat_open_rooms ${delta} WHERE ${served(row)} AND id = ${row}.served_by_id;`;
     const statements = [
       `CREATE TRIGGER rooms_agent_load_ai AFTER INSERT ON rooms BEGIN ${move('new', '+ 1')} END`,
-      `CREATE TRIGGER rooms_agent_load_au AFTER UPDATE OF served_by_id, open ON rooms BEGIN ${move('old', '- 1')} ${move('new', '+ 1')} END`,
+      `CREATE TRIGGER rooms_agent_load_au AFTER UPDATE OF served_by_id, open${onHold ? ', on_hold' : ''} ON rooms BEGIN ${move('old', '- 1')} ${move('new', '+ 1')} END`,
       `CREATE TRIGGER rooms_agent_load_ad AFTER DELETE ON rooms BEGIN ${move('old', '- 1')} END`,
     ];
     for (const statement of statements) await sql.raw(statement).execute(db);

@@ -32,6 +32,7 @@ import * as transcriptRequested from './0032-transcript-requested.js';
 import * as webhooks from './0030-webhooks.js';
 import * as widgetScreens from './0028-widget-screens.js';
 import * as capacity from './0029-capacity.js';
+import * as timers from './0033-timers.js';
 
 /**
  * The one migration history of both backends, in order. Migrations are
@@ -73,6 +74,7 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0028-widget-screens': { up: (db) => widgetScreens.up(db) },
     '0031-reports': { up: (db) => reports.up(db, dialect) },
     '0029-capacity': { up: (db) => capacity.up(db) },
+    '0033-timers': { up: (db) => timers.up(db, dialect) },
   };
   return { getMigrations: async () => all };
 }
