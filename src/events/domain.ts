@@ -54,6 +54,8 @@ export interface EventMessage {
    * the visitor's data (W8.2): either way the widget offers no transcript.
    */
   transcriptRequested?: true;
+  /** The on-hold messages' `comment` (DESK.md D3). */
+  comment?: string;
 }
 
 /** An inquiry as events carry it (no token). */
@@ -89,7 +91,7 @@ export type DomainEvent =
   /** An agent now serves the room (routing, take, transfer): `agentData`. */
   | { type: 'agentAssigned'; room: RoomSnapshot; agentId: string }
   /** A user's subscription was added or removed. */
-  | { type: 'subscriptionChanged'; userId: string; rid: string; action: 'inserted' | 'removed'; subscriptionId: string | null }
+  | { type: 'subscriptionChanged'; userId: string; rid: string; action: 'inserted' | 'updated' | 'removed'; subscriptionId: string | null }
   /**
    * An agent's presence changed; `rooms`: the open rooms it serves, as they were (null when too many to
    * carry: read back by the receiver).
@@ -169,6 +171,7 @@ export function eventMessage(m: MessageRecord, byVisitor: boolean, transferData?
     ...(transferData && { transferData }),
     ...(m.file && { file: m.file }),
     ...(m.transcriptRequested && { transcriptRequested: true as const }),
+    ...(m.comment !== undefined && { comment: m.comment }),
   };
 }
 

@@ -148,6 +148,8 @@ export function departmentWire(d: DepartmentRecord): Static<typeof Department> {
     ...(d.chatClosingTags.length > 0 && { chatClosingTags: d.chatClosingTags }),
     ...(d.maxChats > 0 && { maxNumberSimultaneousChat: d.maxChats }),
     ...(d.waitingQueueMessage && { waitingQueueMessage: d.waitingQueueMessage }),
+    ...(d.visitorInactivityTimeout !== null && { visitorInactivityTimeoutInSeconds: d.visitorInactivityTimeout }),
+    ...(d.abandonedCloseMessage && { abandonedRoomsCloseCustomMessage: d.abandonedCloseMessage }),
   };
 }
 

@@ -25,7 +25,7 @@ export type LivechatCloser = 'visitor' | 'user';
  * What a room's row lock reads (`lockState`): what a visitor's message and a transfer decide on, without the
  * room's wide columns (its last message, transfer history, custom fields and visitor).
  */
-export type LivechatRoomLock = Pick<LivechatRoom, 'id' | 'fname' | 'open' | 'departmentId' | 'servedBy' | 'onHold'>;
+export type LivechatRoomLock = Pick<LivechatRoom, 'id' | 'fname' | 'open' | 'departmentId' | 'servedBy' | 'onHold' | 'autoTransferExcluded'>;
 
 export interface LivechatRoom {
   id: string;
@@ -113,6 +113,8 @@ export interface LivechatRoomFilter {
   tags?: readonly string[];
   /** DESK.md D5: open rooms no agent serves (true) or the others (false). */
   queued?: boolean;
+  /** DESK.md D3, D5: rooms on hold (true) or the others (false). */
+  onHold?: boolean;
 }
 
 export type LivechatRoomSortKey = 'ts' | 'fname' | 'lm' | 'closedAt' | 'msgs' | '_updatedAt';

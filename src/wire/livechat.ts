@@ -74,7 +74,9 @@ const messageFields = {
       transferredBy: Type.Object({ _id: Type.String(), username: Type.String(), type: StringEnum(['visitor', 'user']) }),
       transferredTo: Opt(Type.Object({ _id: Type.String(), username: Type.String() })),
       nextDepartment: Opt(Type.Object({ _id: Type.String(), name: Type.String() })),
-      scope: StringEnum(['department', 'agent', 'queue']),
+      scope: StringEnum(['department', 'agent', 'queue', 'autoTransferUnansweredChatsToAgent', 'autoTransferUnansweredChatsToQueue']),
+      /** DESK.md D3: an automatic transfer's timeout, in seconds. */
+      comment: Opt(Type.String()),
     }),
   ),
   /** `livechat-close` only: the close mailed the visitor a transcript, so the widget does not offer one (WIDGET.md W4.4). */
@@ -108,6 +110,8 @@ export const StaffMessage = Type.Object({
   ),
   /** A private note (DESK.md D6): always true on one, absent elsewhere. */
   internal: Opt(Type.Boolean()),
+  /** The on-hold messages (DESK.md D3): who held or resumed the chat. */
+  comment: Opt(Type.String()),
 });
 /** A message as its visitor sees it: their own messages carry their `token`. */
 export const VisitorMessage = Type.Object({
@@ -212,6 +216,9 @@ export const Department = Type.Object({
   maxNumberSimultaneousChat: Opt(Type.Integer()),
   /** DESK.md D2: present when set. */
   waitingQueueMessage: Opt(Type.String()),
+  /** DESK.md D3: present when set. */
+  visitorInactivityTimeoutInSeconds: Opt(Type.Integer()),
+  abandonedRoomsCloseCustomMessage: Opt(Type.String()),
 });
 
 export const DepartmentAgent = Type.Object({
@@ -272,6 +279,9 @@ export const DepartmentBody = Type.Object({
     /** DESK.md D2: the department's chat limit (0: none) and the queue's message for its visitors. */
     maxNumberSimultaneousChat: Opt(ChatLimit),
     waitingQueueMessage: Opt(Text({ maxLength: 10_000 })),
+    /** DESK.md D3: the department's visitor inactivity timeout in seconds (0: the setting's) and its close message. */
+    visitorInactivityTimeoutInSeconds: Opt(ChatLimit),
+    abandonedRoomsCloseCustomMessage: Opt(Text({ maxLength: 10_000 })),
   }),
   agents: Opt(Type.Array(Type.Object({ agentId: Text(), username: Opt(Text()) }))),
 });
@@ -448,6 +458,8 @@ export const LivechatRoomsQuery = Type.Object({
   /** DESK.md D5: rooms with any of these tags; `queued`: open rooms no agent serves. */
   tags: Opt(Type.Array(Text())),
   queued: Opt(Type.Boolean()),
+  /** DESK.md D3, D5: rooms on hold (`true`) or not (`false`). */
+  onhold: Opt(Type.Boolean()),
   /** Parley: one visitor's rooms (`v._id`), for the console's "earlier chats". */
   visitorId: Opt(Text()),
   /**

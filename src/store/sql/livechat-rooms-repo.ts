@@ -66,7 +66,7 @@ const INSERT_STARTED = preparedQuery(
 const LIVECHAT_ROOM_BY_ID_LOCKED = preparedQuery(1, (db: Kysely<Database>, dialect, id: string) => dialect.forUpdate(livechatRoomById(db, id)));
 // A visitor message's and a transfer's lock: the same lock, eight narrow columns instead of the room's forty.
 const LIVECHAT_ROOM_LOCK = preparedQuery(1, (db: Kysely<Database>, dialect, id: string) =>
-  dialect.forUpdate(livechatRoomRow(db, id).select(['id', 'fname', 'open', 'department_id', 'served_by_id', 'served_by_username', 'served_by_ts', 'ts', 'on_hold'])),
+  dialect.forUpdate(livechatRoomRow(db, id).select(['id', 'fname', 'open', 'department_id', 'served_by_id', 'served_by_username', 'served_by_ts', 'ts', 'on_hold', 'auto_transfer_excluded'])),
 );
 const SET_SERVED_BY = preparedQuery(
   5,
@@ -191,7 +191,8 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
 
   async lockState(id: string): Promise<LivechatRoomLock | null> {
     const [row] = await LIVECHAT_ROOM_LOCK(this.db, this.dialect, id);
-    return row ? { id: row.id, fname: row.fname, open: row.open === 1, departmentId: row.department_id, servedBy: servedByOf(row), onHold: row.on_hold === 1 } : null;
+    return row ? { id: row.id, fname: row.fname, open: row.open === 1, departmentId: row.department_id, servedBy: servedByOf(row), onHold: row.on_hold === 1, autoTransferExcluded: fromJson<string[]>(row.auto_transfer_excluded, []) }
+      : null;
   }
 
   async findOpenOfVisitor(visitorId: string): Promise<LivechatRoom | null> {

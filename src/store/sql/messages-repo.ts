@@ -22,6 +22,7 @@ function toMessage(row: Selectable<MessagesTable>): MessageRecord {
     ...(row.transfer_data !== null && { transferData: JSON.parse(row.transfer_data) as TransferData }),
     ...(row.file_data !== null && row.file_data !== undefined && { file: JSON.parse(row.file_data) as MessageFile }),
     ...(row.transcript_requested === 1 && { transcriptRequested: true as const }),
+    ...(row.comment !== null && row.comment !== undefined && { comment: row.comment }),
   };
 }
 
@@ -119,6 +120,10 @@ export class SqlMessagesRepo implements MessagesRepo {
 
   async setTransferData(id: string, data: TransferData): Promise<void> {
     await this.db.updateTable('messages').set({ transfer_data: JSON.stringify(data) }).where('id', '=', id).execute();
+  }
+
+  async setComment(id: string, comment: string): Promise<void> {
+    await this.db.updateTable('messages').set({ comment }).where('id', '=', id).execute();
   }
 
   async setFile(id: string, file: MessageFile): Promise<void> {

@@ -186,6 +186,8 @@ export interface MessagesTable {
   file_data: string | null;
   /** 1 on a close message whose close mailed the visitor a transcript (migration 0032, WIDGET.md W4.4). */
   transcript_requested: number | null;
+  /** The `comment` of the on-hold messages (DESK.md D3, migration 0033). */
+  comment: string | null;
 }
 
 export interface LivechatVisitorsTable {

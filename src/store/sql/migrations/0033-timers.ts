@@ -5,7 +5,8 @@ import type { SqlDialect } from '../dialect.js';
  * Timers and on hold (DESK.md D3): a room's and its subscription's `onHold` (`rooms.on_hold`,
  * `subscriptions.on_hold`, 0 or 1), the agents a room was auto-transferred from since the last human agent reply
  * (`rooms.auto_transfer_excluded`, a JSON array of user ids, or null), and a department's inactivity overrides
- * (`livechat_departments.visitor_inactivity_timeout`, seconds, null: the setting's; `abandoned_close_message`). The
+ * (`livechat_departments.visitor_inactivity_timeout`, seconds, null: the setting's; `abandoned_close_message`), and the
+ * `comment` of the on-hold messages (`messages.comment`). The
  * load triggers are made again so that an on-hold room leaves its agent's `livechat_open_rooms` (D2's capacity).
  *
  * Safe to run again: columns are added when absent, and the triggers are dropped before they are made.
@@ -16,6 +17,7 @@ export async function up(db: Kysely<unknown>, dialect: SqlDialect): Promise<void
   if (!has('rooms', 'on_hold')) await db.schema.alterTable('rooms').addColumn('on_hold', 'integer', (c) => c.notNull().defaultTo(0)).execute();
   if (!has('rooms', 'auto_transfer_excluded')) await db.schema.alterTable('rooms').addColumn('auto_transfer_excluded', 'text').execute();
   if (!has('subscriptions', 'on_hold')) await db.schema.alterTable('subscriptions').addColumn('on_hold', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  if (!has('messages', 'comment')) await db.schema.alterTable('messages').addColumn('comment', 'text').execute();
   if (!has('livechat_departments', 'visitor_inactivity_timeout')) {
     await db.schema.alterTable('livechat_departments').addColumn('visitor_inactivity_timeout', 'integer').execute();
   }
