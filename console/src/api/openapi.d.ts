@@ -614,12 +614,13 @@ export interface paths {
                                     /** @enum {boolean} */
                                     transcriptRequested?: true;
                                     transferData?: {
+                                        comment?: string;
                                         nextDepartment?: {
                                             _id: string;
                                             name: string;
                                         };
                                         /** @enum {string} */
-                                        scope: "department" | "agent" | "queue";
+                                        scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                         transferredBy: {
                                             _id: string;
                                             /** @enum {string} */
@@ -876,12 +877,13 @@ export interface paths {
                                     /** @enum {boolean} */
                                     transcriptRequested?: true;
                                     transferData?: {
+                                        comment?: string;
                                         nextDepartment?: {
                                             _id: string;
                                             name: string;
                                         };
                                         /** @enum {string} */
-                                        scope: "department" | "agent" | "queue";
+                                        scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                         transferredBy: {
                                             _id: string;
                                             /** @enum {string} */
@@ -907,6 +909,8 @@ export interface paths {
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 lm?: string;
                                 msgs: number;
+                                /** @enum {boolean} */
+                                onHold?: true;
                                 open?: boolean;
                                 servedBy?: {
                                     _id: string;
@@ -924,6 +928,12 @@ export interface paths {
                                 /** @enum {string} */
                                 t: "l";
                                 tags?: string[];
+                                timers?: {
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    dueAt: string;
+                                    /** @enum {string} */
+                                    kind: "autoTransfer" | "onHoldClose" | "inactivity" | "queueTimeout";
+                                }[];
                                 topic?: string;
                                 transferHistory?: {
                                     comment?: string;
@@ -1019,12 +1029,13 @@ export interface paths {
                                     /** @enum {boolean} */
                                     transcriptRequested?: true;
                                     transferData?: {
+                                        comment?: string;
                                         nextDepartment?: {
                                             _id: string;
                                             name: string;
                                         };
                                         /** @enum {string} */
-                                        scope: "department" | "agent" | "queue";
+                                        scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                         transferredBy: {
                                             _id: string;
                                             /** @enum {string} */
@@ -1211,12 +1222,13 @@ export interface paths {
                                     /** @enum {boolean} */
                                     transcriptRequested?: true;
                                     transferData?: {
+                                        comment?: string;
                                         nextDepartment?: {
                                             _id: string;
                                             name: string;
                                         };
                                         /** @enum {string} */
-                                        scope: "department" | "agent" | "queue";
+                                        scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                         transferredBy: {
                                             _id: string;
                                             /** @enum {string} */
@@ -1401,12 +1413,13 @@ export interface paths {
                                     /** @enum {boolean} */
                                     transcriptRequested?: true;
                                     transferData?: {
+                                        comment?: string;
                                         nextDepartment?: {
                                             _id: string;
                                             name: string;
                                         };
                                         /** @enum {string} */
-                                        scope: "department" | "agent" | "queue";
+                                        scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                         transferredBy: {
                                             _id: string;
                                             /** @enum {string} */
@@ -1572,12 +1585,13 @@ export interface paths {
                                 /** @enum {boolean} */
                                 transcriptRequested?: true;
                                 transferData?: {
+                                    comment?: string;
                                     nextDepartment?: {
                                         _id: string;
                                         name: string;
                                     };
                                     /** @enum {string} */
-                                    scope: "department" | "agent" | "queue";
+                                    scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                     transferredBy: {
                                         _id: string;
                                         /** @enum {string} */
@@ -1844,12 +1858,13 @@ export interface paths {
                                     /** @enum {boolean} */
                                     transcriptRequested?: true;
                                     transferData?: {
+                                        comment?: string;
                                         nextDepartment?: {
                                             _id: string;
                                             name: string;
                                         };
                                         /** @enum {string} */
-                                        scope: "department" | "agent" | "queue";
+                                        scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                         transferredBy: {
                                             _id: string;
                                             /** @enum {string} */
@@ -2444,12 +2459,13 @@ export interface paths {
                                     /** @enum {boolean} */
                                     transcriptRequested?: true;
                                     transferData?: {
+                                        comment?: string;
                                         nextDepartment?: {
                                             _id: string;
                                             name: string;
                                         };
                                         /** @enum {string} */
-                                        scope: "department" | "agent" | "queue";
+                                        scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                         transferredBy: {
                                             _id: string;
                                             /** @enum {string} */
@@ -2634,12 +2650,13 @@ export interface paths {
                                     /** @enum {boolean} */
                                     transcriptRequested?: true;
                                     transferData?: {
+                                        comment?: string;
                                         nextDepartment?: {
                                             _id: string;
                                             name: string;
                                         };
                                         /** @enum {string} */
-                                        scope: "department" | "agent" | "queue";
+                                        scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                         transferredBy: {
                                             _id: string;
                                             /** @enum {string} */
@@ -4324,6 +4341,8 @@ export interface paths {
                                     }[];
                                 };
                                 messages: {
+                                    conversationFinishedMessage: string;
+                                    conversationFinishedText: string;
                                     dataProcessingConsentText: string;
                                     offlineMessage: string;
                                     offlineSuccessMessage: string;
@@ -4413,12 +4432,13 @@ export interface paths {
                                         /** @enum {boolean} */
                                         transcriptRequested?: true;
                                         transferData?: {
+                                            comment?: string;
                                             nextDepartment?: {
                                                 _id: string;
                                                 name: string;
                                             };
                                             /** @enum {string} */
-                                            scope: "department" | "agent" | "queue";
+                                            scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                             transferredBy: {
                                                 _id: string;
                                                 /** @enum {string} */
@@ -4444,6 +4464,8 @@ export interface paths {
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     lm?: string;
                                     msgs: number;
+                                    /** @enum {boolean} */
+                                    onHold?: true;
                                     open?: boolean;
                                     servedBy?: {
                                         _id: string;
@@ -4461,6 +4483,12 @@ export interface paths {
                                     /** @enum {string} */
                                     t: "l";
                                     tags?: string[];
+                                    timers?: {
+                                        /** @description ISO 8601 UTC timestamp with milliseconds */
+                                        dueAt: string;
+                                        /** @enum {string} */
+                                        kind: "autoTransfer" | "onHoldClose" | "inactivity" | "queueTimeout";
+                                    }[];
                                     topic?: string;
                                     transferHistory?: {
                                         comment?: string;
@@ -5071,6 +5099,7 @@ export interface paths {
                                 _id: string;
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt: string;
+                                abandonedRoomsCloseCustomMessage?: string;
                                 chatClosingTags?: string[];
                                 description?: string;
                                 email?: string;
@@ -5081,6 +5110,7 @@ export interface paths {
                                 requestTagBeforeClosingChat?: boolean;
                                 showOnOfflineForm: boolean;
                                 showOnRegistration: boolean;
+                                visitorInactivityTimeoutInSeconds?: number;
                                 waitingQueueMessage?: string;
                             }[];
                             offset: number;
@@ -5136,6 +5166,7 @@ export interface paths {
                             username?: string;
                         }[];
                         department: {
+                            abandonedRoomsCloseCustomMessage?: string;
                             chatClosingTags?: string[];
                             description?: string;
                             email: string;
@@ -5145,6 +5176,7 @@ export interface paths {
                             requestTagBeforeClosingChat?: boolean;
                             showOnOfflineForm: boolean;
                             showOnRegistration: boolean;
+                            visitorInactivityTimeoutInSeconds?: number | string;
                             waitingQueueMessage?: string;
                         };
                     };
@@ -5169,6 +5201,7 @@ export interface paths {
                                 _id: string;
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt: string;
+                                abandonedRoomsCloseCustomMessage?: string;
                                 chatClosingTags?: string[];
                                 description?: string;
                                 email?: string;
@@ -5179,6 +5212,7 @@ export interface paths {
                                 requestTagBeforeClosingChat?: boolean;
                                 showOnOfflineForm: boolean;
                                 showOnRegistration: boolean;
+                                visitorInactivityTimeoutInSeconds?: number;
                                 waitingQueueMessage?: string;
                             };
                             /** @enum {boolean} */
@@ -5258,6 +5292,7 @@ export interface paths {
                                 _id: string;
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt: string;
+                                abandonedRoomsCloseCustomMessage?: string;
                                 chatClosingTags?: string[];
                                 description?: string;
                                 email?: string;
@@ -5268,6 +5303,7 @@ export interface paths {
                                 requestTagBeforeClosingChat?: boolean;
                                 showOnOfflineForm: boolean;
                                 showOnRegistration: boolean;
+                                visitorInactivityTimeoutInSeconds?: number;
                                 waitingQueueMessage?: string;
                             };
                             /** @enum {boolean} */
@@ -5322,6 +5358,7 @@ export interface paths {
                             username?: string;
                         }[];
                         department: {
+                            abandonedRoomsCloseCustomMessage?: string;
                             chatClosingTags?: string[];
                             description?: string;
                             email: string;
@@ -5331,6 +5368,7 @@ export interface paths {
                             requestTagBeforeClosingChat?: boolean;
                             showOnOfflineForm: boolean;
                             showOnRegistration: boolean;
+                            visitorInactivityTimeoutInSeconds?: number | string;
                             waitingQueueMessage?: string;
                         };
                     };
@@ -5355,6 +5393,7 @@ export interface paths {
                                 _id: string;
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt: string;
+                                abandonedRoomsCloseCustomMessage?: string;
                                 chatClosingTags?: string[];
                                 description?: string;
                                 email?: string;
@@ -5365,6 +5404,7 @@ export interface paths {
                                 requestTagBeforeClosingChat?: boolean;
                                 showOnOfflineForm: boolean;
                                 showOnRegistration: boolean;
+                                visitorInactivityTimeoutInSeconds?: number;
                                 waitingQueueMessage?: string;
                             };
                             /** @enum {boolean} */
@@ -5976,12 +6016,13 @@ export interface paths {
                                 /** @enum {boolean} */
                                 transcriptRequested?: true;
                                 transferData?: {
+                                    comment?: string;
                                     nextDepartment?: {
                                         _id: string;
                                         name: string;
                                     };
                                     /** @enum {string} */
-                                    scope: "department" | "agent" | "queue";
+                                    scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                     transferredBy: {
                                         _id: string;
                                         /** @enum {string} */
@@ -6107,12 +6148,13 @@ export interface paths {
                                 /** @enum {boolean} */
                                 transcriptRequested?: true;
                                 transferData?: {
+                                    comment?: string;
                                     nextDepartment?: {
                                         _id: string;
                                         name: string;
                                     };
                                     /** @enum {string} */
-                                    scope: "department" | "agent" | "queue";
+                                    scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                     transferredBy: {
                                         _id: string;
                                         /** @enum {string} */
@@ -6246,12 +6288,13 @@ export interface paths {
                                 /** @enum {boolean} */
                                 transcriptRequested?: true;
                                 transferData?: {
+                                    comment?: string;
                                     nextDepartment?: {
                                         _id: string;
                                         name: string;
                                     };
                                     /** @enum {string} */
-                                    scope: "department" | "agent" | "queue";
+                                    scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                     transferredBy: {
                                         _id: string;
                                         /** @enum {string} */
@@ -7467,12 +7510,13 @@ export interface paths {
                                     /** @enum {boolean} */
                                     transcriptRequested?: true;
                                     transferData?: {
+                                        comment?: string;
                                         nextDepartment?: {
                                             _id: string;
                                             name: string;
                                         };
                                         /** @enum {string} */
-                                        scope: "department" | "agent" | "queue";
+                                        scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                         transferredBy: {
                                             _id: string;
                                             /** @enum {string} */
@@ -7498,6 +7542,8 @@ export interface paths {
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 lm?: string;
                                 msgs: number;
+                                /** @enum {boolean} */
+                                onHold?: true;
                                 open?: boolean;
                                 servedBy?: {
                                     _id: string;
@@ -7515,6 +7561,12 @@ export interface paths {
                                 /** @enum {string} */
                                 t: "l";
                                 tags?: string[];
+                                timers?: {
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    dueAt: string;
+                                    /** @enum {string} */
+                                    kind: "autoTransfer" | "onHoldClose" | "inactivity" | "queueTimeout";
+                                }[];
                                 topic?: string;
                                 transferHistory?: {
                                     comment?: string;
@@ -7863,6 +7915,7 @@ export interface paths {
                                     video_type?: string;
                                     video_url?: string;
                                 }[];
+                                comment?: string;
                                 file?: {
                                     _id: string;
                                     format: string;
@@ -7886,12 +7939,13 @@ export interface paths {
                                 /** @enum {boolean} */
                                 transcriptRequested?: true;
                                 transferData?: {
+                                    comment?: string;
                                     nextDepartment?: {
                                         _id: string;
                                         name: string;
                                     };
                                     /** @enum {string} */
-                                    scope: "department" | "agent" | "queue";
+                                    scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                     transferredBy: {
                                         _id: string;
                                         /** @enum {string} */
@@ -7911,6 +7965,150 @@ export interface paths {
                                     username: string;
                                 };
                             };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/room.onHold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Put a livechat room on hold (DESK D3) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        roomId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/room.resumeOnHold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume an on-hold livechat room (DESK D3) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        roomId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
                             /** @enum {boolean} */
                             success: true;
                         };
@@ -8191,6 +8389,7 @@ export interface paths {
                     roomName?: string;
                     tags?: string[];
                     queued?: boolean;
+                    onhold?: boolean;
                     visitorId?: string;
                     text?: string;
                     createdAt?: string;
@@ -8279,12 +8478,13 @@ export interface paths {
                                     /** @enum {boolean} */
                                     transcriptRequested?: true;
                                     transferData?: {
+                                        comment?: string;
                                         nextDepartment?: {
                                             _id: string;
                                             name: string;
                                         };
                                         /** @enum {string} */
-                                        scope: "department" | "agent" | "queue";
+                                        scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                         transferredBy: {
                                             _id: string;
                                             /** @enum {string} */
@@ -8310,6 +8510,8 @@ export interface paths {
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 lm?: string;
                                 msgs?: number;
+                                /** @enum {boolean} */
+                                onHold?: true;
                                 open?: boolean;
                                 servedBy?: {
                                     _id: string;
@@ -8327,6 +8529,12 @@ export interface paths {
                                 /** @enum {string} */
                                 t?: "l";
                                 tags?: string[];
+                                timers?: {
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    dueAt: string;
+                                    /** @enum {string} */
+                                    kind: "autoTransfer" | "onHoldClose" | "inactivity" | "queueTimeout";
+                                }[];
                                 topic?: string;
                                 transferHistory?: {
                                     comment?: string;
@@ -9504,12 +9712,13 @@ export interface paths {
                             /** @enum {boolean} */
                             transcriptRequested?: true;
                             transferData?: {
+                                comment?: string;
                                 nextDepartment?: {
                                     _id: string;
                                     name: string;
                                 };
                                 /** @enum {string} */
-                                scope: "department" | "agent" | "queue";
+                                scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                 transferredBy: {
                                     _id: string;
                                     /** @enum {string} */
@@ -10552,12 +10761,13 @@ export interface paths {
                                     /** @enum {boolean} */
                                     transcriptRequested?: true;
                                     transferData?: {
+                                        comment?: string;
                                         nextDepartment?: {
                                             _id: string;
                                             name: string;
                                         };
                                         /** @enum {string} */
-                                        scope: "department" | "agent" | "queue";
+                                        scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                         transferredBy: {
                                             _id: string;
                                             /** @enum {string} */
@@ -10583,6 +10793,8 @@ export interface paths {
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 lm?: string;
                                 msgs?: number;
+                                /** @enum {boolean} */
+                                onHold?: true;
                                 open?: boolean;
                                 servedBy?: {
                                     _id: string;
@@ -10600,6 +10812,12 @@ export interface paths {
                                 /** @enum {string} */
                                 t?: "l";
                                 tags?: string[];
+                                timers?: {
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    dueAt: string;
+                                    /** @enum {string} */
+                                    kind: "autoTransfer" | "onHoldClose" | "inactivity" | "queueTimeout";
+                                }[];
                                 topic?: string;
                                 transferHistory?: {
                                     comment?: string;
@@ -11472,6 +11690,7 @@ export interface paths {
                                     video_type?: string;
                                     video_url?: string;
                                 }[];
+                                comment?: string;
                                 file?: {
                                     _id: string;
                                     format: string;
@@ -11495,12 +11714,13 @@ export interface paths {
                                 /** @enum {boolean} */
                                 transcriptRequested?: true;
                                 transferData?: {
+                                    comment?: string;
                                     nextDepartment?: {
                                         _id: string;
                                         name: string;
                                     };
                                     /** @enum {string} */
-                                    scope: "department" | "agent" | "queue";
+                                    scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                     transferredBy: {
                                         _id: string;
                                         /** @enum {string} */
@@ -12173,12 +12393,13 @@ export interface paths {
                                     /** @enum {boolean} */
                                     transcriptRequested?: true;
                                     transferData?: {
+                                        comment?: string;
                                         nextDepartment?: {
                                             _id: string;
                                             name: string;
                                         };
                                         /** @enum {string} */
-                                        scope: "department" | "agent" | "queue";
+                                        scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                         transferredBy: {
                                             _id: string;
                                             /** @enum {string} */
@@ -12353,12 +12574,13 @@ export interface paths {
                                     /** @enum {boolean} */
                                     transcriptRequested?: true;
                                     transferData?: {
+                                        comment?: string;
                                         nextDepartment?: {
                                             _id: string;
                                             name: string;
                                         };
                                         /** @enum {string} */
-                                        scope: "department" | "agent" | "queue";
+                                        scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                         transferredBy: {
                                             _id: string;
                                             /** @enum {string} */
@@ -12384,6 +12606,8 @@ export interface paths {
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 lm?: string;
                                 msgs: number;
+                                /** @enum {boolean} */
+                                onHold?: true;
                                 open?: boolean;
                                 servedBy?: {
                                     _id: string;
@@ -12401,6 +12625,12 @@ export interface paths {
                                 /** @enum {string} */
                                 t: "l";
                                 tags?: string[];
+                                timers?: {
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    dueAt: string;
+                                    /** @enum {string} */
+                                    kind: "autoTransfer" | "onHoldClose" | "inactivity" | "queueTimeout";
+                                }[];
                                 topic?: string;
                                 transferHistory?: {
                                     comment?: string;
@@ -12496,12 +12726,13 @@ export interface paths {
                                     /** @enum {boolean} */
                                     transcriptRequested?: true;
                                     transferData?: {
+                                        comment?: string;
                                         nextDepartment?: {
                                             _id: string;
                                             name: string;
                                         };
                                         /** @enum {string} */
-                                        scope: "department" | "agent" | "queue";
+                                        scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                         transferredBy: {
                                             _id: string;
                                             /** @enum {string} */
@@ -12740,12 +12971,13 @@ export interface paths {
                                 /** @enum {boolean} */
                                 transcriptRequested?: true;
                                 transferData?: {
+                                    comment?: string;
                                     nextDepartment?: {
                                         _id: string;
                                         name: string;
                                     };
                                     /** @enum {string} */
-                                    scope: "department" | "agent" | "queue";
+                                    scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                     transferredBy: {
                                         _id: string;
                                         /** @enum {string} */
@@ -12882,12 +13114,13 @@ export interface paths {
                                 /** @enum {boolean} */
                                 transcriptRequested?: true;
                                 transferData?: {
+                                    comment?: string;
                                     nextDepartment?: {
                                         _id: string;
                                         name: string;
                                     };
                                     /** @enum {string} */
-                                    scope: "department" | "agent" | "queue";
+                                    scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                     transferredBy: {
                                         _id: string;
                                         /** @enum {string} */
@@ -13111,6 +13344,8 @@ export interface paths {
                                 alert: boolean;
                                 fname?: string;
                                 name?: string;
+                                /** @enum {boolean} */
+                                onHold?: true;
                                 open: boolean;
                                 rid: string;
                                 roles?: string[];
