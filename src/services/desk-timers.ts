@@ -10,6 +10,7 @@
  * reassignment or a close. Holding and resuming are this module's own changes.
  */
 import { newId } from '../lib/ids.js';
+import { extend } from '../lib/values.js';
 import type { Clock, Millis } from '../lib/time.js';
 import type { JobRecord, LivechatRoom, MessageRecord, Store, SystemMessageType } from '../store/store.js';
 import type { EventBus } from '../events/event-bus.js';
@@ -131,7 +132,7 @@ export class DeskTimers {
       if (resumed) return resumed;
       // Full: off hold all the same (the room must not stay held for a visitor who is waiting), then back to routing.
       const unheld = await this.unholdIn(tx, room, ROCKET_CAT, comment);
-      const returned = await this.routing.returnToRoutingIn(tx, { ...room, onHold: false }, room.servedBy.id);
+      const returned = await this.routing.returnToRoutingIn(tx, extend(room, { onHold: false }), room.servedBy.id);
       return { after: async () => (await unheld.after(), await returned.after()) };
     });
     await done?.after();
@@ -149,7 +150,7 @@ export class DeskTimers {
     await tx.jobs.cancel('inactivity', room.id);
     const seconds = this.settings.get('Livechat_auto_close_on_hold_chats_timeout');
     if (seconds > 0) await tx.jobs.schedule({ kind: 'onHoldClose', key: room.id, dueAt: now + seconds * 1000, payload: { seconds } }, now);
-    const held = { ...room, onHold: true };
+    const held = extend(room, { onHold: true });
     return {
       after: async () => {
         this.publishHoldChange(held, message);
@@ -165,7 +166,7 @@ export class DeskTimers {
     await tx.livechatRooms.setOnHold(room.id, false, now);
     const message = await this.agentOnlyMessage(tx, room.id, 'omnichannel_on_hold_chat_resumed', comment, by, now);
     await tx.jobs.cancel('onHoldClose', room.id);
-    const resumed = { ...room, onHold: false };
+    const resumed = extend(room, { onHold: false });
     return { after: async () => this.publishHoldChange(resumed, message) };
   }
 
@@ -180,7 +181,7 @@ export class DeskTimers {
   private async agentOnlyMessage(tx: Store, rid: string, t: SystemMessageType, comment: string, by: Actor, now: Millis): Promise<MessageRecord> {
     const stored = await tx.messages.insert({ id: newId(), rid, t, msg: '', ts: now, updatedAt: now, u: by, visitorToken: null });
     await tx.messages.setComment(stored.id, comment);
-    return { ...stored, comment };
+    return extend(stored, { comment });
   }
 
   /** Hold and resume (D3 "Events"): the message to agents, `rooms-changed` and `subscriptions-changed` `updated`. */

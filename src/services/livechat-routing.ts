@@ -146,7 +146,7 @@ export class LivechatRouting {
   }
 
   /**
-   * `livechat/agent.load` (DESK.md D2, Parley): the agent's open rooms, on hold (none until D3), the limit that
+   * `livechat/agent.load` (DESK.md D2, Parley): the agent's open rooms (on hold left out), those on hold, the limit that
    * bounds its total, and per department of its the rooms it serves there, the department's limit and whether
    * business hours have it open. Limits are null when none.
    */
@@ -161,7 +161,9 @@ export class LivechatRouting {
       departments.push({ _id: id, name: department.name, open: load.departmentOpen, limit: load.departmentLimit > 0 ? load.departmentLimit : null, isOpen });
     }
     departments.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return { open: own?.openRooms ?? 0, onHold: 0, limit: own ? totalLimit(own, globalLimit) : null, departments };
+    // D3: on-hold rooms are left out of `open` (the load triggers) and counted here.
+    const onHold = (await this.store.livechatRooms.openServedBy(agentId)).filter((room) => room.onHold).length;
+    return { open: own?.openRooms ?? 0, onHold, limit: own ? totalLimit(own, globalLimit) : null, departments };
   }
 
   /** Chats wait for an agent when nobody can take them (DESK.md D2's last row). */

@@ -145,6 +145,7 @@ describe('POST livechat/room.onHold', () => {
     const sub = await db(t.store).selectFrom('subscriptions').select('on_hold').where('rid', '=', rid).where('user_id', '=', alice.userId).executeTakeFirstOrThrow();
     expect(sub.on_hold).toBe(1);
     expect(await openLoad(alice)).toBe(0);
+    expect((await t.api.get('/api/v1/livechat/agent.load', { auth: alice })).body).toMatchObject({ open: 0, onHold: 1 });
     expect((await messages(rid)).at(-1)).toEqual({ t: 'omnichannel_placed_chat_on_hold', msg: '', u: alice.username, comment: `Chat placed on hold by ${alice.username}` });
     const info = await room(rid);
     expect(info.onHold).toBe(true);
