@@ -84,6 +84,7 @@ const messages = async (rid: string) =>
   (await db(t.store).selectFrom('messages').selectAll().where('rid', '=', rid).orderBy('ts').execute()).map((m) => ({ t: m.t, msg: m.msg, u: m.u_username, comment: m.comment }));
 const lastTs = async (rid: string) =>
   Number((await db(t.store).selectFrom('messages').select('ts').where('rid', '=', rid).orderBy('ts', 'desc').executeTakeFirstOrThrow()).ts);
+const reportKinds = async (rid: string) => (await db(t.store).selectFrom('report_events').select('kind').where('rid', '=', rid).execute()).map((r) => r.kind);
 const openLoad = async (agent: Agent) =>
   Number((await db(t.store).selectFrom('users').select('livechat_open_rooms').where('id', '=', agent.userId).executeTakeFirstOrThrow()).livechat_open_rooms);
 
@@ -290,6 +291,8 @@ describe('timers (manual clock)', () => {
     expect(await advance(300)).toBe(1);
     expect(await row(rid)).toMatchObject({ open: null, close_reason: 'abandoned', closed_by_id: 'rocket.cat', closer: 'user' });
     expect((await messages(rid)).at(-1)?.msg).toBe('Closed automatically: no reply from the visitor for 300 seconds');
+    // Told to the room-activity seam like a manual close: the report log counts it closed and abandoned (D8).
+    expect(await reportKinds(rid)).toEqual(expect.arrayContaining(['closed', 'abandoned']));
 
     // A department's own timeout and message.
     await onlyAvailable(t, [alice]);
@@ -335,6 +338,7 @@ describe('timers (manual clock)', () => {
     expect(await advance(60)).toBe(1);
     expect(await row(waiting.rid)).toMatchObject({ open: null, close_reason: 'queueTimeout', closed_by_id: 'rocket.cat' });
     expect((await messages(waiting.rid)).at(-1)?.msg).toBe('Closed automatically: the chat waited in the queue for more than 2 minutes');
+    expect(await reportKinds(waiting.rid)).toEqual(expect.arrayContaining(['closed', 'missed']));
     expect((await row(taken.rid)).open).toBe(1);
   });
 
