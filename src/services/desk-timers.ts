@@ -201,6 +201,7 @@ export class DeskTimers {
     const now = this.clock.now();
     switch (event.kind) {
       case 'assigned': {
+        if (event.cause === 'transfer') await this.unholdMoved(tx, event.rid, now);
         await tx.jobs.cancel('queueTimeout', event.rid);
         const seconds = this.settings.get('Livechat_auto_transfer_chat_timeout');
         if (seconds > 0) {
@@ -214,6 +215,7 @@ export class DeskTimers {
       }
       case 'queued': {
         if (event.cause === 'transfer') {
+          await this.unholdMoved(tx, event.rid, now);
           await tx.jobs.cancel('autoTransfer', event.rid);
           await tx.jobs.cancel('inactivity', event.rid);
         }
@@ -238,6 +240,14 @@ export class DeskTimers {
       default:
         return;
     }
+  }
+
+  /**
+   * A held room transferred (a forward, the leave action): it leaves the hold, so that it counts for its next agent
+   * (or waits in the queue) like any other room; its `onHoldClose` goes. Only transfers can move a held room.
+   */
+  private async unholdMoved(tx: Store, rid: string, now: Millis): Promise<void> {
+    if (await tx.livechatRooms.setOnHold(rid, false, now)) await tx.jobs.cancel('onHoldClose', rid);
   }
 
   /**

@@ -245,6 +245,22 @@ describe('POST livechat/room.resumeOnHold', () => {
   });
 });
 
+describe('a held room transferred', () => {
+  it('leaves the hold: it counts for its next agent and its onHoldClose goes', async () => {
+    await onlyAvailable(t, [alice, bob]);
+    const { rid } = await open();
+    const first = (await row(rid)).served_by_id!;
+    const from = first === alice.userId ? alice : bob;
+    const to = first === alice.userId ? bob : alice;
+    expect((await hold(rid, from)).body).toEqual({ success: true });
+    const forwarded = await t.api.post('/api/v1/livechat/room.forward', { roomId: rid, userId: to.userId }, { auth: t.admin });
+    expect(forwarded.body).toEqual({ success: true });
+    expect(await row(rid)).toMatchObject({ served_by_id: to.userId, on_hold: 0 });
+    expect(await openLoad(to)).toBe(1);
+    expect((await room(rid)).timers).toEqual([]);
+  });
+});
+
 describe('timers (manual clock)', () => {
   it('nothing fires until the clock moves (D10.16); onHoldClose closes at its time with the default comment', async () => {
     await setSetting(t, 'Livechat_auto_close_on_hold_chats_timeout', 120);
