@@ -21,19 +21,19 @@ import type { RoomActivity, RoomActivityEvent } from './room-activity.js';
 
 /** What a close is asked for (`LivechatRouting.close`). */
 export type CloseOptions = {
-      closer: LivechatCloser;
-      by: Actor;
-      comment: string;
-      closeReason?: CloseReason;
-      tags?: string[];
-      transcript?: unknown;
-      /**
-       * WIDGET.md W8: more work in the close's transaction, after it (the removal of the visitor's data), and the close
-       * message marked `transcriptRequested` so that no transcript of erased data is offered.
-       */
-      within?: (tx: Store, closed: LivechatRoom) => Promise<void>;
-      transcriptRequested?: true;
-    };
+  closer: LivechatCloser;
+  by: Actor;
+  comment: string;
+  closeReason?: CloseReason;
+  tags?: string[];
+  transcript?: unknown;
+  /**
+   * WIDGET.md W8: more work in the close's transaction, after it (the removal of the visitor's data), and the close
+   * message marked `transcriptRequested` so that no transcript of erased data is offered.
+   */
+  within?: (tx: Store, closed: LivechatRoom) => Promise<void>;
+  transcriptRequested?: true;
+};
 
 /** Where a transfer goes (`LivechatRouting.transfer`). */
 interface TransferTarget {
@@ -689,6 +689,8 @@ export class LivechatRouting {
       departmentId,
       this.systemMessage(room.id, 'livechat_transfer_history', '', { id: by.id, username: by.username, name: by.name }, now),
       now,
+      // D3: an auto-transfer that finds nobody leaves the room in the queue in its place.
+      target.auto !== undefined,
     );
     const previous = current.servedBy;
     const subscriptionEvents: DomainEvent[] = [];

@@ -194,7 +194,8 @@ export interface LivechatRoomsRepo {
    * In a transaction that holds the room's row (`lockState`): what every transfer writes before it routes the
    * room. The entry appended as `recordTransfer` appends it, the room's inquiry queued again in `departmentId`
    * (`inquiries.requeue`), and the transfer's `message` (a system message of the room, its `ts` made later than
-   * the room's latest, as `messages.insert` does), which comes back as stored.
+   * the room's latest, as `messages.insert` does), which comes back as stored. `inPlace`: the inquiry keeps its `ts`
+   * (`inquiries.requeue`'s, DESK.md D3's auto-transfer).
    */
   recordTransferWithEffects(
     rid: string,
@@ -202,6 +203,7 @@ export interface LivechatRoomsRepo {
     departmentId: string | null,
     message: MessageRecord,
     now: Millis,
+    inPlace?: boolean,
   ): Promise<MessageRecord>;
   /**
    * Merges these answers into the room's survey in one statement (an answer

@@ -364,6 +364,7 @@ describe('timers (manual clock)', () => {
     await onlyAvailable(t, [alice, bob]);
     const dep = await createDepartment(t, `auto-${Date.now()}`, [alice, bob]);
     const { rid } = await open(dep._id);
+    const placed = (await db(t.store).selectFrom('livechat_inquiries').select('ts').where('rid', '=', rid).executeTakeFirstOrThrow()).ts;
     const first = (await row(rid)).served_by_id!;
     const second = first === alice.userId ? bob.userId : alice.userId;
     expect((await room(rid)).timers).toEqual([{ kind: 'autoTransfer', dueAt: new Date((await now()) + 30_000).toISOString() }]);
@@ -384,6 +385,8 @@ describe('timers (manual clock)', () => {
     const last = await db(t.store).selectFrom('messages').select('transfer_data').where('rid', '=', rid).where('t', '=', 'livechat_transfer_history').orderBy('ts', 'desc').executeTakeFirstOrThrow();
     expect(JSON.parse(last.transfer_data!)).toMatchObject({ scope: 'autoTransferUnansweredChatsToQueue', comment: '30', transferredTo: null });
     expect(JSON.parse((await row(rid)).auto_transfer_excluded!).sort()).toEqual([alice.userId, bob.userId].sort());
+    // Back in the queue in its place: the inquiry keeps the time it first waited from.
+    expect((await db(t.store).selectFrom('livechat_inquiries').select(['ts', 'status']).where('rid', '=', rid).executeTakeFirstOrThrow())).toEqual({ ts: placed, status: 'queued' });
     // A manual take is allowed; the taker's reply clears the exclusions and cancels the new timer.
     const inquiry = await db(t.store).selectFrom('livechat_inquiries').select('id').where('rid', '=', rid).executeTakeFirstOrThrow();
     expect((await t.api.post('/api/v1/livechat/inquiries.take', { inquiryId: inquiry.id }, { auth: alice })).status).toBe(200);

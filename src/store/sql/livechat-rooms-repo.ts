@@ -305,10 +305,11 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
     departmentId: string | null,
     message: MessageRecord,
     now: number,
+    inPlace = false,
   ): Promise<MessageRecord> {
     assertSystemMessageOf('recordTransferWithEffects', rid, message);
     await this.recordTransfer(rid, entry, now);
-    await this.related.inquiries.requeue(rid, departmentId, now);
+    await this.related.inquiries.requeue(rid, departmentId, now, inPlace);
     return this.related.messages.insert(message);
   }
 
