@@ -147,6 +147,9 @@ describe('POST livechat/room.onHold', () => {
     expect(sub.on_hold).toBe(1);
     expect(await openLoad(alice)).toBe(0);
     expect((await t.api.get('/api/v1/livechat/agent.load', { auth: alice })).body).toMatchObject({ open: 0, onHold: 1 });
+    const snapshot = (await t.api.get('/api/v1/livechat/reports.snapshot', { auth: t.admin })).body;
+    expect(snapshot.onHold).toBe(1);
+    expect(snapshot.agentList.find((a: { _id: string }) => a._id === alice.userId)).toMatchObject({ open: 0, onHold: 1 });
     expect((await messages(rid)).at(-1)).toEqual({ t: 'omnichannel_placed_chat_on_hold', msg: '', u: alice.username, comment: `Chat placed on hold by ${alice.username}` });
     const info = await room(rid);
     expect(info.onHold).toBe(true);
