@@ -34,6 +34,8 @@ export const RoomObject = Type.Object({
   servedBy: Opt(Type.Object({ _id: Type.String(), username: Type.String(), ts: Opt(Timestamp) })),
   departmentId: Opt(Type.String()),
   waitingResponse: Opt(Bool),
+  /** DESK.md D0, D3: a livechat room on hold (only when true). */
+  onHold: Opt(Type.Literal(true)),
 });
 
 /** `im.create`'s room: the room plus `rid` and the members' usernames. */

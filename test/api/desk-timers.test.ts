@@ -154,6 +154,9 @@ describe('POST livechat/room.onHold', () => {
     const info = await room(rid);
     expect(info.onHold).toBe(true);
     expect(info.timers).toEqual([{ kind: 'onHoldClose', dueAt: new Date(at + 3600_000).toISOString() }]);
+    // rooms.get (the agent's chat list) shows it too.
+    const list = await t.api.get('/api/v1/rooms.get', { auth: alice });
+    expect(list.body.update.find((r: { _id: string }) => r._id === rid).onHold).toBe(true);
     // The subscription as the agent reads it.
     const subs = await t.api.get('/api/v1/subscriptions.getOne', { query: { roomId: rid }, auth: alice });
     expect(subs.body.subscription.onHold).toBe(true);

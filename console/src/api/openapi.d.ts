@@ -644,6 +644,8 @@ export interface paths {
                                 lm?: string;
                                 msgs: number;
                                 name?: string;
+                                /** @enum {boolean} */
+                                onHold?: true;
                                 open?: boolean;
                                 ro?: boolean;
                                 servedBy?: {
@@ -1059,6 +1061,8 @@ export interface paths {
                                 lm?: string;
                                 msgs: number;
                                 name?: string;
+                                /** @enum {boolean} */
+                                onHold?: true;
                                 open?: boolean;
                                 ro?: boolean;
                                 servedBy?: {
@@ -1252,6 +1256,8 @@ export interface paths {
                                 lm?: string;
                                 msgs: number;
                                 name?: string;
+                                /** @enum {boolean} */
+                                onHold?: true;
                                 open?: boolean;
                                 ro?: boolean;
                                 servedBy?: {
@@ -1443,6 +1449,8 @@ export interface paths {
                                 lm?: string;
                                 msgs: number;
                                 name?: string;
+                                /** @enum {boolean} */
+                                onHold?: true;
                                 open?: boolean;
                                 ro?: boolean;
                                 servedBy?: {
@@ -2489,6 +2497,8 @@ export interface paths {
                                 lm?: string;
                                 msgs: number;
                                 name?: string;
+                                /** @enum {boolean} */
+                                onHold?: true;
                                 open?: boolean;
                                 ro?: boolean;
                                 servedBy?: {
@@ -2680,6 +2690,8 @@ export interface paths {
                                 lm?: string;
                                 msgs: number;
                                 name?: string;
+                                /** @enum {boolean} */
+                                onHold?: true;
                                 open?: boolean;
                                 rid: string;
                                 ro?: boolean;
@@ -12423,6 +12435,8 @@ export interface paths {
                                 lm?: string;
                                 msgs: number;
                                 name?: string;
+                                /** @enum {boolean} */
+                                onHold?: true;
                                 open?: boolean;
                                 ro?: boolean;
                                 servedBy?: {
@@ -12756,6 +12770,8 @@ export interface paths {
                                 lm?: string;
                                 msgs: number;
                                 name?: string;
+                                /** @enum {boolean} */
+                                onHold?: true;
                                 open?: boolean;
                                 ro?: boolean;
                                 servedBy?: {
