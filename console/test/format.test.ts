@@ -95,7 +95,7 @@ describe('the room header\'s timer line (DESK.md D3)', () => {
   it('says the other timers at their clock time; nothing without a timer', () => {
     const due = at(3_600_000);
     expect(timerLine([{ kind: 'onHoldClose', dueAt: due }], T0, true)).toBe(`closes ${clockTime(due)} — on hold`);
-    expect(timerLine([{ kind: 'inactivity', dueAt: due }], T0, false)).toBe(`closes ${clockTime(due)} unless the visitor replies`);
+    expect(timerLine([{ kind: 'inactivity', dueAt: due }], T0, false)).toBe(`inactive at ${clockTime(due)} unless the visitor replies`);
     expect(timerLine([{ kind: 'queueTimeout', dueAt: due }], T0, false)).toBe(`closes ${clockTime(due)} unless someone takes it`);
     expect(timerLine([], T0, false)).toBeNull();
     expect(timerLine(undefined, T0, false)).toBeNull();

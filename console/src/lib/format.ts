@@ -145,7 +145,7 @@ export function countdown(dueAt: string, now: number): string {
 
 /**
  * The room header's line for its soonest timer (DESK.md D3): the auto-transfer as a countdown, the others at their
- * clock time. `inactivityAction` is what the inactivity timer does (close unless told it holds).
+ * clock time.
  */
 export function timerLine(timers: readonly RoomTimer[] | undefined, now: number, onHold: boolean): string | null {
   const next = timers?.[0];
@@ -156,7 +156,7 @@ export function timerLine(timers: readonly RoomTimer[] | undefined, now: number,
     case 'onHoldClose':
       return `closes ${clockTime(next.dueAt)} — on hold`;
     case 'inactivity':
-      return `closes ${clockTime(next.dueAt)} unless the visitor replies${onHold ? ' — on hold' : ''}`;
+      return `inactive at ${clockTime(next.dueAt)} unless the visitor replies${onHold ? ' — on hold' : ''}`;
     case 'queueTimeout':
       return `closes ${clockTime(next.dueAt)} unless someone takes it`;
   }
