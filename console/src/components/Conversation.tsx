@@ -641,7 +641,7 @@ function TimerLine({ timers, onHold }: { timers: RoomTimer[] | undefined; onHold
   const now = useNow(1000);
   const line = timerLine(timers, now, onHold);
   return line ? (
-    <span className="muted small timer-line" role="status">
+    <span className="muted small timer-line" role="timer">
       {line}
     </span>
   ) : null;
