@@ -404,6 +404,20 @@ describe('timers (manual clock)', () => {
     expect((await row(rid)).served_by_id).toBe(alice.userId);
   });
 
+  it('queueTimeout of a room opened while its department is closed counts from the opening (D1)', async () => {
+    await setSetting(t, 'Livechat_max_queue_wait_time', 2);
+    // Tuesday 21:00 UTC: the default schedule (Monday to Friday 08:00–20:00 UTC) is closed until Wednesday 08:00.
+    expect((await t.api.post('/api/v1/clock', { set: '2030-02-05T21:00:00.000Z' }, { auth: t.admin })).status).toBe(200);
+    await setSetting(t, 'Livechat_enable_business_hours', true);
+    try {
+      const waiting = await open();
+      expect(waiting.servedBy).toBeNull();
+      expect((await room(waiting.rid)).timers).toEqual([{ kind: 'queueTimeout', dueAt: '2030-02-06T08:02:00.000Z' }]);
+    } finally {
+      await setSetting(t, 'Livechat_enable_business_hours', false);
+    }
+  });
+
   it('a close cancels every timer; another agent\'s message does not cancel the auto-transfer', async () => {
     await setSetting(t, 'Livechat_auto_transfer_chat_timeout', 30);
     await setSetting(t, 'Livechat_abandoned_rooms_action', 'close');
