@@ -146,8 +146,7 @@ export class DeskTimers {
     const now = this.clock.now();
     if (!(await tx.livechatRooms.setOnHold(room.id, true, now))) return null;
     const message = await this.agentOnlyMessage(tx, room.id, 'omnichannel_placed_chat_on_hold', comment, by, now);
-    await tx.jobs.cancel('autoTransfer', room.id);
-    await tx.jobs.cancel('inactivity', room.id);
+    await tx.jobs.cancelKinds(['autoTransfer', 'inactivity'], room.id);
     const seconds = this.settings.get('Livechat_auto_close_on_hold_chats_timeout');
     if (seconds > 0) await tx.jobs.schedule({ kind: 'onHoldClose', key: room.id, dueAt: now + seconds * 1000, payload: { seconds } }, now);
     const held = extend(room, { onHold: true });
@@ -202,7 +201,8 @@ export class DeskTimers {
     switch (event.kind) {
       case 'assigned': {
         if (event.cause === 'transfer') await this.unholdMoved(tx, event.rid, now);
-        await tx.jobs.cancel('queueTimeout', event.rid);
+        // A timer left from before a setting was turned off is harmless: it re-checks the room when it fires.
+        if (this.settings.get('Livechat_max_queue_wait_time') > 0) await tx.jobs.cancel('queueTimeout', event.rid);
         const seconds = this.settings.get('Livechat_auto_transfer_chat_timeout');
         if (seconds > 0) {
           // D3: at every assignment, for the assignment's time plus the timeout (a reassignment replaces it).
@@ -216,8 +216,7 @@ export class DeskTimers {
       case 'queued': {
         if (event.cause === 'transfer') {
           await this.unholdMoved(tx, event.rid, now);
-          await tx.jobs.cancel('autoTransfer', event.rid);
-          await tx.jobs.cancel('inactivity', event.rid);
+          await tx.jobs.cancelKinds(['autoTransfer', 'inactivity'], event.rid);
         }
         const minutes = this.settings.get('Livechat_max_queue_wait_time');
         if (minutes > 0) {
@@ -233,7 +232,7 @@ export class DeskTimers {
         return;
       }
       case 'closed':
-        for (const kind of TIMER_KINDS) await tx.jobs.cancel(kind, event.rid);
+        await tx.jobs.cancelKinds(TIMER_KINDS, event.rid);
         return;
       case 'message':
         return this.followMessage(tx, event.rid, event.message, event.byVisitor, now);

@@ -63,6 +63,8 @@ export interface JobsRepo {
   schedule(job: ScheduleJob, now: Millis): Promise<string>;
   /** Deletes the pending job of `(kind, key)` (claimed or not); false when there was none. */
   cancel(kind: string, key: string): Promise<boolean>;
+  /** `cancel` of each of these kinds under `key`, in one statement; how many pending jobs went. */
+  cancelKinds(kinds: readonly string[], key: string): Promise<number>;
   /** The pending job of `(kind, key)`, or null. */
   findPending(kind: string, key: string): Promise<JobRecord | null>;
   /** Any job by id (done and failed ones too), or null. */

@@ -74,6 +74,12 @@ export class SqlJobsRepo implements JobsRepo {
     return Number(result.numDeletedRows) > 0;
   }
 
+  async cancelKinds(kinds: readonly string[], key: string): Promise<number> {
+    if (kinds.length === 0) return 0;
+    const result = await this.db.deleteFrom('jobs').where('kind', 'in', [...kinds]).where('key', '=', key).where(PENDING).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   async findPending(kind: string, key: string): Promise<JobRecord | null> {
     const row = await this.db.selectFrom('jobs').selectAll().where('kind', '=', kind).where('key', '=', key).where(PENDING).executeTakeFirst();
     return row ? toJob(row) : null;
