@@ -404,6 +404,29 @@ describe('timers (manual clock)', () => {
     expect((await row(rid)).served_by_id).toBe(alice.userId);
   });
 
+  it('a tie (D10.6): a resume racing the onHoldClose that falls due gives one outcome', async () => {
+    await setSetting(t, 'Livechat_auto_close_on_hold_chats_timeout', 60);
+    for (let round = 0; round < 3; round++) {
+      const { rid } = await open();
+      expect((await hold(rid)).body).toEqual({ success: true });
+      const [resumed, advanced] = await Promise.all([resume(rid), t.api.post('/api/v1/clock', { advance: 60 }, { auth: t.admin })]);
+      expect(advanced.status).toBe(200);
+      const after = await row(rid);
+      if (resumed.body.success === true) {
+        // The resume committed first: the timer had nothing left to do (or was gone), the room is open and served.
+        expect(after).toMatchObject({ open: 1, on_hold: 0 });
+        expect((await messages(rid)).filter((m) => m.t === 'livechat-close')).toEqual([]);
+      } else {
+        // The close committed first: the resume answers as for a closed room.
+        expect(resumed.body).toEqual(bare('This_conversation_is_already_closed'));
+        expect(after).toMatchObject({ open: null, close_reason: 'onHoldTimeout' });
+        expect((await messages(rid)).filter((m) => m.t === 'omnichannel_on_hold_chat_resumed')).toEqual([]);
+      }
+      expect((await room(rid)).timers).toEqual([]);
+      await db(t.store).updateTable('rooms').set({ open: null, closed_at: 0 }).where('id', '=', rid).execute();
+    }
+  });
+
   it('queueTimeout of a room opened while its department is closed counts from the opening (D1)', async () => {
     await setSetting(t, 'Livechat_max_queue_wait_time', 2);
     // Tuesday 21:00 UTC: the default schedule (Monday to Friday 08:00–20:00 UTC) is closed until Wednesday 08:00.
