@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message, RoomEntry } from '../src/api/types.js';
-import { embedSnippet, isSendKey, preview, sortMyChats, systemText, titleWithUnread, waitingTime } from '../src/lib/format.js';
+import { clockTime, countdown, embedSnippet, isSendKey, preview, sortMyChats, systemText, timerLine, titleWithUnread, waitingTime } from '../src/lib/format.js';
 
 const T0 = Date.parse('2026-11-23T10:00:00.000Z');
 
@@ -79,5 +79,31 @@ describe('title and embed snippet', () => {
     expect(snippet).toContain("j.src = 'https://chat.example.com/livechat/rocketchat-livechat.min.js");
     expect(snippet).toContain("'script', 'https://chat.example.com/livechat')");
     expect(snippet).not.toContain('.com//');
+  });
+});
+
+describe('the room header\'s timer line (DESK.md D3)', () => {
+  const at = (ms: number) => new Date(T0 + ms).toISOString();
+  it('counts the auto-transfer down, never below 0:00', () => {
+    expect(countdown(at(42_000), T0)).toBe('0:42');
+    expect(countdown(at(42_001), T0)).toBe('0:43');
+    expect(countdown(at(3_725_000), T0)).toBe('1:02:05');
+    expect(countdown(at(-5_000), T0)).toBe('0:00');
+    expect(timerLine([{ kind: 'autoTransfer', dueAt: at(42_000) }], T0, false)).toBe('reassigned in 0:42 unless you reply');
+  });
+
+  it('says the other timers at their clock time; nothing without a timer', () => {
+    const due = at(3_600_000);
+    expect(timerLine([{ kind: 'onHoldClose', dueAt: due }], T0, true)).toBe(`closes ${clockTime(due)} — on hold`);
+    expect(timerLine([{ kind: 'inactivity', dueAt: due }], T0, false)).toBe(`inactive at ${clockTime(due)} unless the visitor replies`);
+    expect(timerLine([{ kind: 'queueTimeout', dueAt: due }], T0, false)).toBe(`closes ${clockTime(due)} unless someone takes it`);
+    expect(timerLine([], T0, false)).toBeNull();
+    expect(timerLine(undefined, T0, false)).toBeNull();
+  });
+
+  it('the on-hold lines show their comment', () => {
+    const base = { _id: 'm', rid: 'r', msg: '', ts: at(0), _updatedAt: at(0), u: { _id: 'u', username: 'ann' } };
+    expect(systemText({ ...base, t: 'omnichannel_placed_chat_on_hold', comment: 'Chat placed on hold by ann' } as unknown as Message)).toBe('Chat placed on hold by ann');
+    expect(systemText({ ...base, t: 'omnichannel_on_hold_chat_resumed' } as unknown as Message)).toBe('Chat resumed');
   });
 });

@@ -56,6 +56,8 @@ export interface EventMessage {
   transcriptRequested?: true;
   /** A navigation message's page (WIDGET.md W9). */
   navigation?: MessageNavigation;
+  /** The on-hold messages' `comment` (DESK.md D3). */
+  comment?: string;
 }
 
 /** An inquiry as events carry it (no token). */
@@ -91,7 +93,7 @@ export type DomainEvent =
   /** An agent now serves the room (routing, take, transfer): `agentData`. */
   | { type: 'agentAssigned'; room: RoomSnapshot; agentId: string }
   /** A user's subscription was added or removed. */
-  | { type: 'subscriptionChanged'; userId: string; rid: string; action: 'inserted' | 'removed'; subscriptionId: string | null }
+  | { type: 'subscriptionChanged'; userId: string; rid: string; action: 'inserted' | 'updated' | 'removed'; subscriptionId: string | null }
   /**
    * An agent's presence changed; `rooms`: the open rooms it serves, as they were (null when too many to
    * carry: read back by the receiver).
@@ -172,6 +174,7 @@ export function eventMessage(m: MessageRecord, byVisitor: boolean, transferData?
     ...(m.file && { file: m.file }),
     ...(m.transcriptRequested && { transcriptRequested: true as const }),
     ...(m.navigation && { navigation: m.navigation }),
+    ...(m.comment !== undefined && { comment: m.comment }),
   };
 }
 

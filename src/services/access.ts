@@ -114,6 +114,11 @@ export class Access {
     return room.servedById === caller.id || this.hasPermission(caller, 'close-others-livechat-room');
   }
 
+  /** DESK.md D3: put a livechat room on hold or resume it: its serving agent, or `on-hold-others-livechat-room`. */
+  canHoldRoom(caller: Caller, room: RoomFacts): boolean {
+    return (room.servedById !== null && room.servedById === caller.id) || this.hasPermission(caller, 'on-hold-others-livechat-room');
+  }
+
   /**
    * Delete a channel or group (`channels.delete`): a group is hidden ("not found")
    * from non-members without `view-all-p-room`; then `delete-c`/`delete-p` with the

@@ -17,6 +17,7 @@ import { LivechatAvailability } from './livechat-availability.js';
 import { OpenRoomCache } from './open-rooms.js';
 import { LivechatRouting } from './livechat-routing.js';
 import { RoomActivity } from './room-activity.js';
+import { DeskTimers } from './desk-timers.js';
 import { ContactsService } from './contacts.service.js';
 import { reportRecorder } from './reports/recorder.js';
 import { ReportsService } from './reports/reports.service.js';
@@ -78,6 +79,8 @@ export interface Services {
   users: UsersService;
   livechat: LivechatService;
   livechatAdmin: LivechatAdminService;
+  /** DESK.md D3: on hold and the room timers. */
+  deskTimers: DeskTimers;
   livechatWorkspace: LivechatWorkspaceService;
   /** Reads and socket-driven changes of the realtime layer. */
   live: LiveService;
@@ -187,6 +190,10 @@ export function createServices(options: ServicesOptions): Services {
   users.agentTime = agentTime;
   livechatAdmin.agentTime = agentTime;
   registerBusinessHoursOpening({ store, settings, clock, jobs, routing, businessHours });
+  // DESK.md D3: the room timers follow each room's activity (a recorder) and run as jobs.
+  const deskTimers = new DeskTimers(store, settings, clock, events, access, routing, businessHours);
+  deskTimers.register(jobs, activity);
+  livechat.resumeOnHold = (rid) => deskTimers.resumeByVisitor(rid);
   const clockControl = new ClockService(manualClock, jobs, store);
   const files = new FilesService(store, settings, access, clock, events, limits, jobs, activity);
   const notes = new NotesService(store, access, clock, events);
@@ -219,7 +226,7 @@ export function createServices(options: ServicesOptions): Services {
   const visitorRemoval = new VisitorRemovalService(store, access, clock, routing, options.onVisitorRemoved);
   const pageTrail = new PageTrailService(store, settings, access, clock, events, limits, jobs, activity);
   livechat.widgetParts = { triggers: () => triggers.forConfig(), customFields: () => customFields.forConfig() };
-  return { ratings, reports, webhooks, triggers, customFields, visitorRemoval, pageTrail, activity, contacts, files, notes, cannedResponses, tags, clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence, businessHours, mail, offlineMessages, transcripts };
+  return { deskTimers, ratings, reports, webhooks, triggers, customFields, visitorRemoval, pageTrail, activity, contacts, files, notes, cannedResponses, tags, clock, health, bus, events, settings, permissions, access, auth, rooms, directory, limits, accounts, users, livechat, livechatAdmin, livechatWorkspace, live, messages, avatars, jobs, clockControl, presence, businessHours, mail, offlineMessages, transcripts };
 }
 
 export interface BootstrapConfig extends SeedConfig {

@@ -27,8 +27,11 @@ export interface JobKind {
    * backoff; throwing `GiveUp` marks it `failed` instead.
    */
   run(job: JobRecord, tx: Store, prepared: unknown): Promise<unknown>;
-  /** Optional, after the transaction of `run` committed, with what `run` returned (e.g. publish events). */
-  afterCommit?(job: JobRecord, result: unknown): void;
+  /**
+   * Optional, after the transaction of `run` committed, with what `run` returned (e.g. publish events); awaited
+   * before the job counts as run (a test clock's advance returns after it).
+   */
+  afterCommit?(job: JobRecord, result: unknown): void | Promise<void>;
   /** Attempts before the job is given up (default `DEFAULT_MAX_ATTEMPTS`). */
   maxAttempts?: number;
   /** Delay before the next attempt after `attempts` failed ones (default `retryDelay`). */
@@ -240,7 +243,7 @@ export class JobsService {
         return kind.run(job, tx, prepared);
       });
       try {
-        kind.afterCommit?.(job, result);
+        await kind.afterCommit?.(job, result);
       } catch (error) {
         this.options.onError?.(error, job);
       }

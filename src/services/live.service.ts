@@ -16,7 +16,7 @@ import { roomVisitorWire, visitorFacingAgent } from './livechat-wire.js';
 import { visitorInfoWire } from './contacts.service.js';
 import { messageWire } from './message-wire.js';
 import type { SettingsService } from './settings.service.js';
-import { roomView, subscriptionView } from './rooms.service.js';
+import { agentRoomView, subscriptionView } from './rooms.service.js';
 import type { QueueData, QueueInfo } from './routing/queue-info.js';
 
 export class LiveService {
@@ -73,7 +73,7 @@ export class LiveService {
   /** The room as REST shows it to agents (no visitor token), or null. */
   async roomView(rid: string) {
     const room = await this.store.rooms.findById(rid);
-    return room ? roomView(room) : null;
+    return room ? agentRoomView(this.store, room) : null;
   }
 
   /**

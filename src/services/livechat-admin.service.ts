@@ -235,6 +235,9 @@ export class LivechatAdminService {
       chatClosingTags: [...new Set((input.chatClosingTags ?? []).map((tag) => tag.trim()).filter((tag) => tag !== ''))],
       maxChats: chatLimit(input.maxNumberSimultaneousChat) ?? 0,
       waitingQueueMessage: input.waitingQueueMessage?.trim() || null,
+      // DESK.md D3: 0 or absent = the setting's timeout.
+      visitorInactivityTimeout: chatLimit(input.visitorInactivityTimeoutInSeconds) || null,
+      abandonedCloseMessage: input.abandonedRoomsCloseCustomMessage?.trim() || null,
     };
   }
 

@@ -13,11 +13,48 @@ import { eventInquiry, eventMessage, livechatSnapshot, type DomainEvent, type Ev
 import type { EventBus } from '../events/event-bus.js';
 import type { LivechatAvailability } from './livechat-availability.js';
 import type { SettingsService } from './settings.service.js';
-import { holdWithinCapacity, openAndServe, rankedCandidates, serveQueued } from './routing/router.js';
+import { holdWithinCapacity, openAndServe, rankedCandidates, serveQueued, type CandidateGate } from './routing/router.js';
 import { isAutomatic, totalLimit, type RoutingPolicy } from './routing/choice.js';
 import type { BusinessHoursService, HoursDecision } from './business-hours/business-hours.service.js';
 import { BOT_USER_ID } from './seed.service.js';
 import type { RoomActivity, RoomActivityEvent } from './room-activity.js';
+
+/** What a close is asked for (`LivechatRouting.close`). */
+export type CloseOptions = {
+  closer: LivechatCloser;
+  by: Actor;
+  comment: string;
+  closeReason?: CloseReason;
+  tags?: string[];
+  transcript?: unknown;
+  /**
+   * WIDGET.md W8: more work in the close's transaction, after it (the removal of the visitor's data), and the close
+   * message marked `transcriptRequested` so that no transcript of erased data is offered.
+   */
+  within?: (tx: Store, closed: LivechatRoom) => Promise<void>;
+  transcriptRequested?: true;
+};
+
+/** Where a transfer goes (`LivechatRouting.transfer`). */
+interface TransferTarget {
+  kind: 'department' | 'agent';
+  department: { id: string; name: string } | null;
+  agentId: string | null;
+  comment: string | null;
+  /** Back to routing from this agent (the leave action): the same department, the queue when nobody can take it. */
+  returnFrom?: string;
+  /** DESK.md D3's auto-transfer (with `returnFrom`): the excluded agents left out, its own scopes and comment. */
+  auto?: { timeoutSeconds: number };
+}
+
+/** `gate` (business hours, or none) with these agents left out (DESK.md D3's auto-transfer exclusions). */
+function excluding(gate: CandidateGate | undefined, excluded: readonly string[]): CandidateGate | undefined {
+  if (excluded.length === 0) return gate;
+  return async (tx, candidates) => {
+    const allowed = gate ? await gate(tx, candidates) : null;
+    return new Set(candidates.map((c) => c.id).filter((id) => !excluded.includes(id) && (allowed === null || allowed.has(id))));
+  };
+}
 
 /** Waiting rooms a dispatch pass reads at a time, oldest first. */
 const DISPATCH_BATCH = 500;
@@ -109,7 +146,7 @@ export class LivechatRouting {
   }
 
   /**
-   * `livechat/agent.load` (DESK.md D2, Parley): the agent's open rooms, on hold (none until D3), the limit that
+   * `livechat/agent.load` (DESK.md D2, Parley): the agent's open rooms (on hold left out), those on hold, the limit that
    * bounds its total, and per department of its the rooms it serves there, the department's limit and whether
    * business hours have it open. Limits are null when none.
    */
@@ -124,7 +161,9 @@ export class LivechatRouting {
       departments.push({ _id: id, name: department.name, open: load.departmentOpen, limit: load.departmentLimit > 0 ? load.departmentLimit : null, isOpen });
     }
     departments.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return { open: own?.openRooms ?? 0, onHold: 0, limit: own ? totalLimit(own, globalLimit) : null, departments };
+    // D3: on-hold rooms are left out of `open` (the load triggers) and counted here.
+    const onHold = (await this.store.livechatRooms.openServedBy(agentId)).filter((room) => room.onHold).length;
+    return { open: own?.openRooms ?? 0, onHold, limit: own ? totalLimit(own, globalLimit) : null, departments };
   }
 
   /** Chats wait for an agent when nobody can take them (DESK.md D2's last row). */
@@ -342,7 +381,7 @@ export class LivechatRouting {
         { id: rid, fname: current.fname, servedById: null },
         subscriptionId,
         now,
-        this.hours?.gateFor(current.departmentId),
+        excluding(this.hours?.gateFor(current.departmentId), current.autoTransferExcluded),
         policy,
       );
       if (!routed) {
@@ -382,55 +421,58 @@ export class LivechatRouting {
    */
   async close(
     room: LivechatRoom,
-    options: {
-      closer: LivechatCloser;
-      by: Actor;
-      comment: string;
-      closeReason?: CloseReason;
-      tags?: string[];
-      transcript?: unknown;
-      /**
-       * WIDGET.md W8: more work in the close's transaction, after it (the removal of the visitor's data), and the close
-       * message marked `transcriptRequested` so that no transcript of erased data is offered.
-       */
-      within?: (tx: Store, closed: LivechatRoom) => Promise<void>;
-      transcriptRequested?: true;
-    },
+    options: CloseOptions,
   ): Promise<unknown> {
+    const done = await this.store.transaction((tx) => this.closeIn(tx, room, options));
+    if (!done) throw bareFailure('room-closed');
+    return done.after();
+  }
+
+  /**
+   * `close`'s writes in the caller's transaction `tx` (a D3 timer's close runs in its job's transaction): null, with
+   * nothing changed, when the room was not open; else `after`, to run once the transaction committed (the hooks'
+   * work, the events, the dispatch), which answers what `close` answers.
+   */
+  async closeIn(tx: Store, room: LivechatRoom, options: CloseOptions): Promise<{ after: () => Promise<unknown> } | null> {
     const now = this.clock.now();
     let hooked: { after: () => void; result: unknown; toVisitor: boolean } | null = null;
-    const done = await this.store.transaction(async (tx) => {
-      const closed = await tx.livechatRooms.closeWithEffects(
-        room.id,
-        {
-          closedAt: now,
-          closer: options.closer,
-          closedBy: { id: options.by.id, username: options.by.username },
-          ...(options.closeReason && { closeReason: options.closeReason }),
-          ...(options.tags && { tags: options.tags }),
-        },
-        this.systemMessage(room.id, 'livechat-close', options.comment, options.by, now),
-        now,
-      );
-      if (closed) {
-        await this.activity.record(
-          tx,
-          { kind: 'message', rid: room.id, at: now, message: closed.message, byVisitor: options.closer === 'visitor' },
-          { kind: 'closed', rid: room.id, at: now },
-        );
-      }
-      // What a close writes besides the room (its transcript mail, W4.4), in the same transaction.
-      if (closed && this.closeHook && !options.within) hooked = await this.closeHook(tx, closed.room, options.transcript);
-      if (closed && options.within) await options.within(tx, closed.room);
-      const mailed = hooked as { toVisitor: boolean } | null;
-      if (closed && mailed?.toVisitor) {
-        await tx.messages.setTranscriptRequested(closed.message.id);
-        return extend(closed, { message: extend(closed.message, { transcriptRequested: true as const }) });
-      }
-      return closed;
-    });
-    if (!done) throw bareFailure('room-closed');
-    const after = hooked as { after: () => void; result: unknown; toVisitor: boolean } | null;
+    const closed = await tx.livechatRooms.closeWithEffects(
+      room.id,
+      {
+        closedAt: now,
+        closer: options.closer,
+        closedBy: { id: options.by.id, username: options.by.username },
+        ...(options.closeReason && { closeReason: options.closeReason }),
+        ...(options.tags && { tags: options.tags }),
+      },
+      this.systemMessage(room.id, 'livechat-close', options.comment, options.by, now),
+      now,
+    );
+    if (!closed) return null;
+    await this.activity.record(
+      tx,
+      { kind: 'message', rid: room.id, at: now, message: closed.message, byVisitor: options.closer === 'visitor' },
+      { kind: 'closed', rid: room.id, at: now },
+    );
+    // What a close writes besides the room (its transcript mail, W4.4), in the same transaction.
+    if (this.closeHook && !options.within) hooked = await this.closeHook(tx, closed.room, options.transcript);
+    if (options.within) await options.within(tx, closed.room);
+    const mailed = hooked as { toVisitor: boolean } | null;
+    let done = closed;
+    if (mailed?.toVisitor) {
+      await tx.messages.setTranscriptRequested(closed.message.id);
+      done = extend(closed, { message: extend(closed.message, { transcriptRequested: true as const }) });
+    }
+    return { after: () => this.afterClose(room, options, done, hooked) };
+  }
+
+  private async afterClose(
+    room: LivechatRoom,
+    options: CloseOptions,
+    done: { room: LivechatRoom; inquiry: InquiryRecord | null; formerMemberIds: string[]; message: MessageRecord },
+    hooked: { after: () => void; result: unknown; toVisitor: boolean } | null,
+  ): Promise<unknown> {
+    const after = hooked;
     after?.after();
     const closed = done.room;
     const snapshot = livechatSnapshot(closed);
@@ -558,137 +600,192 @@ export class LivechatRouting {
   private async transfer(
     room: LivechatRoom,
     by: Actor & { type: 'visitor' | 'user' },
-    target: {
-      kind: 'department' | 'agent';
-      department: { id: string; name: string } | null;
-      agentId: string | null;
-      comment: string | null;
-      /** Back to routing from this agent (the leave action): the same department, the queue when nobody can take it. */
-      returnFrom?: string;
-    },
+    target: TransferTarget,
   ): Promise<LivechatRoom> {
+    const done = await this.store.transaction((tx) => this.transferIn(tx, room, by, target));
+    return this.afterTransfer(room, by, done);
+  }
+
+  /**
+   * A D3 auto-transfer, in the timer's transaction `tx` (which holds nothing yet): the room goes back to routing
+   * from `agentId` in its own department, every agent it was auto-transferred from since the last human agent reply
+   * (and `agentId`) left out; the queue, in place, when none may take it. `after` runs once `tx` committed.
+   */
+  async autoTransferIn(tx: Store, room: LivechatRoom, agentId: string, timeoutSeconds: number): Promise<{ after: () => Promise<LivechatRoom> }> {
+    const department = room.departmentId ? await tx.departments.findById(room.departmentId) : null;
+    const by = { id: BOT_USER_ID, username: 'rocket.cat', name: null, type: 'user' as const };
+    const done = await this.transferIn(tx, room, by, {
+      kind: 'department',
+      department: department ? { id: department.id, name: department.name } : null,
+      agentId: null,
+      comment: null,
+      returnFrom: agentId,
+      auto: { timeoutSeconds },
+    });
+    return { after: () => this.afterTransfer(room, by, done) };
+  }
+
+  /**
+   * In the caller's transaction: the room `agentId` serves goes back to routing in its own department (another agent,
+   * or the queue), as the leave action's forward does (DESK.md D3: a visitor resumed an on-hold room of a full agent).
+   */
+  async returnToRoutingIn(tx: Store, room: LivechatRoom, agentId: string): Promise<{ after: () => Promise<LivechatRoom> }> {
+    const department = room.departmentId ? await tx.departments.findById(room.departmentId) : null;
+    const by = { id: BOT_USER_ID, username: 'rocket.cat', name: null, type: 'user' as const };
+    const done = await this.transferIn(tx, room, by, {
+      kind: 'department',
+      department: department ? { id: department.id, name: department.name } : null,
+      agentId: null,
+      comment: null,
+      returnFrom: agentId,
+    });
+    return { after: () => this.afterTransfer(room, by, done) };
+  }
+
+  private async transferIn(
+    tx: Store,
+    room: LivechatRoom,
+    by: Actor & { type: 'visitor' | 'user' },
+    target: TransferTarget,
+  ) {
     const acceptWithoutAgent = this.waitsWithoutAgent();
     const policy = this.policy();
     const auto = policy !== null;
     const noAgents = () => bareFailure('error-no-agents-online-in-department');
-
-    const done = await this.store.transaction(async (tx) => {
-      const now = this.clock.now();
-      const current = await tx.livechatRooms.lockState(room.id);
-      if (!current?.open) throw bareFailure('This_conversation_is_already_closed');
-      const department = target.department;
-      const returning = target.returnFrom !== undefined;
-      if (returning && current.servedBy?.id !== target.returnFrom) throw bareFailure('This_conversation_is_already_closed');
-      if (!returning && department && current.departmentId === department.id) throw bareFailure('error-forwarding-chat-same-department');
-      let agent: { id: string; username: string } | null = null;
-      // Auto_Selection's department, when it picks the agent (below, after the writes that do not depend on it); a
-      // room returned to routing without a department is routed among every agent.
-      const pickIn = !target.agentId && auto ? (department ?? (returning ? { id: null } : null)) : null;
-      // A served room routed again: the routing lock (see routing/router.ts) before the writes below, which move its
-      // agent's load (a new department) and would otherwise hold that agent's rows while waiting for the lock.
-      if (pickIn && current.servedBy) await tx.agents.lockRerouting();
-      if (target.agentId) {
-        // Chosen by the caller: still available now that the room is held?
-        const chosen = await tx.agents.findUser(target.agentId);
-        if (!chosen || !(await tx.agents.hasAvailable({ departmentId: null, agentId: chosen.id }))) throw bareFailure('error-user-is-offline');
-        if (target.kind === 'agent' && current.servedBy?.id === chosen.id) throw bareFailure('error-selected-agent-room-agent-are-same');
-        // D2: the chosen agent's limits hold (a room it serves already, moved to another department, counts there).
-        const into = department?.id ?? current.departmentId;
-        if (current.servedBy?.id !== chosen.id && !(await holdWithinCapacity(tx, chosen.id, into, now, this.limits()))) {
-          throw bareFailure('error-max-number-simultaneous-chats-reached');
-        }
-        agent = { id: chosen.id, username: chosen.username };
-      } else if (department && !auto && !acceptWithoutAgent && !(await tx.agents.hasAvailable({ departmentId: department.id }))) {
-        throw noAgents();
+    const now = this.clock.now();
+    const current = await tx.livechatRooms.lockState(room.id);
+    if (!current?.open) throw bareFailure('This_conversation_is_already_closed');
+    const department = target.department;
+    const returning = target.returnFrom !== undefined;
+    if (returning && current.servedBy?.id !== target.returnFrom) throw bareFailure('This_conversation_is_already_closed');
+    if (!returning && department && current.departmentId === department.id) throw bareFailure('error-forwarding-chat-same-department');
+    let agent: { id: string; username: string } | null = null;
+    // Auto_Selection's department, when it picks the agent (below, after the writes that do not depend on it); a
+    // room returned to routing without a department is routed among every agent.
+    const pickIn = !target.agentId && auto ? (department ?? (returning ? { id: null } : null)) : null;
+    // A served room routed again: the routing lock (see routing/router.ts) before the writes below, which move its
+    // agent's load (a new department) and would otherwise hold that agent's rows while waiting for the lock.
+    if (pickIn && current.servedBy) await tx.agents.lockRerouting();
+    if (target.agentId) {
+      // Chosen by the caller: still available now that the room is held?
+      const chosen = await tx.agents.findUser(target.agentId);
+      if (!chosen || !(await tx.agents.hasAvailable({ departmentId: null, agentId: chosen.id }))) throw bareFailure('error-user-is-offline');
+      if (target.kind === 'agent' && current.servedBy?.id === chosen.id) throw bareFailure('error-selected-agent-room-agent-are-same');
+      // D2: the chosen agent's limits hold (a room it serves already, moved to another department, counts there).
+      const into = department?.id ?? current.departmentId;
+      if (current.servedBy?.id !== chosen.id && !(await holdWithinCapacity(tx, chosen.id, into, now, this.limits()))) {
+        throw bareFailure('error-max-number-simultaneous-chats-reached');
       }
-      const departmentId = department?.id ?? current.departmentId;
-      // The visitor now belongs to the department she was moved to (Rocket.Chat's setDepartmentForGuest): her next
-      // chat is routed there too.
-      if (department && department.id !== current.departmentId) await tx.visitors.update(room.visitor.id, { departmentId: department.id }, now);
-      const entry: TransferEntry = {
-        type: target.kind,
-        scope: target.kind,
-        ts: now,
-        transferredBy: { id: by.id, username: by.username, type: by.type },
-        previousDepartment: current.departmentId,
-        nextDepartment: department,
-        // Only a transfer to an agent names one, and that agent is the caller's choice (known here).
-        ...(target.kind === 'agent' && agent && { transferredTo: { id: agent.id, username: agent.username } }),
-        ...(target.comment && { comment: target.comment }),
-      };
-      // The entry, the inquiry queued again and the transfer's message.
-      const message = await tx.livechatRooms.recordTransferWithEffects(
-        room.id,
-        entry,
-        departmentId,
-        this.systemMessage(room.id, 'livechat_transfer_history', '', { id: by.id, username: by.username, name: by.name }, now),
-        now,
-      );
-      const previous = current.servedBy;
-      const subscriptionEvents: DomainEvent[] = [];
-      // Auto_Selection after every write that does not depend on its choice, so that the agent it claims (and
-      // the routing lock a served room's routing takes) is held for as short a time as can be.
-      const subscriptionId = newId();
-      const routed = pickIn
-        ? await serveQueued(
-            tx,
-            { departmentId: pickIn.id },
-            { id: room.id, fname: current.fname, servedById: previous?.id ?? null },
-            subscriptionId,
-            now,
-            this.hours?.gateFor(pickIn.id),
-            policy ?? undefined,
-          )
-        : null;
-      if (routed) {
-        agent = routed.agent;
-        if (routed.unsubscribed !== null) subscriptionEvents.push(subscriptionRemoved(previous!.id, room.id, routed.unsubscribed));
-        if (routed.subscribed) subscriptionEvents.push(subscriptionInserted(agent.id, room.id, subscriptionId));
+      agent = { id: chosen.id, username: chosen.username };
+    } else if (department && !auto && !acceptWithoutAgent && !(await tx.agents.hasAvailable({ departmentId: department.id }))) {
+      throw noAgents();
+    }
+    const departmentId = department?.id ?? current.departmentId;
+    // The visitor now belongs to the department she was moved to (Rocket.Chat's setDepartmentForGuest): her next
+    // chat is routed there too.
+    if (department && department.id !== current.departmentId) await tx.visitors.update(room.visitor.id, { departmentId: department.id }, now);
+    const entry: TransferEntry = {
+      type: target.kind,
+      scope: target.kind,
+      ts: now,
+      transferredBy: { id: by.id, username: by.username, type: by.type },
+      previousDepartment: current.departmentId,
+      nextDepartment: department,
+      // Only a transfer to an agent names one, and that agent is the caller's choice (known here).
+      ...(target.kind === 'agent' && agent && { transferredTo: { id: agent.id, username: agent.username } }),
+      ...(target.comment && { comment: target.comment }),
+    };
+    // The entry, the inquiry queued again and the transfer's message.
+    const message = await tx.livechatRooms.recordTransferWithEffects(
+      room.id,
+      entry,
+      departmentId,
+      this.systemMessage(room.id, 'livechat_transfer_history', '', { id: by.id, username: by.username, name: by.name }, now),
+      now,
+      // D3: an auto-transfer that finds nobody leaves the room in the queue in its place.
+      target.auto !== undefined,
+    );
+    const previous = current.servedBy;
+    const subscriptionEvents: DomainEvent[] = [];
+    // D3: an auto-transfer leaves out every agent the room was auto-transferred from since the last human agent
+    // reply, and the one it leaves now; the dispatch leaves them out too, until a human agent replies.
+    const excluded = target.auto && target.returnFrom ? [...new Set([...current.autoTransferExcluded, target.returnFrom])] : [];
+    if (target.auto) await tx.livechatRooms.setAutoTransferExcluded(room.id, excluded);
+    // Auto_Selection after every write that does not depend on its choice, so that the agent it claims (and
+    // the routing lock a served room's routing takes) is held for as short a time as can be.
+    const subscriptionId = newId();
+    const routed = pickIn
+      ? await serveQueued(
+          tx,
+          { departmentId: pickIn.id },
+          { id: room.id, fname: current.fname, servedById: previous?.id ?? null },
+          subscriptionId,
+          now,
+          excluding(this.hours?.gateFor(pickIn.id), excluded),
+          policy ?? undefined,
+        )
+      : null;
+    if (routed) {
+      agent = routed.agent;
+      if (routed.unsubscribed !== null) subscriptionEvents.push(subscriptionRemoved(previous!.id, room.id, routed.unsubscribed));
+      if (routed.subscribed) subscriptionEvents.push(subscriptionInserted(agent.id, room.id, subscriptionId));
+    } else {
+      // D2: routable agents all at their limits: the room waits in the queue, whatever the settings.
+      if (pickIn && !acceptWithoutAgent && !returning && !(await tx.agents.hasAvailable({ departmentId: pickIn.id }))) throw noAgents();
+      // Queued in a department that is closed now (D1): the dispatch at its opening routes it.
+      if (pickIn && this.hours?.enabled) {
+        const hours = await this.hours.decide(tx, pickIn.id, now);
+        if (!hours.open) await this.hours.scheduleOpening(tx, hours, now);
+      }
+      if (previous && previous.id !== agent?.id) subscriptionEvents.push(...(await this.unassign(tx, room.id, previous.id, now)));
+      if (agent && previous?.id !== agent.id) {
+        subscriptionEvents.push(...(await this.assign(tx, current, agent, now)));
+      } else if (agent) {
+        await tx.inquiries.markTaken(room.id, agent.id, now);
       } else {
-        // D2: routable agents all at their limits: the room waits in the queue, whatever the settings.
-        if (pickIn && !acceptWithoutAgent && !returning && !(await tx.agents.hasAvailable({ departmentId: pickIn.id }))) throw noAgents();
-        // Queued in a department that is closed now (D1): the dispatch at its opening routes it.
-        if (pickIn && this.hours?.enabled) {
-          const hours = await this.hours.decide(tx, pickIn.id, now);
-          if (!hours.open) await this.hours.scheduleOpening(tx, hours, now);
-        }
-        if (previous && previous.id !== agent?.id) subscriptionEvents.push(...(await this.unassign(tx, room.id, previous.id, now)));
-        if (agent && previous?.id !== agent.id) {
-          subscriptionEvents.push(...(await this.assign(tx, current, agent, now)));
-        } else if (agent) {
-          await tx.inquiries.markTaken(room.id, agent.id, now);
-        } else {
-          await tx.livechatRooms.setServedBy(room.id, null, now);
-        }
+        await tx.livechatRooms.setServedBy(room.id, null, now);
       }
-      // The transfer line's details, known now that the routing decided: kept with the message (history shows them).
-      const transferData: TransferData = {
-        transferredBy: { id: by.id, username: by.username, type: by.type },
-        transferredTo: agent ? { id: agent.id, username: agent.username } : null,
-        nextDepartment: target.department,
-        // Rocket.Chat's scope: a transfer to a department is `department` whether an agent or the queue takes it;
-        // only a room returned to the queue with no department is `queue`.
-        scope: target.kind === 'agent' ? 'agent' : target.department ? 'department' : 'queue',
-      };
-      await tx.messages.setTransferData(message.id, transferData);
-      const withData = extend(message, { transferData });
-      await this.activity.record(
-        tx,
-        { kind: 'message', rid: room.id, at: now, message: withData, byVisitor: by.type === 'visitor' },
-        { kind: 'transferred', rid: room.id, at: now, previousAgentId: previous?.id ?? null, previousDepartmentId: current.departmentId, departmentId },
-        agent
-          ? { kind: 'assigned', rid: room.id, at: now, agentId: agent.id, previousAgentId: previous?.id ?? null, cause: 'transfer' }
-          : { kind: 'queued', rid: room.id, at: now, cause: 'transfer' },
-      );
-      return {
-        message: withData,
-        transferData,
-        previousServedById: previous?.id ?? null,
-        agent,
-        subscriptionEvents,
-        routedRoom: routed?.room ?? null,
-      };
-    });
+    }
+    // The transfer line's details, known now that the routing decided: kept with the message (history shows them).
+    const transferData: TransferData = {
+      transferredBy: { id: by.id, username: by.username, type: by.type },
+      transferredTo: agent ? { id: agent.id, username: agent.username } : null,
+      nextDepartment: target.department,
+      // Rocket.Chat's scope: a transfer to a department is `department` whether an agent or the queue takes it;
+      // only a room returned to the queue with no department is `queue`.
+      scope: target.auto
+        ? agent
+          ? 'autoTransferUnansweredChatsToAgent'
+          : 'autoTransferUnansweredChatsToQueue'
+        : target.kind === 'agent'
+          ? 'agent'
+          : target.department
+            ? 'department'
+            : 'queue',
+      ...(target.auto && { comment: String(target.auto.timeoutSeconds) }),
+    };
+    await tx.messages.setTransferData(message.id, transferData);
+    const withData = extend(message, { transferData });
+    await this.activity.record(
+      tx,
+      { kind: 'message', rid: room.id, at: now, message: withData, byVisitor: by.type === 'visitor' },
+      { kind: 'transferred', rid: room.id, at: now, previousAgentId: previous?.id ?? null, previousDepartmentId: current.departmentId, departmentId },
+      agent
+        ? { kind: 'assigned', rid: room.id, at: now, agentId: agent.id, previousAgentId: previous?.id ?? null, cause: 'transfer' }
+        : { kind: 'queued', rid: room.id, at: now, cause: 'transfer' },
+    );
+    return {
+      message: withData,
+      transferData,
+      previousServedById: previous?.id ?? null,
+      agent,
+      subscriptionEvents,
+      routedRoom: routed?.room ?? null,
+    };
+  }
+
+  /** What a transfer does once its transaction committed: the room read back, the events, the dispatch. */
+  private async afterTransfer(room: LivechatRoom, by: Actor & { type: 'visitor' | 'user' }, done: Awaited<ReturnType<LivechatRouting['transferIn']>>): Promise<LivechatRoom> {
     // The room and its inquiry as committed, read after the commit (the routing lock is held until then, so
     // nothing more is read under it), side by side. A routed room comes back from the routing, the last to write it. The inquiry is announced only when the room leaves the queue or goes back to it: it is
     // not read when a served room was routed to its next agent.

@@ -63,13 +63,19 @@ function transferWire(e: TransferEntry) {
   };
 }
 
+/** A pending D3 timer of a room, as the agents' room object lists it. */
+export interface RoomTimer {
+  kind: 'autoTransfer' | 'onHoldClose' | 'inactivity' | 'queueTimeout';
+  dueAt: number;
+}
+
 /**
  * The livechat room. `withToken` (responses to the visitor only) includes
  * `v.token`; for agents and other users it is left out.
  */
 export function livechatRoomWire(r: LivechatRoom, withToken: true): VisitorRoomWire;
-export function livechatRoomWire(r: LivechatRoom, withToken: false): RoomWire;
-export function livechatRoomWire(r: LivechatRoom, withToken: boolean): RoomWire | VisitorRoomWire {
+export function livechatRoomWire(r: LivechatRoom, withToken: false, timers?: readonly RoomTimer[]): RoomWire;
+export function livechatRoomWire(r: LivechatRoom, withToken: boolean, timers?: readonly RoomTimer[]): RoomWire | VisitorRoomWire {
   return {
     _id: r.id,
     msgs: r.msgs,
@@ -97,6 +103,9 @@ export function livechatRoomWire(r: LivechatRoom, withToken: boolean): RoomWire 
     ...(!withToken && r.tags.length > 0 && { tags: r.tags }),
     ...(!withToken && r.closeReason !== null && { closeReason: r.closeReason }),
     ...(!withToken && r.livechatData && Object.keys(r.livechatData).length > 0 && { livechatData: r.livechatData }),
+    // DESK.md D0, D3: agents see whether the room is on hold and its pending timers (read apart, `RoomTimers`).
+    ...(!withToken && r.onHold && { onHold: true as const }),
+    ...(!withToken && timers !== undefined && { timers: timers.map((t) => ({ kind: t.kind, dueAt: iso(t.dueAt) })) }),
   };
 }
 
@@ -139,6 +148,8 @@ export function departmentWire(d: DepartmentRecord): Static<typeof Department> {
     ...(d.chatClosingTags.length > 0 && { chatClosingTags: d.chatClosingTags }),
     ...(d.maxChats > 0 && { maxNumberSimultaneousChat: d.maxChats }),
     ...(d.waitingQueueMessage && { waitingQueueMessage: d.waitingQueueMessage }),
+    ...(d.visitorInactivityTimeout !== null && { visitorInactivityTimeoutInSeconds: d.visitorInactivityTimeout }),
+    ...(d.abandonedCloseMessage && { abandonedRoomsCloseCustomMessage: d.abandonedCloseMessage }),
   };
 }
 

@@ -12,9 +12,10 @@ import { bareFailure, failure, forbidden, invalidParams } from './errors.js';
 import { livechatSnapshot, snapshotOf } from '../events/domain.js';
 import type { EventBus } from '../events/event-bus.js';
 import { inquiryWire, livechatRoomWire, visitorWire } from './livechat-wire.js';
+import { roomTimers } from './desk-timers.js';
 import { messageWire } from './message-wire.js';
 import { invalidSort, parsePaging, project, type PagingQuery } from './paging.js';
-import { roomView, type RoomRef } from './rooms.service.js';
+import { agentRoomView, type RoomRef } from './rooms.service.js';
 import type { SettingsService } from './settings.service.js';
 import { iso } from '../lib/time.js';
 import { extend, parseJsonObject } from '../lib/values.js';
@@ -104,10 +105,12 @@ export class LivechatWorkspaceService {
       ...(query.text !== undefined && { text: searchText(query.text) }),
       ...(query.tags && { tags: query.tags.filter((tag) => tag !== '') }),
       ...(query.queued !== undefined && { queued: query.queued }),
+      ...(query.onhold !== undefined && { onHold: query.onhold }),
     };
     const { rooms, total } = await this.store.livechatRooms.list(filter, { key, direction }, paging.offset, paging.count);
+    const timers = await roomTimers(this.store, rooms.map((r) => r.id));
     return {
-      rooms: rooms.map((r) => project(livechatRoomWire(r, false), paging.fields)),
+      rooms: rooms.map((r) => project(livechatRoomWire(r, false, timers.get(r.id)), paging.fields)),
       count: rooms.length,
       offset: paging.offset,
       total,
@@ -234,7 +237,7 @@ export class LivechatWorkspaceService {
     if (!ref.roomId && !ref.roomName) throw failure('The parameter "roomId" or "roomName" is required', 'error-roomid-param-not-provided');
     const room: RoomRecord | null = ref.roomId ? await this.store.rooms.findById(ref.roomId) : await this.store.rooms.findByName(ref.roomName ?? '');
     if (!room || !(await this.access.canSeeRoom(caller, snapshotOf(room)))) throw roomNotFound();
-    return roomView(room);
+    return agentRoomView(this.store, room);
   }
 
   /** `POST livechat/visitor.status`. */

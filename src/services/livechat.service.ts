@@ -394,6 +394,8 @@ export class LivechatService {
     this.events.publish({ type: 'messageCreated', room: livechatSnapshot(room), message: eventMessage(stored, true) });
     // The queue shows what the visitor waits about: the first message of a room nobody serves yet updates its inquiry.
     if (!room.servedBy && room.msgs === 0) await this.announceFirstMessage(room.id);
+    // DESK.md D3: a visitor's message resumes an on-hold room (rocket.cat; back to routing when her agent is full).
+    if (room.onHold && this.resumeOnHold) await this.resumeOnHold(room.id);
     return { message: visitorMessageWire(stored) };
   }
 
@@ -549,6 +551,8 @@ export class LivechatService {
           offlineUnavailableMessage: s.get('Livechat_offline_form_unavailable'),
           transcriptMessage: s.get('Livechat_transcript_message'),
           dataProcessingConsentText: s.get('Livechat_data_processing_consent_text'),
+          conversationFinishedMessage: s.get('Livechat_conversation_finished_message'),
+          conversationFinishedText: s.get('Livechat_conversation_finished_text'),
         },
         ...(await this.configParts()),
         resources: { sound: `${origin}/sounds/chime.mp3` },
@@ -564,6 +568,9 @@ export class LivechatService {
       },
     };
   }
+
+  /** DESK.md D3: resumes an on-hold room after its visitor wrote (`DeskTimers.resumeByVisitor`); set once the services are built. */
+  resumeOnHold: ((rid: string) => Promise<void>) | null = null;
 
   /** DESK.md D2: a waiting room's place and estimate (`config.queueInfo`); set once the services are built. */
   queueInfo: QueueInfo | null = null;

@@ -12,7 +12,7 @@ export type PlainMessageWire = Static<typeof Message>;
 /** A message as its visitor reads it: `token` only in the visitor's own messages; never an agent-only type. */
 export type VisitorMessageWire = Static<typeof VisitorMessage>;
 
-type WireSource = Pick<MessageRecord, 'id' | 'rid' | 't' | 'msg' | 'ts' | 'updatedAt' | 'u' | 'visitorToken' | 'transferData' | 'transcriptRequested'> & {
+type WireSource = Pick<MessageRecord, 'id' | 'rid' | 't' | 'msg' | 'ts' | 'updatedAt' | 'u' | 'visitorToken' | 'transferData' | 'transcriptRequested' | 'comment'> & {
   file?: MessageFile | undefined;
   navigation?: MessageNavigation | undefined;
 };
@@ -31,6 +31,7 @@ export function messageWire(m: WireSource): MessageWire {
     ...(m.transcriptRequested && { transcriptRequested: true as const }),
     ...(m.navigation && { navigation: navigationWire(m.navigation) }),
     ...(m.t === 'livechat-note' && { internal: true }),
+    ...(m.comment !== undefined && { comment: m.comment }),
     ...(m.file && fileMessageFields(m.file)),
   };
 }
@@ -77,5 +78,6 @@ function transferDataWire(d: TransferData): NonNullable<MessageWire['transferDat
     ...(d.transferredTo && { transferredTo: { _id: d.transferredTo.id, username: d.transferredTo.username } }),
     ...(d.nextDepartment && { nextDepartment: { _id: d.nextDepartment.id, name: d.nextDepartment.name } }),
     scope: d.scope,
+    ...(d.comment !== undefined && { comment: d.comment }),
   };
 }

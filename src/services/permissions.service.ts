@@ -67,6 +67,9 @@ export const DEFAULT_PERMISSIONS: Record<string, string[]> = {
   'save-department-canned-responses': ['livechat-monitor'],
   'manage-livechat-tags': LIVECHAT_MANAGERS,
   'save-others-livechat-room-info': ['livechat-manager', 'livechat-monitor', 'admin'],
+  // DESK.md D3: putting one's own room on hold; others' rooms (and resuming them).
+  'on-hold-livechat-room': DESK_STAFF,
+  'on-hold-others-livechat-room': ['livechat-manager', 'livechat-monitor', 'admin'],
   // DESK.md D8: reports, within the caller's department scope.
   'view-livechat-reports': ['livechat-manager', 'livechat-monitor', 'admin'],
   'manage-email-outbox': LIVECHAT_MANAGERS,

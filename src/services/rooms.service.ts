@@ -13,6 +13,7 @@ import type { Access } from './access.js';
 import { bareFailure, failure, forbidden } from './errors.js';
 import { snapshotOf } from '../events/domain.js';
 import { livechatRoomWire } from './livechat-wire.js';
+import { roomTimers } from './desk-timers.js';
 import { plainMessageWire } from './message-wire.js';
 import type { SettingsService } from './settings.service.js';
 import { extend, optional } from '../lib/values.js';
@@ -44,6 +45,12 @@ export function hasNul(value: string): boolean {
 export function roomView(room: RoomRecord): RoomView {
   if (room.livechat) return livechatRoomWire(room.livechat, false);
   return channelView(room);
+}
+
+/** `roomView` with a livechat room's pending D3 timers (DESK.md D0: the agents' room object). */
+export async function agentRoomView(store: Store, room: RoomRecord): Promise<RoomView> {
+  if (!room.livechat) return roomView(room);
+  return livechatRoomWire(room.livechat, false, (await roomTimers(store, [room.id])).get(room.id));
 }
 
 function channelView(room: RoomRecord): RoomView {
@@ -84,6 +91,7 @@ export function subscriptionView(sub: SubscriptionRecord): SubscriptionView {
     unread: sub.unread,
     ts: iso(sub.ts),
     _updatedAt: iso(sub.updatedAt),
+    ...(sub.onHold && { onHold: true as const }),
   };
 }
 
@@ -236,7 +244,7 @@ export class RoomsService {
       return roomView(room);
     }
     if (room.t === 'p' && (await this.access.canSeeRoom(caller, snapshotOf(room)))) return roomView(room);
-    if (room.t === 'l' && this.access.usesLivechatWorkspace(caller)) return roomView(room);
+    if (room.t === 'l' && this.access.usesLivechatWorkspace(caller)) return agentRoomView(this.store, room);
     throw roomNotFound();
   }
 

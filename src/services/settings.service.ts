@@ -85,6 +85,18 @@ export const SETTING_DEFAULTS = {
   Canned_Responses_Enable: true,
   Livechat_request_comment_when_closing_conversation: false,
   Livechat_request_tags_when_closing_conversation: false,
+  // Timers and on hold (DESK.md D3, D11): seconds, except the queue's wait (minutes); 0 or less = off.
+  Livechat_auto_transfer_chat_timeout: 0,
+  Livechat_allow_manual_on_hold: false,
+  Livechat_allow_manual_on_hold_upon_agent_engagement_only: true,
+  Livechat_auto_close_on_hold_chats_timeout: 3600,
+  Livechat_auto_close_on_hold_chats_custom_message: '',
+  Livechat_visitor_inactivity_timeout: 3600,
+  Livechat_abandoned_rooms_action: 'none' as 'none' | 'close' | 'on-hold',
+  Livechat_abandoned_rooms_closed_custom_message: '',
+  Livechat_max_queue_wait_time: -1,
+  Livechat_conversation_finished_message: '',
+  Livechat_conversation_finished_text: '',
   // E-mail (widget contract W2, W12): SMTP, the sender, the outbox's retention.
   SMTP_Host: '',
   SMTP_Port: 0,
@@ -139,6 +151,7 @@ const ENUMS: Partial<Record<SettingId, readonly string[]>> = {
   Livechat_business_hour_type: ['Single', 'Multiple'],
   SMTP_Protocol: ['smtp', 'smtps'],
   Livechat_history_monitor_type: ['url', 'title'],
+  Livechat_abandoned_rooms_action: ['none', 'close', 'on-hold'],
 };
 
 /**
@@ -152,6 +165,9 @@ const MINIMUMS: Partial<Record<SettingId, number>> = {
   Accounts_Password_Policy_MaxLength: -1,
   FileUpload_MaxFileSize: 1,
   Livechat_number_most_recent_chats_estimate_wait_time: 1,
+  // DESK.md D3: "≤ 0 off", and the queue's wait is −1 by default.
+  Livechat_auto_close_on_hold_chats_timeout: -1,
+  Livechat_max_queue_wait_time: -1,
 };
 
 /** Integer settings with bounds of their own (the rest: their minimum…2³¹−1). */

@@ -17,15 +17,29 @@ export interface DepartmentRecord {
   /** DESK.md D2: `maxNumberSimultaneousChat` (0: none) and `waitingQueueMessage` (null: the setting's). */
   maxChats: number;
   waitingQueueMessage: string | null;
+  /** DESK.md D3: `visitorInactivityTimeoutInSeconds` (null: the setting's) and `abandonedRoomsCloseCustomMessage`. */
+  visitorInactivityTimeout: number | null;
+  abandonedCloseMessage: string | null;
 }
 
 /** The fields a manager sets (POST/PUT livechat/department). */
 export type DepartmentFields = Omit<
   DepartmentRecord,
-  'id' | 'numAgents' | 'updatedAt' | 'requestTagBeforeClosingChat' | 'chatClosingTags' | 'maxChats' | 'waitingQueueMessage'
+  | 'id'
+  | 'numAgents'
+  | 'updatedAt'
+  | 'requestTagBeforeClosingChat'
+  | 'chatClosingTags'
+  | 'maxChats'
+  | 'waitingQueueMessage'
+  | 'visitorInactivityTimeout'
+  | 'abandonedCloseMessage'
 > &
-  /** DESK.md D5's closing fields and D2's limit and queue message; absent: no tag required, no closing tags, no limit, none. */
-  Partial<Pick<DepartmentRecord, 'requestTagBeforeClosingChat' | 'chatClosingTags' | 'maxChats' | 'waitingQueueMessage'>>;
+  /**
+   * DESK.md D5's closing fields, D2's limit and queue message, D3's inactivity overrides; absent: no tag required, no
+   * closing tags, no limit, none.
+   */
+  Partial<Pick<DepartmentRecord, 'requestTagBeforeClosingChat' | 'chatClosingTags' | 'maxChats' | 'waitingQueueMessage' | 'visitorInactivityTimeout' | 'abandonedCloseMessage'>>;
 
 export interface DepartmentAgentRecord {
   departmentId: string;

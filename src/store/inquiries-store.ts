@@ -26,8 +26,11 @@ export interface InquiriesRepo {
   findByRoom(rid: string): Promise<InquiryRecord | null>;
   /** `queued` → `taken` by `agentId`, conditional on status; true for the single winner. */
   take(id: string, agentId: string, now: Millis): Promise<boolean>;
-  /** Puts the room's inquiry back in the queue with this department (`ts` = now). */
-  requeue(rid: string, departmentId: string | null, now: Millis): Promise<void>;
+  /**
+   * Puts the room's inquiry back in the queue with this department (`ts` = now; with `inPlace`, DESK.md D3's
+   * auto-transfer to the queue, `ts` stays, so the room keeps its place).
+   */
+  requeue(rid: string, departmentId: string | null, now: Millis, inPlace?: boolean): Promise<void>;
   /** Marks the room's inquiry taken by the agent whatever its status (routing assigned it). */
   markTaken(rid: string, agentId: string, now: Millis): Promise<void>;
   /** Deletes the room's inquiry, if any, and returns what it was (null: there was none). */

@@ -63,12 +63,19 @@ export interface JobsRepo {
   schedule(job: ScheduleJob, now: Millis): Promise<string>;
   /** Deletes the pending job of `(kind, key)` (claimed or not); false when there was none. */
   cancel(kind: string, key: string): Promise<boolean>;
+  /** `cancel` of each of these kinds under `key`, in one statement; how many pending jobs went. */
+  cancelKinds(kinds: readonly string[], key: string): Promise<number>;
   /** The pending job of `(kind, key)`, or null. */
   findPending(kind: string, key: string): Promise<JobRecord | null>;
   /** Any job by id (done and failed ones too), or null. */
   findById(id: string): Promise<JobRecord | null>;
   /** The pending jobs of `key` (every kind), soonest first (ties by kind). */
   pendingForKey(key: string): Promise<PendingJob[]>;
+  /**
+   * The pending jobs of these kinds of any of these keys (at most a page of keys: one statement), by key, then
+   * soonest first (ties by kind): the timers of a list of rooms.
+   */
+  pendingForKeys(keys: readonly string[], kinds: readonly string[]): Promise<Array<PendingJob & { key: string }>>;
   /**
    * Claims up to `limit` pending jobs due by `now` (`dueAt <= now`) that no live claim holds
    * (`lockedUntil` null or `<= now`), in `dueAt` order: each gets `lockedBy = runner`,

@@ -25,7 +25,7 @@ export type LivechatCloser = 'visitor' | 'user';
  * What a room's row lock reads (`lockState`): what a visitor's message and a transfer decide on, without the
  * room's wide columns (its last message, transfer history, custom fields and visitor).
  */
-export type LivechatRoomLock = Pick<LivechatRoom, 'id' | 'fname' | 'open' | 'departmentId' | 'servedBy'>;
+export type LivechatRoomLock = Pick<LivechatRoom, 'id' | 'fname' | 'open' | 'departmentId' | 'servedBy' | 'onHold' | 'autoTransferExcluded'>;
 
 export interface LivechatRoom {
   id: string;
@@ -54,6 +54,10 @@ export interface LivechatRoom {
   closeReason: CloseReason | null;
   /** DESK.md D5's `room.saveInfo` topic, or null. */
   topic: string | null;
+  /** DESK.md D3: the room is on hold (it does not count toward its agent's capacity). */
+  onHold: boolean;
+  /** DESK.md D3: the agents the room was auto-transferred from since the last human agent reply. */
+  autoTransferExcluded: string[];
   /** Room-scope custom values (WIDGET.md W7.3); absent where a read does not carry them. */
   livechatData?: Record<string, string>;
 }
@@ -109,6 +113,8 @@ export interface LivechatRoomFilter {
   tags?: readonly string[];
   /** DESK.md D5: open rooms no agent serves (true) or the others (false). */
   queued?: boolean;
+  /** DESK.md D3, D5: rooms on hold (true) or the others (false). */
+  onHold?: boolean;
 }
 
 export type LivechatRoomSortKey = 'ts' | 'fname' | 'lm' | 'closedAt' | 'msgs' | '_updatedAt';
@@ -199,6 +205,14 @@ export interface LivechatRoomsRepo {
    * room was not open (closed already, absent, or not a livechat room).
    */
   closeWithEffects(rid: string, info: CloseInfo, message: MessageRecord, now: Millis): Promise<ClosedRoom | null>;
+  /**
+   * DESK.md D3: puts the open room on hold (`onHold` true) or takes it off hold, with its subscriptions' `onHold`;
+   * bumps `_updatedAt`. One conditional update: true for the one caller that changed it, false when the room is not
+   * an open livechat room or already is as asked. An on-hold room leaves its agent's load (the load triggers).
+   */
+  setOnHold(rid: string, onHold: boolean, now: Millis): Promise<boolean>;
+  /** DESK.md D3: replaces the agents the room was auto-transferred from (empty: none); no `_updatedAt` change. */
+  setAutoTransferExcluded(rid: string, agentIds: readonly string[]): Promise<void>;
   /** Sets (or clears) the serving agent; bumps `_updatedAt`. */
   setServedBy(rid: string, agent: { id: string; username: string; ts: Millis } | null, now: Millis): Promise<void>;
   /**
@@ -210,7 +224,8 @@ export interface LivechatRoomsRepo {
    * In a transaction that holds the room's row (`lockState`): what every transfer writes before it routes the
    * room. The entry appended as `recordTransfer` appends it, the room's inquiry queued again in `departmentId`
    * (`inquiries.requeue`), and the transfer's `message` (a system message of the room, its `ts` made later than
-   * the room's latest, as `messages.insert` does), which comes back as stored.
+   * the room's latest, as `messages.insert` does), which comes back as stored. `inPlace`: the inquiry keeps its `ts`
+   * (`inquiries.requeue`'s, DESK.md D3's auto-transfer).
    */
   recordTransferWithEffects(
     rid: string,
@@ -218,6 +233,7 @@ export interface LivechatRoomsRepo {
     departmentId: string | null,
     message: MessageRecord,
     now: Millis,
+    inPlace?: boolean,
   ): Promise<MessageRecord>;
   /**
    * Merges these answers into the room's survey in one statement (an answer

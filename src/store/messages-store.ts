@@ -41,6 +41,8 @@ export interface MessageRecord {
   file?: MessageFile;
   /** A `livechat-close` message whose close mailed the visitor a transcript (WIDGET.md W4.4). */
   transcriptRequested?: true;
+  /** The on-hold messages' `comment` (DESK.md D3). */
+  comment?: string;
   /** A `livechat_navigation_history` message's page (WIDGET.md W9), stored with it by `insert`. */
   navigation?: MessageNavigation;
 }
@@ -57,7 +59,9 @@ export interface TransferData {
   transferredBy: { id: string; username: string; type: 'visitor' | 'user' };
   transferredTo: { id: string; username: string } | null;
   nextDepartment: { id: string; name: string } | null;
-  scope: 'department' | 'agent' | 'queue';
+  scope: 'department' | 'agent' | 'queue' | 'autoTransferUnansweredChatsToAgent' | 'autoTransferUnansweredChatsToQueue';
+  /** DESK.md D3: an automatic transfer's timeout, in seconds. */
+  comment?: string;
 }
 
 export interface MessagePageQuery {
@@ -89,6 +93,8 @@ export interface MessagesRepo {
   findById(id: string, audience?: MessageAudience): Promise<MessageRecord | null>;
   /** Records a transfer message's details (set once its transfer decided them, in the same transaction). */
   setTransferData(id: string, data: TransferData): Promise<void>;
+  /** Records a message's `comment` (the on-hold messages, DESK.md D3; in the transaction that inserted it). */
+  setComment(id: string, comment: string): Promise<void>;
   /** Records the file a message carries (in the transaction that inserted it). */
   setFile(id: string, file: MessageFile): Promise<void>;
   /** Marks a close message: its close mailed the visitor a transcript (W4.4). */

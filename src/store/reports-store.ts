@@ -101,6 +101,8 @@ export interface LiveRoomRow {
   ts: Millis;
   departmentId: string | null;
   agentId: string | null;
+  /** DESK.md D3: the room is on hold. */
+  onHold: boolean;
 }
 
 /** A room started in a dashboard's range, as it is now. */

@@ -77,6 +77,8 @@ export interface SubscriptionRecord {
   unread: number;
   ts: Millis;
   updatedAt: Millis;
+  /** DESK.md D3: the livechat room is on hold. */
+  onHold: boolean;
 }
 
 /** A room's id and the `_updatedAt` of its current state. */

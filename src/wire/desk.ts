@@ -8,6 +8,9 @@ import { PagingQuery, StringEnum, Text, TextRecord, Timestamp } from './common.j
 /** The longest note or canned text (DESK.md D4, D6). */
 export const MAX_NOTE_LENGTH = 10_000;
 
+/** `POST livechat/room.onHold` and `livechat/room.resumeOnHold` (D3). */
+export const RoomHoldBody = Type.Object({ roomId: Text() });
+
 /** `POST livechat/room.note` (D6). */
 export const RoomNoteBody = Type.Object({ rid: Text(), msg: Text({ minLength: 1, maxLength: MAX_NOTE_LENGTH }) });
 

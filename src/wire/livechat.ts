@@ -74,7 +74,9 @@ const messageFields = {
       transferredBy: Type.Object({ _id: Type.String(), username: Type.String(), type: StringEnum(['visitor', 'user']) }),
       transferredTo: Opt(Type.Object({ _id: Type.String(), username: Type.String() })),
       nextDepartment: Opt(Type.Object({ _id: Type.String(), name: Type.String() })),
-      scope: StringEnum(['department', 'agent', 'queue']),
+      scope: StringEnum(['department', 'agent', 'queue', 'autoTransferUnansweredChatsToAgent', 'autoTransferUnansweredChatsToQueue']),
+      /** DESK.md D3: an automatic transfer's timeout, in seconds. */
+      comment: Opt(Type.String()),
     }),
   ),
   /** `livechat-close` only: the close mailed the visitor a transcript, so the widget does not offer one (WIDGET.md W4.4). */
@@ -110,6 +112,8 @@ export const StaffMessage = Type.Object({
   ),
   /** A private note (DESK.md D6): always true on one, absent elsewhere. */
   internal: Opt(Type.Boolean()),
+  /** The on-hold messages (DESK.md D3): who held or resumed the chat. */
+  comment: Opt(Type.String()),
 });
 /** A message as its visitor sees it: their own messages carry their `token`. */
 export const VisitorMessage = Type.Object({
@@ -164,6 +168,10 @@ function roomSchema<V extends TSchema>(v: V) {
     tags: Opt(Type.Array(Type.String())),
     /** DESK.md D5, agents only: why a closed room closed. */
     closeReason: Opt(StringEnum(['visitor', 'agent', 'abandoned', 'onHoldTimeout', 'queueTimeout'])),
+    /** DESK.md D0, D3, agents only: the room is on hold (only when true). */
+    onHold: Opt(Type.Literal(true)),
+    /** DESK.md D0, D3, agents only: the room's pending timers, soonest first. */
+    timers: Opt(Type.Array(Type.Object({ kind: StringEnum(['autoTransfer', 'onHoldClose', 'inactivity', 'queueTimeout']), dueAt: Timestamp }))),
   });
 }
 
@@ -215,6 +223,9 @@ export const Department = Type.Object({
   maxNumberSimultaneousChat: Opt(Type.Integer()),
   /** DESK.md D2: present when set. */
   waitingQueueMessage: Opt(Type.String()),
+  /** DESK.md D3: present when set. */
+  visitorInactivityTimeoutInSeconds: Opt(Type.Integer()),
+  abandonedRoomsCloseCustomMessage: Opt(Type.String()),
 });
 
 export const DepartmentAgent = Type.Object({
@@ -275,6 +286,9 @@ export const DepartmentBody = Type.Object({
     /** DESK.md D2: the department's chat limit (0: none) and the queue's message for its visitors. */
     maxNumberSimultaneousChat: Opt(ChatLimit),
     waitingQueueMessage: Opt(Text({ maxLength: 10_000 })),
+    /** DESK.md D3: the department's visitor inactivity timeout in seconds (0: the setting's) and its close message. */
+    visitorInactivityTimeoutInSeconds: Opt(ChatLimit),
+    abandonedRoomsCloseCustomMessage: Opt(Text({ maxLength: 10_000 })),
   }),
   agents: Opt(Type.Array(Type.Object({ agentId: Text(), username: Opt(Text()) }))),
 });
@@ -316,6 +330,9 @@ export const LivechatConfig = Type.Object({
     offlineUnavailableMessage: Type.String(),
     transcriptMessage: Type.String(),
     dataProcessingConsentText: Type.String(),
+    /** DESK.md D3: what the widget shows after any close. */
+    conversationFinishedMessage: Type.String(),
+    conversationFinishedText: Type.String(),
   }),
   /** W6.1: the enabled triggers with a `send-message` action, by name. */
   triggers: Type.Array(ConfigTrigger),
@@ -448,6 +465,8 @@ export const LivechatRoomsQuery = Type.Object({
   /** DESK.md D5: rooms with any of these tags; `queued`: open rooms no agent serves. */
   tags: Opt(Type.Array(Text())),
   queued: Opt(Type.Boolean()),
+  /** DESK.md D3, D5: rooms on hold (`true`) or not (`false`). */
+  onhold: Opt(Type.Boolean()),
   /** Parley: one visitor's rooms (`v._id`), for the console's "earlier chats". */
   visitorId: Opt(Text()),
   /**

@@ -34,6 +34,8 @@ export const RoomObject = Type.Object({
   servedBy: Opt(Type.Object({ _id: Type.String(), username: Type.String(), ts: Opt(Timestamp) })),
   departmentId: Opt(Type.String()),
   waitingResponse: Opt(Bool),
+  /** DESK.md D0, D3: a livechat room on hold (only when true). */
+  onHold: Opt(Type.Literal(true)),
 });
 
 /** `im.create`'s room: the room plus `rid` and the members' usernames. */
@@ -52,6 +54,8 @@ export const SubscriptionObject = Type.Object({
   unread: Int,
   ts: Timestamp,
   _updatedAt: Timestamp,
+  /** DESK.md D3: a livechat room's subscription while the room is on hold. */
+  onHold: Opt(Type.Literal(true)),
 });
 
 export const CreateRoomBody = Type.Object({

@@ -23,6 +23,8 @@ const DEFAULT_MESSAGES = {
   offlineUnavailableMessage: '',
   transcriptMessage: '',
   dataProcessingConsentText: 'We keep the name, e-mail address, messages and files you send in this chat in order to answer you.',
+  conversationFinishedMessage: '',
+  conversationFinishedText: '',
 };
 const CONFIG = '/api/v1/livechat/config';
 const DEFAULT_SETTINGS = {
@@ -89,6 +91,12 @@ describe('GET livechat/config', () => {
     });
     await withSetting('Livechat_offline_success_message', 'Thanks, we will write back', async () => {
       expect((await read()).messages).toEqual({ ...DEFAULT_MESSAGES, offlineSuccessMessage: 'Thanks, we will write back' });
+    });
+    // DESK.md D3: what the widget shows after any close.
+    await withSetting('Livechat_conversation_finished_message', 'Thanks for chatting', async () => {
+      await withSetting('Livechat_conversation_finished_text', 'Line one\nLine two', async () => {
+        expect((await read()).messages).toEqual({ ...DEFAULT_MESSAGES, conversationFinishedMessage: 'Thanks for chatting', conversationFinishedText: 'Line one\nLine two' });
+      });
     });
   });
 

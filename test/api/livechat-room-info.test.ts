@@ -38,6 +38,7 @@ describe('GET channels.info of a livechat room', () => {
         lm: expect.stringMatching(ISO),
         fname: 'Info Visitor',
         t: 'l',
+        timers: [],
         ts: room.ts,
         v: { _id: visitor._id, username: visitor.username, status: 'online' },
         servedBy: { _id: agent.userId, username: agent.username, ts: expect.stringMatching(ISO) },
@@ -50,7 +51,7 @@ describe('GET channels.info of a livechat room', () => {
       success: true,
     });
     const { token: _token, ...vWithoutToken } = room.v;
-    expect(res.body.channel).toEqual({ ...room, v: vWithoutToken });
+    expect(res.body.channel).toEqual({ ...room, v: vWithoutToken, timers: [] });
   });
 
   it('after a transfer, a survey and a close: departmentId, transferHistory, surveyFeedback, closedAt, closer, closedBy, lastMessage', async () => {
@@ -80,6 +81,7 @@ describe('GET channels.info of a livechat room', () => {
       lm: sent.body.message.ts,
       fname: 'Closing Visitor',
       t: 'l',
+      timers: [],
       ts: room.ts,
       v: { _id: visitor._id, username: visitor.username, status: 'offline' },
       servedBy: { _id: depAgent.userId, username: depAgent.username, ts: expect.stringMatching(ISO) },

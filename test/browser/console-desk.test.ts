@@ -3,7 +3,8 @@
  * built as in production, all by keyboard: an agent inserts a canned response with `!shortcut` (its variables
  * expanded; one left without value holds the message back), switches the composer to Note and adds a private note,
  * which the timeline marks as a note and no visitor path returns; closing asks for a tag once the server requires
- * one, and the chosen tag is stored with the close. Every step passes axe; screenshots go to
+ * one, and the chosen tag is stored with the close; D3's timer line, On hold and Resume, and the On hold group of the
+ * chat list. Every step passes axe; screenshots go to
  * .tmp/screenshots/console-desk-<backend>/.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -134,6 +135,57 @@ describe('the desk in a conversation', () => {
     } finally {
       await context.close();
       await t.api.post('/api/v1/settings/Livechat_request_tags_when_closing_conversation', { value: false }, { auth: t.admin });
+    }
+  }, 120_000);
+
+  it('timers and on hold (DESK.md D3): the header counts the auto-transfer down, On hold and Resume by keyboard, the On hold group in My chats', async () => {
+    for (const [id, value] of [
+      ['Livechat_allow_manual_on_hold', true],
+      ['Livechat_auto_transfer_chat_timeout', 3600],
+    ] as const) {
+      expect((await t.api.post(`/api/v1/settings/${id}`, { value }, { auth: t.admin })).status).toBe(200);
+    }
+    // Present and available again (the first test's sessions have closed).
+    expect((await t.api.post(`${V}/agent.status`, { status: 'available' }, { auth: t.admin })).status).toBe(200);
+    const token = `tok-hold-${BACKEND}`;
+    expect((await t.api.post(`${V}/visitor`, { visitor: { token, name: 'Hollis' } })).status).toBe(200);
+    const room = (await t.api.get(`${V}/room`, { query: { token } })).body.room;
+    expect((await t.api.post(`${V}/message`, { rid: room._id, token, msg: 'Can you check my order?' })).status).toBe(200);
+
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    const watched = watchPage(page);
+    await page.setViewport({ width: 1280, height: 900 });
+    try {
+      await signIn(page, base, ADMIN_USERNAME, ADMIN_PASSWORD);
+      await openPage(page, `${base}/chats/${room._id}`);
+      await waitForPageText(page, 'Can you check my order?');
+      // The auto-transfer's countdown in the header, until the agent replies.
+      await page.waitForFunction(() => /reassigned in (59|60):\d\d unless you reply/.test(document.querySelector('.timer-line')?.innerText ?? ''), { timeout: 20_000 });
+      await checkPage(page, 'timer-auto-transfer');
+      expect((await t.api.post('/api/v1/chat.sendMessage', { message: { rid: room._id, msg: 'Checking it now.' } }, { auth: t.admin })).status).toBe(200);
+      await page.waitForFunction(() => document.querySelector('.timer-line') === null, { timeout: 20_000 });
+
+      // On hold by keyboard: the header says when it closes, the chat moves to the On hold group.
+      await page.focus('main');
+      await tabTo(page, { name: 'On hold' });
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => /closes .+ — on hold/.test(document.querySelector('.timer-line')?.innerText ?? ''), { timeout: 20_000 });
+      await page.waitForFunction(() => document.querySelector('#on-hold-title') !== null && document.body.innerText.includes('Hollis'), { timeout: 20_000 });
+      expect((await t.store.livechatRooms.findById(room._id))!.onHold).toBe(true);
+      await checkPage(page, 'on-hold');
+
+      // Resume: the chat is back among the others.
+      await page.focus('main');
+      await tabTo(page, { name: 'Resume' });
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => document.querySelector('#on-hold-title') === null && document.querySelector('.timer-line') === null, { timeout: 20_000 });
+      expect((await t.store.livechatRooms.findById(room._id))!.onHold).toBe(false);
+      await checkPage(page, 'resumed');
+      expect(watched.pageErrors).toEqual([]);
+    } finally {
+      await context.close();
+      await t.api.post('/api/v1/settings/Livechat_auto_transfer_chat_timeout', { value: 0 }, { auth: t.admin });
     }
   }, 120_000);
 });

@@ -66,7 +66,7 @@ export function capacityCases(ctx: LivechatCaseContext): void {
     expect(await store.transaction((tx) => tx.agents.lockLoad(agent.id, dep))).toEqual(await store.agents.load(agent.id, dep));
   });
 
-  it('the department load follows every change of a room (serve, reassign, department change, close, reopen, delete) as a count of the rooms would', async () => {
+  it('the department load follows every change of a room (serve, reassign, department change, close, reopen, hold, resume, delete) as a count of the rooms would', async () => {
     const store = ctx.store();
     const a = await insertAgent(store);
     const b = await insertAgent(store);
@@ -81,6 +81,7 @@ export function capacityCases(ctx: LivechatCaseContext): void {
             .select((eb) => eb.fn.countAll<number>().as('n'))
             .where('t', '=', 'l')
             .where('open', '=', 1)
+            .where('on_hold', '=', 0)
             .where('served_by_id', '=', agentId)
             .where('department_id', '=', departmentId)
             .executeTakeFirstOrThrow()
@@ -111,6 +112,10 @@ export function capacityCases(ctx: LivechatCaseContext): void {
     await check('closed', [[a, dep1, 0], [a, dep2, 1]]);
     await db.updateTable('rooms').set({ open: 1 }).where('id', '=', r3).execute();
     await check('reopened', [[a, dep1, 1]]);
+    await db.updateTable('rooms').set({ on_hold: 1 }).where('id', '=', r3).execute();
+    await check('on hold', [[a, dep1, 0]]);
+    await db.updateTable('rooms').set({ on_hold: 0 }).where('id', '=', r3).execute();
+    await check('resumed', [[a, dep1, 1]]);
     await db.deleteFrom('rooms').where('id', 'in', [r1, r2, r3]).execute();
     await check('deleted', [[a, dep1, 0], [a, dep2, 0], [b, dep1, 0]]);
   });

@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { ConflictError } from '../../src/store/errors.js';
 import type { CannedResponseRecord, CannedVisibility } from '../../src/store/store.js';
-import { openRoom, type LivechatCaseContext } from './livechat-fixtures.js';
+import { insertAgent, kdb, message, openRoom, queuedRoom, type LivechatCaseContext } from './livechat-fixtures.js';
 
 function canned(overrides: Partial<CannedResponseRecord> = {}): CannedResponseRecord {
   return {
@@ -149,6 +149,62 @@ export function tagsCases(ctx: LivechatCaseContext): void {
 }
 
 export function roomInfoCases(ctx: LivechatCaseContext): void {
+  it('livechatRooms.setOnHold (DESK.md D3): room and subscription onHold once, the room out of its agent\'s load; false when unchanged or closed', async () => {
+    const store = ctx.store();
+    const agent = await insertAgent(store);
+    const { room } = await queuedRoom(store);
+    await store.transaction((tx) => tx.agents.serveRoom(room, { id: agent.id, username: agent.username! }, newId(), 5_000));
+    const load = async () => Number((await kdb(store).selectFrom('users').select('livechat_open_rooms').where('id', '=', agent.id).executeTakeFirstOrThrow()).livechat_open_rooms);
+    expect(await load()).toBe(1);
+    expect(await store.livechatRooms.setOnHold(room.id, true, 6_000)).toBe(true);
+    expect(await store.livechatRooms.setOnHold(room.id, true, 6_000)).toBe(false);
+    expect(await store.livechatRooms.findById(room.id)).toMatchObject({ onHold: true, updatedAt: 6_000 });
+    expect(await store.livechatRooms.lockState(room.id)).toMatchObject({ onHold: true, autoTransferExcluded: [] });
+    expect(await store.rooms.findSubscription(room.id, agent.id)).toMatchObject({ onHold: true });
+    expect(await load()).toBe(0);
+    expect((await store.agents.load(agent.id, null))?.openRooms).toBe(0);
+    expect(await store.livechatRooms.setOnHold(room.id, false, 7_000)).toBe(true);
+    expect(await store.rooms.findSubscription(room.id, agent.id)).toMatchObject({ onHold: false });
+    expect(await load()).toBe(1);
+    // Closed while on hold: the count stays right, and a closed room is not held again.
+    expect(await store.livechatRooms.setOnHold(room.id, true, 8_000)).toBe(true);
+    expect(await store.livechatRooms.close(room.id, { closedAt: 9_000, closer: 'user', closedBy: { id: agent.id, username: agent.username! } }, 9_000)).toBe(true);
+    expect(await load()).toBe(0);
+    expect(await store.livechatRooms.setOnHold(room.id, false, 9_500)).toBe(false);
+    expect(await store.livechatRooms.setOnHold('missing', true, 1)).toBe(false);
+  });
+
+  it('livechatRooms.setAutoTransferExcluded (DESK.md D3): replaced, read back by findById and lockState; empty clears', async () => {
+    const store = ctx.store();
+    const { room } = await openRoom(store);
+    await store.livechatRooms.setAutoTransferExcluded(room.id, ['a1', 'a2']);
+    expect((await store.livechatRooms.findById(room.id))!.autoTransferExcluded).toEqual(['a1', 'a2']);
+    expect((await store.transaction((tx) => tx.livechatRooms.lockState(room.id)))!.autoTransferExcluded).toEqual(['a1', 'a2']);
+    await store.livechatRooms.setAutoTransferExcluded(room.id, []);
+    expect((await store.livechatRooms.findById(room.id))!.autoTransferExcluded).toEqual([]);
+    expect((await kdb(store).selectFrom('rooms').select('auto_transfer_excluded').where('id', '=', room.id).executeTakeFirstOrThrow()).auto_transfer_excluded).toBeNull();
+  });
+
+  it('messages.setComment (DESK.md D3): the on-hold message keeps its comment, read back with it', async () => {
+    const store = ctx.store();
+    const { room } = await openRoom(store);
+    const held = await store.messages.insert(message(room.id, { t: 'omnichannel_placed_chat_on_hold', msg: '', ts: 1_000 }));
+    await store.messages.setComment(held.id, 'Chat placed on hold by agent');
+    expect(await store.messages.findById(held.id)).toEqual({ ...held, comment: 'Chat placed on hold by agent' });
+    expect(await store.messages.findById(held.id, 'visitor')).toBeNull();
+  });
+
+  it('livechatRooms.list: the onHold filter', async () => {
+    const store = ctx.store();
+    const { room } = await openRoom(store);
+    const sort = { key: 'ts' as const, direction: -1 as const };
+    const ids = async (onHold: boolean) => (await store.livechatRooms.list({ onHold, visitorId: room.visitor.id }, sort, 0, 10)).rooms.map((r) => r.id);
+    expect(await ids(false)).toEqual([room.id]);
+    expect(await ids(true)).toEqual([]);
+    await kdb(store).updateTable('rooms').set({ on_hold: 1 }).where('id', '=', room.id).execute();
+    expect(await ids(true)).toEqual([room.id]);
+  });
+
   it('livechatRooms.setInfo: tags replaced and topic set (each only when given); false for no such room', async () => {
     const store = ctx.store();
     const { room } = await openRoom(store);

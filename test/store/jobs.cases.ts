@@ -211,6 +211,40 @@ export function jobsCases(ctx: JobsCaseContext): void {
     expect(await store.jobs.pendingForKey('nothing')).toEqual([]);
   });
 
+  it('cancelKinds deletes the pending jobs of these kinds under the key, in one statement; others stay', async () => {
+    const store = ctx.store();
+    const key = `room-${newId()}`;
+    const [k1, k2, k3] = [newKind(), newKind(), newKind()];
+    for (const kind of [k1, k2, k3]) await store.jobs.schedule({ kind, key, dueAt: 5_000 }, 0);
+    await store.jobs.schedule({ kind: k1, key: `${key}-other`, dueAt: 5_000 }, 0);
+    expect(await store.jobs.cancelKinds([k1, k2], key)).toBe(2);
+    expect((await store.jobs.pendingForKey(key)).map((j) => j.kind)).toEqual([k3]);
+    expect(await store.jobs.findPending(k1, `${key}-other`)).not.toBeNull();
+    expect(await store.jobs.cancelKinds([k1, k2], key)).toBe(0);
+    expect(await store.jobs.cancelKinds([], key)).toBe(0);
+  });
+
+  it('pendingForKeys lists the pending jobs of these kinds of these keys, by key then soonest first', async () => {
+    const store = ctx.store();
+    const [a, b] = [`room-${newId()}`, `room-${newId()}`];
+    const [k1, k2, other] = [newKind(), newKind(), newKind()];
+    await store.jobs.schedule({ kind: k1, key: a, dueAt: 3_000 }, 0);
+    await store.jobs.schedule({ kind: k2, key: a, dueAt: 2_000 }, 0);
+    await store.jobs.schedule({ kind: other, key: a, dueAt: 1_000 }, 0);
+    await store.jobs.schedule({ kind: k1, key: b, dueAt: 5_000 }, 0);
+    await store.jobs.schedule({ kind: k1, key: 'elsewhere', dueAt: 5_000 }, 0);
+    const listed = await store.jobs.pendingForKeys([b, a], [k1, k2]);
+    expect(listed.map((j) => [j.key, j.kind, j.dueAt])).toEqual(
+      [
+        [a, k2, 2_000],
+        [a, k1, 3_000],
+        [b, k1, 5_000],
+      ].sort((x, y) => (x[0]! < y[0]! ? -1 : x[0]! > y[0]! ? 1 : 0)),
+    );
+    expect(await store.jobs.pendingForKeys([], [k1])).toEqual([]);
+    expect(await store.jobs.pendingForKeys([a], [])).toEqual([]);
+  });
+
   it('a job scheduled in a transaction that rolls back does not exist; one in a committed transaction does', async () => {
     const store = ctx.store();
     const kind = newKind();

@@ -290,7 +290,7 @@ export function agentsCases(ctx: LivechatCaseContext): void {
     expect(await store.agents.candidates({ departmentId: null, agentId: away.id })).toEqual([]);
   });
 
-  it('the available agents are found by a partial index in Auto_Selection\'s order (migration 0033), the plain index of the livechat status is gone', async () => {
+  it('the available agents are found by a partial index in Auto_Selection\'s order (migration 0038), the plain index of the livechat status is gone', async () => {
     const db = kdb(ctx.store());
     const indexes =
       ctx.store().backend === 'sqlite'

@@ -18,6 +18,8 @@ export function departmentsCases(ctx: LivechatCaseContext): void {
       chatClosingTags: [],
       maxChats: 0,
       waitingQueueMessage: null,
+      visitorInactivityTimeout: null,
+      abandonedCloseMessage: null,
     });
     expect(await store.departments.findById(id)).toEqual(created);
     expect(await store.departments.findById('missing')).toBeNull();
@@ -28,6 +30,10 @@ export function departmentsCases(ctx: LivechatCaseContext): void {
     const limits = await store.departments.update(id, { ...fields, maxChats: 4, waitingQueueMessage: 'Hold on' }, 3_000);
     expect(limits).toMatchObject({ maxChats: 4, waitingQueueMessage: 'Hold on', requestTagBeforeClosingChat: false });
     expect(await store.departments.findById(id)).toEqual(limits);
+    // DESK.md D3's inactivity overrides round-trip.
+    const inactivity = await store.departments.update(id, { ...fields, visitorInactivityTimeout: 90, abandonedCloseMessage: 'Bye' }, 4_000);
+    expect(inactivity).toMatchObject({ visitorInactivityTimeout: 90, abandonedCloseMessage: 'Bye' });
+    expect(await store.departments.findById(id)).toEqual(inactivity);
   });
 
   it('update replaces the fields and bumps _updatedAt strictly; null when absent', async () => {

@@ -91,6 +91,10 @@ export function inquiriesCases(ctx: LivechatCaseContext): void {
     expect(await store.inquiries.findById(q.id)).toEqual({ ...q, status: 'queued', takenBy: null, departmentId: 'dep-2', ts: 4_000, updatedAt: 4_000 });
     await store.inquiries.requeue(q.rid, null, 4_000);
     expect(await store.inquiries.findById(q.id)).toMatchObject({ departmentId: null, updatedAt: 4_001 });
+    // In place (DESK.md D3's auto-transfer): the place in the queue (`ts`) stays.
+    await store.inquiries.take(q.id, 'agent-1', 5_000);
+    await store.inquiries.requeue(q.rid, 'dep-3', 6_000, true);
+    expect(await store.inquiries.findById(q.id)).toMatchObject({ status: 'queued', takenBy: null, departmentId: 'dep-3', ts: 4_000, updatedAt: 6_000 });
   });
 
   it('markTaken marks the room\'s inquiry taken whatever its status', async () => {

@@ -87,6 +87,8 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
       tags: [],
       closeReason: null,
       topic: null,
+      onHold: false,
+      autoTransferExcluded: [],
       livechatData: {},
     });
     expect(await store.livechatRooms.findById(room.id)).toEqual(room);
@@ -485,7 +487,7 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
   it('lockState: the room\'s id, fname, open, department and serving agent, with the same row lock; null for a missing room or another type', async () => {
     const store = ctx.store();
     const { room } = await openRoom(store, { departmentId: `dep-${newId()}`, fname: 'Öl Visitor' });
-    const expected = { id: room.id, fname: 'Öl Visitor', open: true, departmentId: room.departmentId, servedBy: null };
+    const expected = { id: room.id, fname: 'Öl Visitor', open: true, departmentId: room.departmentId, servedBy: null, onHold: false, autoTransferExcluded: [] };
     expect(room.departmentId).toMatch(/^dep-/);
     await expectHeldUntilCommit(store, room.id, async (tx) => expect(await tx.livechatRooms.lockState(room.id)).toEqual(expected));
     await store.livechatRooms.setServedBy(room.id, { id: 'agent-1', username: 'agent', ts: 4_000 }, 4_000);
@@ -493,7 +495,7 @@ export function livechatRoomsCases(ctx: LivechatCaseContext): void {
     expect(served).toEqual({ ...expected, servedBy: { id: 'agent-1', username: 'agent', ts: 4_000 } });
     // The same fields as the full read of the room.
     const full = (await store.livechatRooms.findById(room.id))!;
-    expect(served).toEqual({ id: full.id, fname: full.fname, open: full.open, departmentId: full.departmentId, servedBy: full.servedBy });
+    expect(served).toEqual({ id: full.id, fname: full.fname, open: full.open, departmentId: full.departmentId, servedBy: full.servedBy, onHold: full.onHold, autoTransferExcluded: full.autoTransferExcluded });
     await store.livechatRooms.close(room.id, { closer: 'user', closedBy: { id: 'agent-1', username: 'agent' }, closedAt: 5_000 }, 5_000);
     expect(await store.transaction((tx) => tx.livechatRooms.lockState(room.id))).toMatchObject({ id: room.id, open: false });
     const channel = await store.rooms.insert({ id: newId(), t: 'c', name: `c${newId()}`, fname: 'c', creator: null, ts: 1 });

@@ -328,12 +328,12 @@ export function reportsCases(ctx: LivechatCaseContext): void {
 
     expect(byId(await store.reports.liveRooms([dep]))).toEqual(
       byId([
-        { id: served.room.id, ts: base + 1, departmentId: dep, agentId: agent.id },
-        { id: queued.room.id, ts: base + 3, departmentId: dep, agentId: null },
+        { id: served.room.id, ts: base + 1, departmentId: dep, agentId: agent.id, onHold: false },
+        { id: queued.room.id, ts: base + 3, departmentId: dep, agentId: null, onHold: false },
       ]),
     );
     const noDepartment = await store.reports.liveRooms(['']);
-    expect(noDepartment).toContainEqual({ id: without.room.id, ts: base + 6, departmentId: null, agentId: null });
+    expect(noDepartment).toContainEqual({ id: without.room.id, ts: base + 6, departmentId: null, agentId: null, onHold: false });
     expect(noDepartment.every((r) => r.departmentId === null)).toBe(true);
     expect(await store.reports.liveRooms([])).toEqual([]);
     const every = await store.reports.liveRooms(null);

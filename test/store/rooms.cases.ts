@@ -160,6 +160,7 @@ export function roomsCases(getStore: StoreGetter): void {
           unread: 0,
           ts: 1_500,
           updatedAt: 1_000,
+          onHold: false,
         });
         const after = (await store.rooms.findById(room.id))!;
         expect(after.usersCount).toBe(1);

@@ -22,7 +22,7 @@ const SCHEMA_FILE = new URL('../../src/store/sql/schema.ts', import.meta.url);
  * type for them: Kysely's migration bookkeeping, and SQLite's directory search (the FTS5 index tables and
  * FTS5's shadow tables of each, and their backlog, migrations 0001, 0007 and 0017), and the closed livechat rooms'
  * text search (an FTS5 table on SQLite, a plain one on PostgreSQL, migration 0027: store/sql/livechat-search.ts), and
- * the canned responses' text search on SQLite (an FTS5 table kept by triggers, migration 0033).
+ * the canned responses' text search on SQLite (an FTS5 table kept by triggers, migration 0035).
  */
 const NOT_IN_SCHEMA = /^(kysely_migration(_lock)?|(users|rooms)_search(_(data|idx|content|docsize|config|pending))?|(livechat_room|canned_responses)_search(_(data|idx|content|docsize|config))?)$/;
 

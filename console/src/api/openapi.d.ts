@@ -623,12 +623,13 @@ export interface paths {
                                     /** @enum {boolean} */
                                     transcriptRequested?: true;
                                     transferData?: {
+                                        comment?: string;
                                         nextDepartment?: {
                                             _id: string;
                                             name: string;
                                         };
                                         /** @enum {string} */
-                                        scope: "department" | "agent" | "queue";
+                                        scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                         transferredBy: {
                                             _id: string;
                                             /** @enum {string} */
@@ -652,6 +653,8 @@ export interface paths {
                                 lm?: string;
                                 msgs: number;
                                 name?: string;
+                                /** @enum {boolean} */
+                                onHold?: true;
                                 open?: boolean;
                                 ro?: boolean;
                                 servedBy?: {
@@ -894,12 +897,13 @@ export interface paths {
                                     /** @enum {boolean} */
                                     transcriptRequested?: true;
                                     transferData?: {
+                                        comment?: string;
                                         nextDepartment?: {
                                             _id: string;
                                             name: string;
                                         };
                                         /** @enum {string} */
-                                        scope: "department" | "agent" | "queue";
+                                        scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                         transferredBy: {
                                             _id: string;
                                             /** @enum {string} */
@@ -925,6 +929,8 @@ export interface paths {
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 lm?: string;
                                 msgs: number;
+                                /** @enum {boolean} */
+                                onHold?: true;
                                 open?: boolean;
                                 servedBy?: {
                                     _id: string;
@@ -942,6 +948,12 @@ export interface paths {
                                 /** @enum {string} */
                                 t: "l";
                                 tags?: string[];
+                                timers?: {
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    dueAt: string;
+                                    /** @enum {string} */
+                                    kind: "autoTransfer" | "onHoldClose" | "inactivity" | "queueTimeout";
+                                }[];
                                 topic?: string;
                                 transferHistory?: {
                                     comment?: string;
@@ -1046,12 +1058,13 @@ export interface paths {
                                     /** @enum {boolean} */
                                     transcriptRequested?: true;
                                     transferData?: {
+                                        comment?: string;
                                         nextDepartment?: {
                                             _id: string;
                                             name: string;
                                         };
                                         /** @enum {string} */
-                                        scope: "department" | "agent" | "queue";
+                                        scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                         transferredBy: {
                                             _id: string;
                                             /** @enum {string} */
@@ -1075,6 +1088,8 @@ export interface paths {
                                 lm?: string;
                                 msgs: number;
                                 name?: string;
+                                /** @enum {boolean} */
+                                onHold?: true;
                                 open?: boolean;
                                 ro?: boolean;
                                 servedBy?: {
@@ -1247,12 +1262,13 @@ export interface paths {
                                     /** @enum {boolean} */
                                     transcriptRequested?: true;
                                     transferData?: {
+                                        comment?: string;
                                         nextDepartment?: {
                                             _id: string;
                                             name: string;
                                         };
                                         /** @enum {string} */
-                                        scope: "department" | "agent" | "queue";
+                                        scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                         transferredBy: {
                                             _id: string;
                                             /** @enum {string} */
@@ -1276,6 +1292,8 @@ export interface paths {
                                 lm?: string;
                                 msgs: number;
                                 name?: string;
+                                /** @enum {boolean} */
+                                onHold?: true;
                                 open?: boolean;
                                 ro?: boolean;
                                 servedBy?: {
@@ -1446,12 +1464,13 @@ export interface paths {
                                     /** @enum {boolean} */
                                     transcriptRequested?: true;
                                     transferData?: {
+                                        comment?: string;
                                         nextDepartment?: {
                                             _id: string;
                                             name: string;
                                         };
                                         /** @enum {string} */
-                                        scope: "department" | "agent" | "queue";
+                                        scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                         transferredBy: {
                                             _id: string;
                                             /** @enum {string} */
@@ -1475,6 +1494,8 @@ export interface paths {
                                 lm?: string;
                                 msgs: number;
                                 name?: string;
+                                /** @enum {boolean} */
+                                onHold?: true;
                                 open?: boolean;
                                 ro?: boolean;
                                 servedBy?: {
@@ -1626,12 +1647,13 @@ export interface paths {
                                 /** @enum {boolean} */
                                 transcriptRequested?: true;
                                 transferData?: {
+                                    comment?: string;
                                     nextDepartment?: {
                                         _id: string;
                                         name: string;
                                     };
                                     /** @enum {string} */
-                                    scope: "department" | "agent" | "queue";
+                                    scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                     transferredBy: {
                                         _id: string;
                                         /** @enum {string} */
@@ -1907,12 +1929,13 @@ export interface paths {
                                     /** @enum {boolean} */
                                     transcriptRequested?: true;
                                     transferData?: {
+                                        comment?: string;
                                         nextDepartment?: {
                                             _id: string;
                                             name: string;
                                         };
                                         /** @enum {string} */
-                                        scope: "department" | "agent" | "queue";
+                                        scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                         transferredBy: {
                                             _id: string;
                                             /** @enum {string} */
@@ -2516,12 +2539,13 @@ export interface paths {
                                     /** @enum {boolean} */
                                     transcriptRequested?: true;
                                     transferData?: {
+                                        comment?: string;
                                         nextDepartment?: {
                                             _id: string;
                                             name: string;
                                         };
                                         /** @enum {string} */
-                                        scope: "department" | "agent" | "queue";
+                                        scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                         transferredBy: {
                                             _id: string;
                                             /** @enum {string} */
@@ -2545,6 +2569,8 @@ export interface paths {
                                 lm?: string;
                                 msgs: number;
                                 name?: string;
+                                /** @enum {boolean} */
+                                onHold?: true;
                                 open?: boolean;
                                 ro?: boolean;
                                 servedBy?: {
@@ -2715,12 +2741,13 @@ export interface paths {
                                     /** @enum {boolean} */
                                     transcriptRequested?: true;
                                     transferData?: {
+                                        comment?: string;
                                         nextDepartment?: {
                                             _id: string;
                                             name: string;
                                         };
                                         /** @enum {string} */
-                                        scope: "department" | "agent" | "queue";
+                                        scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                         transferredBy: {
                                             _id: string;
                                             /** @enum {string} */
@@ -2744,6 +2771,8 @@ export interface paths {
                                 lm?: string;
                                 msgs: number;
                                 name?: string;
+                                /** @enum {boolean} */
+                                onHold?: true;
                                 open?: boolean;
                                 rid: string;
                                 ro?: boolean;
@@ -4405,6 +4434,8 @@ export interface paths {
                                     }[];
                                 };
                                 messages: {
+                                    conversationFinishedMessage: string;
+                                    conversationFinishedText: string;
                                     dataProcessingConsentText: string;
                                     offlineMessage: string;
                                     offlineSuccessMessage: string;
@@ -4503,12 +4534,13 @@ export interface paths {
                                         /** @enum {boolean} */
                                         transcriptRequested?: true;
                                         transferData?: {
+                                            comment?: string;
                                             nextDepartment?: {
                                                 _id: string;
                                                 name: string;
                                             };
                                             /** @enum {string} */
-                                            scope: "department" | "agent" | "queue";
+                                            scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                             transferredBy: {
                                                 _id: string;
                                                 /** @enum {string} */
@@ -4534,6 +4566,8 @@ export interface paths {
                                     /** @description ISO 8601 UTC timestamp with milliseconds */
                                     lm?: string;
                                     msgs: number;
+                                    /** @enum {boolean} */
+                                    onHold?: true;
                                     open?: boolean;
                                     servedBy?: {
                                         _id: string;
@@ -4551,6 +4585,12 @@ export interface paths {
                                     /** @enum {string} */
                                     t: "l";
                                     tags?: string[];
+                                    timers?: {
+                                        /** @description ISO 8601 UTC timestamp with milliseconds */
+                                        dueAt: string;
+                                        /** @enum {string} */
+                                        kind: "autoTransfer" | "onHoldClose" | "inactivity" | "queueTimeout";
+                                    }[];
                                     topic?: string;
                                     transferHistory?: {
                                         comment?: string;
@@ -5161,6 +5201,7 @@ export interface paths {
                                 _id: string;
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt: string;
+                                abandonedRoomsCloseCustomMessage?: string;
                                 chatClosingTags?: string[];
                                 description?: string;
                                 email?: string;
@@ -5171,6 +5212,7 @@ export interface paths {
                                 requestTagBeforeClosingChat?: boolean;
                                 showOnOfflineForm: boolean;
                                 showOnRegistration: boolean;
+                                visitorInactivityTimeoutInSeconds?: number;
                                 waitingQueueMessage?: string;
                             }[];
                             offset: number;
@@ -5226,6 +5268,7 @@ export interface paths {
                             username?: string;
                         }[];
                         department: {
+                            abandonedRoomsCloseCustomMessage?: string;
                             chatClosingTags?: string[];
                             description?: string;
                             email: string;
@@ -5235,6 +5278,7 @@ export interface paths {
                             requestTagBeforeClosingChat?: boolean;
                             showOnOfflineForm: boolean;
                             showOnRegistration: boolean;
+                            visitorInactivityTimeoutInSeconds?: number | string;
                             waitingQueueMessage?: string;
                         };
                     };
@@ -5259,6 +5303,7 @@ export interface paths {
                                 _id: string;
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt: string;
+                                abandonedRoomsCloseCustomMessage?: string;
                                 chatClosingTags?: string[];
                                 description?: string;
                                 email?: string;
@@ -5269,6 +5314,7 @@ export interface paths {
                                 requestTagBeforeClosingChat?: boolean;
                                 showOnOfflineForm: boolean;
                                 showOnRegistration: boolean;
+                                visitorInactivityTimeoutInSeconds?: number;
                                 waitingQueueMessage?: string;
                             };
                             /** @enum {boolean} */
@@ -5348,6 +5394,7 @@ export interface paths {
                                 _id: string;
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt: string;
+                                abandonedRoomsCloseCustomMessage?: string;
                                 chatClosingTags?: string[];
                                 description?: string;
                                 email?: string;
@@ -5358,6 +5405,7 @@ export interface paths {
                                 requestTagBeforeClosingChat?: boolean;
                                 showOnOfflineForm: boolean;
                                 showOnRegistration: boolean;
+                                visitorInactivityTimeoutInSeconds?: number;
                                 waitingQueueMessage?: string;
                             };
                             /** @enum {boolean} */
@@ -5412,6 +5460,7 @@ export interface paths {
                             username?: string;
                         }[];
                         department: {
+                            abandonedRoomsCloseCustomMessage?: string;
                             chatClosingTags?: string[];
                             description?: string;
                             email: string;
@@ -5421,6 +5470,7 @@ export interface paths {
                             requestTagBeforeClosingChat?: boolean;
                             showOnOfflineForm: boolean;
                             showOnRegistration: boolean;
+                            visitorInactivityTimeoutInSeconds?: number | string;
                             waitingQueueMessage?: string;
                         };
                     };
@@ -5445,6 +5495,7 @@ export interface paths {
                                 _id: string;
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 _updatedAt: string;
+                                abandonedRoomsCloseCustomMessage?: string;
                                 chatClosingTags?: string[];
                                 description?: string;
                                 email?: string;
@@ -5455,6 +5506,7 @@ export interface paths {
                                 requestTagBeforeClosingChat?: boolean;
                                 showOnOfflineForm: boolean;
                                 showOnRegistration: boolean;
+                                visitorInactivityTimeoutInSeconds?: number;
                                 waitingQueueMessage?: string;
                             };
                             /** @enum {boolean} */
@@ -6177,12 +6229,13 @@ export interface paths {
                                 /** @enum {boolean} */
                                 transcriptRequested?: true;
                                 transferData?: {
+                                    comment?: string;
                                     nextDepartment?: {
                                         _id: string;
                                         name: string;
                                     };
                                     /** @enum {string} */
-                                    scope: "department" | "agent" | "queue";
+                                    scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                     transferredBy: {
                                         _id: string;
                                         /** @enum {string} */
@@ -6317,12 +6370,13 @@ export interface paths {
                                 /** @enum {boolean} */
                                 transcriptRequested?: true;
                                 transferData?: {
+                                    comment?: string;
                                     nextDepartment?: {
                                         _id: string;
                                         name: string;
                                     };
                                     /** @enum {string} */
-                                    scope: "department" | "agent" | "queue";
+                                    scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                     transferredBy: {
                                         _id: string;
                                         /** @enum {string} */
@@ -6465,12 +6519,13 @@ export interface paths {
                                 /** @enum {boolean} */
                                 transcriptRequested?: true;
                                 transferData?: {
+                                    comment?: string;
                                     nextDepartment?: {
                                         _id: string;
                                         name: string;
                                     };
                                     /** @enum {string} */
-                                    scope: "department" | "agent" | "queue";
+                                    scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                     transferredBy: {
                                         _id: string;
                                         /** @enum {string} */
@@ -7787,12 +7842,13 @@ export interface paths {
                                     /** @enum {boolean} */
                                     transcriptRequested?: true;
                                     transferData?: {
+                                        comment?: string;
                                         nextDepartment?: {
                                             _id: string;
                                             name: string;
                                         };
                                         /** @enum {string} */
-                                        scope: "department" | "agent" | "queue";
+                                        scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                         transferredBy: {
                                             _id: string;
                                             /** @enum {string} */
@@ -7818,6 +7874,8 @@ export interface paths {
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 lm?: string;
                                 msgs: number;
+                                /** @enum {boolean} */
+                                onHold?: true;
                                 open?: boolean;
                                 servedBy?: {
                                     _id: string;
@@ -7835,6 +7893,12 @@ export interface paths {
                                 /** @enum {string} */
                                 t: "l";
                                 tags?: string[];
+                                timers?: {
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    dueAt: string;
+                                    /** @enum {string} */
+                                    kind: "autoTransfer" | "onHoldClose" | "inactivity" | "queueTimeout";
+                                }[];
                                 topic?: string;
                                 transferHistory?: {
                                     comment?: string;
@@ -8183,6 +8247,7 @@ export interface paths {
                                     video_type?: string;
                                     video_url?: string;
                                 }[];
+                                comment?: string;
                                 file?: {
                                     _id: string;
                                     format: string;
@@ -8215,12 +8280,13 @@ export interface paths {
                                 /** @enum {boolean} */
                                 transcriptRequested?: true;
                                 transferData?: {
+                                    comment?: string;
                                     nextDepartment?: {
                                         _id: string;
                                         name: string;
                                     };
                                     /** @enum {string} */
-                                    scope: "department" | "agent" | "queue";
+                                    scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                     transferredBy: {
                                         _id: string;
                                         /** @enum {string} */
@@ -8240,6 +8306,150 @@ export interface paths {
                                     username: string;
                                 };
                             };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/room.onHold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Put a livechat room on hold (DESK D3) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        roomId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/livechat/room.resumeOnHold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume an on-hold livechat room (DESK D3) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        roomId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
                             /** @enum {boolean} */
                             success: true;
                         };
@@ -8520,6 +8730,7 @@ export interface paths {
                     roomName?: string;
                     tags?: string[];
                     queued?: boolean;
+                    onhold?: boolean;
                     visitorId?: string;
                     text?: string;
                     createdAt?: string;
@@ -8617,12 +8828,13 @@ export interface paths {
                                     /** @enum {boolean} */
                                     transcriptRequested?: true;
                                     transferData?: {
+                                        comment?: string;
                                         nextDepartment?: {
                                             _id: string;
                                             name: string;
                                         };
                                         /** @enum {string} */
-                                        scope: "department" | "agent" | "queue";
+                                        scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                         transferredBy: {
                                             _id: string;
                                             /** @enum {string} */
@@ -8648,6 +8860,8 @@ export interface paths {
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 lm?: string;
                                 msgs?: number;
+                                /** @enum {boolean} */
+                                onHold?: true;
                                 open?: boolean;
                                 servedBy?: {
                                     _id: string;
@@ -8665,6 +8879,12 @@ export interface paths {
                                 /** @enum {string} */
                                 t?: "l";
                                 tags?: string[];
+                                timers?: {
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    dueAt: string;
+                                    /** @enum {string} */
+                                    kind: "autoTransfer" | "onHoldClose" | "inactivity" | "queueTimeout";
+                                }[];
                                 topic?: string;
                                 transferHistory?: {
                                     comment?: string;
@@ -9851,12 +10071,13 @@ export interface paths {
                             /** @enum {boolean} */
                             transcriptRequested?: true;
                             transferData?: {
+                                comment?: string;
                                 nextDepartment?: {
                                     _id: string;
                                     name: string;
                                 };
                                 /** @enum {string} */
-                                scope: "department" | "agent" | "queue";
+                                scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                 transferredBy: {
                                     _id: string;
                                     /** @enum {string} */
@@ -10908,12 +11129,13 @@ export interface paths {
                                     /** @enum {boolean} */
                                     transcriptRequested?: true;
                                     transferData?: {
+                                        comment?: string;
                                         nextDepartment?: {
                                             _id: string;
                                             name: string;
                                         };
                                         /** @enum {string} */
-                                        scope: "department" | "agent" | "queue";
+                                        scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                         transferredBy: {
                                             _id: string;
                                             /** @enum {string} */
@@ -10939,6 +11161,8 @@ export interface paths {
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 lm?: string;
                                 msgs?: number;
+                                /** @enum {boolean} */
+                                onHold?: true;
                                 open?: boolean;
                                 servedBy?: {
                                     _id: string;
@@ -10956,6 +11180,12 @@ export interface paths {
                                 /** @enum {string} */
                                 t?: "l";
                                 tags?: string[];
+                                timers?: {
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    dueAt: string;
+                                    /** @enum {string} */
+                                    kind: "autoTransfer" | "onHoldClose" | "inactivity" | "queueTimeout";
+                                }[];
                                 topic?: string;
                                 transferHistory?: {
                                     comment?: string;
@@ -11828,6 +12058,7 @@ export interface paths {
                                     video_type?: string;
                                     video_url?: string;
                                 }[];
+                                comment?: string;
                                 file?: {
                                     _id: string;
                                     format: string;
@@ -11860,12 +12091,13 @@ export interface paths {
                                 /** @enum {boolean} */
                                 transcriptRequested?: true;
                                 transferData?: {
+                                    comment?: string;
                                     nextDepartment?: {
                                         _id: string;
                                         name: string;
                                     };
                                     /** @enum {string} */
-                                    scope: "department" | "agent" | "queue";
+                                    scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                     transferredBy: {
                                         _id: string;
                                         /** @enum {string} */
@@ -12547,12 +12779,13 @@ export interface paths {
                                     /** @enum {boolean} */
                                     transcriptRequested?: true;
                                     transferData?: {
+                                        comment?: string;
                                         nextDepartment?: {
                                             _id: string;
                                             name: string;
                                         };
                                         /** @enum {string} */
-                                        scope: "department" | "agent" | "queue";
+                                        scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                         transferredBy: {
                                             _id: string;
                                             /** @enum {string} */
@@ -12576,6 +12809,8 @@ export interface paths {
                                 lm?: string;
                                 msgs: number;
                                 name?: string;
+                                /** @enum {boolean} */
+                                onHold?: true;
                                 open?: boolean;
                                 ro?: boolean;
                                 servedBy?: {
@@ -12736,12 +12971,13 @@ export interface paths {
                                     /** @enum {boolean} */
                                     transcriptRequested?: true;
                                     transferData?: {
+                                        comment?: string;
                                         nextDepartment?: {
                                             _id: string;
                                             name: string;
                                         };
                                         /** @enum {string} */
-                                        scope: "department" | "agent" | "queue";
+                                        scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                         transferredBy: {
                                             _id: string;
                                             /** @enum {string} */
@@ -12767,6 +13003,8 @@ export interface paths {
                                 /** @description ISO 8601 UTC timestamp with milliseconds */
                                 lm?: string;
                                 msgs: number;
+                                /** @enum {boolean} */
+                                onHold?: true;
                                 open?: boolean;
                                 servedBy?: {
                                     _id: string;
@@ -12784,6 +13022,12 @@ export interface paths {
                                 /** @enum {string} */
                                 t: "l";
                                 tags?: string[];
+                                timers?: {
+                                    /** @description ISO 8601 UTC timestamp with milliseconds */
+                                    dueAt: string;
+                                    /** @enum {string} */
+                                    kind: "autoTransfer" | "onHoldClose" | "inactivity" | "queueTimeout";
+                                }[];
                                 topic?: string;
                                 transferHistory?: {
                                     comment?: string;
@@ -12888,12 +13132,13 @@ export interface paths {
                                     /** @enum {boolean} */
                                     transcriptRequested?: true;
                                     transferData?: {
+                                        comment?: string;
                                         nextDepartment?: {
                                             _id: string;
                                             name: string;
                                         };
                                         /** @enum {string} */
-                                        scope: "department" | "agent" | "queue";
+                                        scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                         transferredBy: {
                                             _id: string;
                                             /** @enum {string} */
@@ -12917,6 +13162,8 @@ export interface paths {
                                 lm?: string;
                                 msgs: number;
                                 name?: string;
+                                /** @enum {boolean} */
+                                onHold?: true;
                                 open?: boolean;
                                 ro?: boolean;
                                 servedBy?: {
@@ -13141,12 +13388,13 @@ export interface paths {
                                 /** @enum {boolean} */
                                 transcriptRequested?: true;
                                 transferData?: {
+                                    comment?: string;
                                     nextDepartment?: {
                                         _id: string;
                                         name: string;
                                     };
                                     /** @enum {string} */
-                                    scope: "department" | "agent" | "queue";
+                                    scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                     transferredBy: {
                                         _id: string;
                                         /** @enum {string} */
@@ -13292,12 +13540,13 @@ export interface paths {
                                 /** @enum {boolean} */
                                 transcriptRequested?: true;
                                 transferData?: {
+                                    comment?: string;
                                     nextDepartment?: {
                                         _id: string;
                                         name: string;
                                     };
                                     /** @enum {string} */
-                                    scope: "department" | "agent" | "queue";
+                                    scope: "department" | "agent" | "queue" | "autoTransferUnansweredChatsToAgent" | "autoTransferUnansweredChatsToQueue";
                                     transferredBy: {
                                         _id: string;
                                         /** @enum {string} */
@@ -13521,6 +13770,8 @@ export interface paths {
                                 alert: boolean;
                                 fname?: string;
                                 name?: string;
+                                /** @enum {boolean} */
+                                onHold?: true;
                                 open: boolean;
                                 rid: string;
                                 roles?: string[];

@@ -6,7 +6,8 @@ import { isMissingEndpoint, useDepartmentAgents, useDepartments, useMessages, us
 import type { LivechatRoom, Message, TransferEntry } from '../api/types.js';
 import { useConsole } from '../context.js';
 import { errorText, isChatGone } from '../lib/errors.js';
-import { clockTime, dateTime, isSendKey, systemText, typingLine } from '../lib/format.js';
+import { clockTime, dateTime, isSendKey, systemText, timerLine, typingLine, type RoomTimer } from '../lib/format.js';
+import { useNow } from '../lib/hooks.js';
 import { markSeen } from '../lib/unread.js';
 import { Markdown } from './Markdown.js';
 import { VirtualRow } from './VirtualRow.js';
@@ -636,6 +637,45 @@ function MessageList({
   );
 }
 
+/** The header's line for the chat's soonest D3 timer, counting down each second. */
+function TimerLine({ timers, onHold }: { timers: RoomTimer[] | undefined; onHold: boolean }) {
+  const now = useNow(1000);
+  const line = timerLine(timers, now, onHold);
+  return line ? (
+    <span className="muted small timer-line" role="timer">
+      {line}
+    </span>
+  ) : null;
+}
+
+/** On hold / Resume (DESK.md D3): the server's refusal is said in a sentence beside the button. */
+function HoldButton({ rid, resume }: { rid: string; resume: boolean }) {
+  const { api } = useConsole();
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const action = useMutation({
+    mutationFn: () => api(resume ? 'livechat/room.resumeOnHold' : 'livechat/room.onHold', { method: 'POST', body: { roomId: rid } }),
+    onSuccess: () => {
+      setError(null);
+      void queryClient.invalidateQueries({ queryKey: ['room', rid] });
+      void queryClient.invalidateQueries({ queryKey: ['rooms'] });
+    },
+    onError: (e) => setError(errorText(e, 'chat')),
+  });
+  return (
+    <>
+      <button type="button" className="ghost small" disabled={action.isPending} onClick={() => action.mutate()}>
+        {resume ? 'Resume' : 'On hold'}
+      </button>
+      {error && (
+        <span className="error small" role="alert">
+          {error}
+        </span>
+      )}
+    </>
+  );
+}
+
 /**
  * One chat: header (transfer, close), the history, typing, the composer for its
  * serving agent, and the visitor panel. `standalone` (a closed chat opened on its
@@ -712,6 +752,11 @@ export function Conversation({ rid, backHref, focusComposer = false, standalone 
   const canTransfer = open && (serving || can('view-livechat-rooms')) && can('transfer-livechat-guest');
   // DESK.md D5: the serving agent, or whoever may save others' room info.
   const canTag = open && (serving || can('save-others-livechat-room-info'));
+  // DESK.md D3: hold a served chat, resume a held one (the serving agent, or whoever may hold others' chats).
+  const onHold = (data as { onHold?: boolean }).onHold === true;
+  const holdAllowed = serving ? can('on-hold-livechat-room') || can('on-hold-others-livechat-room') : can('on-hold-others-livechat-room');
+  const canHold = open && !!data.servedBy && !onHold && holdAllowed;
+  const canResume = open && !!data.servedBy && onHold && (serving || can('on-hold-others-livechat-room'));
   const title = data.fname ?? data.v.username;
   const closePanel = (focus: RefObject<HTMLButtonElement | null>) => () => {
     setPanel('none');
@@ -728,7 +773,7 @@ export function Conversation({ rid, backHref, focusComposer = false, standalone 
           <div className="conv-title-block">
             <h2 id="conv-title">{title}</h2>
             <span className="muted small">
-              {open ? (data.servedBy ? `Served by ${data.servedBy.username}` : 'Waiting in the queue') : `Closed ${dateTime(data.closedAt)}`}
+              {open ? (data.servedBy ? `Served by ${data.servedBy.username}${onHold ? ' — on hold' : ''}` : 'Waiting in the queue') : `Closed ${dateTime(data.closedAt)}`}
             </span>
             {(data.tags ?? []).length > 0 && (
               <span className="list-meta small">
@@ -740,9 +785,11 @@ export function Conversation({ rid, backHref, focusComposer = false, standalone 
                 ))}
               </span>
             )}
+            {open && <TimerLine timers={(data as { timers?: RoomTimer[] }).timers} onHold={onHold} />}
           </div>
-          {open && (canTransfer || canClose || canTag) && (
+          {open && (canTransfer || canClose || canTag || canHold || canResume) && (
             <div className="row">
+              {(canHold || canResume) && <HoldButton rid={data._id} resume={canResume} />}
               {canTag && (
                 <button ref={tagsButton} type="button" className="ghost small" aria-expanded={panel === 'tags'} onClick={() => setPanel(panel === 'tags' ? 'none' : 'tags')}>
                   Tags

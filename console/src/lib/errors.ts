@@ -29,6 +29,13 @@ const SENTENCES: Record<string, string | ((context: ErrorContext | undefined, re
   'error-department-not-found': 'That department does not exist any more. Reload the page.',
   'error-department-has-open-rooms': 'This department still has open chats. Close or transfer them first.',
   'error-inquiry-taken': 'Another agent has already taken this chat.',
+  'error-manual-on-hold-disabled': 'Putting chats on hold is turned off on this server (Livechat_allow_manual_on_hold).',
+  'error-room-is-already-on-hold': 'This chat is already on hold.',
+  'error-room-not-on-hold': 'This chat is not on hold any more.',
+  'error-unserved-rooms-cannot-be-placed-onhold': 'Only a chat an agent serves can be put on hold.',
+  'error-contact-sent-last-message-so-cannot-place-on-hold': 'The visitor wrote last: answer before putting the chat on hold.',
+  'error-max-number-simultaneous-chats-reached': 'You are at your chat limit: close or hold another chat first.',
+  Not_authorized: 'Only the agent serving this chat (or a manager) can do this.',
   'error-comment-is-required': 'A closing comment is required: say in a few words how the chat ended.',
   'error-tags-must-be-assigned-before-closing-chat': 'This chat needs a tag before it is closed: choose one below.',
   'error-invalid-tags': (_context, reason) => `${reason.replace(/^Invalid tags:\s*/i, 'These tags are not offered here: ')}. Choose tags from the list.`,
@@ -60,6 +67,7 @@ export function errorCode(error: { message: string; errorType?: string }): strin
   if (error.errorType) return error.errorType;
   const bracket = /\[([a-z0-9-]+)\]\s*$/i.exec(error.message);
   if (bracket) return bracket[1];
+  if (Object.hasOwn(SENTENCES, error.message)) return error.message;
   return /^[a-z]+(?:-[a-z]+)+$/.test(error.message) ? error.message : undefined;
 }
 

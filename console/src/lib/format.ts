@@ -73,6 +73,12 @@ export function systemText(message: Message, transfer?: TransferEntry): string |
     // A private note is shown as a message of its author, marked as a note (DESK.md D6).
     case 'livechat-note':
       return null;
+    // DESK.md D3: the on-hold lines (agents only) say who held or resumed the chat.
+    case 'omnichannel_placed_chat_on_hold':
+    case 'omnichannel_on_hold_chat_resumed': {
+      const comment = (message as { comment?: string }).comment;
+      return comment || (message.t === 'omnichannel_placed_chat_on_hold' ? 'Chat placed on hold' : 'Chat resumed');
+    }
     default:
       return message.msg || message.t || null;
   }
@@ -120,4 +126,38 @@ export function typingLine(usernames: string[], visitor: { username: string; nam
   if (usernames.length === 0) return '';
   const names = usernames.map((u) => (u === visitor.username ? visitor.name?.trim() || 'The visitor' : u));
   return `${names.join(', ')} ${names.length > 1 ? 'are' : 'is'} typing…`;
+}
+
+/** A room's pending D3 timer (`timers[]` of the agents' room object). */
+export interface RoomTimer {
+  kind: 'autoTransfer' | 'onHoldClose' | 'inactivity' | 'queueTimeout';
+  dueAt: string;
+}
+
+/** `m:ss` (or `h:mm:ss`) until `dueAt`, never below 0:00. */
+export function countdown(dueAt: string, now: number): string {
+  const total = Math.max(0, Math.ceil((Date.parse(dueAt) - now) / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+/**
+ * The room header's line for its soonest timer (DESK.md D3): the auto-transfer as a countdown, the others at their
+ * clock time.
+ */
+export function timerLine(timers: readonly RoomTimer[] | undefined, now: number, onHold: boolean): string | null {
+  const next = timers?.[0];
+  if (!next) return null;
+  switch (next.kind) {
+    case 'autoTransfer':
+      return `reassigned in ${countdown(next.dueAt, now)} unless you reply`;
+    case 'onHoldClose':
+      return `closes ${clockTime(next.dueAt)} — on hold`;
+    case 'inactivity':
+      return `inactive at ${clockTime(next.dueAt)} unless the visitor replies${onHold ? ' — on hold' : ''}`;
+    case 'queueTimeout':
+      return `closes ${clockTime(next.dueAt)} unless someone takes it`;
+  }
 }

@@ -19,6 +19,7 @@ import {
   UsernameBody,
   UserRef,
 } from '../../wire/livechat.js';
+import { RoomHoldBody } from '../../wire/desk.js';
 import type { RouteGroup } from '../types.js';
 
 const tags = ['livechat-agents'];
@@ -26,7 +27,42 @@ const Id = Type.Object({ _id: Text() });
 const DepartmentWithAgents = Success({ department: Department, agents: Type.Array(DepartmentAgent) });
 
 /** Contract §8.5, §8.9: agents closing rooms, agents and managers, departments, inquiries. */
-export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin }) => {
+export const livechatAgentsRoutes: RouteGroup = (app, { livechatAdmin, deskTimers }) => {
+  // DESK.md D3: on hold and resume.
+  app.post(
+    '/livechat/room.onHold',
+    {
+      schema: {
+        tags,
+        summary: 'Put a livechat room on hold (DESK D3)',
+        body: RoomHoldBody,
+        response: { 200: Success({}), ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['on-hold-livechat-room'] },
+    },
+    async (request) => {
+      await deskTimers.placeOnHold(callerOf(request).user, request.body.roomId);
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/livechat/room.resumeOnHold',
+    {
+      schema: {
+        tags,
+        summary: 'Resume an on-hold livechat room (DESK D3)',
+        body: RoomHoldBody,
+        response: { 200: Success({}), ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ['view-l-room'] },
+    },
+    async (request) => {
+      await deskTimers.resumeOnHold(callerOf(request).user, request.body.roomId);
+      return { success: true as const };
+    },
+  );
+
   app.post(
     '/livechat/room.closeByUser',
     {

@@ -89,7 +89,7 @@ export const notifyUser: StreamModule = {
           return;
         }
         const sub = await ctx.services.live.subscription(userId, rid);
-        if (sub) ctx.ddp.streams.emit(STREAM.notifyUser, eventName, ['inserted', ejson(sub)]);
+        if (sub) ctx.ddp.streams.emit(STREAM.notifyUser, eventName, [action, ejson(sub)]);
       };
       await Promise.all([subscriptions(), roomsChanged(ctx, userId, action, rid)]);
     },

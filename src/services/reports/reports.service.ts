@@ -209,13 +209,15 @@ export class ReportsService {
       const limit: number | null = null;
       const state: 'available' | 'busy' | 'unavailable' = !routable ? 'unavailable' : limit !== null && a.openRooms >= limit ? 'busy' : 'available';
       counts[state]++;
-      agentList.push({ _id: a.id, username: a.username, name: a.name, status: a.status, statusLivechat: a.statusLivechat, open: a.openRooms, onHold: 0, limit, state });
+      const onHold = rooms.filter((r) => r.onHold && r.agentId === a.id).length;
+      agentList.push({ _id: a.id, username: a.username, name: a.name, status: a.status, statusLivechat: a.statusLivechat, open: a.openRooms, onHold, limit, state });
     }
     return {
       open: rooms.length,
       unassigned: unassigned.length,
       queued,
-      onHold: 0,
+      // DESK.md D3: held rooms (within the scope).
+      onHold: rooms.filter((r) => r.onHold).length,
       longestWaitSeconds: oldest === null ? 0 : Math.max(0, Math.floor((now - oldest) / 1000)),
       agents: counts,
       agentList,

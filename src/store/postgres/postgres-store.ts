@@ -65,26 +65,28 @@ export const postgresDialect: SqlDialect = {
     const pattern = likePattern(term);
     const exact = sql<SqlBool>`(canned_responses.shortcut ilike ${pattern} escape '\\' or canned_responses.text ilike ${pattern} escape '\\')`;
     if (Array.from(term).length < 3) return exact;
-    // The expression of the index (migration 0033), written as it is there. A shortcut holds no whitespace, so only
+    // The expression of the index (migration 0035), written as it is there. A shortcut holds no whitespace, so only
     // a term with a newline can match across the shortcut and the text; such a term is tested on each as well.
     const doc = sql<SqlBool>`(canned_responses.shortcut || ${sql.lit('\n')} || canned_responses.text) ilike ${pattern} escape '\\'`;
     return term.includes('\n') ? sql<SqlBool>`${doc} and ${exact}` : doc;
   },
   openLivechatRooms: (alias) => sql`rooms as ${sql.table(alias)}`,
-  async createAgentLoadTriggers(db) {
+  async createAgentLoadTriggers(db, options) {
+    const onHold = options?.onHold === true;
+    const notHeld = (row: 'OLD' | 'NEW') => sql.raw(onHold ? ` AND ${row}.on_hold = 0` : '');
     await sql`
       CREATE FUNCTION rooms_agent_load() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.t = 'l' AND OLD.open = 1 AND OLD.served_by_id IS NOT NULL THEN
+        IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.t = 'l' AND OLD.open = 1 AND OLD.served_by_id IS NOT NULL${notHeld('OLD')} THEN
           UPDATE users SET livechat_open_rooms = livechat_open_rooms - 1 WHERE id = OLD.served_by_id;
         END IF;
-        IF TG_OP IN ('UPDATE', 'INSERT') AND NEW.t = 'l' AND NEW.open = 1 AND NEW.served_by_id IS NOT NULL THEN
+        IF TG_OP IN ('UPDATE', 'INSERT') AND NEW.t = 'l' AND NEW.open = 1 AND NEW.served_by_id IS NOT NULL${notHeld('NEW')} THEN
           UPDATE users SET livechat_open_rooms = livechat_open_rooms + 1 WHERE id = NEW.served_by_id;
         END IF;
         RETURN NULL;
       END $$`.execute(db);
     await sql`CREATE TRIGGER rooms_agent_load_ai AFTER INSERT ON rooms FOR EACH ROW EXECUTE FUNCTION rooms_agent_load()`.execute(db);
-    await sql`CREATE TRIGGER rooms_agent_load_au AFTER UPDATE OF served_by_id, open ON rooms FOR EACH ROW EXECUTE FUNCTION rooms_agent_load()`.execute(db);
+    await sql`CREATE TRIGGER rooms_agent_load_au AFTER UPDATE OF served_by_id, open${sql.raw(onHold ? ', on_hold' : '')} ON rooms FOR EACH ROW EXECUTE FUNCTION rooms_agent_load()`.execute(db);
     await sql`CREATE TRIGGER rooms_agent_load_ad AFTER DELETE ON rooms FOR EACH ROW EXECUTE FUNCTION rooms_agent_load()`.execute(db);
   },
   async createAgentDepartmentLoadTriggers(db) {
@@ -94,13 +96,13 @@ export const postgresDialect: SqlDialect = {
     await sql`
       CREATE OR REPLACE FUNCTION rooms_agent_load() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.t = 'l' AND OLD.open = 1 AND OLD.served_by_id IS NOT NULL THEN
+        IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.t = 'l' AND OLD.open = 1 AND OLD.on_hold = 0 AND OLD.served_by_id IS NOT NULL THEN
           UPDATE users SET livechat_open_rooms = livechat_open_rooms - 1 WHERE id = OLD.served_by_id;
           IF OLD.department_id IS NOT NULL THEN
             UPDATE agent_department_load SET open_rooms = open_rooms - 1 WHERE agent_id = OLD.served_by_id AND department_id = OLD.department_id;
           END IF;
         END IF;
-        IF TG_OP IN ('UPDATE', 'INSERT') AND NEW.t = 'l' AND NEW.open = 1 AND NEW.served_by_id IS NOT NULL THEN
+        IF TG_OP IN ('UPDATE', 'INSERT') AND NEW.t = 'l' AND NEW.open = 1 AND NEW.on_hold = 0 AND NEW.served_by_id IS NOT NULL THEN
           UPDATE users SET livechat_open_rooms = livechat_open_rooms + 1 WHERE id = NEW.served_by_id;
           IF NEW.department_id IS NOT NULL THEN
             INSERT INTO agent_department_load (agent_id, department_id, open_rooms) VALUES (NEW.served_by_id, NEW.department_id, 1)
@@ -110,7 +112,7 @@ export const postgresDialect: SqlDialect = {
         RETURN NULL;
       END $$`.execute(db);
     await sql`DROP TRIGGER IF EXISTS rooms_agent_load_au ON rooms`.execute(db);
-    await sql`CREATE TRIGGER rooms_agent_load_au AFTER UPDATE OF served_by_id, open, department_id ON rooms FOR EACH ROW EXECUTE FUNCTION rooms_agent_load()`.execute(db);
+    await sql`CREATE TRIGGER rooms_agent_load_au AFTER UPDATE OF served_by_id, open, on_hold, department_id ON rooms FOR EACH ROW EXECUTE FUNCTION rooms_agent_load()`.execute(db);
   },
   rowCount: (n) => nonNegativeInteger(n),
   binaryText: (expr) => sql<string | null>`${expr} collate "C"`,

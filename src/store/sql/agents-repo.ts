@@ -101,7 +101,7 @@ const HAS_AVAILABLE = {
 
 /**
  * A page of the candidates in an order (`CandidatePage`), per filter shape, order and page size (the offset is
- * bound). Read in the load order, the available agents' partial index (migration 0033) yields them already sorted,
+ * bound). Read in the load order, the available agents' partial index (migration 0038) yields them already sorted,
  * so a page reads its rows and no more; the other orders sort the candidates the filters select.
  */
 const CANDIDATE_PAGES = preparedShapes<Database, LoadRow>(32);

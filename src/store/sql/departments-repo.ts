@@ -25,6 +25,8 @@ function toDepartment(row: Selectable<LivechatDepartmentsTable>): DepartmentReco
     chatClosingTags: row.chat_closing_tags === null ? [] : (JSON.parse(row.chat_closing_tags) as string[]),
     maxChats: Number(row.max_chats),
     waitingQueueMessage: row.waiting_queue_message,
+    visitorInactivityTimeout: row.visitor_inactivity_timeout === null || row.visitor_inactivity_timeout === undefined ? null : Number(row.visitor_inactivity_timeout),
+    abandonedCloseMessage: row.abandoned_close_message ?? null,
   };
 }
 
@@ -41,6 +43,8 @@ function departmentColumns(f: DepartmentFields) {
     chat_closing_tags: f.chatClosingTags && f.chatClosingTags.length > 0 ? JSON.stringify(f.chatClosingTags) : null,
     max_chats: f.maxChats ?? 0,
     waiting_queue_message: f.waitingQueueMessage || null,
+    visitor_inactivity_timeout: f.visitorInactivityTimeout ?? null,
+    abandoned_close_message: f.abandonedCloseMessage || null,
   };
 }
 

@@ -70,9 +70,10 @@ export interface SqlDialect {
    * Migration step: triggers on `rooms` that keep `users.livechat_open_rooms` equal to the number of open
    * livechat rooms each user serves — on insert, on a change of `served_by_id` or `open`, and on delete — so
    * Auto_Selection reads each agent's load from its row instead of counting rooms, and no code path can
-   * forget to move the count.
+   * forget to move the count. With `onHold` (migration 0037, DESK.md D3) an on-hold room is not counted, and a
+   * change of `on_hold` moves the count too.
    */
-  createAgentLoadTriggers(db: Kysely<unknown>): Promise<void>;
+  createAgentLoadTriggers(db: Kysely<unknown>, options?: { onHold?: boolean }): Promise<void>;
   /**
    * Migration step: the same for `agent_department_load` — per (agent, department), the open livechat rooms of that
    * department the agent serves (a row created on first use), also moved by a change of `department_id` — so routing
@@ -96,7 +97,7 @@ export interface SqlDialect {
   roomTextMatches(term: string): RawBuilder<SqlBool>;
   /**
    * `containsTextScan`'s test of the term in a canned response's shortcut or text (in `canned_responses`, under its
-   * own name), found first through the trigram index of migration 0033 for terms of three or more characters: the
+   * own name), found first through the trigram index of migration 0035 for terms of three or more characters: the
    * index finds the rows by their document (shortcut, newline, text: on SQLite an FTS5 phrase of the lowercased
    * term's trigrams, answered from the index's positions; a pg_trgm `ILIKE` on PostgreSQL). Only a term with a
    * newline could match across the shortcut and the text (a shortcut holds no whitespace): it is tested on each too. Shorter terms, which a trigram index cannot answer, are the exact test alone.

@@ -55,6 +55,10 @@ const REQUEUE = preparedQuery(3, (_db: Kysely<Database>, dialect, rid: string, d
   sql`UPDATE livechat_inquiries SET status = 'queued', taken_by = NULL, department_id = cast(${departmentId} as text), ts = ${now},
     updated_at = ${dialect.nextUpdatedAt(now)} WHERE rid = ${rid}`,
 );
+const REQUEUE_IN_PLACE = preparedQuery(3, (_db: Kysely<Database>, dialect, rid: string, departmentId: string | null, now: number) =>
+  sql`UPDATE livechat_inquiries SET status = 'queued', taken_by = NULL, department_id = cast(${departmentId} as text),
+    updated_at = ${dialect.nextUpdatedAt(now)} WHERE rid = ${rid}`,
+);
 const INQUIRY_OF_ROOM = preparedQuery(1, (db: Kysely<Database>, _dialect, rid: string) =>
   db.selectFrom('livechat_inquiries').selectAll().where('rid', '=', rid),
 );
@@ -98,8 +102,8 @@ export class SqlInquiriesRepo implements InquiriesRepo {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  async requeue(rid: string, departmentId: string | null, now: number): Promise<void> {
-    await REQUEUE(this.db, this.dialect, rid, departmentId, now);
+  async requeue(rid: string, departmentId: string | null, now: number, inPlace = false): Promise<void> {
+    await (inPlace ? REQUEUE_IN_PLACE : REQUEUE)(this.db, this.dialect, rid, departmentId, now);
   }
 
   async markTaken(rid: string, agentId: string, now: number): Promise<void> {

@@ -74,6 +74,12 @@ export class SqlJobsRepo implements JobsRepo {
     return Number(result.numDeletedRows) > 0;
   }
 
+  async cancelKinds(kinds: readonly string[], key: string): Promise<number> {
+    if (kinds.length === 0) return 0;
+    const result = await this.db.deleteFrom('jobs').where('kind', 'in', [...kinds]).where('key', '=', key).where(PENDING).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   async findPending(kind: string, key: string): Promise<JobRecord | null> {
     const row = await this.db.selectFrom('jobs').selectAll().where('kind', '=', kind).where('key', '=', key).where(PENDING).executeTakeFirst();
     return row ? toJob(row) : null;
@@ -94,6 +100,21 @@ export class SqlJobsRepo implements JobsRepo {
       .orderBy(this.dialect.binaryText(sql.ref('kind')))
       .execute();
     return rows.map((r) => ({ id: r.id, kind: r.kind, dueAt: Number(r.due_at) }));
+  }
+
+  async pendingForKeys(keys: readonly string[], kinds: readonly string[]): Promise<Array<PendingJob & { key: string }>> {
+    if (keys.length === 0 || kinds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select(['id', 'kind', 'key', 'due_at'])
+      .where('key', 'in', [...keys])
+      .where('kind', 'in', [...kinds])
+      .where(PENDING)
+      .orderBy(this.dialect.binaryText(sql.ref('key')))
+      .orderBy('due_at')
+      .orderBy(this.dialect.binaryText(sql.ref('kind')))
+      .execute();
+    return rows.map((r) => ({ id: r.id, kind: r.kind, key: r.key, dueAt: Number(r.due_at) }));
   }
 
   async claimDue(query: ClaimQuery): Promise<JobRecord[]> {

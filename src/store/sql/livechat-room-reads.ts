@@ -115,6 +115,7 @@ count: number,
   if (tags && tags.length > 0) q = q.where(({ or }) => or(tags.map((tag) => dialect.containsTextScan(sql.ref('rooms.tags'), JSON.stringify(tag)))));
   if (filter.queued === true) q = q.where('open', '=', sql.lit(1)).where('served_by_id', 'is', null);
   if (filter.queued === false) q = q.where((eb) => eb.or([eb('open', 'is', null), eb('served_by_id', 'is not', null)]));
+  if (filter.onHold !== undefined) q = q.where('on_hold', '=', filter.onHold ? sql.lit(1) : sql.lit(0));
   const ref = sql.ref(`rooms.${SORT_COLUMNS[sort.key]}`);
   const column = sort.key === 'fname' ? dialect.binaryText(sql.ref('rooms.fname')) : ref;
   const direction = sort.direction === 1 ? 'asc' : 'desc';

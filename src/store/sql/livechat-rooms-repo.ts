@@ -66,7 +66,7 @@ const INSERT_STARTED = preparedQuery(
 const LIVECHAT_ROOM_BY_ID_LOCKED = preparedQuery(1, (db: Kysely<Database>, dialect, id: string) => dialect.forUpdate(livechatRoomById(db, id)));
 // A visitor message's and a transfer's lock: the same lock, eight narrow columns instead of the room's forty.
 const LIVECHAT_ROOM_LOCK = preparedQuery(1, (db: Kysely<Database>, dialect, id: string) =>
-  dialect.forUpdate(livechatRoomRow(db, id).select(['id', 'fname', 'open', 'department_id', 'served_by_id', 'served_by_username', 'served_by_ts', 'ts'])),
+  dialect.forUpdate(livechatRoomRow(db, id).select(['id', 'fname', 'open', 'department_id', 'served_by_id', 'served_by_username', 'served_by_ts', 'ts', 'on_hold', 'auto_transfer_excluded'])),
 );
 const SET_SERVED_BY = preparedQuery(
   5,
@@ -191,7 +191,8 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
 
   async lockState(id: string): Promise<LivechatRoomLock | null> {
     const [row] = await LIVECHAT_ROOM_LOCK(this.db, this.dialect, id);
-    return row ? { id: row.id, fname: row.fname, open: row.open === 1, departmentId: row.department_id, servedBy: servedByOf(row) } : null;
+    return row ? { id: row.id, fname: row.fname, open: row.open === 1, departmentId: row.department_id, servedBy: servedByOf(row), onHold: row.on_hold === 1, autoTransferExcluded: fromJson<string[]>(row.auto_transfer_excluded, []) }
+      : null;
   }
 
   async findOpenOfVisitor(visitorId: string): Promise<LivechatRoom | null> {
@@ -266,6 +267,31 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
     return { room, inquiry, formerMemberIds, message: await this.related.messages.insert(message) };
   }
 
+  async setOnHold(rid: string, onHold: boolean, now: number): Promise<boolean> {
+    const value = onHold ? 1 : 0;
+    const result = await this.db
+      .updateTable('rooms')
+      .set({ on_hold: value, updated_at: this.dialect.nextUpdatedAt(now) })
+      .where('id', '=', rid)
+      .where('t', '=', sql.lit('l'))
+      .where('open', '=', sql.lit(1))
+      .where('on_hold', '<>', value)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false;
+    await this.db.updateTable('subscriptions').set({ on_hold: value, updated_at: now }).where('rid', '=', rid).execute();
+    this.changes.roomChanged(rid);
+    return true;
+  }
+
+  async setAutoTransferExcluded(rid: string, agentIds: readonly string[]): Promise<void> {
+    await this.db
+      .updateTable('rooms')
+      .set({ auto_transfer_excluded: agentIds.length === 0 ? null : JSON.stringify(agentIds) })
+      .where('id', '=', rid)
+      .where('t', '=', sql.lit('l'))
+      .execute();
+  }
+
   async setServedBy(rid: string, agent: { id: string; username: string; ts: number } | null, now: number): Promise<void> {
     await SET_SERVED_BY(this.db, this.dialect, rid, agent?.id ?? null, agent?.username ?? null, agent?.ts ?? null, now);
     this.changes.roomChanged(rid);
@@ -283,10 +309,11 @@ export class SqlLivechatRoomsRepo implements LivechatRoomsRepo {
     departmentId: string | null,
     message: MessageRecord,
     now: number,
+    inPlace = false,
   ): Promise<MessageRecord> {
     assertSystemMessageOf('recordTransferWithEffects', rid, message);
     await this.recordTransfer(rid, entry, now);
-    await this.related.inquiries.requeue(rid, departmentId, now);
+    await this.related.inquiries.requeue(rid, departmentId, now, inPlace);
     return this.related.messages.insert(message);
   }
 

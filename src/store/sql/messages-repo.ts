@@ -23,6 +23,7 @@ function toMessage(row: Selectable<MessagesTable>): MessageRecord {
     ...(row.file_data !== null && row.file_data !== undefined && { file: JSON.parse(row.file_data) as MessageFile }),
     ...(row.transcript_requested === 1 && { transcriptRequested: true as const }),
     ...(row.navigation_data !== null && row.navigation_data !== undefined && { navigation: JSON.parse(row.navigation_data) as MessageNavigation }),
+    ...(row.comment !== null && row.comment !== undefined && { comment: row.comment }),
   };
 }
 
@@ -122,6 +123,10 @@ export class SqlMessagesRepo implements MessagesRepo {
 
   async setTransferData(id: string, data: TransferData): Promise<void> {
     await this.db.updateTable('messages').set({ transfer_data: JSON.stringify(data) }).where('id', '=', id).execute();
+  }
+
+  async setComment(id: string, comment: string): Promise<void> {
+    await this.db.updateTable('messages').set({ comment }).where('id', '=', id).execute();
   }
 
   async setFile(id: string, file: MessageFile): Promise<void> {

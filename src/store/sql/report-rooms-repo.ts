@@ -92,7 +92,7 @@ export class SqlReportRoomReads implements ReportRoomReads {
   }
 
   async liveRooms(departmentKeys: readonly string[] | null): Promise<LiveRoomRow[]> {
-    let q = this.db.selectFrom('rooms').select(['id', 'ts', 'department_id', 'served_by_id']).where('t', '=', sql.lit('l')).where('open', '=', 1);
+    let q = this.db.selectFrom('rooms').select(['id', 'ts', 'department_id', 'served_by_id', 'on_hold']).where('t', '=', sql.lit('l')).where('open', '=', 1);
     if (departmentKeys) {
       const ids = departmentKeys.filter((k) => k !== '');
       q = q.where((eb) => {
@@ -103,7 +103,7 @@ export class SqlReportRoomReads implements ReportRoomReads {
       });
     }
     const rows = await q.execute();
-    return rows.map((r) => ({ id: r.id, ts: Number(r.ts), departmentId: r.department_id, agentId: r.served_by_id }));
+    return rows.map((r) => ({ id: r.id, ts: Number(r.ts), departmentId: r.department_id, agentId: r.served_by_id, onHold: r.on_hold === 1 }));
   }
 
   async startedRooms(from: number, to: number, departmentId: string | null): Promise<StartedRoomRow[]> {

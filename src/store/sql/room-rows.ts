@@ -160,6 +160,8 @@ function livechatRoom(row: RoomRow, lastMessage: MessageRecord | null): Livechat
     tags: fromJson<string[]>(row.tags, []),
     closeReason: row.close_reason as CloseReason | null,
     topic: row.topic,
+    onHold: row.on_hold === 1,
+    autoTransferExcluded: fromJson<string[]>(row.auto_transfer_excluded ?? null, []),
     ...(row.custom_fields !== undefined && { livechatData: fromJson<Record<string, string>>(row.custom_fields, {}) }),
   };
 }

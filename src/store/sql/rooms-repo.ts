@@ -82,6 +82,7 @@ export function toSubscriptionRecord(row: SubscriptionRow): SubscriptionRecord {
     unread: row.unread,
     ts: Number(row.ts),
     updatedAt: Number(row.updated_at),
+    onHold: row.on_hold === 1,
   };
 }
 

@@ -127,6 +127,10 @@ export interface RoomsTable {
   close_reason: string | null;
   /** DESK.md D9 `crmData`: the first 10 KB of the receiver's last 2xx answer for the room (migration 0030). */
   crm_data: string | null;
+  /** DESK.md D3 `onHold`, 0 or 1 (migration 0037). */
+  on_hold: Generated<number>;
+  /** DESK.md D3: JSON array of the agents the room was auto-transferred from since the last human agent reply (migration 0037). */
+  auto_transfer_excluded: string | null;
 }
 
 export interface SubscriptionsTable {
@@ -148,6 +152,8 @@ export interface SubscriptionsTable {
    * a trigger; rooms.get reads room versions through it.
    */
   room_seq: ColumnType<number | null, number | undefined, never>;
+  /** DESK.md D3 `onHold` of a livechat room's subscription, 0 or 1 (migration 0037). */
+  on_hold: Generated<number>;
 }
 
 /** rooms.get `remove` entries: a room the user stopped having, and when. */
@@ -180,8 +186,10 @@ export interface MessagesTable {
   file_data: string | null;
   /** 1 on a close message whose close mailed the visitor a transcript (migration 0032, WIDGET.md W4.4). */
   transcript_requested: number | null;
-  /** JSON of a navigation message's `MessageNavigation` (migration 0033, WIDGET.md W9). */
+  /** JSON of a navigation message's `MessageNavigation` (migration 0034, WIDGET.md W9). */
   navigation_data: string | null;
+  /** The `comment` of the on-hold messages (DESK.md D3, migration 0037). */
+  comment: string | null;
 }
 
 export interface LivechatVisitorsTable {
@@ -235,9 +243,12 @@ export interface LivechatDepartmentsTable {
   /** DESK.md D2 (migration 0029): `maxNumberSimultaneousChat` (0: none) and `waitingQueueMessage`. */
   max_chats: Generated<number>;
   waiting_queue_message: string | null;
+  /** DESK.md D3 (migration 0037): `visitorInactivityTimeoutInSeconds` (null: the setting's) and `abandonedRoomsCloseCustomMessage`. */
+  visitor_inactivity_timeout: number | null;
+  abandoned_close_message: string | null;
 }
 
-/** Per (agent, department): the open livechat rooms of the department the agent serves (migration 0033, kept by triggers). */
+/** Per (agent, department): the open livechat rooms of the department the agent serves (migration 0038, kept by triggers). */
 export interface AgentDepartmentLoadTable {
   agent_id: string;
   department_id: string;

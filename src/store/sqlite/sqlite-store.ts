@@ -194,19 +194,21 @@ const sqliteDialect: Omit<SqlDialect, 'searchTerm'> = {
     return sql<SqlBool>`${doc} and (${contains(lowerFunction(term), sql.ref('canned_responses.shortcut'), lowered)} or ${contains(lowerFunction(term), sql.ref('canned_responses.text'), lowered)})`;
   },
   openLivechatRooms: (alias) => sql`rooms as ${sql.table(alias)} indexed by rooms_open_livechat_visitor`,
-  async createAgentLoadTriggers(db) {
-    const served = (row: 'new' | 'old') => `${row}.t = 'l' AND ${row}.open = 1 AND ${row}.served_by_id IS NOT NULL`;
+  async createAgentLoadTriggers(db, options) {
+    const onHold = options?.onHold === true;
+    const served = (row: 'new' | 'old') => `${row}.t = 'l' AND ${row}.open = 1 AND ${row}.served_by_id IS NOT NULL${onHold ? ` AND ${row}.on_hold = 0` : ''}`;
     const move = (row: 'new' | 'old', delta: '+ 1' | '- 1') =>
       `UPDATE users SET livechat_open_rooms = livechat_open_rooms ${delta} WHERE ${served(row)} AND id = ${row}.served_by_id;`;
     const statements = [
       `CREATE TRIGGER rooms_agent_load_ai AFTER INSERT ON rooms BEGIN ${move('new', '+ 1')} END`,
-      `CREATE TRIGGER rooms_agent_load_au AFTER UPDATE OF served_by_id, open ON rooms BEGIN ${move('old', '- 1')} ${move('new', '+ 1')} END`,
+      `CREATE TRIGGER rooms_agent_load_au AFTER UPDATE OF served_by_id, open${onHold ? ', on_hold' : ''} ON rooms BEGIN ${move('old', '- 1')} ${move('new', '+ 1')} END`,
       `CREATE TRIGGER rooms_agent_load_ad AFTER DELETE ON rooms BEGIN ${move('old', '- 1')} END`,
     ];
     for (const statement of statements) await sql.raw(statement).execute(db);
   },
   async createAgentDepartmentLoadTriggers(db) {
-    const served = (row: 'new' | 'old') => `${row}.t = 'l' AND ${row}.open = 1 AND ${row}.served_by_id IS NOT NULL AND ${row}.department_id IS NOT NULL`;
+    const served = (row: 'new' | 'old') =>
+      `${row}.t = 'l' AND ${row}.open = 1 AND ${row}.on_hold = 0 AND ${row}.served_by_id IS NOT NULL AND ${row}.department_id IS NOT NULL`;
     const leave = `UPDATE agent_department_load SET open_rooms = open_rooms - 1
       WHERE ${served('old')} AND agent_id = old.served_by_id AND department_id = old.department_id;`;
     // An upsert from a SELECT needs its WHERE clause (SQLite would read ON CONFLICT as a join's ON without one).
@@ -215,7 +217,7 @@ const sqliteDialect: Omit<SqlDialect, 'searchTerm'> = {
       ON CONFLICT (agent_id, department_id) DO UPDATE SET open_rooms = open_rooms + 1;`;
     const statements = [
       `CREATE TRIGGER rooms_department_load_ai AFTER INSERT ON rooms BEGIN ${enter} END`,
-      `CREATE TRIGGER rooms_department_load_au AFTER UPDATE OF served_by_id, open, department_id ON rooms BEGIN ${leave} ${enter} END`,
+      `CREATE TRIGGER rooms_department_load_au AFTER UPDATE OF served_by_id, open, on_hold, department_id ON rooms BEGIN ${leave} ${enter} END`,
       `CREATE TRIGGER rooms_department_load_ad AFTER DELETE ON rooms BEGIN ${leave} END`,
     ];
     for (const statement of statements) await sql.raw(statement).execute(db);

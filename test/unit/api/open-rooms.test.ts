@@ -16,7 +16,7 @@ function stored(id: string, msgs: number): LivechatRoom {
   return {
     id, fname: 'Visitor', ts: 1, updatedAt: 1 + msgs, msgs, usersCount: 1, lm: 1, lastMessage: null, open: true,
     visitor: { id: 'v1', username: 'guest-1', token: 'tok-1', status: 'online' }, servedBy: null, waitingResponse: true,
-    departmentId: null, sourceType: 'widget', closedAt: null, closer: null, closedBy: null, surveyFeedback: null, transferHistory: [], tags: [], closeReason: null, topic: null,
+    departmentId: null, sourceType: 'widget', closedAt: null, closer: null, closedBy: null, surveyFeedback: null, transferHistory: [], tags: [], closeReason: null, topic: null, onHold: false, autoTransferExcluded: [],
   };
 }
 

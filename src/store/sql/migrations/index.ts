@@ -29,13 +29,14 @@ import * as livechatSearch from './0027-livechat-search.js';
 import * as reports from './0031-reports.js';
 import * as offlineMessages from './0023-offline-messages.js';
 import * as transcriptRequested from './0032-transcript-requested.js';
-import * as messageNavigation from './0033-message-navigation.js';
-import * as cannedSearch from './0033-canned-search.js';
-import * as ratingLinksAgentTime from './0033-rating-links-agent-time.js';
+import * as messageNavigation from './0034-message-navigation.js';
+import * as cannedSearch from './0035-canned-search.js';
+import * as ratingLinksAgentTime from './0036-rating-links-agent-time.js';
 import * as webhooks from './0030-webhooks.js';
 import * as widgetScreens from './0028-widget-screens.js';
 import * as capacity from './0029-capacity.js';
-import * as routingReads from './0033-routing-reads.js';
+import * as routingReads from './0038-routing-reads.js';
+import * as timers from './0037-timers.js';
 
 /**
  * The one migration history of both backends, in order. Migrations are
@@ -73,14 +74,15 @@ export function migrationProvider(dialect: SqlDialect): MigrationProvider {
     '0026-desk': { up: (db) => desk.up(db) },
     '0027-livechat-search': { up: (db) => livechatSearch.up(db, dialect) },
     '0032-transcript-requested': { up: (db) => transcriptRequested.up(db) },
-    '0033-message-navigation': { up: (db) => messageNavigation.up(db) },
+    '0034-message-navigation': { up: (db) => messageNavigation.up(db) },
     '0030-webhooks': { up: (db) => webhooks.up(db) },
     '0028-widget-screens': { up: (db) => widgetScreens.up(db) },
     '0031-reports': { up: (db) => reports.up(db, dialect) },
     '0029-capacity': { up: (db) => capacity.up(db) },
-    '0033-routing-reads': { up: (db) => routingReads.up(db, dialect) },
-    '0033-canned-search': { up: (db) => cannedSearch.up(db, dialect) },
-    '0033-rating-links-agent-time': { up: (db) => ratingLinksAgentTime.up(db) },
+    '0038-routing-reads': { up: (db) => routingReads.up(db, dialect) },
+    '0035-canned-search': { up: (db) => cannedSearch.up(db, dialect) },
+    '0036-rating-links-agent-time': { up: (db) => ratingLinksAgentTime.up(db) },
+    '0037-timers': { up: (db) => timers.up(db, dialect) },
   };
   return { getMigrations: async () => all };
 }

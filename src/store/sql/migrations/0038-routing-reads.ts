@@ -7,8 +7,9 @@ import type { SqlDialect } from '../dialect.js';
  * A candidate's department load (DESK.md D2: the open rooms of the department it serves, for the department's limit
  * and Load_Balancing's order) was counted from `rooms` for every candidate of every routing, a count that grows with
  * the agents' open rooms. `agent_department_load` holds it per (agent, department), kept by triggers on `rooms`
- * (SqlDialect.createAgentDepartmentLoadTriggers) like `users.livechat_open_rooms`, filled here from the rooms as
- * they are. A row stays at 0 when its last room closes.
+ * (SqlDialect.createAgentDepartmentLoadTriggers) like `users.livechat_open_rooms`, on the same conditions (an on-hold
+ * room is not counted, migration 0037), filled here from the rooms as they are. A row stays at 0 when its last room
+ * closes.
  */
 export async function up(db: Kysely<unknown>, dialect: SqlDialect): Promise<void> {
   await db.schema
@@ -21,7 +22,7 @@ export async function up(db: Kysely<unknown>, dialect: SqlDialect): Promise<void
   await sql`
     INSERT INTO agent_department_load (agent_id, department_id, open_rooms)
     SELECT served_by_id, department_id, count(*) FROM rooms
-    WHERE t = 'l' AND open = 1 AND served_by_id IS NOT NULL AND department_id IS NOT NULL
+    WHERE t = 'l' AND open = 1 AND on_hold = 0 AND served_by_id IS NOT NULL AND department_id IS NOT NULL
     GROUP BY served_by_id, department_id`.execute(db);
   await dialect.createAgentDepartmentLoadTriggers(db);
   // The available agents in Auto_Selection's order (`agents.candidates`' `load` page), with the other values a
