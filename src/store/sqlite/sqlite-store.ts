@@ -216,6 +216,7 @@ const sqliteDialect: Omit<SqlDialect, 'searchTerm'> = {
       SELECT new.served_by_id, new.department_id, 1 WHERE ${served('new')}
       ON CONFLICT (agent_id, department_id) DO UPDATE SET open_rooms = open_rooms + 1;`;
     const statements = [
+      ...['ai', 'au', 'ad'].map((suffix) => `DROP TRIGGER IF EXISTS rooms_department_load_${suffix}`),
       `CREATE TRIGGER rooms_department_load_ai AFTER INSERT ON rooms BEGIN ${enter} END`,
       `CREATE TRIGGER rooms_department_load_au AFTER UPDATE OF served_by_id, open, on_hold, department_id ON rooms BEGIN ${leave} ${enter} END`,
       `CREATE TRIGGER rooms_department_load_ad AFTER DELETE ON rooms BEGIN ${leave} END`,

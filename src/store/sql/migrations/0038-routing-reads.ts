@@ -8,17 +8,20 @@ import type { SqlDialect } from '../dialect.js';
  * and Load_Balancing's order) was counted from `rooms` for every candidate of every routing, a count that grows with
  * the agents' open rooms. `agent_department_load` holds it per (agent, department), kept by triggers on `rooms`
  * (SqlDialect.createAgentDepartmentLoadTriggers) like `users.livechat_open_rooms`, on the same conditions (an on-hold
- * room is not counted, migration 0037), filled here from the rooms as they are. A row stays at 0 when its last room
+ * room is not counted, migration 0037), filled here from the rooms as they are (anew when run again). A row stays at 0 when its last room
  * closes.
  */
 export async function up(db: Kysely<unknown>, dialect: SqlDialect): Promise<void> {
   await db.schema
     .createTable('agent_department_load')
+    .ifNotExists()
     .addColumn('agent_id', 'text', (c) => c.notNull())
     .addColumn('department_id', 'text', (c) => c.notNull())
-    .addColumn('open_rooms', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('open_rooms', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('agent_department_load_pkey', ['agent_id', 'department_id'])
     .execute();
+  // Run again, the counts are made afresh (the triggers below are made again too).
+  await sql`DELETE FROM agent_department_load`.execute(db);
   await sql`
     INSERT INTO agent_department_load (agent_id, department_id, open_rooms)
     SELECT served_by_id, department_id, count(*) FROM rooms
