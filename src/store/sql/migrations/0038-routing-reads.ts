@@ -8,8 +8,8 @@ import type { SqlDialect } from '../dialect.js';
  * and Load_Balancing's order) was counted from `rooms` for every candidate of every routing, a count that grows with
  * the agents' open rooms. `agent_department_load` holds it per (agent, department), kept by triggers on `rooms`
  * (SqlDialect.createAgentDepartmentLoadTriggers) like `users.livechat_open_rooms`, on the same conditions (an on-hold
- * room is not counted, migration 0037), filled here from the rooms as they are (anew when run again). A row stays at 0 when its last room
- * closes.
+ * room is not counted, migration 0037), filled here from the rooms as they are (anew when run again). A row stays at
+ * 0 when its last room closes.
  */
 export async function up(db: Kysely<unknown>, dialect: SqlDialect): Promise<void> {
   await db.schema
