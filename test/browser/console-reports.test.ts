@@ -215,7 +215,12 @@ describe('the console Reports page', () => {
     await page.waitForFunction(() => window.location.pathname === '/closed' && window.location.search.includes('agentId='), { timeout: 20_000 });
     await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 3, { timeout: 20_000 });
     expect(new URL(page.url()).searchParams.get('agentId')).toBe(agentId);
-    expect(await page.$$eval('form[aria-label="Filter closed chats"] select', (els: any[]) => els.map((e) => e.value))).toContain(agentId);
+    // The filter's agent list arrives on its own request: the select shows the agent once its options are there.
+    await page.waitForFunction(
+      (id: string) => [...document.querySelectorAll('form[aria-label="Filter closed chats"] select')].some((e: any) => e.value === id),
+      { timeout: 20_000 },
+      agentId,
+    );
     await checkPage(page, 'reports-drill-down-closed');
     await page.goBack();
     await waitForPageText(page, 'Conversations per day');

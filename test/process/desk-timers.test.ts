@@ -26,9 +26,17 @@ async function call(server: ServerProcess, method: string, path: string, body?: 
   });
 }
 
+/** Saves a setting through `server`, then waits until every process applies it (the others learn of it a moment later). */
 async function setSetting(server: ServerProcess, id: string, value: unknown): Promise<void> {
   const res = await call(server, 'POST', `/api/v1/settings/${id}`, { value });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
+  for (const other of servers) {
+    const deadline = Date.now() + 10_000;
+    while ((await call(other, 'GET', `/api/v1/settings/${id}`)).body.value !== value) {
+      if (Date.now() > deadline) throw new Error(`${id} never reached ${other.url}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
 }
 
 /** A visitor's new room, waiting (no agent is available): its id. */
