@@ -1,7 +1,7 @@
 /** The livechat rooms repository's reads (`SqlLivechatRoomsRepo`): a room by id, a visitor's room, and the room list. */
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { LivechatRoom, LivechatRoomFilter, LivechatRoomSortKey, ServedLoadQuery, ServedLoadRow, VisitorRecord } from '../store.js';
-import { availableAgentIds } from './agents-repo.js';
+import { availableAgentIds } from './agent-loads.js';
 import type { SqlDialect } from './dialect.js';
 import { roomsMatchingText } from './livechat-search.js';
 import { preparedQuery } from './prepared.js';
