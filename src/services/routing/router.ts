@@ -146,11 +146,10 @@ export function openAndServe(
 /**
  * Automatic routing for an open room whose inquiry is queued, in the caller's transaction, which holds the room
  * (a transfer's) and, when the room is served, the routing lock (`agents.lockRerouting`) since before any write
- * that moved the room's load (a new department: its agent's load rows): the agent claimed and the room served to it. When the room had another agent (`servedById`)
- * that agent's subscription goes (`unsubscribed`: its id); when the claim is that same agent, it keeps its
- * subscription and the time it was first served. Null, with nothing changed, when no candidate is available or
- * every one is at a chat limit.
- * `room` in the result: the room as served.
+ * that moved the room's load (a new department: its agent's load rows): the agent claimed and the room served to
+ * it. When the room had another agent (`servedById`) that agent's subscription goes (`unsubscribed`: its id); when
+ * the claim is that same agent, it keeps its subscription and the time it was first served. Null, with nothing
+ * changed, when no candidate is available or every one is at a chat limit. `room` in the result: the room as served.
  */
 export async function serveQueued(
   tx: Store,
