@@ -12,6 +12,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, createTestApp, type TestApp } from '../support/app.js';
 import { launchBrowser, screenshots } from '../support/browser.js';
 import { buildConsole, openPage, removeConsole, seriousViolations, signIn, tabTo, waitForPageText, watchPage } from '../support/console-browser.js';
+import { pollUntil } from '../support/poll.js';
 import { freePort } from '../support/server-process.js';
 
 declare const document: any;
@@ -108,8 +109,11 @@ describe('the desk in a conversation', () => {
       await page.keyboard.press('Enter');
       await page.waitForFunction(() => [...document.querySelectorAll('.msg.note')].some((m: any) => m.innerText.includes('Refund approved by finance.') && m.innerText.includes('Private note')), { timeout: 20_000 });
       await checkPage(page, 'note');
-      const staff = (await t.api.get(`${V}/${room._id}/messages`, { auth: t.admin })).body.messages;
-      expect(staff.find((m: { msg: string }) => m.msg === 'Refund approved by finance.')).toMatchObject({ t: 'livechat-note', internal: true });
+      // The page may show the note before its request is answered (a loaded machine): read it back once stored.
+      const storedNote = async () =>
+        ((await t.api.get(`${V}/${room._id}/messages`, { auth: t.admin })).body.messages as Array<{ msg: string }>).find((m) => m.msg === 'Refund approved by finance.');
+      await pollUntil(async () => (await storedNote()) !== undefined, 'the note stored');
+      expect(await storedNote()).toMatchObject({ t: 'livechat-note', internal: true });
       const visitorSide = (await t.api.get(`${V}/messages.history/${room._id}`, { query: { token } })).body.messages;
       expect(visitorSide.map((m: { msg: string }) => m.msg)).not.toContain('Refund approved by finance.');
 
