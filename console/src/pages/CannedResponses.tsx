@@ -10,6 +10,7 @@ import type { CannedResponse, CannedResponseSave, Paged } from '../api/types.js'
 import { useConsole } from '../context.js';
 import { creatableScopes, mayWriteCanned, parseTagList, type CannedScope } from '../lib/desk.js';
 import { errorText } from '../lib/errors.js';
+import { EditorActions } from '../components/EditorActions.js';
 
 const PAGE = 25;
 
@@ -114,19 +115,7 @@ function CannedForm({
       )}
       <label htmlFor={`${prefix}-tags`}>Tags (comma-separated)</label>
       <input id={`${prefix}-tags`} value={draft.tags} onChange={(e) => set('tags', e.target.value)} autoComplete="off" />
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
-      <div className="row">
-        <button type="submit" className="primary small" disabled={save.isPending}>
-          {id ? 'Save' : 'Create response'}
-        </button>
-        <button type="button" className="ghost small" onClick={() => onDone(null)}>
-          Cancel
-        </button>
-      </div>
+      <EditorActions error={error} submit={id ? 'Save' : 'Create response'} pending={save.isPending} onCancel={() => onDone(null)} />
     </form>
   );
 }

@@ -9,6 +9,7 @@ import { useDepartments, usePermissions } from '../api/data.js';
 import type { Paged, TagEntry, TagSave } from '../api/types.js';
 import { useConsole } from '../context.js';
 import { errorText } from '../lib/errors.js';
+import { EditorActions } from '../components/EditorActions.js';
 
 interface Draft {
   name: string;
@@ -67,19 +68,7 @@ function TagForm({ initial, id, onDone }: { initial: Draft; id?: string; onDone:
           </label>
         ))}
       </fieldset>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
-      <div className="row">
-        <button type="submit" className="primary small" disabled={save.isPending}>
-          {id ? 'Save' : 'Create tag'}
-        </button>
-        <button type="button" className="ghost small" onClick={() => onDone(null)}>
-          Cancel
-        </button>
-      </div>
+      <EditorActions error={error} submit={id ? 'Save' : 'Create tag'} pending={save.isPending} onCancel={() => onDone(null)} />
     </form>
   );
 }
